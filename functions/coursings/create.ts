@@ -1,0 +1,6 @@
+import { createCoursing } from '../../shared/domain/coursings';
+import { httpHandler } from '../../shared/http/handler';
+import { route } from '../../shared/routes';
+import type { CreateCoursingBody } from '../../shared/schemas/coursings';
+
+export const handler = httpHandler<CreateCoursingBody>(route('createCoursing'), (req) => createCoursing(req.principal, req.body));

@@ -1,0 +1,8 @@
+import { updateCoursing } from '../../shared/domain/coursings';
+import { httpHandler } from '../../shared/http/handler';
+import { route } from '../../shared/routes';
+import type { UpdateCoursingBody } from '../../shared/schemas/coursings';
+
+export const handler = httpHandler<UpdateCoursingBody, unknown, { id: string }>(route('updateCoursing'), (req) =>
+  updateCoursing(req.principal, req.path.id, req.body),
+);

@@ -1,0 +1,5 @@
+import { health } from '../../shared/domain/health';
+import { probeHandler } from '../../shared/http/handler';
+import { route } from '../../shared/routes';
+
+export const handler = probeHandler(route('health'), async () => health());

@@ -1,0 +1,56 @@
+/**
+ * Bearer tokens (decisions.md §2): HS256 with a local secret on the local stage, RS256/ES256
+ * against a JWKS URL on deployed stages. Claims: sub (numeric string), cid, perms, exp.
+ */
+import { SignJWT, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { config } from '../config';
+
+export interface UserClaims {
+  sub: string;
+  cid: number;
+  perms: string[];
+}
+
+let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+function isUserClaims(p: JWTPayload): p is JWTPayload & UserClaims {
+  return (
+    typeof p.sub === 'string' &&
+    /^[0-9]+$/.test(p.sub) &&
+    Number.isInteger(p.cid) &&
+    (p.cid as number) > 0 &&
+    Array.isArray(p.perms) &&
+    p.perms.every((x) => typeof x === 'string') &&
+    typeof p.exp === 'number'
+  );
+}
+
+/** The token's claims if its signature, expiry and claim shapes are right; otherwise undefined. */
+export async function verifyBearer(token: string): Promise<UserClaims | undefined> {
+  const { jwtSecret, jwksUrl, jwtIssuer } = config();
+  const options = { requiredClaims: ['sub', 'exp'], ...(jwtIssuer ? { issuer: jwtIssuer } : {}) };
+  try {
+    let payload: JWTPayload;
+    if (jwksUrl) {
+      jwks ??= createRemoteJWKSet(new URL(jwksUrl));
+      ({ payload } = await jwtVerify(token, jwks, { ...options, algorithms: ['RS256', 'ES256'] }));
+    } else if (jwtSecret) {
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(jwtSecret), { ...options, algorithms: ['HS256'] }));
+    } else {
+      return undefined;
+    }
+    return isUserClaims(payload) ? { sub: payload.sub, cid: payload.cid, perms: payload.perms } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Signs an HS256 token (the local stage's operator token, and tests). */
+export function signLocalToken(claims: UserClaims, secret: string, expiresIn = '365d'): Promise<string> {
+  return new SignJWT({ cid: claims.cid, perms: claims.perms })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(secret));
+}

@@ -1,0 +1,59 @@
+/**
+ * Runtime configuration, read once from the environment. Lambda functions get these variables
+ * from CDK; the local stage sets them before it loads any handler.
+ */
+export type Stage = 'local' | 'dev' | 'prod';
+
+export interface Config {
+  stage: Stage;
+  tableName: string;
+  /** Set only off AWS (DynamoDB Local). */
+  dynamoEndpoint: string | undefined;
+  region: string;
+  /** Version string carried by webhook payloads and the health probes. */
+  apiVersion: string;
+  /** HS256 secret for Bearer tokens on the local stage. */
+  jwtSecret: string | undefined;
+  /** JWKS URL for Bearer tokens on deployed stages. */
+  jwksUrl: string | undefined;
+  jwtIssuer: string | undefined;
+  /** User ids (JWT `sub`) allowed to manage the permission catalog. */
+  internalOperatorIds: ReadonlySet<string>;
+  /** /ready reports `degraded` when a dependency answers slower than this. */
+  readySlowMs: number;
+}
+
+/** The API's version string: <YYYYMMDD>-<HHMM>-<counter>. */
+export const API_VERSION = '20261120-2200-1';
+
+const stages: readonly Stage[] = ['local', 'dev', 'prod'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const stage = (env.STAGE ?? 'local') as Stage;
+  if (!stages.includes(stage)) throw new Error(`STAGE must be one of ${stages.join(', ')}`);
+  return {
+    stage,
+    tableName: env.TABLE_NAME ?? `brigade-${stage}`,
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    region: env.AWS_REGION ?? 'eu-north-1',
+    apiVersion: API_VERSION,
+    jwtSecret: env.JWT_SECRET || undefined,
+    jwksUrl: env.JWKS_URL || undefined,
+    jwtIssuer: env.JWT_ISSUER || undefined,
+    internalOperatorIds: new Set((env.INTERNAL_OPERATOR_IDS ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    readySlowMs: Number(env.READY_SLOW_MS ?? 250),
+  };
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration (read lazily so the local stage can set the environment first). */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** Tests and the local stage call this after changing the environment. */
+export function resetConfig(): void {
+  current = undefined;
+}

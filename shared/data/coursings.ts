@@ -1,0 +1,86 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../page';
+import { conflict } from '../errors';
+import type { DomainEvent } from '../events/catalog';
+import { db, tableName } from './client';
+import { toAppError } from './errors';
+import { keys, toResource } from './keys';
+import { locationExistsStep } from './locations';
+import { counterStep, listPage, type Collection, type PageRequest } from './paging';
+import { outboxStep, transact } from './transact';
+
+export interface Coursing {
+  id: string;
+  locationId: number;
+  title: string;
+  order: number;
+  color: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const sk = (id: string) => `COURSING#${id}`;
+const listPartition = (companyId: number) => `${keys.company(companyId)}#COURSINGS`;
+const locationPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
+/** Sorted by location, then display order, then id. */
+const listSortKey = (c: Coursing) => `${locationPrefix(c.locationId)}${keys.sortableDecimal(c.order)}#${c.id}`;
+
+const counters = (companyId: number, locationId?: number) => ({
+  pk: keys.company(companyId),
+  sk: locationId === undefined ? 'COUNT#COURSING' : `COUNT#COURSING#L#${keys.pad(locationId)}`,
+});
+
+function item(companyId: number, c: Coursing) {
+  return { pk: keys.company(companyId), sk: sk(c.id), gsi1pk: listPartition(companyId), gsi1sk: listSortKey(c), entity: 'COURSING', companyId, ...c };
+}
+
+export const coursings = {
+  async get(companyId: number, id: string): Promise<Coursing | undefined> {
+    try {
+      const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.company(companyId), sk: sk(id) } }));
+      return out.Item ? toResource<Coursing>(out.Item) : undefined;
+    } catch (err) {
+      throw toAppError(err);
+    }
+  },
+
+  list(companyId: number, locationId: number | undefined, page: PageRequest): Promise<Page<Coursing>> {
+    const collection: Collection = {
+      index: 'gsi1',
+      partition: listPartition(companyId),
+      ...(locationId === undefined ? {} : { prefix: locationPrefix(locationId) }),
+      counter: counters(companyId, locationId),
+    };
+    return listPage(collection, page, (i) => toResource<Coursing>(i));
+  },
+
+  /** Adds the coursing, its counters and its event at once; the location must exist in the company. */
+  async create(companyId: number, c: Coursing, event: DomainEvent): Promise<void> {
+    await transact([
+      locationExistsStep(companyId, c.locationId),
+      { item: { Put: { TableName: tableName(), Item: item(companyId, c), ConditionExpression: 'attribute_not_exists(pk)' } } },
+      counterStep(counters(companyId), 1),
+      counterStep(counters(companyId, c.locationId), 1),
+      outboxStep(event),
+    ]);
+  },
+
+  /** Replaces the coursing if nobody changed it since `expectedVersion` was read. */
+  async update(companyId: number, next: Coursing, expectedVersion: number, event: DomainEvent): Promise<void> {
+    await transact([
+      {
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: item(companyId, next),
+            ConditionExpression: 'attribute_exists(pk) AND version = :v',
+            ExpressionAttributeValues: { ':v': expectedVersion },
+          },
+        },
+        onConditionFailed: () => conflict('The coursing was changed by another request; read it again and retry'),
+      },
+      outboxStep(event),
+    ]);
+  },
+};

@@ -1,0 +1,36 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Window } from '../domain/rateWindow';
+import { db, tableName } from './client';
+import { toAppError } from './errors';
+
+export interface Hit {
+  allowed: boolean;
+  /** Requests counted in the window, this one included when allowed. */
+  used: number;
+}
+
+export const rateWindows = {
+  /**
+   * Counts one request in the subject's window with one atomic UpdateItem, unless the window is
+   * already full: then nothing is written and the request is refused.
+   */
+  async hit(subject: string, window: Window, limit: number): Promise<Hit> {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` },
+          UpdateExpression: 'ADD #n :one SET #ttl = :ttl, entity = :e',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+          ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': window.end + 3600, ':e': 'RATE' },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return { allowed: true, used: Number(out.Attributes?.n ?? 1) };
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return { allowed: false, used: limit };
+      throw toAppError(err);
+    }
+  },
+};

@@ -1,0 +1,24 @@
+import type { Principal } from '../auth/principal';
+import { forbidden } from '../errors';
+
+/** 403 unless the credential may act on the location (keys can be limited to some locations). */
+export function assertLocationAllowed(principal: Principal, locationId: number): void {
+  if (principal.locationIds && !principal.locationIds.includes(locationId)) {
+    throw forbidden(`This credential may not act on location ${locationId}`);
+  }
+}
+
+/**
+ * The location a list is filtered to: the query's, else the X-Location-Id header's. A credential
+ * limited to one location defaults to it; one limited to several must name one (403 otherwise).
+ */
+export function listLocation(principal: Principal, fromQuery: number | undefined, header: string | undefined): number | undefined {
+  const fromHeader = header !== undefined && /^[1-9][0-9]*$/.test(header) ? Number(header) : undefined;
+  const chosen = fromQuery ?? fromHeader ?? (principal.locationIds?.length === 1 ? principal.locationIds[0] : undefined);
+  if (chosen === undefined) {
+    if (principal.locationIds) throw forbidden('This credential is limited to some locations: pass locationId');
+    return undefined;
+  }
+  assertLocationAllowed(principal, chosen);
+  return chosen;
+}

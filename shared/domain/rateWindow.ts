@@ -1,0 +1,30 @@
+/**
+ * Fixed hourly rate windows aligned to the clock hour (decisions.md §3). Pure: the caller supplies
+ * the time and the count the window reached.
+ */
+export const WINDOW_SECONDS = 3600;
+
+export interface Window {
+  /** Unix seconds of the window's first second. */
+  start: number;
+  /** Unix seconds when the window ends and the count resets (the `X-RateLimit-Reset` value). */
+  end: number;
+}
+
+export function windowAt(nowMs: number): Window {
+  const start = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
+  return { start, end: start + WINDOW_SECONDS };
+}
+
+/** Seconds a refused client should wait: until the window ends, at least 1. */
+export function retryAfterSeconds(window: Window, nowMs: number): number {
+  return Math.max(1, Math.ceil(window.end - nowMs / 1000));
+}
+
+export function rateHeaders(limit: number, used: number, window: Window): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(Math.max(0, limit - used)),
+    'X-RateLimit-Reset': String(window.end),
+  };
+}

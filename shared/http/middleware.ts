@@ -1,0 +1,187 @@
+/**
+ * The Middy steps every HTTP operation runs, in order (see handler.ts):
+ * responder → header normalizer → credential → rate window → permission → JSON body → schema.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { authenticate } from '../auth/authenticate';
+import { tierLimits } from '../auth/principal';
+import { rateWindows } from '../data/rateWindows';
+import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
+import type { Route } from '../routes';
+import { toAppError } from '../data/errors';
+import { AppError, forbidden, rateLimited, validationFailed, type ErrorCode } from '../errors';
+import { errorBody } from './envelope';
+import type { RequestState } from './request';
+
+export const logger = new Logger({ serviceName: 'brigade' });
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+const states = new WeakMap<object, RequestState>();
+export function stateOf(event: object): RequestState {
+  const s = states.get(event);
+  if (!s) throw new Error('responder middleware must run first');
+  return s;
+}
+export const state = (request: Req): RequestState => stateOf(request.event);
+
+const middyStatusCodes: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED', // Middy's body parser says 422 for malformed JSON; the contract says 400
+};
+
+/** Any thrown value → the contract's error. Unknown errors become a logged 500 with no internals. */
+export function asAppError(err: unknown, requestId: string): AppError {
+  const mapped = toAppError(err);
+  if (mapped instanceof AppError) return mapped;
+  const e = err as { statusCode?: number; expose?: boolean; message?: string; cause?: { package?: string; data?: unknown } };
+  if (e?.cause?.package === '@middy/validator' && e.statusCode === 400) {
+    return validationFailed('The request is not valid', (e.cause.data as AppError['details']) ?? []);
+  }
+  if (e?.cause?.package === '@middy/http-json-body-parser' && e.statusCode === 422) {
+    return validationFailed('The body is not valid JSON');
+  }
+  const code = e?.statusCode !== undefined ? middyStatusCodes[e.statusCode] : undefined;
+  if (code && e.expose !== false) return new AppError(code, e.message ?? code);
+  logger.error('unhandled error', { requestId, error: err as Error });
+  return new AppError('INTERNAL', 'Something went wrong; quote the requestId when you report it');
+}
+
+/** Registered first: its `after` and `onError` run last, so every answer passes through it. */
+export function responder(render: (request: Req) => APIGatewayProxyResult): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const headersOf = (s: RequestState, extra: Record<string, string> = {}) => ({
+    'Content-Type': 'application/json',
+    'X-Request-Id': s.requestId,
+    ...s.rateHeaders,
+    ...extra,
+  });
+  return {
+    before: (request) => {
+      const ctx = request.event.requestContext;
+      const requestId = ctx?.requestId ?? randomUUID();
+      logger.appendKeys({ requestId });
+      states.set(request.event, {
+        requestId,
+        sourceIp: ctx?.identity?.sourceIp ?? 'unknown',
+        rateHeaders: {},
+      });
+    },
+    after: (request) => {
+      const s = state(request);
+      const out = render(request);
+      request.response = { ...out, headers: { ...headersOf(s), ...out.headers } };
+    },
+    onError: (request) => {
+      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {} };
+      const error = asAppError(request.error, s.requestId);
+      request.response = { statusCode: error.status, headers: headersOf(s, error.headers), body: errorBody(error, s.requestId) };
+    },
+  };
+}
+
+/**
+ * The caller's principal: from the API Gateway authorizer's context when one ran (AWS), else by
+ * verifying the credential here (the local stage). A failure is held until the rate window counts it.
+ */
+export function credential(route: Route): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      const s = state(request);
+      const fromAuthorizer = request.event.requestContext?.authorizer?.principal as string | undefined;
+      if (fromAuthorizer) {
+        s.principal = JSON.parse(fromAuthorizer);
+        return;
+      }
+      const headers = request.event.headers as Record<string, string | undefined>;
+      const presented = headers['x-api-key'] !== undefined || headers['authorization'] !== undefined;
+      if (route.permission === null && !presented) return;
+      try {
+        s.principal = await authenticate(headers);
+      } catch (err) {
+        s.authError = err;
+      }
+    },
+  };
+}
+
+/**
+ * The hourly window: one atomic UpdateItem per request, before anything is written. Principals
+ * count against their own window; anonymous callers against their IP's, at the standard tier.
+ * Health probes get the headers (on their own per-IP window) but are never refused.
+ */
+export function rateWindow(route: Route, now: () => number = Date.now): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      const s = state(request);
+      const limit = tierLimits[s.principal?.tier ?? 'standard'];
+      const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
+      const at = now();
+      const window = windowAt(at);
+      s.rateHeaders = rateHeaders(limit, 0, window);
+      let hit;
+      try {
+        hit = await rateWindows.hit(subject, window, limit);
+      } catch (err) {
+        if (route.probe) return; // a probe must answer even when the database cannot count it
+        throw err;
+      }
+      s.rateHeaders = rateHeaders(limit, hit.used, window);
+      if (!hit.allowed && !route.probe) throw rateLimited(retryAfterSeconds(window, at));
+      if (s.authError) throw s.authError;
+    },
+  };
+}
+
+/** 403 unless the principal holds the route's permission. */
+export function permission(route: Route): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const { principal } = state(request);
+      if (route.permission && !principal?.permissions.includes(route.permission)) {
+        throw forbidden(`This credential lacks the permission ${route.permission}`);
+      }
+    },
+  };
+}
+
+const jsonParser = httpJsonBodyParser();
+
+/** Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). */
+export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const event = request.event as { body: unknown; isBase64Encoded?: boolean; headers: Record<string, string | undefined> };
+      const raw = event.body as string | null | undefined;
+      if (raw === null || raw === undefined || raw === '') {
+        event.body = undefined;
+        return;
+      }
+      const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64').length : Buffer.byteLength(raw);
+      if (bytes > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES} bytes`);
+      return jsonParser.before!(request as Req);
+    },
+  };
+}
+
+/** API Gateway sends null for absent query strings and path parameters; the schemas expect objects. */
+export function normalizeParameters(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const e = request.event as { queryStringParameters: unknown; pathParameters: unknown };
+      e.queryStringParameters ??= {};
+      e.pathParameters ??= {};
+    },
+  };
+}

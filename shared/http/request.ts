@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Principal } from '../auth/principal';
+
+/** What a domain call gets from the chain: validated input and the verified caller. */
+export interface ApiRequest<Body = any, Query = any, Path = any> {
+  principal: Principal;
+  body: Body;
+  query: Query;
+  path: Path;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  sourceIp: string;
+}
+
+/** A public operation's request: there may be no principal. */
+export type PublicRequest<Body = any, Query = any, Path = any> = Omit<ApiRequest<Body, Query, Path>, 'principal'> & {
+  principal: Principal | undefined;
+};
+
+/** The event after the chain's `before` steps: headers lower-cased, body parsed, query and path objects. */
+export type ChainEvent = Omit<APIGatewayProxyEvent, 'body' | 'queryStringParameters' | 'pathParameters'> & {
+  body: unknown;
+  queryStringParameters: Record<string, unknown>;
+  pathParameters: Record<string, unknown>;
+  headers: Record<string, string | undefined>;
+};
+
+/** Per-request state the middlewares share. */
+export interface RequestState {
+  requestId: string;
+  sourceIp: string;
+  principal?: Principal;
+  /** Authentication failure, answered after the rate window has counted the request. */
+  authError?: unknown;
+  rateHeaders: Record<string, string>;
+}
