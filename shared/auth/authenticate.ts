@@ -37,6 +37,7 @@ async function principalOfKey(key: string): Promise<Principal | null> {
     rateSubject: `key:${parsed.keyId}`,
     internalOperator: false,
     apiKeyId: auth.apiKeyId,
+    ...(auth.usageKey ? { usageKey: auth.usageKey } : {}),
   };
 }
 

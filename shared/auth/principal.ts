@@ -20,4 +20,19 @@ export interface Principal {
   apiKeyId?: string;
   /** The user's id (JWT `sub`), for users. */
   userId?: string;
+  /**
+   * The API Gateway API key value that identifies this key to its tier's usage plan (deployed
+   * stages; set when the key is created). Absent: the authorizer falls back to the tier's shared key.
+   */
+  usageKey?: string;
+}
+
+/**
+ * What the API Gateway authorizer passes to the handlers in `requestContext.authorizer`:
+ * `principal` (JSON of Principal) when the credential verified, otherwise `anonymous: "true"`,
+ * so the handler answers 401 itself, in the envelope and with rate-limit headers.
+ */
+export interface AuthorizerContext {
+  principal?: string;
+  anonymous?: 'true';
 }

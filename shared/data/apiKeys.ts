@@ -32,6 +32,8 @@ export interface ApiKeyAuth {
   permissions: string[];
   locationIds: number[] | null;
   revoked: boolean;
+  /** API Gateway usage-plan key value (deployed stages); null on the local stage. */
+  usageKey: string | null;
 }
 
 /**
@@ -43,7 +45,7 @@ const recordKey = (companyId: number, id: string) => ({ pk: keys.company(company
 
 export const apiKeys = {
   /** Stores the key's record and its lookup item together, with the event. */
-  async create(companyId: number, record: ApiKeyRecord, hash: string, event: DomainEvent): Promise<void> {
+  async create(companyId: number, record: ApiKeyRecord, hash: string, usageKey: string | null, event: DomainEvent): Promise<void> {
     const auth: ApiKeyAuth = {
       apiKeyId: record.id,
       companyId,
@@ -52,6 +54,7 @@ export const apiKeys = {
       permissions: record.permissions,
       locationIds: record.locationIds,
       revoked: false,
+      usageKey,
     };
     await transact([
       {

@@ -8,12 +8,12 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { authenticate } from '../auth/authenticate';
-import { tierLimits } from '../auth/principal';
+import { tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows } from '../data/rateWindows';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { Route } from '../routes';
 import { toAppError } from '../data/errors';
-import { AppError, forbidden, rateLimited, validationFailed, type ErrorCode } from '../errors';
+import { AppError, forbidden, rateLimited, unauthenticated, validationFailed, type ErrorCode } from '../errors';
 import { errorBody } from './envelope';
 import type { RequestState } from './request';
 
@@ -99,9 +99,13 @@ export function credential(route: Route): MiddlewareObj<APIGatewayProxyEvent, AP
   return {
     before: async (request) => {
       const s = state(request);
-      const fromAuthorizer = request.event.requestContext?.authorizer?.principal as string | undefined;
-      if (fromAuthorizer) {
-        s.principal = JSON.parse(fromAuthorizer);
+      const fromAuthorizer = request.event.requestContext?.authorizer as AuthorizerContext | null | undefined;
+      if (fromAuthorizer?.principal) {
+        s.principal = JSON.parse(fromAuthorizer.principal) as Principal;
+        return;
+      }
+      if (fromAuthorizer?.anonymous) {
+        if (route.permission !== null) s.authError = unauthenticated('The API key or bearer token is missing or not valid');
         return;
       }
       const headers = request.event.headers as Record<string, string | undefined>;
