@@ -10,7 +10,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/dynamodb-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/dynamodb-setup.ts'], setupFiles: ['test/support/integration-env.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         extends: true,

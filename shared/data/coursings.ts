@@ -4,7 +4,7 @@ import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { keys, toResource } from './keys';
+import { keys, pick } from './keys';
 import { locationExistsStep } from './locations';
 import { counterStep, listPage, type Collection, type PageRequest } from './paging';
 import { outboxStep, transact } from './transact';
@@ -19,6 +19,9 @@ export interface Coursing {
   createdAt: string;
   updatedAt: string;
 }
+
+const fields = ['id', 'locationId', 'title', 'order', 'color', 'version', 'createdAt', 'updatedAt'] as const;
+const toCoursing = (i: Record<string, unknown>) => pick<Coursing>(i, fields);
 
 const sk = (id: string) => `COURSING#${id}`;
 const listPartition = (companyId: number) => `${keys.company(companyId)}#COURSINGS`;
@@ -39,7 +42,7 @@ export const coursings = {
   async get(companyId: number, id: string): Promise<Coursing | undefined> {
     try {
       const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.company(companyId), sk: sk(id) } }));
-      return out.Item ? toResource<Coursing>(out.Item) : undefined;
+      return out.Item ? toCoursing(out.Item) : undefined;
     } catch (err) {
       throw toAppError(err);
     }
@@ -52,7 +55,7 @@ export const coursings = {
       ...(locationId === undefined ? {} : { prefix: locationPrefix(locationId) }),
       counter: counters(companyId, locationId),
     };
-    return listPage(collection, page, (i) => toResource<Coursing>(i));
+    return listPage(collection, page, toCoursing);
   },
 
   /** Adds the coursing, its counters and its event at once; the location must exist in the company. */

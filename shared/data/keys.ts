@@ -12,12 +12,12 @@ export const keys = {
   sortableDecimal: (value: number) => pad(Math.round(value * 1e6), 10),
 };
 
-/** Attributes that belong to storage, not to the resource. */
-const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'ttl', 'companyId']);
-
-/** The resource as the API shows it: the stored item without keys and bookkeeping. */
-export function toResource<T>(item: Record<string, unknown>): T {
+/**
+ * The resource as the API shows it: exactly its fields, in a stable order, without the keys and
+ * bookkeeping attributes the item also carries.
+ */
+export function pick<T>(item: Record<string, unknown>, fields: readonly (keyof T & string)[]): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (!storageAttributes.has(k)) out[k] = v;
+  for (const f of fields) if (f in item) out[f] = item[f];
   return out as T;
 }

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../errors';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { keys, toResource } from './keys';
+import { keys, pick } from './keys';
 import type { Step } from './transact';
 
 /** Opening hours of one weekday, local wall time. */
@@ -23,13 +23,15 @@ export interface Location {
   version: number;
 }
 
+const fields = ['id', 'name', 'timezone', 'operatingHours', 'confirmationMode', 'version', 'createdAt', 'updatedAt'] as const;
+
 const key = (companyId: number, locationId: number) => ({ pk: keys.company(companyId), sk: `LOCATION#${keys.pad(locationId)}` });
 
 export const locations = {
   async get(companyId: number, locationId: number): Promise<Location | undefined> {
     try {
       const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId, locationId) }));
-      return out.Item ? toResource<Location>(out.Item) : undefined;
+      return out.Item ? pick<Location>(out.Item, fields) : undefined;
     } catch (err) {
       throw toAppError(err);
     }

@@ -1,7 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { keys, toResource } from './keys';
+import { keys, pick } from './keys';
 
 /** A bookable storefront resource (a table) of a location. */
 export interface DiningTable {
@@ -15,6 +15,8 @@ export interface DiningTable {
   updatedAt: string;
   version: number;
 }
+
+const fields = ['id', 'locationId', 'name', 'minCapacity', 'maxCapacity', 'combinableWith', 'version', 'createdAt', 'updatedAt'] as const;
 
 const prefix = (locationId: number) => `TABLE#${keys.pad(locationId)}#`;
 
@@ -41,7 +43,7 @@ export const diningTables = {
           ExpressionAttributeValues: { ':pk': keys.company(companyId), ':p': prefix(locationId) },
         }),
       );
-      return (out.Items ?? []).map((i) => toResource<DiningTable>(i));
+      return (out.Items ?? []).map((i) => pick<DiningTable>(i, fields));
     } catch (err) {
       throw toAppError(err);
     }

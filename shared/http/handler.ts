@@ -57,6 +57,8 @@ function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
     headers: event.headers,
     requestId: s.requestId,
     sourceIp: s.sourceIp,
+    method: raw.httpMethod,
+    rawPath: raw.path,
   };
 }
 

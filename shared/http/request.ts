@@ -10,6 +10,8 @@ export interface ApiRequest<Body = any, Query = any, Path = any> {
   headers: Record<string, string | undefined>;
   requestId: string;
   sourceIp: string;
+  method: string;
+  rawPath: string;
 }
 
 /** A public operation's request: there may be no principal. */

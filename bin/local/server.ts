@@ -1,0 +1,125 @@
+/**
+ * The local stage's edge: a Node HTTP server that does what API Gateway does for the REST API —
+ * match the route table, build a REST (v1) proxy event, invoke the operation's handler — so the
+ * handlers run exactly as deployed. Requests that match no operation go to the fallback handler.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { matchRoute } from '../../shared/http/router';
+import { routes, type Route } from '../../shared/routes';
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** API Gateway refuses payloads over 10 MB before any Lambda runs. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+const projectRoot = new URL('../../', import.meta.url);
+
+const importHandler = async (file: string): Promise<Handler> => (await import(new URL(file, projectRoot).href)).handler as Handler;
+
+/** Loads every operation's handler up front, so a broken one fails the start, not a request. */
+export async function loadHandlers(): Promise<{ byOperation: Map<string, Handler>; fallback: Handler }> {
+  const entries = await Promise.all((routes as readonly Route[]).map(async (r) => [r.operationId, await importHandler(r.handler)] as const));
+  return { byOperation: new Map(entries), fallback: await importHandler('functions/fallback.ts') };
+}
+
+function lambdaContext(requestId: string, name: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `brigade-local-${name}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:brigade-local-${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/brigade-local-${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => ok(size > GATEWAY_MAX_BODY ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+}
+
+function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    query[k] = v;
+    (multiQuery[k] ??= []).push(v);
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters,
+    stageVariables: null,
+    body: body.length ? body.toString('utf8') : null,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: `HTTP/${req.httpVersion}`,
+      httpMethod: req.method ?? 'GET',
+      identity: { sourceIp, userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: url.pathname,
+      stage: 'local',
+      requestId: randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: resource,
+    },
+  };
+}
+
+export async function createLocalServer(): Promise<Server> {
+  const { byOperation, fallback } = await loadHandlers();
+  return createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const body = await readBody(req);
+      if (body === 'too-large') {
+        res.writeHead(413, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Request Too Long' }));
+        return;
+      }
+      const match = matchRoute(req.method ?? 'GET', url.pathname);
+      const route = match.kind === 'route' ? match.route : undefined;
+      const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
+      const handler = route ? byOperation.get(route.operationId)! : fallback;
+      const out = await handler(event, lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback'));
+      res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.body);
+    } catch (err) {
+      // A handler never throws (the chain answers every error); this is the edge failing.
+      console.error('local stage: request failed', err);
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal server error' }));
+    }
+  });
+}

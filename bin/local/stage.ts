@@ -1,0 +1,92 @@
+/**
+ * Starts the whole service on one machine (decisions.md §8): DynamoDB Local, the table, the seed,
+ * `.local/dev-keys.json`, and the HTTP server for every route. `npm start` and the API tests use it.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { resetConfig } from '../../shared/config';
+import { setDb } from '../../shared/data/client';
+import { ensureTable, startDynamoDbLocal } from './dynamodb';
+import { LOCAL_OPERATOR_ID, isSeeded, seed, type DevKeys } from './seed';
+
+export interface LocalStageOptions {
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** Keep DynamoDB Local's data here across starts; in memory when absent. */
+  dataDir?: string | undefined;
+  /** Where dev-keys.json and the local JWT secret live. */
+  localDir: string;
+}
+
+export interface LocalStage {
+  baseUrl: string;
+  devKeys: DevKeys;
+  devKeysPath: string;
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+function localSecret(localDir: string): string {
+  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  const file = join(localDir, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<number>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => ok((server.address() as { port: number }).port));
+  });
+
+export async function startLocalStage(options: LocalStageOptions): Promise<LocalStage> {
+  const host = options.host ?? '127.0.0.1';
+  const localDir = resolve(options.localDir);
+  mkdirSync(localDir, { recursive: true });
+  const jwtSecret = localSecret(localDir);
+  const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir });
+
+  let server: Server | undefined;
+  const stop = async () => {
+    if (server) await new Promise<void>((r) => server!.close(() => r()));
+    setDb(undefined);
+    await dynamo.stop();
+  };
+  try {
+    Object.assign(process.env, {
+      STAGE: 'local',
+      TABLE_NAME: process.env.TABLE_NAME ?? 'brigade-local',
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      JWT_SECRET: jwtSecret,
+      INTERNAL_OPERATOR_IDS: process.env.INTERNAL_OPERATOR_IDS ?? LOCAL_OPERATOR_ID,
+    });
+    resetConfig();
+    setDb(undefined);
+    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+
+    // Handlers are imported only now, after the environment names the local endpoint.
+    const { createLocalServer } = await import('./server');
+    server = await createLocalServer();
+    const port = await listen(server, options.port, host);
+    const baseUrl = `http://${host}:${port}`;
+
+    const devKeysPath = join(localDir, 'dev-keys.json');
+    const alreadySeeded = await isSeeded();
+    let devKeys: DevKeys;
+    if (!alreadySeeded) {
+      devKeys = await seed(baseUrl, jwtSecret);
+    } else if (existsSync(devKeysPath)) {
+      devKeys = { ...(JSON.parse(readFileSync(devKeysPath, 'utf8')) as DevKeys), baseUrl };
+    } else {
+      throw new Error(`${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`);
+    }
+    writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
+    return { baseUrl, devKeys, devKeysPath, seeded: !alreadySeeded, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+/** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
+import { inject } from 'vitest';
+
+export const devKeys = () => inject('devKeys');
+export const company = (n: 1 | 2) => devKeys().companies[n - 1]!;
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { key?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['X-API-Key'] = options.key;
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${devKeys().baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}

@@ -1,0 +1,23 @@
+/** API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import type { DevKeys } from '../../bin/local/seed';
+import { startLocalStage } from '../../bin/local/stage';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    devKeys: DevKeys;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const localDir = mkdtempSync(join(tmpdir(), 'brigade-api-'));
+  const stage = await startLocalStage({ port: 0, localDir });
+  project.provide('devKeys', stage.devKeys);
+  return async () => {
+    await stage.stop();
+    rmSync(localDir, { recursive: true, force: true });
+  };
+}
