@@ -1,6 +1,7 @@
 /**
- * `npm start`: the local stage. PORT (default 3000) and DATA_DIR (persist DynamoDB Local's data;
- * in memory when unset) come from the environment. Ctrl-C or SIGTERM stops DynamoDB Local too.
+ * `npm start`: the local stage. From the environment: PORT (default 3000), DATA_DIR (persist
+ * DynamoDB Local's data; in memory when unset), LOCAL_DIR (where dev-keys.json goes; default
+ * .local). Ctrl-C or SIGTERM stops DynamoDB Local too.
  */
 import { startLocalStage } from './local/stage';
 
@@ -8,7 +9,7 @@ const started = performance.now();
 const stage = await startLocalStage({
   port: Number(process.env.PORT ?? 3000),
   dataDir: process.env.DATA_DIR || undefined,
-  localDir: '.local',
+  localDir: process.env.LOCAL_DIR || '.local',
 });
 const admin = stage.devKeys.companies[0]!.keys.admin;
 console.log(`Brigade local stage serving at ${stage.baseUrl} (ready in ${Math.round(performance.now() - started)} ms)`);
