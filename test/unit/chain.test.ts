@@ -15,6 +15,8 @@ import { windowAt } from '../../shared/domain/rateWindow';
 import { handler as createCoursing } from '../../functions/coursings/create';
 import { handler as listCoursings } from '../../functions/coursings/list';
 import { handler as live } from '../../functions/health/live';
+import { handler as ready } from '../../functions/health/ready';
+import { handler as health } from '../../functions/health/health';
 
 process.env.STAGE = 'local';
 process.env.TABLE_NAME = 'unit';
@@ -226,5 +228,35 @@ describe('permission, body and validation', () => {
     expect(out.json.error.code).toBe('INTERNAL');
     expect(out.body).not.toContain('secret internal detail');
     expect(out.json.meta.requestId).toBe('req-1');
+  });
+});
+
+describe('health probes', () => {
+  const probeKey = { Key: { pk: 'HEALTH', sk: 'HEALTH' } };
+
+  it('/ready is healthy when the table answers fast', async () => {
+    ddb.on(GetCommand, probeKey).resolves({});
+    const out = await invoke(ready, event({ path: '/ready' }));
+    expect(out.statusCode).toBe(200);
+    expect(out.json).toMatchObject({ status: 'healthy', dependencies: { database: { status: 'healthy', error: null } } });
+  });
+
+  it('/ready is degraded when the table is slow, /health still healthy', async () => {
+    ddb.on(GetCommand, probeKey).callsFake(() => new Promise((r) => setTimeout(() => r({}), 300)));
+    const out = await invoke(ready, event({ path: '/ready' }));
+    expect(out.statusCode).toBe(200);
+    expect(out.json.status).toBe('degraded');
+    expect(out.json.dependencies.database.responseTimeMs).toBeGreaterThan(250);
+    expect((await invoke(health, event({ path: '/health' }))).json.status).toBe('healthy');
+  });
+
+  it('/ready and /health are unhealthy (503) with the error when the table is down', async () => {
+    ddb.on(GetCommand, probeKey).rejects(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { name: 'Error', code: 'ECONNREFUSED' }));
+    const r = await invoke(ready, event({ path: '/ready' }));
+    expect(r.statusCode).toBe(503);
+    expect(r.json).toMatchObject({ status: 'unhealthy', dependencies: { database: { status: 'unhealthy', error: expect.stringContaining('unreachable') } } });
+    const h = await invoke(health, event({ path: '/health' }));
+    expect(h.statusCode).toBe(503);
+    expect(h.json).toMatchObject({ status: 'unhealthy', data: { database: { status: 'unhealthy' }, cache: { status: 'healthy' } } });
   });
 });
