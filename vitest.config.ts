@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Error paths are tested on purpose; their structured logs would only bury the results.
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {

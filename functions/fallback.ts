@@ -10,7 +10,7 @@ import type { Route } from '../shared/routes';
 
 const fallbackRoute: Route = { operationId: 'fallback', method: 'GET', path: '/{proxy+}', permission: null, handler: 'functions/fallback.ts', area: 'core', schemas: {} };
 
-export const handler = publicHandler(fallbackRoute, async (req) => {
+export const handler = publicHandler(fallbackRoute, {}, async (req) => {
   const match = matchRoute(req.method, req.rawPath);
   if (match.kind === 'method-not-allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${match.allowed.join(', ')}`, [], { Allow: match.allowed.join(', ') });

@@ -3,10 +3,12 @@
  * finds the stored hash; `secret` (40 base62) carries the entropy. The whole key is bcrypt-hashed.
  */
 import { randomInt } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 import type { Stage } from '../config';
 
 export const BCRYPT_COST = 10;
+
+/** bcrypt is loaded on first use: most requests are served from the verified-key cache. */
+const bcrypt = async () => (await import('bcryptjs')).default;
 const KEY_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_PATTERN = /^brigade_(live|dev)_([a-z0-9]{12})_([A-Za-z0-9]{40})$/;
@@ -39,7 +41,7 @@ export interface NewKey {
 export async function generateApiKey(stage: Stage): Promise<NewKey> {
   const keyId = randomString(KEY_ID_ALPHABET, 12);
   const plaintext = `${keyPrefix(stage)}${keyId}_${randomString(SECRET_ALPHABET, 40)}`;
-  return { keyId, plaintext, hash: await bcrypt.hash(plaintext, BCRYPT_COST) };
+  return { keyId, plaintext, hash: await (await bcrypt()).hash(plaintext, BCRYPT_COST) };
 }
 
-export const verifyApiKey = (plaintext: string, hash: string): Promise<boolean> => bcrypt.compare(plaintext, hash);
+export const verifyApiKey = async (plaintext: string, hash: string): Promise<boolean> => (await bcrypt()).compare(plaintext, hash);

@@ -2,7 +2,7 @@
  * Bearer tokens (decisions.md §2): HS256 with a local secret on the local stage, RS256/ES256
  * against a JWKS URL on deployed stages. Claims: sub (numeric string), cid, perms, exp.
  */
-import { SignJWT, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload, createRemoteJWKSet } from 'jose';
 import { config } from '../config';
 
 export interface UserClaims {
@@ -12,6 +12,9 @@ export interface UserClaims {
 }
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+/** jose is loaded when the first bearer token arrives: API-key traffic never needs it. */
+const jose = () => import('jose');
 
 function isUserClaims(p: JWTPayload): p is JWTPayload & UserClaims {
   return (
@@ -30,6 +33,7 @@ export async function verifyBearer(token: string): Promise<UserClaims | undefine
   const { jwtSecret, jwksUrl, jwtIssuer } = config();
   const options = { requiredClaims: ['sub', 'exp'], ...(jwtIssuer ? { issuer: jwtIssuer } : {}) };
   try {
+    const { createRemoteJWKSet, jwtVerify } = await jose();
     let payload: JWTPayload;
     if (jwksUrl) {
       jwks ??= createRemoteJWKSet(new URL(jwksUrl));
@@ -46,7 +50,8 @@ export async function verifyBearer(token: string): Promise<UserClaims | undefine
 }
 
 /** Signs an HS256 token (the local stage's operator token, and tests). */
-export function signLocalToken(claims: UserClaims, secret: string, expiresIn = '365d'): Promise<string> {
+export async function signLocalToken(claims: UserClaims, secret: string, expiresIn = '365d'): Promise<string> {
+  const { SignJWT } = await jose();
   return new SignJWT({ cid: claims.cid, perms: claims.perms })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.sub)

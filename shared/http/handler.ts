@@ -13,7 +13,7 @@ import type { Route } from '../routes';
 import { successBody } from './envelope';
 import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf } from './middleware';
 import type { ApiRequest, ChainEvent, PublicRequest } from './request';
-import { compileEventValidator } from './validation';
+import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
@@ -23,7 +23,7 @@ export interface ProbeResult {
   body: Record<string, unknown>;
 }
 
-function chain(route: Route, render: Parameters<typeof responder>[0]): Lambda {
+function chain(route: Route, validators: RouteValidators, render: Parameters<typeof responder>[0]): Lambda {
   const lambda = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(responder(render))
     .use(httpHeaderNormalizer())
@@ -32,7 +32,7 @@ function chain(route: Route, render: Parameters<typeof responder>[0]): Lambda {
     .use(permission(route))
     .use(normalizeParameters())
     .use(jsonBody());
-  const eventSchema = compileEventValidator(route.schemas);
+  const eventSchema = eventValidator(validators);
   // @middy/validator calls the function and reads its `errors`: any compiled validator fits.
   if (eventSchema) lambda.use(validator({ eventSchema: eventSchema as never }));
   return lambda;
@@ -62,27 +62,32 @@ function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
   };
 }
 
-/** An operation that needs a credential holding `route.permission`. */
+/**
+ * An operation that needs a credential holding `route.permission`. `validators` is the route's
+ * generated module (shared/http/validators/<operationId>.ts), or `{}` when it has no schemas.
+ */
 export function httpHandler<Body = unknown, Query = unknown, Path = unknown>(
   route: Route,
+  validators: RouteValidators,
   run: (req: ApiRequest<Body, Query, Path>) => Promise<unknown>,
 ): Lambda {
   if (route.permission === null) throw new Error(`${route.operationId} is public: use publicHandler`);
   // The chain's permission step has run before the domain call: a principal is present.
-  return chain(route, envelope).handler(async (event) => asResult(await run(requestOf(event) as ApiRequest<Body, Query, Path>)));
+  return chain(route, validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as ApiRequest<Body, Query, Path>)));
 }
 
 /** An operation anyone may call (a credential, if sent, is still verified). */
 export function publicHandler<Body = unknown, Query = unknown, Path = unknown>(
   route: Route,
+  validators: RouteValidators,
   run: (req: PublicRequest<Body, Query, Path>) => Promise<unknown>,
 ): Lambda {
-  return chain(route, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicRequest<Body, Query, Path>)));
+  return chain(route, validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicRequest<Body, Query, Path>)));
 }
 
 /** A health probe: public, never rate-refused, answers its own shape. */
 export function probeHandler(route: Route, run: (req: PublicRequest) => Promise<ProbeResult>): Lambda {
-  return chain(route, (request) => {
+  return chain(route, {}, (request) => {
     const out = request.response as unknown as ProbeResult;
     return { statusCode: out.statusCode, body: JSON.stringify(out.body) };
   }).handler(async (event) => asResult(await run(requestOf(event))));

@@ -1,21 +1,24 @@
 /**
- * Compiles a route's TypeBox schemas once per container into the one function @middy/validator
- * calls. Query and path values arrive as strings, so they are coerced; JSON bodies are not (a
- * string "5" is not a number 5 there). Defaults (page, limit, …) are filled in.
+ * Joins a route's precompiled validators (shared/http/validators/<operationId>.ts, generated from
+ * the route table's TypeBox schemas by `npm run gen:validators`) into the one function
+ * @middy/validator calls. Query and path validators coerce strings and fill defaults; the body
+ * validator does not coerce.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import type { RouteSchemas } from '../routes';
+import type { ErrorObject } from 'ajv';
 import type { FieldProblem } from '../errors';
 
-// ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+/** An ajv validate function, as the generated modules export them. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
-const options = { allErrors: true, useDefaults: true, strict: false } as const;
-let strictAjv: Ajv | undefined;
-let coercingAjv: Ajv | undefined;
-const strict = () => (strictAjv ??= addFormats(new Ajv({ ...options, coerceTypes: false })));
-const coercing = () => (coercingAjv ??= addFormats(new Ajv({ ...options, coerceTypes: true })));
+/** The exports of a generated validator module. */
+export interface RouteValidators {
+  path?: CompiledValidator;
+  query?: CompiledValidator;
+  body?: CompiledValidator;
+}
 
 export interface EventValidator {
   (event: { body?: unknown; queryStringParameters?: unknown; pathParameters?: unknown }): boolean;
@@ -31,12 +34,15 @@ function problems(errors: ErrorObject[] | null | undefined): FieldProblem[] {
   });
 }
 
-export function compileEventValidator(schemas: RouteSchemas): EventValidator | undefined {
-  if (!schemas.body && !schemas.query && !schemas.path) return undefined;
-  const parts: [keyof Parameters<EventValidator>[0], ValidateFunction][] = [];
-  if (schemas.path) parts.push(['pathParameters', coercing().compile(schemas.path)]);
-  if (schemas.query) parts.push(['queryStringParameters', coercing().compile(schemas.query)]);
-  if (schemas.body) parts.push(['body', strict().compile(schemas.body)]);
+export function eventValidator(validators: RouteValidators): EventValidator | undefined {
+  const parts = (
+    [
+      ['pathParameters', validators.path],
+      ['queryStringParameters', validators.query],
+      ['body', validators.body],
+    ] as const
+  ).filter((p): p is [(typeof p)[0], CompiledValidator] => p[1] !== undefined);
+  if (parts.length === 0) return undefined;
 
   const validate = ((event) => {
     const found: FieldProblem[] = [];

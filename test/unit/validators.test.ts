@@ -1,0 +1,24 @@
+/** The precompiled validators stay in step with the route table, and each handler uses its own. */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateValidators, validatorsDir } from '../../bin/tools/gen-validators';
+import { routes, type Route } from '../../shared/routes';
+
+describe('generated validators', () => {
+  const generated = generateValidators();
+
+  it('match the schemas of shared/routes.ts (run `npm run gen:validators` after changing a schema)', () => {
+    expect(readdirSync(validatorsDir).sort()).toEqual([...generated.keys()].sort());
+    for (const [file, source] of generated) expect(readFileSync(join(validatorsDir, file), 'utf8'), file).toBe(source);
+  });
+
+  it('are wired into the handler of their own operation', () => {
+    for (const r of routes as readonly Route[]) {
+      const handler = readFileSync(r.handler, 'utf8');
+      const imports = [...handler.matchAll(/shared\/http\/validators\/(\w+)'/g)].map((m) => m[1]);
+      expect(imports, r.handler).toEqual(generated.has(`${r.operationId}.ts`) ? [r.operationId] : []);
+      expect(existsSync(r.handler)).toBe(true);
+    }
+  });
+});
