@@ -1,0 +1,169 @@
+/**
+ * §2 DynamoDB calls per operation: every route of the route table, one warm request each, with
+ * the commands the handler sent counted by type and by purpose.
+ */
+import { clearKeyCache } from '../../shared/auth/authenticate';
+import { routes, type Route } from '../../shared/routes';
+import { budgetClass, fixtures, type BudgetClass, type Fixture } from '../fixtures';
+import { describeResponse, isOk, type Harness } from '../lib/harness';
+import { mark, table, type Verdict } from '../lib/md';
+import type { SentCall } from '../lib/mockDb';
+import { sample } from '../lib/sample';
+
+export interface CallsRow {
+  route: Route;
+  kind: BudgetClass;
+  fixture: 'fixture' | 'missing';
+  status: string;
+  rate: number;
+  counter: number;
+  auth: number;
+  data: Record<string, number>;
+  coldAuth: number;
+  budget: string;
+  verdict: Verdict;
+  why: string;
+}
+
+const BUDGET_TEXT: Record<BudgetClass, string> = {
+  read: '1 GetItem + 1 rate window',
+  write: '1 TransactWriteItems + 1 rate window',
+  update: '1 GetItem (current state) + 1 TransactWriteItems + 1 rate window',
+  list: '1 Query per page + 1 rate window (counter shown apart)',
+  probe: 'none in §6 (listed only)',
+};
+
+/** Inputs sampled from the route's schemas, empty answers: only for routes without a fixture. */
+function sampledFixture(route: Route): Fixture {
+  const s = route.schemas as { body?: object; query?: object; path?: object };
+  return {
+    event: {
+      ...(s.path ? { pathParameters: sample(s.path as never, true) as Record<string, string> } : {}),
+      ...(s.query ? { queryStringParameters: sample(s.query as never, true) as Record<string, string> } : {}),
+      ...(s.body ? { body: sample(s.body as never) } : {}),
+    },
+  };
+}
+
+function tally(calls: SentCall[]) {
+  const data: Record<string, number> = {};
+  for (const c of calls) if (c.role === 'data') data[c.op] = (data[c.op] ?? 0) + 1;
+  const n = (role: SentCall['role']) => calls.filter((c) => c.role === role).length;
+  return { rate: n('rate'), counter: n('counter'), auth: n('auth'), data };
+}
+
+function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): { ok: boolean | null; why: string } {
+  const total = Object.values(t.data).reduce((a, b) => a + b, 0);
+  const why: string[] = [];
+  if (t.auth > 0) why.push(`${t.auth} API key lookup(s) on a warm call: the key cache did not hold`);
+  switch (kind) {
+    case 'probe':
+      return { ok: null, why: why.join('; ') };
+    case 'read':
+      if (t.data.GetItem !== 1 || total !== 1) why.push(`expected 1 GetItem, got ${total} data call(s)`);
+      break;
+    case 'write':
+      if (t.data.TransactWriteItems !== 1 || total !== 1) {
+        const extra = Object.entries(t.data).filter(([op]) => op !== 'TransactWriteItems').map(([op, n]) => `${n} ${op}`);
+        why.push(
+          t.data.TransactWriteItems === 1
+            ? `1 TransactWriteItems plus ${extra.join(', ')}${t.data.GetItem ? ' (read before write)' : ''}`
+            : `expected 1 TransactWriteItems, got ${JSON.stringify(t.data)}`,
+        );
+      }
+      break;
+    case 'update':
+      if (t.data.GetItem !== 1 || t.data.TransactWriteItems !== 1 || total !== 2) why.push(`expected 1 GetItem + 1 TransactWriteItems, got ${JSON.stringify(t.data)}`);
+      break;
+    case 'list':
+      if (t.data.Query !== pages || total !== pages) why.push(`expected ${pages} Query for ${pages} page(s), got ${JSON.stringify(t.data)}`);
+      if (t.counter > 1) why.push(`${t.counter} counter reads`);
+      break;
+  }
+  if (t.rate !== 1) why.push(`expected 1 rate-window UpdateItem, got ${t.rate}`);
+  return { ok: why.length === 0, why: why.join('; ') };
+}
+
+export async function dynamoCalls(h: Harness): Promise<CallsRow[]> {
+  const rows: CallsRow[] = [];
+  for (const route of routes as readonly Route[]) {
+    const given = fixtures[route.operationId];
+    const fixture = given ?? sampledFixture(route);
+    const kind = budgetClass(route, given);
+    const base = { route, kind, fixture: given ? ('fixture' as const) : ('missing' as const), budget: BUDGET_TEXT[kind] };
+    try {
+      const handler = await h.handler(route);
+      h.db.use(fixture.responders ?? {});
+      // First call with an empty key cache (cold credential), then the measured warm call.
+      clearKeyCache();
+      h.db.resetHistory();
+      await handler(h.event(route, fixture), h.context(route));
+      const coldAuth = tally(h.db.calls()).auth;
+      h.db.resetHistory();
+      const res = await handler(h.event(route, fixture), h.context(route));
+      const t = tally(h.db.calls());
+      h.db.resetHistory();
+      const ok = isOk(res, fixture.expectStatus);
+      const { ok: within, why } = judge(kind, t, fixture.pages ?? 1);
+      let verdict: Verdict = within === null ? 'INFO' : within ? 'PASS' : 'FAIL';
+      let reason = why;
+      if (!ok) {
+        verdict = 'ERROR';
+        reason = `request failed (${describeResponse(res)})${why ? `; ${why}` : ''}`;
+      }
+      if (!given) {
+        verdict = 'MISSING FIXTURE';
+        reason = `no row in bench/fixtures.ts; sampled-input attempt answered ${describeResponse(res)}`;
+      }
+      rows.push({ ...base, status: describeResponse(res), ...t, coldAuth, verdict, why: reason });
+    } catch (err) {
+      rows.push({
+        ...base,
+        status: 'threw',
+        rate: 0,
+        counter: 0,
+        auth: 0,
+        data: {},
+        coldAuth: 0,
+        verdict: given ? 'ERROR' : 'MISSING FIXTURE',
+        why: `${given ? '' : 'no row in bench/fixtures.ts; '}${(err as Error).message}`,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Fixture rows that name no route (renamed or removed operations). */
+export const staleFixtures = (): string[] => {
+  const ids = new Set((routes as readonly Route[]).map((r) => r.operationId));
+  return Object.keys(fixtures).filter((id) => !ids.has(id));
+};
+
+export function callsMarkdown(rows: CallsRow[]): string {
+  const fmtData = (d: Record<string, number>) =>
+    Object.entries(d).length ? Object.entries(d).map(([op, n]) => `${n} ${op}`).join(' + ') : '—';
+  const body = table(
+    ['Operation', 'Route', 'Class', 'Rate window (UpdateItem)', 'Data calls', 'Counter GetItem', 'Warm total', 'Key lookup on a cold key cache', 'HTTP', 'Budget', 'Result', 'Notes'],
+    rows.map((r) => [
+      `\`${r.route.operationId}\``,
+      `${r.route.method} ${r.route.path}`,
+      r.kind,
+      r.rate,
+      fmtData(r.data),
+      r.counter || (r.kind === 'list' ? 0 : '—'),
+      r.rate + r.counter + r.auth + Object.values(r.data).reduce((a, b) => a + b, 0),
+      r.coldAuth ? `+${r.coldAuth} GetItem` : '—',
+      r.status,
+      r.budget,
+      mark(r.verdict),
+      r.why,
+    ]),
+  );
+  const stale = staleFixtures();
+  return [
+    body,
+    '',
+    `Routes in the table: ${rows.length}; with a fixture: ${rows.filter((r) => r.fixture === 'fixture').length}; missing a fixture: ${rows.filter((r) => r.fixture === 'missing').length}.`,
+    stale.length ? `\n**Stale fixtures** (no such route): ${stale.map((s) => `\`${s}\``).join(', ')}.` : '',
+  ].join('\n');
+}
