@@ -4,6 +4,7 @@
  */
 import type { JWTPayload, createRemoteJWKSet } from 'jose';
 import { config } from '../config';
+import { unavailable } from '../errors';
 
 export interface UserClaims {
   sub: string;
@@ -28,7 +29,10 @@ function isUserClaims(p: JWTPayload): p is JWTPayload & UserClaims {
   );
 }
 
-/** The token's claims if its signature, expiry and claim shapes are right; otherwise undefined. */
+/**
+ * The token's claims if its signature, expiry and claim shapes are right; otherwise undefined.
+ * When the JWKS cannot be fetched the token cannot be judged: that is 503, not 401.
+ */
 export async function verifyBearer(token: string): Promise<UserClaims | undefined> {
   const { jwtSecret, jwksUrl, jwtIssuer } = config();
   const options = { requiredClaims: ['sub', 'exp'], ...(jwtIssuer ? { issuer: jwtIssuer } : {}) };
@@ -44,7 +48,9 @@ export async function verifyBearer(token: string): Promise<UserClaims | undefine
       return undefined;
     }
     return isUserClaims(payload) ? { sub: payload.sub, cid: payload.cid, perms: payload.perms } : undefined;
-  } catch {
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || !code?.startsWith('ERR_J')) throw unavailable('The token issuer\'s keys cannot be fetched; try again shortly');
     return undefined;
   }
 }

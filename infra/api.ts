@@ -1,0 +1,80 @@
+/**
+ * The REST API and its one stage. Methods are added by the area stacks (area-stack.ts); API
+ * Gateway's own error answers use the contract's envelope.
+ */
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Validations } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { addGatewayErrors } from './gateway-responses';
+import type { DeployStage, Durability } from './settings';
+
+export interface BrigadeApiProps {
+  stage: DeployStage;
+  durability: Durability;
+}
+
+/** One JSON line per request; principalId is the caller's rate subject (`key:<keyId>`, `user:<sub>`). */
+const accessLogFormat = apigw.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: apigw.AccessLogField.contextRequestId(),
+    ip: apigw.AccessLogField.contextIdentitySourceIp(),
+    requestTime: apigw.AccessLogField.contextRequestTimeEpoch(),
+    httpMethod: apigw.AccessLogField.contextHttpMethod(),
+    resourcePath: apigw.AccessLogField.contextResourcePath(),
+    status: apigw.AccessLogField.contextStatus(),
+    responseLength: apigw.AccessLogField.contextResponseLength(),
+    responseLatency: apigw.AccessLogField.contextResponseLatency(),
+    integrationLatency: apigw.AccessLogField.contextIntegrationLatency(),
+    principalId: apigw.AccessLogField.contextAuthorizerPrincipalId(),
+    error: apigw.AccessLogField.contextErrorMessage(),
+  }),
+);
+
+export class BrigadeApi extends Construct {
+  readonly restApi: apigw.RestApi;
+
+  constructor(scope: Construct, id: string, { stage, durability }: BrigadeApiProps) {
+    super(scope, id);
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: durability.logRetention,
+      removalPolicy: durability.removalPolicy,
+    });
+    this.restApi = new apigw.RestApi(this, 'RestApi', {
+      restApiName: `brigade-${stage}`,
+      description: 'Brigade restaurant operations API',
+      endpointTypes: [apigw.EndpointType.REGIONAL],
+      // Usage plans identify the caller by the key the authorizer returns, not by X-API-Key:
+      // clients send Brigade keys, which API Gateway cannot verify.
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
+      // Stage logging needs the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account).
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: stage,
+        accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
+        accessLogFormat,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        // Errors only, and never bodies: requests carry guests' personal data.
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+      },
+    });
+    addGatewayErrors(this.restApi);
+
+    Validations.of(this.restApi).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason: 'Every handler validates path, query and body against the route table schemas (ajv) and answers 400 VALIDATION_FAILED with field details, which API Gateway request validators cannot produce.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason: 'No WAF web ACL yet: callers are identified merchants throttled per key by usage plans and counted per hour by the handlers; public operations are rate-limited per client IP.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: "API Gateway's account-wide logging role uses AWS's managed policy made for exactly that purpose.",
+      },
+    );
+  }
+}

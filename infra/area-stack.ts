@@ -1,0 +1,96 @@
+/**
+ * One nested stack per route `area`: the area's functions, their log groups, invoke permissions
+ * and methods (four resources per operation). Splitting by area keeps every stack far below
+ * CloudFormation's 500 resources. The methods attach to API resources (path segments) of the
+ * parent stack: a segment such as `/api/v1/locations/{locationId}` serves several areas, and a
+ * resource must never move between stacks when an area starts or stops using a segment.
+ */
+import { NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import type { Route } from '../shared/routes';
+import { HandlerFunction } from './handler-function';
+import type { DeployStage, Durability } from './settings';
+
+/** What every operation's function and method share, built once in the parent stack. */
+export interface EndpointSettings {
+  stage: DeployStage;
+  durability: Durability;
+  api: apigw.RestApi;
+  authorizer: apigw.IAuthorizer;
+  role: iam.IRole;
+  environment: Record<string, string>;
+}
+
+export interface AreaStackProps extends NestedStackProps {
+  routes: readonly Route[];
+  settings: EndpointSettings;
+}
+
+export class AreaStack extends NestedStack {
+  constructor(scope: Construct, id: string, { routes, settings, ...props }: AreaStackProps) {
+    super(scope, id, props);
+    for (const route of routes) new RouteEndpoint(this, route.operationId, { route, settings });
+  }
+}
+
+/**
+ * Public operations take no credential. Every other one goes through the authorizer and needs an
+ * API key, which is what makes the usage plans meter it (the authorizer names the key).
+ */
+const accessOf = (route: Route, authorizer: apigw.IAuthorizer): apigw.MethodOptions =>
+  route.permission === null
+    ? { authorizationType: apigw.AuthorizationType.NONE, apiKeyRequired: false }
+    : { authorizationType: apigw.AuthorizationType.CUSTOM, authorizer, apiKeyRequired: true };
+
+/** Invoke permission path: API Gateway's method ARN writes path parameters as `*`. */
+const arnPath = (path: string) => path.replace(/\{[^}]+\}/g, '*');
+
+interface RouteEndpointProps {
+  route: Route;
+  settings: EndpointSettings;
+}
+
+/** One operation: its function, the API's permission to invoke it, and its method. */
+class RouteEndpoint extends Construct {
+  constructor(scope: Construct, id: string, { route, settings }: RouteEndpointProps) {
+    super(scope, id);
+    const { api, stage } = settings;
+    const handler = new HandlerFunction(this, 'Handler', {
+      entry: route.handler,
+      functionName: `brigade-${stage}-${route.operationId}`,
+      role: settings.role,
+      environment: settings.environment,
+      durability: settings.durability,
+    });
+    // One permission, for this method on this stage. (LambdaIntegration would scope its
+    // permission with a reference to the Stage, which depends on these stacks: a cycle.)
+    handler.function.addPermission('ApiInvoke', {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: api.arnForExecuteApi(route.method, arnPath(route.path), stage),
+    });
+
+    const method = new apigw.Method(this, 'Method', {
+      resource: api.root.resourceForPath(route.path),
+      httpMethod: route.method,
+      integration: new apigw.AwsIntegration({
+        proxy: true,
+        service: 'lambda',
+        path: `2015-03-31/functions/${handler.function.functionArn}/invocations`,
+      }),
+      options: { operationName: route.operationId, ...accessOf(route, settings.authorizer) },
+    });
+
+    Validations.of(method).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason: 'Credentials are Brigade API keys (bcrypt) and JWTs from the configured JWKS, verified by the Lambda REQUEST authorizer; there is no Cognito user pool.',
+    });
+    if (route.permission === null) {
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: `${route.operationId} is public by contract (decisions.md §2: by-code operations, RSVP, health probes); its handler still rate-limits per client IP.`,
+      });
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * One deployed stage of Brigade. The parent stack holds what every operation shares (table, API
+ * and its resources, stage, authorizer, usage plans, the handlers' role); each route area is a
+ * nested stack (area-stack.ts). The operations come from the route table and nowhere else.
+ */
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { routes as routeTable, type Route } from '../shared/routes';
+import { BrigadeApi } from './api';
+import { AreaStack, type EndpointSettings } from './area-stack';
+import { CredentialAuthorizer } from './credential-authorizer';
+import { FallbackStack } from './fallback-stack';
+import { HandlerRole } from './handler-role';
+import { durabilityOf, type StageSettings } from './settings';
+import { BrigadeTable } from './table';
+import { UsageTiers } from './usage-tiers';
+
+export interface BrigadeStackProps extends StackProps {
+  settings: StageSettings;
+  /** The operations to deploy; tests pass synthetic tables. */
+  routes?: readonly Route[];
+}
+
+export class BrigadeStack extends Stack {
+  readonly areaStacks: AreaStack[];
+
+  constructor(scope: Construct, id: string, { settings, routes = routeTable, ...props }: BrigadeStackProps) {
+    super(scope, id, props);
+    assertUnique(routes);
+    const { stage } = settings;
+    const durability = durabilityOf(stage);
+
+    const table = new BrigadeTable(this, 'Table', durability);
+    const api = new BrigadeApi(this, 'Api', { stage, durability }).restApi;
+    const usage = new UsageTiers(this, 'Usage', { api, stage, durability });
+
+    /** What shared/config.ts reads; every function gets it. */
+    const environment = {
+      STAGE: stage,
+      TABLE_NAME: table.tableName,
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'brigade',
+      INTERNAL_OPERATOR_IDS: settings.internalOperatorIds,
+      JWKS_URL: settings.jwksUrl,
+      JWT_ISSUER: settings.jwtIssuer,
+    };
+    const { authorizer } = new CredentialAuthorizer(this, 'Credential', { stage, durability, table, environment, usageKeys: usage.keys });
+
+    const endpoints: EndpointSettings = {
+      stage,
+      durability,
+      api,
+      authorizer,
+      role: new HandlerRole(this, 'HandlerRole', { table, logGroupPrefix: `/aws/lambda/brigade-${stage}-`, plans: usage.plans }),
+      environment: {
+        ...environment,
+        // Where the api-keys operations attach a new merchant's usage key.
+        USAGE_PLAN_IDS: this.toJsonString(Object.fromEntries(Object.entries(usage.plans).map(([tier, plan]) => [tier, plan.usagePlanId]))),
+      },
+    };
+    this.areaStacks = [...groupByArea(routes)].map(
+      ([area, areaRoutes]) => new AreaStack(this, `${pascalCase(area)}Routes`, { routes: areaRoutes, settings: endpoints, description: `Brigade ${stage}: ${area} operations` }),
+    );
+    new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
+  }
+}
+
+function groupByArea(routes: readonly Route[]): Map<string, Route[]> {
+  const byArea = new Map<string, Route[]>();
+  for (const route of routes) byArea.set(route.area, [...(byArea.get(route.area) ?? []), route]);
+  return byArea;
+}
+
+const pascalCase = (name: string) => name.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/** Two rows for one operation id or one method and path would deploy, then fail in CloudFormation. */
+function assertUnique(routes: readonly Route[]): void {
+  for (const key of [(r: Route) => r.operationId, (r: Route) => `${r.method} ${r.path}`]) {
+    const seen = new Set<string>();
+    for (const route of routes) {
+      if (seen.has(key(route))) throw new Error(`the route table lists ${key(route)} twice`);
+      seen.add(key(route));
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * One Lambda function built from a handler file, with the bundling every Brigade function shares
+ * and its own log group (explicit, so retention needs no LogRetention custom resource).
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import type { Durability } from './settings';
+
+/** Handler paths in the route table are relative to the project root. */
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+const bundling: BundlingOptions = {
+  format: OutputFormat.ESM,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  // Some dependencies are CommonJS and call require(), which an ES module does not have.
+  banner: "import { createRequire as __brigadeRequire } from 'node:module'; const require = __brigadeRequire(import.meta.url);",
+  // The Node.js 22 runtime ships AWS SDK v3.
+  externalModules: ['@aws-sdk/*'],
+};
+
+export const MAX_FUNCTION_NAME = 64;
+
+export interface HandlerFunctionProps {
+  /** Handler file relative to the project root; it exports `handler`. */
+  entry: string;
+  functionName: string;
+  role: iam.IRole;
+  environment: Record<string, string>;
+  durability: Durability;
+  memorySize?: number;
+}
+
+export class HandlerFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+    if (props.functionName.length > MAX_FUNCTION_NAME) {
+      throw new Error(`Lambda function name ${props.functionName} is longer than ${MAX_FUNCTION_NAME} characters`);
+    }
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `/aws/lambda/${props.functionName}`,
+      retention: props.durability.logRetention,
+      removalPolicy: props.durability.removalPolicy,
+    });
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${projectRoot}${props.entry}`,
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: `${projectRoot}package-lock.json`,
+      functionName: props.functionName,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: Duration.seconds(10),
+      role: props.role,
+      logGroup: this.logGroup,
+      environment: props.environment,
+      bundling,
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: "Node.js 22 is the project's pinned toolchain (package.json engines, esbuild target node22); the runtime moves with it, not ahead of it.",
+    });
+  }
+}

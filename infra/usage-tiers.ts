@@ -1,0 +1,124 @@
+/**
+ * One usage plan per tier (decisions.md §3). The hourly limits are counted by the handlers in
+ * DynamoDB; a plan adds API Gateway's per-second throttle per API key.
+ *
+ * With `apiKeySource: AUTHORIZER` the key that meters a request is the one the authorizer names
+ * (`usageIdentifierKey`): the merchant key's own usage key when it has one, else its tier's
+ * shared fallback key, or the anonymous key for a credential that did not verify. Clients never
+ * send these values, so they are identifiers, not secrets, and are derived from stage and name.
+ */
+import { createHash } from 'node:crypto';
+import { Arn, Stack } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { AwsCustomResource, PhysicalResourceId, type AwsSdkCall } from 'aws-cdk-lib/custom-resources';
+import { Construct } from 'constructs';
+import { tiers, type Tier } from '../shared/auth/principal';
+import type { DeployStage, Durability } from './settings';
+
+/**
+ * Per-second limits per key. Every caller of a tier without a key of its own (JWT users, keys
+ * created before usage keys existed) shares the tier's fallback key, so these are sized for a
+ * crowd, well above one client's hourly allowance spread over the hour.
+ */
+export const tierThrottles: Record<Tier, apigw.ThrottleSettings> = {
+  standard: { rateLimit: 50, burstLimit: 100 },
+  premium: { rateLimit: 200, burstLimit: 400 },
+  unlimited: { rateLimit: 1000, burstLimit: 2000 },
+};
+
+/** The USAGE_KEYS the authorizer reads: a fallback key value per tier, and the anonymous one. */
+export type UsageKeys = Record<Tier | 'anonymous', string>;
+
+/** 64 hex characters: API Gateway wants at least 20 alphanumerics. */
+export const usageKeyValue = (stage: DeployStage, name: keyof UsageKeys) =>
+  createHash('sha256').update(`brigade/${stage}/usage-key/${name}`).digest('hex');
+
+export interface UsageTiersProps {
+  api: apigw.RestApi;
+  stage: DeployStage;
+  durability: Durability;
+}
+
+export class UsageTiers extends Construct {
+  readonly plans: Record<Tier, apigw.UsagePlan>;
+  readonly keys: UsageKeys;
+
+  constructor(scope: Construct, id: string, { api, stage, durability }: UsageTiersProps) {
+    super(scope, id);
+    this.keys = Object.fromEntries([...tiers, 'anonymous' as const].map((name) => [name, usageKeyValue(stage, name)])) as UsageKeys;
+    const association = new AssociationFunctionSettings(this, 'StageAssociation', durability);
+    this.plans = Object.fromEntries(
+      tiers.map((tier) => {
+        const plan = new apigw.UsagePlan(this, `${tier}Plan`, {
+          name: `brigade-${stage}-${tier}`,
+          description: `Brigade ${tier} tier`,
+          throttle: tierThrottles[tier],
+        });
+        this.addKey(plan, stage, tier);
+        new StageAssociation(this, `${tier}StageAssociation`, { plan, api, settings: association });
+        return [tier, plan];
+      }),
+    ) as Record<Tier, apigw.UsagePlan>;
+    this.addKey(this.plans.standard, stage, 'anonymous');
+  }
+
+  private addKey(plan: apigw.UsagePlan, stage: DeployStage, name: keyof UsageKeys): void {
+    const key = new apigw.ApiKey(this, `${name}Key`, {
+      apiKeyName: `brigade-${stage}-${name}`,
+      description: name === 'anonymous' ? 'Meters callers whose credential did not verify' : `Shared by ${name} callers without a usage key of their own`,
+      value: this.keys[name],
+    });
+    plan.addApiKey(key);
+  }
+}
+
+/** The ARN IAM uses for an API Gateway management path (`/apikeys`, `/usageplans/{id}`). */
+export const apiGatewayArn = (scope: Construct, path: string) =>
+  Arn.format({ service: 'apigateway', account: '', resource: path }, Stack.of(scope));
+
+/** The role and log group of CDK's custom-resource function, which all associations share. */
+class AssociationFunctionSettings extends Construct {
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, durability: Durability) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: durability.logRetention, removalPolicy: durability.removalPolicy });
+    this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+  }
+}
+
+interface StageAssociationProps {
+  plan: apigw.UsagePlan;
+  api: apigw.RestApi;
+  settings: AssociationFunctionSettings;
+}
+
+/**
+ * Attaches a usage plan to the API's stage after the stage exists. The plan itself cannot list
+ * the stage (ApiStages): the handlers read the plan ids (USAGE_PLAN_IDS), the deployment waits
+ * for the handlers' stacks and the stage for the deployment, so that would be a cycle.
+ */
+class StageAssociation extends AwsCustomResource {
+  constructor(scope: Construct, id: string, { plan, api, settings }: StageAssociationProps) {
+    const apiStage = `${api.restApiId}:${api.deploymentStage.stageName}`;
+    const patch = (op: 'add' | 'remove'): AwsSdkCall => ({
+      service: 'APIGateway',
+      action: 'UpdateUsagePlan',
+      parameters: { usagePlanId: plan.usagePlanId, patchOperations: [{ op, path: '/apiStages', value: apiStage }] },
+      physicalResourceId: PhysicalResourceId.of(`${plan.usagePlanId}/${apiStage}`),
+    });
+    super(scope, id, {
+      onCreate: patch('add'),
+      onUpdate: patch('add'),
+      onDelete: { ...patch('remove'), ignoreErrorCodesMatching: 'NotFoundException' },
+      role: settings.role,
+      logGroup: settings.logGroup,
+      installLatestAwsSdk: false,
+    });
+    settings.role.addToPolicy(new iam.PolicyStatement({ actions: ['apigateway:PATCH'], resources: [apiGatewayArn(scope, `/usageplans/${plan.usagePlanId}`)] }));
+  }
+}
