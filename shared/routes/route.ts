@@ -1,0 +1,29 @@
+/** The shape of a route-table row. Each area lists its rows in its own file beside this one. */
+import type { TSchema } from '@sinclair/typebox';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteSchemas {
+  body?: TSchema;
+  query?: TSchema;
+  path?: TSchema;
+}
+
+export interface Route {
+  operationId: string;
+  method: HttpMethod;
+  /** API Gateway style template: /api/v1/coursings/{id} */
+  path: string;
+  /** Permission key the credential must hold; null for public operations (no credential). */
+  permission: string | null;
+  /** Handler file, relative to the project root; it exports `handler`. */
+  handler: string;
+  /** Area of the API: groups the functions into one nested stack each. */
+  area: string;
+  schemas: RouteSchemas;
+  /** Health probes: rate-limit headers per client IP, never refused, their own body shape. */
+  probe?: boolean;
+}
+
+/** Keeps a row's literal types (its operationId above all) while checking it is a Route. */
+export const row = <const R extends Route>(r: R) => r;
