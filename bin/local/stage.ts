@@ -23,6 +23,9 @@ export interface LocalStageOptions {
 
 export interface LocalStage {
   baseUrl: string;
+  /** DynamoDB Local's endpoint and the table (tests reach the data directly through these). */
+  dynamoEndpoint: string;
+  tableName: string;
   devKeys: DevKeys;
   devKeysPath: string;
   seeded: boolean;
@@ -84,7 +87,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       throw new Error(`${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`);
     }
     writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
-    return { baseUrl, devKeys, devKeysPath, seeded: !alreadySeeded, stop };
+    return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, stop };
   } catch (err) {
     await stop();
     throw err;

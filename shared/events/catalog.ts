@@ -1,7 +1,8 @@
 /**
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
- * Names of decisions.md §6, plus `coursing.*` so that every change has an event.
+ * Names of decisions.md §6, plus events for the other resources (coursings, permissions, roles,
+ * guests, locations, tables, booking groups) so that every change has an event.
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
@@ -37,6 +38,21 @@ export const eventCatalog = {
   'location.hours.updated': 'location',
   'coursing.created': 'coursing',
   'coursing.updated': 'coursing',
+  'permission.created': 'permission',
+  'permission.updated': 'permission',
+  'permission.deleted': 'permission',
+  'role.created': 'role',
+  'role.updated': 'role',
+  'guest.created': 'guest',
+  'location.created': 'location',
+  'location.updated': 'location',
+  'location.deleted': 'location',
+  'table.created': 'table',
+  'table.updated': 'table',
+  'table.deleted': 'table',
+  'booking-group.created': 'booking-group',
+  'booking-group.updated': 'booking-group',
+  'booking-group.deleted': 'booking-group',
 } as const;
 
 export type EventName = keyof typeof eventCatalog;

@@ -4,13 +4,16 @@
  * keeps its rows in its own file here. Rows are plain data (schemas are TypeBox objects, which are
  * JSON Schema), so reading the table pulls in no handler runtime.
  */
+import { accessRoutes } from './access';
+import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
+import { setupRoutes } from './setup';
 import type { Route } from './route';
 
 export type { HttpMethod, Route, RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes] as const satisfies readonly Route[];
+export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

@@ -109,3 +109,33 @@ describe('coursings over HTTP', () => {
     expect(rateHeaders((await call('GET', '/api/v1/coursings')).headers).limit).toBe('1000');
   });
 });
+
+describe('location-limited keys on coursings', () => {
+  it('may create and list at their locations only', async () => {
+    const { testKey } = await import('../support/stage-data');
+    const [here, there] = company(1).locations.map((l) => l.locationId);
+    const key = await testKey(1, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], locationIds: [here!] });
+    const created = await call('POST', '/api/v1/coursings', { key, body: { locationId: here, title: 'Local', order: 3 } });
+    expect(created.status).toBe(200);
+    expect((await call('POST', '/api/v1/coursings', { key, body: { locationId: there, title: 'Elsewhere', order: 3 } })).status).toBe(403);
+
+    // Without a locationId the key's only location is used; another location is refused.
+    const listed = await call('GET', '/api/v1/coursings?limit=100', { key });
+    expect(listed.status).toBe(200);
+    expect(new Set(listed.body.data.map((c: { locationId: number }) => c.locationId))).toEqual(new Set([here]));
+    expect((await call('GET', `/api/v1/coursings?locationId=${there}`, { key })).status).toBe(403);
+    expect((await call('GET', '/api/v1/coursings', { key, headers: { 'X-Location-Id': String(there) } })).status).toBe(403);
+
+    // A coursing at another location cannot be changed by this key.
+    const elsewhere = await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: there, title: 'Theirs', order: 4 } });
+    expect((await call('PUT', `/api/v1/coursings/${elsewhere.body.data.id}`, { key, body: { title: 'x' } })).status).toBe(403);
+  });
+
+  it('must name a location when limited to several', async () => {
+    const { testKey } = await import('../support/stage-data');
+    const locations = company(1).locations.map((l) => l.locationId);
+    const key = await testKey(1, { permissions: ['coursings.read'], locationIds: locations });
+    expect((await call('GET', '/api/v1/coursings', { key })).status).toBe(403);
+    expect((await call('GET', `/api/v1/coursings?locationId=${locations[1]}`, { key })).status).toBe(200);
+  });
+});

@@ -9,6 +9,8 @@ import { startLocalStage } from '../../bin/local/stage';
 declare module 'vitest' {
   export interface ProvidedContext {
     devKeys: DevKeys;
+    /** The stage's database, for fixtures a test cannot make over HTTP. */
+    stageDatabase: { endpoint: string; tableName: string };
   }
 }
 
@@ -16,6 +18,7 @@ export default async function setup(project: TestProject) {
   const localDir = mkdtempSync(join(tmpdir(), 'brigade-api-'));
   const stage = await startLocalStage({ port: 0, localDir });
   project.provide('devKeys', stage.devKeys);
+  project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
   return async () => {
     await stage.stop();
     rmSync(localDir, { recursive: true, force: true });

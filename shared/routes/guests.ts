@@ -1,0 +1,1 @@
+export const guestsRoutes = [] as const;
