@@ -9,11 +9,12 @@ import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
 import { setupRoutes } from './setup';
+import { webhooksRoutes } from './webhooks';
 import type { Route } from './route';
 
 export type { HttpMethod, Route, RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes] as const satisfies readonly Route[];
+export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

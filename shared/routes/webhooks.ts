@@ -1,0 +1,1 @@
+export const webhooksRoutes = [] as const;
