@@ -1,0 +1,58 @@
+/**
+ * The booking-settings rules a new or moved booking must keep (spec 2.8). Pure: the caller supplies
+ * the settings, the booking's facts and the time. A broken rule is 422 UNPROCESSABLE naming it.
+ */
+import { unprocessable } from '../../errors';
+
+export interface BookingRuleSettings {
+  maxPartySize: number;
+  allowedPartySizes: number[];
+  minAdvanceHours: number;
+  maxAdvanceDays: number;
+  bookingWindowDays: number | null;
+  maxActiveBookingsPerGuest: number | null;
+}
+
+export interface BookingFacts {
+  guestCount: number;
+  startMs: number;
+  nowMs: number;
+  /** Walk-ins and bookings seated on creation are at the door: advance rules do not apply. */
+  atTheDoor: boolean;
+  /** The guest's other active bookings (only when the booking names a guest). */
+  activeBookingsOfGuest?: number;
+}
+
+export interface RuleViolation {
+  rule: keyof BookingRuleSettings;
+  message: string;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The first rule the booking breaks, or undefined. */
+export function brokenRule(s: BookingRuleSettings, b: BookingFacts): RuleViolation | undefined {
+  if (b.guestCount > s.maxPartySize) return { rule: 'maxPartySize', message: `Parties of more than ${s.maxPartySize} cannot be booked` };
+  if (s.allowedPartySizes.length > 0 && b.guestCount > 0 && !s.allowedPartySizes.includes(b.guestCount)) {
+    return { rule: 'allowedPartySizes', message: `Party sizes accepted: ${s.allowedPartySizes.join(', ')}` };
+  }
+  if (!b.atTheDoor) {
+    const ahead = b.startMs - b.nowMs;
+    if (ahead < s.minAdvanceHours * HOUR) return { rule: 'minAdvanceHours', message: `Bookings must be made at least ${s.minAdvanceHours} hours ahead` };
+    if (ahead > s.maxAdvanceDays * DAY) return { rule: 'maxAdvanceDays', message: `Bookings can be made at most ${s.maxAdvanceDays} days ahead` };
+    if (s.bookingWindowDays !== null && ahead > s.bookingWindowDays * DAY) {
+      return { rule: 'bookingWindowDays', message: `The booking window is ${s.bookingWindowDays} days` };
+    }
+  }
+  if (s.maxActiveBookingsPerGuest !== null && b.activeBookingsOfGuest !== undefined && b.activeBookingsOfGuest >= s.maxActiveBookingsPerGuest) {
+    return { rule: 'maxActiveBookingsPerGuest', message: `A guest may hold at most ${s.maxActiveBookingsPerGuest} active bookings` };
+  }
+  return undefined;
+}
+
+/** 422 naming the broken rule (in the message and as `details[0].path`). */
+export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): void {
+  const broken = brokenRule(s, b);
+  if (broken) throw unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
+}
