@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clashes, firstClash } from '../../shared/domain/bookings/occupancy';
 import { CONFIRMATION_PATTERN, newConfirmationCode } from '../../shared/domain/bookings/confirmationCode';
-import { assertBookingRules, brokenRule, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
+import { assertBookingRules, brokenRule, type BookingFacts, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
 
 const HOUR = 3_600_000;
 const at = (h: number) => Date.parse('2026-06-01T00:00:00Z') + h * HOUR;
@@ -57,7 +57,7 @@ describe('booking rules', () => {
     ['maxAdvanceDays', { startMs: at(24 * 31) }, {}],
     ['bookingWindowDays', { startMs: at(24 * 8) }, { bookingWindowDays: 7 }],
     ['maxActiveBookingsPerGuest', { activeBookingsOfGuest: 2 }, { maxActiveBookingsPerGuest: 2 }],
-  ] as const)('names %s when it is broken', (rule, factChange, settingsChange) => {
+  ] as [keyof BookingRuleSettings, Partial<BookingFacts>, Partial<BookingRuleSettings>][])('names %s when it is broken', (rule, factChange, settingsChange) => {
     expect(brokenRule({ ...settings, ...settingsChange }, { ...facts, ...factChange })?.rule).toBe(rule);
     expect(() => assertBookingRules({ ...settings, ...settingsChange }, { ...facts, ...factChange })).toThrow(
       expect.objectContaining({ code: 'UNPROCESSABLE', details: [expect.objectContaining({ path: `/settings/${rule}` })] }),
