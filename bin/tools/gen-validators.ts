@@ -2,7 +2,8 @@
  * Precompiles every route's schemas into standalone ajv validators, one module per operation in
  * shared/http/validators/, so no handler compiles a schema (or loads ajv's compiler) at start.
  *
- *   npm run gen:validators          write the modules
+ *   npm run gen:validators          write the modules (npm install, start, test, bench and synth
+ *                                   run it first; the modules are not committed)
  *   (test/unit/validators.test.ts)  fails when a module is stale
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,10 +69,15 @@ export function generateValidators(): Map<string, string> {
   return out;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** Writes the modules (and removes those of routes that are gone); returns how many there are. */
+export function writeValidators(): number {
   const modules = generateValidators();
   mkdirSync(validatorsDir, { recursive: true });
   for (const file of readdirSync(validatorsDir)) if (!modules.has(file)) rmSync(join(validatorsDir, file));
   for (const [file, source] of modules) writeFileSync(join(validatorsDir, file), source);
-  console.log(`wrote ${modules.size} validator modules to shared/http/validators/`);
+  return modules.size;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(`wrote ${writeValidators()} validator modules to shared/http/validators/`);
 }

@@ -5,26 +5,60 @@ import { toAppError } from './errors';
 /** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
 export type IdKind = 'company' | 'location' | 'user' | 'permission' | 'role' | 'item' | 'custom-tag' | 'variant-group' | 'variant' | 'schedule' | 'schedule-rule';
 
-/** The next id of a kind: one atomic ADD, so ids are unique across the platform and never reused. */
-export async function nextId(kind: IdKind): Promise<number> {
+/**
+ * Ids are reserved from the counter in blocks, one atomic ADD per block, and handed out from
+ * memory: a create costs no extra call most of the time. Ids stay unique across the platform and
+ * are never reused; a container that stops leaves a gap, which ids are allowed to have.
+ */
+export const ID_BLOCK_SIZE = 10;
+
+interface Block {
+  next: number;
+  last: number;
+}
+const blocks = new Map<IdKind, Block>();
+const reserving = new Map<IdKind, Promise<Block>>();
+
+async function reserveBlock(kind: IdKind): Promise<Block> {
   try {
     const out = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: 'SEQ', sk: kind },
-        UpdateExpression: 'ADD v :one SET entity = :e',
-        ExpressionAttributeValues: { ':one': 1, ':e': 'SEQUENCE' },
+        UpdateExpression: 'ADD v :n SET entity = :e',
+        ExpressionAttributeValues: { ':n': ID_BLOCK_SIZE, ':e': 'SEQUENCE' },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(out.Attributes!.v);
+    const last = Number(out.Attributes!.v);
+    return { next: last - ID_BLOCK_SIZE + 1, last };
   } catch (err) {
     throw toAppError(err);
   }
 }
 
-/** Moves a counter forward so the next id is above `floor` (seeded ids stay below it). */
+/** The next id of a kind. Concurrent callers share one reservation when the block runs out. */
+export async function nextId(kind: IdKind): Promise<number> {
+  for (;;) {
+    const block = blocks.get(kind);
+    if (block && block.next <= block.last) return block.next++;
+    let pending = reserving.get(kind);
+    if (!pending) {
+      pending = reserveBlock(kind).finally(() => reserving.delete(kind));
+      reserving.set(kind, pending);
+      blocks.set(kind, await pending);
+    } else {
+      await pending;
+    }
+  }
+}
+
+/** Forget reserved blocks (tests that move counters, and the local stage when it changes tables). */
+export const releaseIdBlocks = () => blocks.clear();
+
+/** Moves a counter forward so every id handed out from now on is above `floor` (seeded ids stay below it). */
 export async function reserveIdsBelow(kind: IdKind, floor: number): Promise<void> {
+  blocks.delete(kind);
   try {
     await db().send(
       new UpdateCommand({

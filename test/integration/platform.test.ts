@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { authenticate, clearKeyCache } from '../../shared/auth/authenticate';
 import { db, tableName } from '../../shared/data/client';
-import { nextId, reserveIdsBelow } from '../../shared/data/ids';
+import { ID_BLOCK_SIZE, nextId, reserveIdsBelow } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
@@ -31,6 +31,16 @@ describe('rate windows', () => {
 });
 
 describe('id counters', () => {
+  it('reserves ids in blocks: one counter update serves ID_BLOCK_SIZE creates', async () => {
+    await reserveIdsBelow('variant', 100);
+    const first = await nextId('variant');
+    const rest = await Promise.all(Array.from({ length: ID_BLOCK_SIZE - 1 }, () => nextId('variant')));
+    expect([first, ...rest].sort((a, b) => a - b)).toEqual(Array.from({ length: ID_BLOCK_SIZE }, (_, i) => 101 + i));
+    const counter = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'SEQ', sk: 'variant' } }));
+    expect(counter.Item?.v).toBe(100 + ID_BLOCK_SIZE);
+    expect(await nextId('variant')).toBe(101 + ID_BLOCK_SIZE);
+  });
+
   it('hands out unique ids under concurrency and never below a reserved floor', async () => {
     await reserveIdsBelow('custom-tag', 5000);
     const ids = await Promise.all(Array.from({ length: 20 }, () => nextId('custom-tag')));
