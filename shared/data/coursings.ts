@@ -1,13 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../page';
-import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
-import { locationExistsStep } from './locations';
+import { locationCounter, locationExistsStep } from './locations';
 import { counterStep, listPage, type Collection, type PageRequest } from './paging';
-import { outboxStep, transact } from './transact';
+import { outboxStep, transact, versionedPutStep } from './transact';
 
 export interface Coursing {
   id: string;
@@ -29,10 +28,9 @@ const locationPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
 /** Sorted by location, then display order, then id. */
 const listSortKey = (c: Coursing) => `${locationPrefix(c.locationId)}${keys.sortableDecimal(c.order)}#${c.id}`;
 
-const counters = (companyId: number, locationId?: number) => ({
-  pk: keys.company(companyId),
-  sk: locationId === undefined ? 'COUNT#COURSING' : `COUNT#COURSING#L#${keys.pad(locationId)}`,
-});
+/** The per-location counter is the location's (a location is deleted only while it holds no coursings). */
+const counters = (companyId: number, locationId?: number) =>
+  locationId === undefined ? { pk: keys.company(companyId), sk: 'COUNT#COURSING' } : locationCounter(companyId, locationId, 'COURSING');
 
 function item(companyId: number, c: Coursing) {
   return { pk: keys.company(companyId), sk: sk(c.id), gsi1pk: listPartition(companyId), gsi1sk: listSortKey(c), entity: 'COURSING', companyId, ...c };
@@ -72,17 +70,7 @@ export const coursings = {
   /** Replaces the coursing if nobody changed it since `expectedVersion` was read. */
   async update(companyId: number, next: Coursing, expectedVersion: number, event: DomainEvent): Promise<void> {
     await transact([
-      {
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: item(companyId, next),
-            ConditionExpression: 'attribute_exists(pk) AND version = :v',
-            ExpressionAttributeValues: { ':v': expectedVersion },
-          },
-        },
-        onConditionFailed: () => conflict('The coursing was changed by another request; read it again and retry'),
-      },
+      versionedPutStep(item(companyId, next), expectedVersion, 'coursing'),
       outboxStep(event),
     ]);
   },

@@ -1,5 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AppError } from '../errors';
+import { conflict, type AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
@@ -27,6 +27,9 @@ export function outboxStep(event: DomainEvent): Step {
         Item: {
           pk: `${keys.company(companyId)}#EVENTS`,
           sk: `${payload.timestamp}#${payload.id}`,
+          // The event log by type (GET /api/v1/events?type=…): one Query per page, oldest first.
+          gsi1pk: `${keys.company(companyId)}#EVENTS#${payload.event}`,
+          gsi1sk: `${payload.timestamp}#${payload.id}`,
           entity: 'OUTBOX',
           companyId,
           payload,
@@ -60,4 +63,22 @@ export async function transact(steps: Step[]): Promise<void> {
     }
     throw toAppError(err);
   }
+}
+
+/**
+ * Replaces an item only if it still has the version that was read (optimistic concurrency): a
+ * concurrent change makes this step fail with 409, naming what changed under the caller.
+ */
+export function versionedPutStep(item: Record<string, unknown>, expectedVersion: number, what: string): Step {
+  return {
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: 'attribute_exists(pk) AND version = :v',
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      },
+    },
+    onConditionFailed: () => conflict(`The ${what} was changed by another request; read it again and retry`),
+  };
 }

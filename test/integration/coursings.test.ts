@@ -4,7 +4,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/data/client';
 import { coursings, type Coursing } from '../../shared/data/coursings';
-import { locations } from '../../shared/data/locations';
+import { locations, type Location } from '../../shared/data/locations';
+import { normalizeHours } from '../../shared/domain/openingHours';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
 
@@ -29,11 +30,16 @@ async function counter(sk: string) {
   return out.Item?.n;
 }
 
-beforeAll(async () => {
+/** A location of `company`, through its repository (coursings need one that exists). */
+async function addLocation(company: number, id: number, name: string) {
   const now = new Date().toISOString();
-  const base = { timezone: 'Europe/Stockholm', operatingHours: {}, confirmationMode: 'instant' as const, createdAt: now, updatedAt: now, version: 1 };
-  await locations.put(companyId, { id: 11, name: 'A', ...base });
-  await locations.put(companyId, { id: 12, name: 'B', ...base });
+  const l: Location = { id, name, timezone: 'Europe/Stockholm', operatingHours: normalizeHours({}), address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
+  await locations.create(company, l, newEvent(company, 'location.created', String(id), { ...l }));
+}
+
+beforeAll(async () => {
+  await addLocation(companyId, 11, 'A');
+  await addLocation(companyId, 12, 'B');
 });
 
 describe('coursings repository', () => {
@@ -83,8 +89,7 @@ describe('paging', () => {
   const made: Coursing[] = [];
 
   beforeAll(async () => {
-    const now = new Date().toISOString();
-    await locations.put(pageCompany, { id: loc, name: 'P', timezone: 'UTC', operatingHours: {}, confirmationMode: 'instant', createdAt: now, updatedAt: now, version: 1 });
+    await addLocation(pageCompany, loc, 'P');
     for (let i = 0; i < 7; i++) {
       const c = coursing(loc, 10 * (7 - i) + 0.5, `P${i}`);
       made.push(c);

@@ -1,0 +1,95 @@
+/** Locations: a company's restaurants, each with its time zone and its week of operating hours. */
+import { IANAZone } from 'luxon';
+import type { Principal } from '../auth/principal';
+import { nextId } from '../data/ids';
+import { locations, type Location } from '../data/locations';
+import { forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
+import { newEvent } from '../events/catalog';
+import type { Page } from '../page';
+import type { CreateLocationBody, ListLocationsQuery, OperatingHours, UpdateLocationBody } from '../schemas/locations';
+import { assertLocationAllowed } from './access';
+import { changedFields } from './changes';
+import { hoursProblems, normalizeHours } from './openingHours';
+
+/**
+ * An IANA zone name. Fixed offsets (+01:00), which the runtime also accepts, are refused: a
+ * restaurant's clock follows its region's daylight-saving rules.
+ */
+export const isIanaTimeZone = (name: string) => /^[A-Za-z]/.test(name) && IANAZone.isValidZone(name);
+
+function assertValid(input: { timezone?: string; operatingHours?: OperatingHours }): void {
+  const problems: FieldProblem[] = [];
+  if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
+  if (input.operatingHours) problems.push(...hoursProblems(input.operatingHours, '/operatingHours'));
+  if (problems.length) throw validationFailed('The location is not valid', problems);
+}
+
+async function current(principal: Principal, locationId: number): Promise<Location> {
+  assertLocationAllowed(principal, locationId);
+  const found = await locations.get(principal.companyId, locationId);
+  if (!found) throw notFound(`Location ${locationId}`);
+  return found;
+}
+
+/** The company's locations; a credential limited to some locations sees only those. */
+export function listLocations(principal: Principal, query: ListLocationsQuery): Promise<Page<Location>> {
+  return principal.locationIds ? locations.listByIds(principal.companyId, principal.locationIds, query) : locations.list(principal.companyId, query);
+}
+
+export const getLocation = (principal: Principal, locationId: number): Promise<Location> => current(principal, locationId);
+
+/**
+ * Adds a location under the next location id (the seed passes its fixed ids). A credential
+ * limited to some locations may not: the new location would not be one of them.
+ */
+export async function createLocation(principal: Principal, input: CreateLocationBody, id?: number): Promise<Location> {
+  if (principal.locationIds) throw forbidden('This credential is limited to some locations and cannot create one');
+  assertValid(input);
+  const now = new Date().toISOString();
+  const location: Location = {
+    id: id ?? (await nextId('location')),
+    name: input.name,
+    timezone: input.timezone,
+    operatingHours: normalizeHours(input.operatingHours),
+    address: input.address ?? null,
+    phone: input.phone ?? null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await locations.create(principal.companyId, location, newEvent(principal.companyId, 'location.created', String(location.id), { ...location }));
+  return location;
+}
+
+/**
+ * Changes the fields given; `operatingHours` replaces the whole week. A change of hours also
+ * emits `location.hours.updated` with the new hours, in the same transaction. No change, no write.
+ */
+export async function updateLocation(principal: Principal, locationId: number, input: UpdateLocationBody): Promise<Location> {
+  const prev = await current(principal, locationId);
+  assertValid(input);
+  const next: Location = {
+    ...prev,
+    ...input,
+    operatingHours: input.operatingHours ? normalizeHours(input.operatingHours) : prev.operatingHours,
+    version: prev.version + 1,
+    updatedAt: new Date().toISOString(),
+  };
+  const changes = changedFields(prev, next, ['name', 'timezone', 'operatingHours', 'address', 'phone']);
+  if (Object.keys(changes).length === 0) return prev;
+  const { companyId } = principal;
+  const events = [newEvent(companyId, 'location.updated', String(locationId), { ...next }, changes)];
+  if (changes.operatingHours) {
+    const hours = { id: locationId, timezone: next.timezone, operatingHours: next.operatingHours };
+    events.push(newEvent(companyId, 'location.hours.updated', String(locationId), hours, { operatingHours: next.operatingHours }));
+  }
+  await locations.update(companyId, next, prev.version, events);
+  return next;
+}
+
+/** Deletes an empty location (409 while it has tables, booking groups or coursings); answers what was deleted. */
+export async function deleteLocation(principal: Principal, locationId: number): Promise<Location> {
+  const location = await current(principal, locationId);
+  await locations.remove(principal.companyId, location, newEvent(principal.companyId, 'location.deleted', String(locationId), { ...location }));
+  return location;
+}

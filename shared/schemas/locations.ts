@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, NumericId, pageQuery } from './common';
+
+/** The days of a week of opening hours, Monday first (ISO 8601). */
+export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof weekdays)[number];
+
+const openTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local wall time' });
+const closeTime = Type.String({
+  pattern: '^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+  description: 'HH:MM, local wall time; earlier than open means the next day, 24:00 the end of the day',
+});
+
+export const HoursInterval = Type.Object({ open: openTime, close: closeTime }, { additionalProperties: false });
+
+const day = Type.Optional(Type.Array(HoursInterval, { maxItems: 6, description: 'intervals of the day; missing or empty: closed' }));
+
+/**
+ * A week of opening hours, keyed by weekday. The same shape serves a location's operating hours, a
+ * booking group's schedule and the booking settings' hours override (spec 2.8).
+ */
+export const OperatingHours = Type.Object(
+  { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: day, sunday: day },
+  { additionalProperties: false },
+);
+
+/** At least one character that is not white space. */
+export const displayName = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
+
+const name = displayName(200);
+const timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Stockholm' });
+const address = Nullable(Type.String({ minLength: 1, maxLength: 500 }));
+const phone = Nullable(Type.String({ pattern: '^\\+?[0-9(][0-9 ()-]{2,30}$', description: 'digits, spaces, parentheses and dashes; + first for international' }));
+
+export const LocationPath = Type.Object({ locationId: NumericId });
+
+export const ListLocationsQuery = Type.Object(pageQuery(100, 20));
+
+export const CreateLocationBody = Type.Object(
+  { name, timezone, operatingHours: OperatingHours, address: Type.Optional(address), phone: Type.Optional(phone) },
+  { additionalProperties: false },
+);
+
+export const UpdateLocationBody = Type.Object(
+  {
+    name: Type.Optional(name),
+    timezone: Type.Optional(timezone),
+    operatingHours: Type.Optional(OperatingHours),
+    address: Type.Optional(address),
+    phone: Type.Optional(phone),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export type HoursInterval = Static<typeof HoursInterval>;
+export type OperatingHours = Static<typeof OperatingHours>;
+/** Stored hours: every day present (a closed day is []), each day's intervals in order of opening. */
+export type WeekHours = Record<Weekday, HoursInterval[]>;
+export type LocationPath = Static<typeof LocationPath>;
+export type ListLocationsQuery = Static<typeof ListLocationsQuery>;
+export type CreateLocationBody = Static<typeof CreateLocationBody>;
+export type UpdateLocationBody = Static<typeof UpdateLocationBody>;

@@ -1,0 +1,42 @@
+/** What the setup API tests share: keys, fixtures made over HTTP, and the shape of refusals. */
+import { expect } from 'vitest';
+import { call, company, type Answer } from '../support/http';
+import { testKey } from '../support/stage-data';
+
+export const admin = () => company(1).keys.admin;
+/** Company 2's admin key and its location: the other side of the tenant wall. */
+export const theirAdmin = () => company(2).keys.admin;
+export const theirLocation = () => company(2).locations[0]!.locationId;
+export const seededLocation = (i: 0 | 1) => company(1).locations[i]!;
+
+/** A UUID v4 no resource has. */
+export const unknownUuid = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+
+export const weekHours = {
+  monday: [{ open: '11:00', close: '14:00' }, { open: '17:00', close: '23:00' }],
+  friday: [{ open: '18:00', close: '02:00' }],
+};
+
+/** A fresh location of company 1, so a test can change it freely. */
+export async function newLocation(name = 'Test bistro'): Promise<{ id: number; [field: string]: unknown }> {
+  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone: 'Europe/Stockholm', operatingHours: weekHours } });
+  expect(out.status).toBe(200);
+  return out.body.data;
+}
+
+/** A table (2-4 guests unless `body` says otherwise) at a location of company 1. */
+export async function newTable(locationId: number, body: Record<string, unknown>): Promise<{ id: string; [field: string]: unknown }> {
+  const out = await call('POST', `/api/v1/locations/${locationId}/tables`, { key: admin(), body: { minCapacity: 2, maxCapacity: 4, ...body } });
+  expect(out.status, JSON.stringify(out.body)).toBe(200);
+  return out.body.data;
+}
+
+/** The answer is the contract's error; with `path`, its details name that field. */
+export function expectRefused(answer: Answer, status: number, code: string, path?: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body).toMatchObject({ status: 'error', error: { code }, meta: { requestId: expect.any(String) } });
+  if (path !== undefined) expect(answer.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+}
+
+/** A key of company 1 holding only `permissions`, optionally limited to some locations. */
+export const keyWith = (permissions: string[], locationIds?: number[]) => testKey(1, { permissions, ...(locationIds ? { locationIds } : {}) });
