@@ -26,7 +26,8 @@ export class CredentialAuthorizer extends Construct {
   constructor(scope: Construct, id: string, props: CredentialAuthorizerProps) {
     super(scope, id);
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    // A key is found by its keyId in one GetItem (shared/data/apiKeys.ts); nothing else is read.
+    // A key is found by its keyId in one GetItem (shared/data/apiKeys.ts); a role-based key also
+    // reads its role (one GetItem), which the same grant covers.
     role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
     const handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/authorizer.ts',

@@ -1,16 +1,21 @@
 /**
  * The local stage's seed (decisions.md §8): two companies, each with locations of ≥ 8 tables of
- * mixed sizes, opening hours every day and instant confirmation, and four API keys (admin,
- * readonly, standard, premium), plus an internal operator's token.
+ * mixed sizes and opening hours every day (confirmation is instant, the booking settings'
+ * default), and four API keys (admin, readonly, standard, premium), plus an internal operator's token.
  */
 import { randomUUID } from 'node:crypto';
 import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { companies } from '../../shared/data/companies';
 import { reserveIdsBelow } from '../../shared/data/ids';
-import { locations, type Location } from '../../shared/data/locations';
+import type { Principal } from '../../shared/auth/principal';
 import { diningTables, type DiningTable } from '../../shared/data/tables';
 import { issueApiKey } from '../../shared/domain/apiKeys';
+import { seedBuiltInPermissions } from '../../shared/domain/permissions';
+import { seedSystemRoles } from '../../shared/domain/roles';
+import { createLocation } from '../../shared/domain/locations';
+import { newEvent } from '../../shared/events/catalog';
+import { weekdays, type OperatingHours, type Weekday } from '../../shared/schemas/locations';
 
 export interface DevKeys {
   baseUrl: string;
@@ -26,8 +31,7 @@ export interface DevKeys {
 /** The internal operator of the local stage (JWT `sub`); INTERNAL_OPERATOR_IDS lists it. */
 export const LOCAL_OPERATOR_ID = '1';
 
-const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const hours = (day: string) =>
+const hours = (day: Weekday) =>
   day === 'friday' || day === 'saturday' ? [{ open: '11:00', close: '23:30' }] : day === 'sunday' ? [{ open: '12:00', close: '21:00' }] : [{ open: '11:00', close: '22:00' }];
 
 /** Name, min and max capacity of the tables every seeded location gets. */
@@ -46,20 +50,23 @@ const plan = [
   { companyId: 2, name: 'Harbour Kitchen Ltd', locations: [{ id: 103, name: 'Harbour Kitchen Leith', timezone: 'Europe/London' }] },
 ];
 
-async function seedLocation(companyId: number, spec: (typeof plan)[number]['locations'][number], now: string) {
-  const location: Location = {
-    id: spec.id,
-    name: spec.name,
-    timezone: spec.timezone,
-    operatingHours: Object.fromEntries(week.map((d) => [d, hours(d)])),
-    confirmationMode: 'instant',
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  await locations.put(companyId, location);
+/** The company's own administrator, for the seed: it adds each location through the domain, as the API would. */
+const administrator = (companyId: number): Principal => ({
+  kind: 'user',
+  companyId,
+  permissions: [],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: `seed:${companyId}`,
+  internalOperator: false,
+});
+
+async function seedLocation(companyId: number, spec: (typeof plan)[number]['locations'][number]) {
+  const operatingHours = Object.fromEntries(weekdays.map((d) => [d, hours(d)])) as OperatingHours;
+  const { createdAt: now } = await createLocation(administrator(companyId), { name: spec.name, timezone: spec.timezone, operatingHours }, spec.id);
+  // The whole floor plan in one transaction (the API adds one table per call), partner lists symmetric by construction.
   const ids = new Map(floorPlan.map(([name]) => [name, randomUUID()]));
-  const partners = (name: string) => combinable.filter((pair) => pair.includes(name)).map((pair) => ids.get(pair[0] === name ? pair[1] : pair[0])!);
+  const partners = (name: string) => combinable.filter((pair) => pair.includes(name)).map((pair) => ids.get(pair[0] === name ? pair[1] : pair[0])!).sort();
   const tables: DiningTable[] = floorPlan.map(([name, minCapacity, maxCapacity]) => ({
     id: ids.get(name)!,
     locationId: spec.id,
@@ -71,7 +78,7 @@ async function seedLocation(companyId: number, spec: (typeof plan)[number]['loca
     updatedAt: now,
     version: 1,
   }));
-  await Promise.all(tables.map((t) => diningTables.put(companyId, t)));
+  await diningTables.create(companyId, spec.id, tables, [], tables.map((t) => newEvent(companyId, 'table.created', t.id, { ...t })));
   return { locationId: spec.id, name: spec.name, timezone: spec.timezone, tables: tables.map(({ id, name, minCapacity, maxCapacity }) => ({ id, name, minCapacity, maxCapacity })) };
 }
 
@@ -90,10 +97,12 @@ async function seedKeys(companyId: number) {
 export async function seed(baseUrl: string, jwtSecret: string): Promise<DevKeys> {
   const now = new Date().toISOString();
   await Promise.all([reserveIdsBelow('company', 100), reserveIdsBelow('location', 1000), reserveIdsBelow('user', 1000)]);
+  await seedBuiltInPermissions(); // before the roles, which name permissions by id
   const seeded = await Promise.all(
     plan.map(async (c) => {
       await companies.put({ id: c.companyId, name: c.name, createdAt: now });
-      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l, now))), seedKeys(c.companyId)]);
+      await seedSystemRoles(c.companyId);
+      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId)]);
       return { companyId: c.companyId, name: c.name, locations: locs, keys };
     }),
   );

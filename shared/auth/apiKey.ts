@@ -18,6 +18,9 @@ export const keyPrefix = (stage: Stage) => (stage === 'prod' ? 'brigade_live_' :
 const randomString = (alphabet: string, length: number) =>
   Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
 
+/** `length` random letters and digits from a CSPRNG. */
+export const randomBase62 = (length: number) => randomString(SECRET_ALPHABET, length);
+
 export interface ParsedKey {
   environment: 'live' | 'dev';
   keyId: string;
@@ -40,7 +43,7 @@ export interface NewKey {
 
 export async function generateApiKey(stage: Stage): Promise<NewKey> {
   const keyId = randomString(KEY_ID_ALPHABET, 12);
-  const plaintext = `${keyPrefix(stage)}${keyId}_${randomString(SECRET_ALPHABET, 40)}`;
+  const plaintext = `${keyPrefix(stage)}${keyId}_${randomBase62(40)}`;
   return { keyId, plaintext, hash: await (await bcrypt()).hash(plaintext, BCRYPT_COST) };
 }
 

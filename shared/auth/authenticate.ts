@@ -1,11 +1,13 @@
 /**
  * Credential → principal. Used by the API Gateway authorizer on AWS and by the Middy chain where
  * no authorizer ran (the local stage). A verified API key is cached by the SHA-256 of the key for
- * at most 60 s, so bcrypt runs once per key per container and a revocation bites within a minute.
+ * at most 60 s, so bcrypt runs once per key per container, and a revocation or a change of the key
+ * or its role bites within a minute everywhere (at once in the process that made it).
  */
 import { createHash } from 'node:crypto';
 import { config } from '../config';
 import { apiKeys } from '../data/apiKeys';
+import { roles } from '../data/roles';
 import { unauthenticated } from '../errors';
 import { parseApiKey, verifyApiKey } from './apiKey';
 import { verifyBearer } from './jwt';
@@ -16,25 +18,44 @@ const KEY_CACHE_MAX = 10_000;
 
 interface Cached {
   principal: Principal | null;
+  /** Set when the key verified: the index below points back at this entry. */
+  keyId?: string;
   expiresAt: number;
 }
 const keyCache = new Map<string, Cached>();
+/** keyId → digest of its verified entry, so a change to a key can drop it by keyId. */
+const verifiedByKeyId = new Map<string, string>();
 
 export const keyCacheStats = () => ({ entries: keyCache.size, maxEntries: KEY_CACHE_MAX, ttlSeconds: KEY_CACHE_TTL_MS / 1000 });
-export const clearKeyCache = () => keyCache.clear();
+export const clearKeyCache = () => {
+  keyCache.clear();
+  verifiedByKeyId.clear();
+};
 
-async function principalOfKey(key: string): Promise<Principal | null> {
-  const parsed = parseApiKey(key, config().stage);
-  if (!parsed) return null;
-  const auth = await apiKeys.findAuth(parsed.keyId);
+function dropEntry(digest: string): void {
+  const keyId = keyCache.get(digest)?.keyId;
+  if (keyId !== undefined && verifiedByKeyId.get(keyId) === digest) verifiedByKeyId.delete(keyId);
+  keyCache.delete(digest);
+}
+
+/** Drops the cached principal of a key that was just revoked or changed in this process. */
+export function forgetApiKey(keyId: string): void {
+  const digest = verifiedByKeyId.get(keyId);
+  if (digest !== undefined) dropEntry(digest);
+}
+
+async function principalOfKey(key: string, keyId: string): Promise<Principal | null> {
+  const auth = await apiKeys.findAuth(keyId);
   if (!auth || auth.revoked || !(await verifyApiKey(key, auth.hash))) return null;
+  // A key with a role holds the role's permissions as they are now (the role stores their keys).
+  const permissions = auth.roleId ? ((await roles.grantOf(auth.companyId, auth.roleId)) ?? []) : auth.permissions;
   return {
     kind: 'apiKey',
     companyId: auth.companyId,
-    permissions: auth.permissions,
+    permissions,
     tier: auth.tier,
     locationIds: auth.locationIds,
-    rateSubject: `key:${parsed.keyId}`,
+    rateSubject: `key:${keyId}`,
     internalOperator: false,
     apiKeyId: auth.apiKeyId,
     ...(auth.usageKey ? { usageKey: auth.usageKey } : {}),
@@ -45,10 +66,14 @@ async function cachedPrincipalOfKey(key: string, now: number): Promise<Principal
   const digest = createHash('sha256').update(key).digest('base64url');
   const hit = keyCache.get(digest);
   if (hit && hit.expiresAt > now) return hit.principal;
-  const principal = await principalOfKey(key);
-  if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value!);
-  keyCache.delete(digest);
-  keyCache.set(digest, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
+  const parsed = parseApiKey(key, config().stage);
+  const principal = parsed ? await principalOfKey(key, parsed.keyId) : null;
+  dropEntry(digest);
+  if (keyCache.size >= KEY_CACHE_MAX) dropEntry(keyCache.keys().next().value!);
+  // Only a verified key is indexed: a wrong secret for the same keyId must not displace it.
+  const keyId = principal ? parsed!.keyId : undefined;
+  keyCache.set(digest, { principal, expiresAt: now + KEY_CACHE_TTL_MS, ...(keyId ? { keyId } : {}) });
+  if (keyId) verifiedByKeyId.set(keyId, digest);
   return principal;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The built-in permission catalog: every `resource.action` key an operation of the API requires
- * (decisions.md §4 and §7), plus those of the route table. The seed grants from it; the
- * permissions API (spec 2.6) manages additions to it.
+ * (decisions.md §4 and §7), plus those of the route table, and the grants of the system roles every
+ * company is seeded with. The permissions API (spec 2.6) adds custom permissions beside these.
  */
 import { routePermissions } from '../routes';
 
@@ -35,4 +35,57 @@ export const builtInPermissions: readonly string[] = [
   ...new Set([...Object.entries(grouped).flatMap(([resource, actions]) => actions.map((a) => `${resource}.${a}`)), ...routePermissions()]),
 ].sort();
 
+const builtIn = new Set(builtInPermissions);
+
+/**
+ * Built-in permissions gate the API's own operations: they always exist, cannot be deleted, and
+ * are not reference-counted (data-model notes in docs/access.md).
+ */
+export const isBuiltInPermission = (key: string): boolean => builtIn.has(key);
+
 export const readPermissions = () => builtInPermissions.filter((p) => p.endsWith('.read'));
+
+const verbs: Record<string, string> = { read: 'Read', create: 'Create', update: 'Update', manage: 'Manage', delete: 'Delete' };
+
+/** The catalog entry the seed writes for a built-in key: `api_keys.manage` → "Manage API keys", category `api_keys`. */
+export function describeBuiltIn(key: string): { name: string; category: string } {
+  const [resource, action] = key.split('.') as [string, string];
+  const noun = resource.split('_').map((w) => (w === 'api' ? 'API' : w)).join(' ');
+  return { name: `${verbs[action] ?? action} ${noun}`, category: resource };
+}
+
+/** Administering access and integrations: owners only. */
+const administration = new Set(['permissions.create', 'permissions.update', 'permissions.delete', 'roles.create', 'roles.update', 'api_keys.manage', 'webhooks.manage']);
+/** Reads of access, integration and financial data that floor staff do not need. */
+const backOfficeReads = new Set(['permissions.read', 'roles.read', 'api_keys.read', 'webhooks.read', 'reports.read']);
+/** What floor staff do during service: take and change bookings, run tabs and orders, print, take payment. */
+const serviceActions = new Set([
+  'bookings.create',
+  'bookings.update',
+  'bookings.manage',
+  'tabs.update',
+  'tabs.manage',
+  'orders.manage',
+  'print_jobs.create',
+  'purchases.update',
+  'reviews.create',
+]);
+
+export type SystemRoleName = 'owner' | 'manager' | 'staff' | 'readonly';
+
+/**
+ * The system roles every company gets (isSystem, not updatable):
+ * - owner: every built-in permission;
+ * - manager: runs the restaurants — everything but administering access and integrations;
+ * - staff: floor service — the service actions, and reads other than access, integrations and reports;
+ * - readonly: every read.
+ */
+export const systemRoles: Record<SystemRoleName, readonly string[]> = {
+  owner: builtInPermissions,
+  manager: builtInPermissions.filter((p) => !administration.has(p)),
+  staff: builtInPermissions.filter((p) => serviceActions.has(p) || (p.endsWith('.read') && !backOfficeReads.has(p))),
+  readonly: readPermissions(),
+};
+
+/** The hidden role of the platform's own operators in each company: every built-in permission. */
+export const PLATFORM_OPERATOR_ROLE = { name: 'platform-operator', permissions: builtInPermissions } as const;

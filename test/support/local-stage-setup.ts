@@ -11,6 +11,8 @@ declare module 'vitest' {
     devKeys: DevKeys;
     /** The stage's database, for fixtures a test cannot make over HTTP. */
     stageDatabase: { endpoint: string; tableName: string };
+    /** The stage's HS256 secret, so tests can sign bearer tokens of users other than the operator. */
+    jwtSecret: string;
   }
 }
 
@@ -19,6 +21,7 @@ export default async function setup(project: TestProject) {
   const stage = await startLocalStage({ port: 0, localDir });
   project.provide('devKeys', stage.devKeys);
   project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
+  project.provide('jwtSecret', process.env.JWT_SECRET!); // startLocalStage put it there
   return async () => {
     await stage.stop();
     rmSync(localDir, { recursive: true, force: true });

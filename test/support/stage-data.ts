@@ -2,10 +2,12 @@
  * Direct access to the local stage's database from an API test worker, for fixtures the API
  * cannot make (yet), such as a key with exactly the permissions a test needs.
  */
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { signLocalToken } from '../../shared/auth/jwt';
 import type { Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
-import { setDb } from '../../shared/data/client';
+import { db, setDb, tableName } from '../../shared/data/client';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 
 let connected = false;
@@ -28,4 +30,29 @@ export async function testKey(companyId: number, options: { permissions: string[
     locationIds: options.locationIds ?? null,
   });
   return key;
+}
+
+/** A bearer token of a user of the company who is not an internal operator, signed with the stage's secret. */
+export const userToken = (companyId: number, perms: string[], sub = '5550') => signLocalToken({ sub, cid: companyId, perms }, inject('jwtSecret'));
+
+/** The id of a company's hidden platform-operator role, which no API shows. */
+export async function platformOperatorRoleId(companyId: number): Promise<number> {
+  connect();
+  const out = await db().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :role)', ExpressionAttributeValues: { ':pk': `C#${companyId}`, ':role': 'ROLE#' } }),
+  );
+  return (out.Items ?? []).find((r) => r.platformOperator === true)!.id as number;
+}
+
+/** Every item of the stage's table (a Scan: for assertions about what is stored, never on a request path). */
+export async function stageItems(): Promise<Record<string, unknown>[]> {
+  connect();
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
 }

@@ -1,0 +1,75 @@
+/**
+ * Roles (spec 2.7): named sets of permissions a company gives its API keys. The system roles and
+ * the hidden platform-operator role are seeded and cannot be changed (403).
+ */
+import { PLATFORM_OPERATOR_ROLE, systemRoles } from '../auth/catalog';
+import type { Principal } from '../auth/principal';
+import { nextId } from '../data/ids';
+import { permissions } from '../data/permissions';
+import { roles, type Role, type StoredRole } from '../data/roles';
+import { forbidden, notFound } from '../errors';
+import { newEvent } from '../events/catalog';
+import type { Page } from '../page';
+import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/access';
+import { changedFields } from './changes';
+import { assertMayGrant, permissionKeysOf } from './permissions';
+
+export function listRoles(principal: Principal, query: ListRolesQuery): Promise<Page<Role>> {
+  return roles.list(principal.companyId, query);
+}
+
+/** The keys of the ids, which must exist (404) and which the caller must hold (403). */
+async function grantedKeys(principal: Principal, ids: readonly number[]): Promise<string[]> {
+  const keys = await permissionKeysOf(ids, '/permissionIds');
+  assertMayGrant(principal, keys.map((key, i) => ({ key, path: `/permissionIds/${i}` })));
+  return keys;
+}
+
+export async function createRole(principal: Principal, input: CreateRoleBody): Promise<Role> {
+  const permissionKeys = await grantedKeys(principal, input.permissionIds);
+  const now = new Date().toISOString();
+  const role: Role = {
+    id: await nextId('role'),
+    name: input.name,
+    description: input.description ?? null,
+    permissionIds: input.permissionIds,
+    isSystem: false,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await roles.create(principal.companyId, { role, permissionKeys, platformOperator: false }, newEvent(principal.companyId, 'role.created', String(role.id), { ...role }));
+  return role;
+}
+
+/** Changes name, description or permissions of a role the company made; a change of nothing writes nothing. */
+export async function updateRole(principal: Principal, id: number, input: UpdateRoleBody): Promise<Role> {
+  const current = await roles.get(principal.companyId, id);
+  if (!current) throw notFound('Role');
+  if (current.platformOperator) throw forbidden('The platform-operator role cannot be updated');
+  if (current.role.isSystem) throw forbidden(`${current.role.name} is a system role and cannot be updated`);
+  const permissionKeys = input.permissionIds ? await grantedKeys(principal, input.permissionIds) : current.permissionKeys;
+  const role: Role = { ...current.role, ...input, version: current.role.version + 1, updatedAt: new Date().toISOString() };
+  const changes = changedFields(current.role, role, ['name', 'description', 'permissionIds']);
+  if (Object.keys(changes).length === 0) return current.role;
+  await roles.update(principal.companyId, { ...current, role, permissionKeys }, current, newEvent(principal.companyId, 'role.updated', String(id), { ...role }, changes));
+  return role;
+}
+
+/**
+ * Gives a new company its system roles (owner, manager, staff, readonly) and the hidden
+ * platform-operator role, one after another so their ids follow that order (the local seed).
+ */
+export async function seedSystemRoles(companyId: number): Promise<void> {
+  const ids = new Map((await permissions.list()).map((p) => [p.key, p.id]));
+  const seeded: [string, readonly string[], boolean][] = [
+    ...Object.entries(systemRoles).map(([name, keys]): [string, readonly string[], boolean] => [name, keys, false]),
+    [PLATFORM_OPERATOR_ROLE.name, PLATFORM_OPERATOR_ROLE.permissions, true],
+  ];
+  const now = new Date().toISOString();
+  for (const [name, keys, platformOperator] of seeded) {
+    const role: Role = { id: await nextId('role'), name, description: null, permissionIds: keys.map((k) => ids.get(k)!), isSystem: true, createdAt: now, updatedAt: now, version: 1 };
+    const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator };
+    await roles.create(companyId, stored, platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }));
+  }
+}

@@ -1,0 +1,97 @@
+/** Permissions (spec 2.6), roles (spec 2.7) and API keys (decisions.md §2, §7). */
+import { Type, type Static } from '@sinclair/typebox';
+import type { Tier } from '../auth/principal';
+import { Nullable, NumericId, Uuid, pageQuery } from './common';
+
+/** decisions.md §4: `resource.action`, either part snake_case. */
+export const PERMISSION_KEY_PATTERN = '^[a-z]+(_[a-z]+)*\\.[a-z]+(_[a-z]+)*$';
+
+/**
+ * Permissions one role or key may name. Every custom permission a role or key names is counted in
+ * the same transaction that stores it, and a transaction holds at most 100 items (docs/access.md).
+ */
+export const MAX_GRANT = 90;
+
+const PermissionKey = Type.String({ pattern: PERMISSION_KEY_PATTERN, maxLength: 100, description: 'resource.action' });
+const name = Type.String({ minLength: 1, maxLength: 100 });
+const description = Nullable(Type.String({ maxLength: 1000 }));
+const category = Nullable(Type.String({ minLength: 1, maxLength: 100 }));
+
+export const ListPermissionsQuery = Type.Object({
+  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+});
+
+export const CreatePermissionBody = Type.Object(
+  { key: PermissionKey, name, description: Type.Optional(description), category: Type.Optional(category) },
+  { additionalProperties: false },
+);
+
+/** The key is immutable: roles and keys store it. */
+export const UpdatePermissionBody = Type.Object(
+  { name: Type.Optional(name), description: Type.Optional(description), category: Type.Optional(category) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const PermissionIdPath = Type.Object({ id: NumericId });
+
+const permissionIds = Type.Array(NumericId, { maxItems: MAX_GRANT, uniqueItems: true, description: 'permission ids' });
+
+export const ListRolesQuery = Type.Object(pageQuery(1000, 50));
+
+export const CreateRoleBody = Type.Object(
+  { name, description: Type.Optional(description), permissionIds },
+  { additionalProperties: false },
+);
+
+export const UpdateRoleBody = Type.Object(
+  { name: Type.Optional(name), description: Type.Optional(description), permissionIds: Type.Optional(permissionIds) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const RoleIdPath = Type.Object({ id: NumericId });
+
+const tier = Type.Unsafe<Tier>({ type: 'string', enum: ['standard', 'premium', 'unlimited'], description: 'rate-limit tier' });
+const permissions = Type.Array(PermissionKey, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true });
+/** null: every location of the company. */
+const locationIds = Nullable(Type.Array(NumericId, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true }));
+
+/** Exactly one of roleId and permissions (checked by the domain, which names both fields in its answer). */
+export const CreateApiKeyBody = Type.Object(
+  {
+    name,
+    tier,
+    roleId: Type.Optional(NumericId),
+    permissions: Type.Optional(permissions),
+    locationIds: Type.Optional(locationIds),
+  },
+  { additionalProperties: false },
+);
+
+/** At most one of roleId and permissions: either replaces the key's grant. */
+export const UpdateApiKeyBody = Type.Object(
+  {
+    name: Type.Optional(name),
+    tier: Type.Optional(tier),
+    roleId: Type.Optional(NumericId),
+    permissions: Type.Optional(permissions),
+    locationIds: Type.Optional(locationIds),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const ListApiKeysQuery = Type.Object(pageQuery(100, 20));
+
+export const ApiKeyIdPath = Type.Object({ id: Uuid });
+
+export type ListPermissionsQuery = Static<typeof ListPermissionsQuery>;
+export type CreatePermissionBody = Static<typeof CreatePermissionBody>;
+export type UpdatePermissionBody = Static<typeof UpdatePermissionBody>;
+export type ListRolesQuery = Static<typeof ListRolesQuery>;
+export type CreateRoleBody = Static<typeof CreateRoleBody>;
+export type UpdateRoleBody = Static<typeof UpdateRoleBody>;
+export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
+export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBody>;
+export type ListApiKeysQuery = Static<typeof ListApiKeysQuery>;
