@@ -1,1 +1,7 @@
-export const guestsRoutes = [] as const;
+import * as guests from '../schemas/guests';
+import { row } from './route';
+
+export const guestsRoutes = [
+  row({ operationId: 'createGuest', method: 'POST', path: '/api/v1/users/guests', permission: 'bookings.create', handler: 'functions/guests/create.ts', area: 'guests', schemas: { body: guests.CreateGuestBody } }),
+  row({ operationId: 'searchGuests', method: 'GET', path: '/api/v1/users/search', permission: 'bookings.read', handler: 'functions/guests/search.ts', area: 'guests', schemas: { query: guests.SearchGuestsQuery } }),
+] as const;
