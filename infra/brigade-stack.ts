@@ -14,6 +14,7 @@ import { HandlerRole } from './handler-role';
 import { durabilityOf, type StageSettings } from './settings';
 import { BrigadeTable } from './table';
 import { UsageTiers } from './usage-tiers';
+import { WebhooksPipeline } from './webhooks-pipeline';
 
 export interface BrigadeStackProps extends StackProps {
   settings: StageSettings;
@@ -62,6 +63,7 @@ export class BrigadeStack extends Stack {
       ([area, areaRoutes]) => new AreaStack(this, `${pascalCase(area)}Routes`, { routes: areaRoutes, settings: endpoints, description: `Brigade ${stage}: ${area} operations` }),
     );
     new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
+    new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
   }
 }
 

@@ -37,6 +37,8 @@ export interface HandlerFunctionProps {
   environment: Record<string, string>;
   durability: Durability;
   memorySize?: number;
+  /** Default 10 s (HTTP handlers); queue consumers set their own. */
+  timeout?: Duration;
 }
 
 export class HandlerFunction extends Construct {
@@ -62,7 +64,7 @@ export class HandlerFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       role: props.role,
       logGroup: this.logGroup,
       environment: props.environment,

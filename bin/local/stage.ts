@@ -1,6 +1,7 @@
 /**
  * Starts the whole service on one machine (decisions.md §8): DynamoDB Local, the table, the seed,
- * `.local/dev-keys.json`, and the HTTP server for every route. `npm start` and the API tests use it.
+ * `.local/dev-keys.json`, the HTTP server for every route and the webhook pipeline. `npm start` and the
+ * API tests use it.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,9 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
+import { releaseIdBlocks } from '../../shared/data/ids';
 import { ensureTable, startDynamoDbLocal } from './dynamodb';
+import type { LocalPipeline } from './pipeline';
 import { LOCAL_OPERATOR_ID, isSeeded, seed, type DevKeys } from './seed';
 
 export interface LocalStageOptions {
@@ -29,6 +32,8 @@ export interface LocalStage {
   devKeys: DevKeys;
   devKeysPath: string;
   seeded: boolean;
+  /** The webhook pipeline (stream reader and delivery worker); tests may stop and restart it. */
+  pipeline: LocalPipeline;
   stop(): Promise<void>;
 }
 
@@ -53,7 +58,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
   const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir });
 
   let server: Server | undefined;
+  let pipeline: LocalPipeline | undefined;
   const stop = async () => {
+    await pipeline?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     setDb(undefined);
     await dynamo.stop();
@@ -68,6 +75,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     });
     resetConfig();
     setDb(undefined);
+    releaseIdBlocks(); // blocks reserved from another database would repeat its ids here
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
 
     // Handlers are imported only now, after the environment names the local endpoint.
@@ -87,7 +95,11 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       throw new Error(`${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`);
     }
     writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
-    return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, stop };
+
+    const { LocalPipeline } = await import('./pipeline');
+    pipeline = new LocalPipeline({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME! });
+    await pipeline.start();
+    return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };
   } catch (err) {
     await stop();
     throw err;

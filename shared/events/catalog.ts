@@ -53,6 +53,11 @@ export const eventCatalog = {
   'booking-group.created': 'booking-group',
   'booking-group.updated': 'booking-group',
   'booking-group.deleted': 'booking-group',
+  'webhook-subscription.created': 'webhook-subscription',
+  'webhook-subscription.updated': 'webhook-subscription',
+  'webhook-subscription.deleted': 'webhook-subscription',
+  /** Sent by POST /webhooks/subscriptions/{id}/test to that subscription only; not in the event log. */
+  'webhook.test': 'webhook-subscription',
 } as const;
 
 export type EventName = keyof typeof eventCatalog;

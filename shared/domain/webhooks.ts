@@ -1,0 +1,151 @@
+/**
+ * Webhook subscriptions (decisions.md §6): where a company's events are sent, signed with a secret
+ * that is shown only when it is made (creation, rotation). Deliveries are made by the pipeline
+ * (shared/webhooks/); here a test event or a manual retry is only queued.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import { config } from '../config';
+import {
+  attempts,
+  deliveries,
+  subscriptions,
+  type DeliveryAttempt,
+  type StoredDelivery,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from '../data/webhooks';
+import { conflict, notFound, validationFailed } from '../errors';
+import { newEvent } from '../events/catalog';
+import type { Page } from '../page';
+import type { CreateWebhookSubscriptionBody, ListWebhookDeliveriesQuery, ListWebhookSubscriptionsQuery, UpdateWebhookSubscriptionBody } from '../schemas/webhooks';
+import { newDelivery } from '../webhooks/payload';
+import { newSecret } from '../webhooks/signing';
+import { urlRefusal } from '../webhooks/urlPolicy';
+import { changedFields } from './changes';
+import { assertCompanyWide, isEventName } from './events';
+
+/** After a rotation the replaced secret keeps signing this long, so receivers can switch over. */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export type WithSecret<T> = T & { secret: string };
+
+async function assertUrlAllowed(url: string): Promise<void> {
+  const refusal = await urlRefusal(url, config().stage);
+  if (refusal) throw validationFailed('The webhook URL is refused', [{ path: '/url', message: refusal }]);
+}
+
+function assertEventNames(events: readonly string[]): void {
+  const unknown = events.flatMap((name, i) => (name === '*' || isEventName(name) ? [] : [{ path: `/events/${i}`, message: `${name} is not an event name` }]));
+  if (unknown.length) throw validationFailed('Unknown event names', unknown);
+}
+
+async function current(principal: Principal, id: string): Promise<WebhookSubscription> {
+  assertCompanyWide(principal);
+  const found = await subscriptions.get(principal.companyId, id);
+  if (!found) throw notFound('Webhook subscription');
+  return found;
+}
+
+const subscriptionEvent = (principal: Principal, name: 'created' | 'updated' | 'deleted', s: Pick<WebhookSubscription, 'id'>, changes: Record<string, unknown> | null = null, now?: Date) =>
+  newEvent(principal.companyId, `webhook-subscription.${name}`, s.id, { ...s }, changes, now);
+
+export function listSubscriptions(principal: Principal, query: ListWebhookSubscriptionsQuery): Promise<Page<WebhookSubscription>> {
+  assertCompanyWide(principal);
+  return subscriptions.list(principal.companyId, query);
+}
+
+export const getSubscription = (principal: Principal, id: string): Promise<WebhookSubscription> => current(principal, id);
+
+export async function createSubscription(principal: Principal, input: CreateWebhookSubscriptionBody): Promise<WithSecret<WebhookSubscription>> {
+  assertCompanyWide(principal);
+  const events = input.events ?? ['*'];
+  assertEventNames(events);
+  await assertUrlAllowed(input.url);
+  const now = new Date();
+  const subscription: WebhookSubscription = {
+    id: randomUUID(),
+    url: input.url,
+    events,
+    description: input.description ?? null,
+    active: true,
+    previousSecretExpiresAt: null,
+    version: 1,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  const secret = newSecret();
+  await subscriptions.create(principal.companyId, { ...subscription, secret, previousSecret: null }, subscriptionEvent(principal, 'created', subscription, null, now));
+  return { ...subscription, secret };
+}
+
+/** Changes url, events, description or active; a change that changes nothing writes nothing. */
+export async function updateSubscription(principal: Principal, id: string, input: UpdateWebhookSubscriptionBody): Promise<WebhookSubscription> {
+  assertCompanyWide(principal);
+  if (input.events) assertEventNames(input.events);
+  const was = await current(principal, id);
+  const next: WebhookSubscription = { ...was, ...input, version: was.version + 1, updatedAt: new Date().toISOString() };
+  const changes = changedFields(was, next, ['url', 'events', 'description', 'active']);
+  if (Object.keys(changes).length === 0) return was;
+  if (changes.url !== undefined) await assertUrlAllowed(next.url);
+  await subscriptions.update(principal.companyId, next, was.version, subscriptionEvent(principal, 'updated', next, changes));
+  return next;
+}
+
+export async function deleteSubscription(principal: Principal, id: string): Promise<{ id: string; deleted: true }> {
+  assertCompanyWide(principal);
+  await subscriptions.remove(principal.companyId, id, subscriptionEvent(principal, 'deleted', { id }));
+  return { id, deleted: true };
+}
+
+/** A new secret, shown this once; the replaced one keeps signing (beside it) for 24 hours. */
+export async function rotateSubscriptionSecret(principal: Principal, id: string): Promise<WithSecret<WebhookSubscription>> {
+  const was = await current(principal, id);
+  const now = Date.now();
+  const next: WebhookSubscription = {
+    ...was,
+    previousSecretExpiresAt: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+    version: was.version + 1,
+    updatedAt: new Date(now).toISOString(),
+  };
+  const secret = newSecret();
+  const changes = { previousSecretExpiresAt: next.previousSecretExpiresAt };
+  await subscriptions.rotateSecret(principal.companyId, next, was.version, secret, subscriptionEvent(principal, 'updated', next, changes));
+  return { ...next, secret };
+}
+
+const shown = ({ body: _body, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
+
+/**
+ * Queues a `webhook.test` event for this subscription only (active or not, so an endpoint can be
+ * checked before it is switched on). Not part of the event log.
+ */
+export async function sendTestEvent(principal: Principal, id: string): Promise<WebhookDelivery> {
+  assertCompanyWide(principal);
+  const now = new Date();
+  const event = newEvent(principal.companyId, 'webhook.test', id, { subscriptionId: id, message: 'A test event from Brigade' }, null, now);
+  const delivery = newDelivery(id, event.payload, now.toISOString());
+  await deliveries.createRequested(principal.companyId, delivery);
+  return shown(delivery);
+}
+
+export async function listDeliveryAttempts(principal: Principal, id: string, query: ListWebhookDeliveriesQuery): Promise<Page<DeliveryAttempt>> {
+  assertCompanyWide(principal);
+  const page = await attempts.page(principal.companyId, id, query);
+  if (!page) throw notFound('Webhook subscription');
+  return page;
+}
+
+/** Attempts a failed, dead or cancelled delivery again now, with a fresh round of the retry schedule. */
+export async function retryDelivery(principal: Principal, deliveryId: string): Promise<WebhookDelivery> {
+  assertCompanyWide(principal);
+  const was = await deliveries.get(principal.companyId, deliveryId);
+  if (!was) throw notFound('Webhook delivery');
+  if (was.status === 'pending' || was.status === 'delivered') {
+    throw conflict(`The delivery is ${was.status}; only a failed, dead or cancelled delivery can be retried`);
+  }
+  const now = new Date().toISOString();
+  const next: WebhookDelivery = { ...was, status: 'pending', round: was.round + 1, attempts: 0, nextAttemptAt: now, updatedAt: now };
+  await deliveries.retry(principal.companyId, was, next);
+  return next;
+}

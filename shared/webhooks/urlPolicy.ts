@@ -1,0 +1,120 @@
+/**
+ * Where webhooks may go. Deployed stages send only over https and only to public addresses: the
+ * host is resolved and every address must be outside the private, loopback, link-local (cloud
+ * metadata at 169.254.169.254), CGNAT, unique-local IPv6, multicast and reserved ranges. The local
+ * stage also accepts loopback, and http to loopback only. Checked when a URL is registered and
+ * again on every send, at connection time (guardedLookup), because DNS answers change.
+ */
+import { lookup } from 'node:dns/promises';
+import { lookup as lookupCallback } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { Stage } from '../config';
+
+const notPublic = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // CGNAT (and some clouds' metadata, 100.100.100.200)
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local: instance metadata 169.254.169.254, ECS 169.254.170.2
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved and broadcast
+] as const) notPublic.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96], // NAT64: would reach an IPv4 address by another name
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['2002::', 16], // 6to4, same reason as NAT64
+  ['fc00::', 7], // unique local, incl. the EC2 metadata address fd00:ec2::254
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) notPublic.addSubnet(network, prefix, 'ipv6');
+// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are checked against the IPv4 rules by BlockList.
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+const isLoopback = (address: string) => isIP(address) !== 0 && loopback.check(address, familyOf(address));
+const isPublic = (address: string) => isIP(address) !== 0 && !notPublic.check(address, familyOf(address));
+
+/** Which addresses a URL may connect to on a stage. */
+export function addressPolicy(url: URL, stage: Stage): (address: string) => boolean {
+  if (stage !== 'local') return isPublic;
+  return url.protocol === 'http:' ? isLoopback : (a) => isPublic(a) || isLoopback(a);
+}
+
+/** Why the URL's form is refused (scheme, credentials), or undefined. No I/O. */
+export function formRefusal(url: URL, stage: Stage): string | undefined {
+  const schemes = stage === 'local' ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) return stage === 'local' ? 'must be an https URL, or http to loopback' : 'must be an https URL';
+  // The URL is shown in answers and alerts; a receiver authenticates us by the signature instead.
+  if (url.username || url.password) return 'must not contain credentials';
+  return undefined;
+}
+
+/** The host of a URL without the brackets of an IPv6 literal. */
+export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+export type Resolve = (host: string) => Promise<string[]>;
+
+export const resolveHost: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Why `raw` cannot receive webhooks on this stage, or undefined when it can. Resolves the host. */
+export async function urlRefusal(raw: string, stage: Stage, resolve: Resolve = resolveHost): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not a URL';
+  }
+  const form = formRefusal(url, stage);
+  if (form) return form;
+  const host = hostOf(url);
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolve(host);
+  } catch {
+    return `host ${host} does not resolve`;
+  }
+  if (addresses.length === 0) return `host ${host} does not resolve`;
+  const allowed = addressPolicy(url, stage);
+  const refused = addresses.find((a) => !allowed(a));
+  if (refused === undefined) return undefined;
+  return url.protocol === 'http:' && isPublic(refused)
+    ? 'may use http only to loopback; use https'
+    : `resolves to ${refused}, which is not a public address`;
+}
+
+/** The refusal of one address a send would connect to. */
+export const addressRefusal = (address: string) => `address ${address} is not allowed`;
+
+/**
+ * A DNS lookup for http(s).request that fails instead of answering a refused address, so the
+ * address that is checked is the address that is connected to (no window for DNS rebinding).
+ */
+export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookupCallback(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const refused = addresses.find((a) => !allowed(a.address));
+      if (refused) return callback(Object.assign(new Error(addressRefusal(refused.address)), { code: 'EADDRNOTALLOWED' }), '', 0);
+      if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
+      const [first] = addresses;
+      if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
