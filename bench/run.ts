@@ -59,6 +59,7 @@ async function main(): Promise<number> {
   const { middlewareOverhead, OVERHEAD_BUDGET_MS } = await import('./sections/overhead');
   const { bundles, BUNDLE_BUDGET_BYTES, INIT_BUDGET_MS, INIT_RUNS } = await import('./sections/bundles');
   const { localStart, START_BUDGET_MS, START_RUNS } = await import('./sections/localStart');
+  const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -67,6 +68,8 @@ async function main(): Promise<number> {
   const calls = await section('DynamoDB calls per operation', () => dynamoCalls(harness));
   const overhead = await section('middleware overhead', () => middlewareOverhead(harness));
   harness.db.restore();
+  // After the mock is restored: this section talks to its own DynamoDB Local.
+  const guests = await section('guest search', () => guestSearch());
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
 
@@ -237,6 +240,17 @@ async function main(): Promise<number> {
   }
   s4.push('');
 
+  // §5
+  const s5: string[] = [`## 5. Guest search on ${GUEST_POPULATION.toLocaleString('en')} guests`, ''];
+  if (guests.ok) {
+    for (const [check, budget, measured, ok] of guestSearchChecks(guests.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
+    s5.push(...guestSearchMarkdown(guests.value));
+  } else {
+    s5.push(`**CRASHED**: ${guests.error.message}`);
+    summary.push(['§5 Guest search', 'correct results, 1 Query per page', 'crashed', '**ERROR**']);
+  }
+  s5.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -249,14 +263,15 @@ async function main(): Promise<number> {
     ...s2,
     ...s3,
     ...s4,
+    ...s5,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok ? 0 : 1;
 }
 
 main().then(

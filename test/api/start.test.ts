@@ -40,7 +40,8 @@ describe('npm start', () => {
     try {
       await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/live`)).ok ? true : undefined), 60_000);
 
-      const devKeys = await waitFor(async () => JSON.parse(readFileSync(join(localDir, 'dev-keys.json'), 'utf8')), 5_000);
+      // /live answers as soon as the server listens; the seed then writes dev-keys.json.
+      const devKeys = await waitFor(async () => JSON.parse(readFileSync(join(localDir, 'dev-keys.json'), 'utf8')), 60_000);
       expect(devKeys).toEqual({
         baseUrl: `http://127.0.0.1:${port}`,
         operatorToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
