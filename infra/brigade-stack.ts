@@ -11,6 +11,7 @@ import { AreaStack, type EndpointSettings } from './area-stack';
 import { CredentialAuthorizer } from './credential-authorizer';
 import { FallbackStack } from './fallback-stack';
 import { HandlerRole } from './handler-role';
+import { NoShowSweeper } from './no-show-sweeper';
 import { durabilityOf, type StageSettings } from './settings';
 import { BrigadeTable } from './table';
 import { UsageTiers } from './usage-tiers';
@@ -64,6 +65,7 @@ export class BrigadeStack extends Stack {
     );
     new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
     new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
+    new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
   }
 }
 

@@ -59,7 +59,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
 
   let server: Server | undefined;
   let pipeline: LocalPipeline | undefined;
+  let noShowSweep: NodeJS.Timeout | undefined;
   const stop = async () => {
+    clearInterval(noShowSweep);
     await pipeline?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     setDb(undefined);
@@ -99,6 +101,10 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     const { LocalPipeline } = await import('./pipeline');
     pipeline = new LocalPipeline({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME! });
     await pipeline.start();
+    // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts), every NO_SHOW_SWEEP_MS here.
+    const { sweepNoShows } = await import('../../shared/domain/bookings/status');
+    noShowSweep = setInterval(() => void sweepNoShows().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
+    noShowSweep.unref();
     return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };
   } catch (err) {
     await stop();

@@ -5,6 +5,8 @@
  * JSON Schema), so reading the table pulls in no handler runtime.
  */
 import { accessRoutes } from './access';
+import { bookingMembersRoutes } from './bookingMembers';
+import { bookingsRoutes } from './bookings';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
@@ -14,7 +16,7 @@ import type { Route } from './route';
 
 export type { HttpMethod, Route, RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes] as const satisfies readonly Route[];
+export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

@@ -1,6 +1,6 @@
 /** Local booking times by the zone's rules, around Europe/Stockholm's 2026 DST changes. */
 import { describe, expect, it } from 'vitest';
-import { instantOf, instantsOf, localDateTime, localDay, slotOf } from '../../shared/domain/bookings/time';
+import { instantOf, instantsOf, localDateTime, localDay, slotLasting, slotOf } from '../../shared/domain/bookings/time';
 
 const zone = 'Europe/Stockholm';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -52,5 +52,22 @@ describe('booking times in the location zone', () => {
 
   it('works for zones with half-hour offsets and no DST', () => {
     expect(iso(instantOf('2026-07-01', '12:00', 'Asia/Kolkata'))).toBe('2026-07-01T06:30:00.000Z');
+  });
+});
+
+describe('a slot given by its length', () => {
+  it('ends that much real time later, at the wall time that is then', () => {
+    expect(slotLasting('2026-06-01', '19:00', 120, zone)).toMatchObject({ startsAt: '2026-06-01T17:00:00.000Z', endsAt: '2026-06-01T19:00:00.000Z', endTime: '21:00', durationMinutes: 120 });
+    expect(slotLasting('2026-06-01', '23:00', 90, zone)).toMatchObject({ endTime: '00:30', durationMinutes: 90 });
+  });
+
+  it('keeps its real length across a change (01:30 + 2 h is 04:30 when clocks go forward, 02:30 the second time when they go back)', () => {
+    expect(slotLasting('2026-03-29', '01:30', 120, zone).endTime).toBe('04:30');
+    const back = slotLasting('2026-10-25', '01:30', 120, zone);
+    expect(back).toMatchObject({ endTime: '02:30', endsAt: '2026-10-25T01:30:00.000Z' });
+  });
+
+  it('refuses a start the zone skips', () => {
+    expect(() => slotLasting('2026-03-29', '02:30', 60, zone)).toThrow(expect.objectContaining({ code: 'UNPROCESSABLE' }));
   });
 });

@@ -46,13 +46,18 @@ export function brokenRule(s: BookingRuleSettings, b: BookingFacts): RuleViolati
     }
   }
   if (s.maxActiveBookingsPerGuest !== null && b.activeBookingsOfGuest !== undefined && b.activeBookingsOfGuest >= s.maxActiveBookingsPerGuest) {
-    return { rule: 'maxActiveBookingsPerGuest', message: `A guest may hold at most ${s.maxActiveBookingsPerGuest} active bookings` };
+    return tooManyActiveBookings(s.maxActiveBookingsPerGuest);
   }
   return undefined;
 }
 
+/** The guest holds `max` active bookings already (where bookings are written, a condition on the guest's count finds it). */
+export const tooManyActiveBookings = (max: number): RuleViolation => ({ rule: 'maxActiveBookingsPerGuest', message: `A guest may hold at most ${max} active bookings` });
+
 /** 422 naming the broken rule (in the message and as `details[0].path`). */
+export const ruleError = (broken: RuleViolation) => unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
+
 export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): void {
   const broken = brokenRule(s, b);
-  if (broken) throw unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
+  if (broken) throw ruleError(broken);
 }

@@ -66,6 +66,20 @@ export function slotOf(date: string, startTime: string, endTime: string, zone: s
   };
 }
 
+/** The slot of a booking given its length instead of its end: the end is `minutes` of real time later, at whatever wall time that is. */
+export function slotLasting(date: string, startTime: string, minutes: number, zone: string): Slot & { endTime: string } {
+  const startMs = instantOf(date, startTime, zone, 'startTime');
+  const endMs = startMs + minutes * 60_000;
+  return {
+    startMs,
+    endMs,
+    startsAt: new Date(startMs).toISOString(),
+    endsAt: new Date(endMs).toISOString(),
+    durationMinutes: minutes,
+    endTime: localDateTime(endMs, zone).time,
+  };
+}
+
 /** A local day as a half-open range of instants (23 or 25 hours long on DST days). */
 export function localDay(date: string, zone: string): { startMs: number; endMs: number } {
   const start = DateTime.fromISO(date, { zone }).startOf('day');

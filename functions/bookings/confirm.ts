@@ -1,0 +1,7 @@
+import { confirmBooking } from '../../shared/domain/bookings/status';
+import { httpHandler } from '../../shared/http/handler';
+import * as validators from '../../shared/http/validators/confirmBooking';
+import { route } from '../../shared/routes';
+import type { BookingPath } from '../../shared/schemas/bookings';
+
+export const handler = httpHandler<unknown, unknown, BookingPath>(route('confirmBooking'), validators, (req) => confirmBooking(req.principal, req.path.id));

@@ -1,0 +1,15 @@
+/**
+ * The no-show sweeper, run by a schedule (EventBridge, every 5 minutes; the local stage runs the
+ * same sweep on an interval): confirmed and checked-in bookings whose autoNoShowDelayMinutes have
+ * passed since their start become no-shows, each in its own transaction with its event.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { sweepNoShows } from '../../shared/domain/bookings/status';
+
+const logger = new Logger({ serviceName: 'brigade' });
+
+export const handler = async (): Promise<{ marked: number }> => {
+  const marked = await sweepNoShows();
+  logger.info('no-show sweep', { marked });
+  return { marked };
+};

@@ -1,0 +1,113 @@
+/**
+ * Orders on tabs and their kitchen dispatches (decisions.md §7), and a booking's pre-order: items
+ * ordered ahead, kept on the booking's primary tab until seating sends them to the kitchen.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../auth/principal';
+import { coursings } from '../../data/coursings';
+import { orders, type Order, type OrderLine } from '../../data/orders';
+import { tabs, type Tab } from '../../data/tabs';
+import { AppError, conflict, notFound } from '../../errors';
+import { newEvent } from '../../events/catalog';
+import type { Page } from '../../page';
+import type { ListOrdersQuery, OrderBody, UpdateDispatchBody } from '../../schemas/bookings';
+import { assertLocationAllowed } from '../access';
+import { assertDispatchMove, groupByCoursing } from './dispatches';
+import { bookingFor } from './lifecycle';
+
+/**
+ * The lines as stored (absent optional fields as null or []), after checking that every coursing
+ * they name is one of the location's (404 naming the first line that names another).
+ */
+async function linesOf(companyId: number, locationId: number, items: OrderBody['items']): Promise<OrderLine[]> {
+  const named = [...new Set(items.flatMap((i) => (i.coursingId ? [i.coursingId] : [])))];
+  const found = await Promise.all(named.map((id) => coursings.get(companyId, id)));
+  const known = new Set(found.filter((c) => c?.locationId === locationId).map((c) => c!.id));
+  const unknown = items.findIndex((i) => i.coursingId !== undefined && !known.has(i.coursingId));
+  if (unknown >= 0) {
+    throw new AppError('NOT_FOUND', `Coursing ${items[unknown]!.coursingId} not found at location ${locationId}`, [{ path: `/items/${unknown}/coursingId`, message: 'no coursing with this id at this location' }]);
+  }
+  return items.map((i) => ({ itemId: i.itemId ?? null, name: i.name, price: i.price, quantity: i.quantity, coursingId: i.coursingId ?? null, modifications: i.modifications ?? [] }));
+}
+
+async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
+  const tab = await tabs.get(principal.companyId, tabId);
+  if (!tab) throw notFound(`Tab ${tabId}`);
+  assertLocationAllowed(principal, tab.locationId);
+  return tab;
+}
+
+/** Places an order on an open tab: one pending kitchen dispatch per coursing (one when none is named). */
+export async function placeOrder(principal: Principal, tabId: string, input: OrderBody): Promise<Order> {
+  const tab = await tabFor(principal, tabId);
+  if (tab.status !== 'open') throw conflict(`Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`);
+  const items = await linesOf(principal.companyId, tab.locationId, input.items);
+  const now = new Date().toISOString();
+  const order: Order = {
+    id: randomUUID(),
+    tabId,
+    bookingId: tab.bookingId,
+    locationId: tab.locationId,
+    kind: 'order',
+    items,
+    dispatches: groupByCoursing(items).map((g) => ({ id: randomUUID(), coursingId: g.coursingId, status: 'pending', items: g.lines, updatedAt: now })),
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await orders.place(principal.companyId, order, newEvent(principal.companyId, 'order.created', order.id, { ...order }));
+  return order;
+}
+
+/** A tab's orders, oldest first: one Query per page (the tab is read only to tell an empty tab from an unknown one). */
+export async function listOrders(principal: Principal, tabId: string, query: ListOrdersQuery): Promise<Page<Order>> {
+  const page = await orders.listByTab(principal.companyId, tabId, query);
+  const first = page.items[0];
+  if (first) assertLocationAllowed(principal, first.locationId);
+  else await tabFor(principal, tabId);
+  return page;
+}
+
+/** Moves a dispatch forward (409 backwards, or once reversed). */
+export async function updateDispatch(principal: Principal, orderId: string, dispatchId: string, input: UpdateDispatchBody): Promise<Order> {
+  const prev = await orders.get(principal.companyId, orderId);
+  if (!prev) throw notFound(`Order ${orderId}`);
+  assertLocationAllowed(principal, prev.locationId);
+  const dispatch = prev.dispatches.find((d) => d.id === dispatchId);
+  if (!dispatch) throw notFound(`Dispatch ${dispatchId} of order ${orderId}`);
+  assertDispatchMove(dispatch.status, input.status);
+  const now = new Date().toISOString();
+  const next: Order = {
+    ...prev,
+    dispatches: prev.dispatches.map((d) => (d.id === dispatchId ? { ...d, status: input.status, updatedAt: now } : d)),
+    updatedAt: now,
+    version: prev.version + 1,
+  };
+  await orders.update(principal.companyId, next, prev.version, newEvent(principal.companyId, 'order.updated', orderId, { ...next }, { dispatches: next.dispatches }));
+  return next;
+}
+
+/** A booking's pre-order: the items on its primary tab, and the kitchen order seating made of them (once seated). */
+export interface PreOrder {
+  bookingId: string;
+  tabId: string;
+  items: OrderLine[];
+  seatingOrderId: string | null;
+}
+
+export async function getPreOrder(principal: Principal, bookingId: string): Promise<PreOrder> {
+  const booking = await bookingFor(principal, bookingId);
+  const tab = await tabs.get(principal.companyId, booking.tab.id);
+  return { bookingId, tabId: booking.tab.id, items: tab?.preOrder ?? [], seatingOrderId: booking.seatingOrderId };
+}
+
+/** Replaces the pre-order; it can change until the booking is seated (409 after). */
+export async function setPreOrder(principal: Principal, bookingId: string, input: OrderBody): Promise<PreOrder> {
+  const booking = await bookingFor(principal, bookingId);
+  if (booking.status !== 'pending' && booking.status !== 'confirmed' && booking.status !== 'checked_in') throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
+  const items = await linesOf(principal.companyId, booking.locationId, input.items);
+  const preOrder: PreOrder = { bookingId, tabId: booking.tab.id, items, seatingOrderId: null };
+  const event = newEvent(principal.companyId, 'tab.updated', booking.tab.id, { ...preOrder }, { preOrder: items });
+  await tabs.setPreOrder(principal.companyId, booking.tab.id, items, new Date().toISOString(), event);
+  return preOrder;
+}

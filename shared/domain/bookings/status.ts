@@ -1,0 +1,168 @@
+/**
+ * The state operations of decisions.md §5 that do not seat or unseat: confirm, check in,
+ * complete, no-show (by hand and by the sweeper), cancel (by id and by confirmation code), and
+ * lock. Each is one transaction conditioned on the booking's version, so of two concurrent
+ * operations one wins and the other answers 409.
+ */
+import type { Principal } from '../../auth/principal';
+import { bookings, type Booking, type BookingWrite } from '../../data/bookings';
+import { notFound, unprocessable } from '../../errors';
+import { newEvent, type EventName } from '../../events/catalog';
+import type { CancelBookingBody } from '../../schemas/bookings';
+import { activeChange, bookingFor, claimChanges, holdsTables, releaseOf, tabChanges, withTabs } from './lifecycle';
+import { settingsOf } from './settings';
+import { nextStatus, type BookingOperation } from './states';
+
+/** What a guest may see of their booking through its confirmation code (no staff notes, no contact details). */
+export interface PublicBooking {
+  id: string;
+  confirmationCode: string;
+  locationId: number;
+  status: Booking['status'];
+  bookingDate: string;
+  startTime: string;
+  endTime: string;
+  timezone: string;
+  guestCount: number;
+  guestName: string | null;
+  cancelledAt: string | null;
+}
+
+const publicBooking = (b: Booking): PublicBooking => ({
+  id: b.id,
+  confirmationCode: b.confirmationCode,
+  locationId: b.locationId,
+  status: b.status,
+  bookingDate: b.bookingDate,
+  startTime: b.startTime,
+  endTime: b.endTime,
+  timezone: b.timezone,
+  guestCount: b.guestCount,
+  guestName: b.guestName,
+  cancelledAt: b.cancelledAt,
+});
+
+const eventOf: Record<Exclude<BookingOperation, 'seat' | 'unseat'>, EventName> = {
+  confirm: 'booking.confirmed',
+  'check-in': 'booking.updated',
+  complete: 'booking.completed',
+  'no-show': 'booking.no-show',
+  cancel: 'booking.cancelled',
+};
+
+interface Finish {
+  /** Tabs to close: all that are not closed, or only those still before arrival. */
+  close: 'all' | 'pre_arrival' | 'none';
+  reason?: string | null;
+}
+
+/**
+ * Moves a booking by `op` and writes it: the tabs it closes, the table claims and holds it gives
+ * up, the guest's history, and the event (with the full booking).
+ */
+async function transition(companyId: number, prev: Booking, op: Exclude<BookingOperation, 'seat' | 'unseat'>, finish: Finish = { close: 'none' }): Promise<Booking> {
+  const { to, changed } = nextStatus(prev.status, op);
+  if (!changed) return prev;
+  const now = new Date().toISOString();
+  const tabs = prev.tabs.map((t) => (t.status !== 'closed' && (finish.close === 'all' || (finish.close === 'pre_arrival' && t.status === 'pre_arrival')) ? { ...t, status: 'closed' as const } : t));
+  const next = withTabs(
+    {
+      ...prev,
+      status: to,
+      statusBeforeSeating: null,
+      autoNoShowAt: to === 'confirmed' || to === 'checked_in' ? prev.autoNoShowAt : null,
+      ...(op === 'complete' ? { completedAt: now } : {}),
+      ...(op === 'cancel' ? { cancelledAt: now, cancellationReason: finish.reason ?? null } : {}),
+      version: prev.version + 1,
+      updatedAt: now,
+    },
+    tabs,
+  );
+  const history = op === 'cancel' ? { cancellations: 1 } : op === 'no-show' ? { noShows: 1 } : op === 'complete' ? { lastVisitAt: now } : undefined;
+  const change: BookingWrite = {
+    prev,
+    next,
+    tabs: tabChanges(prev.tabs, tabs, now),
+    openTabs: claimChanges(prev, next),
+    ...(holdsTables(prev) && !holdsTables(next) ? { releaseHolds: releaseOf(prev) } : {}),
+    ...(history ? { guestHistory: history } : {}),
+    activeBookings: activeChange(prev, next),
+    events: [newEvent(companyId, eventOf[op], prev.id, { ...next }, op === 'check-in' ? { status: to } : null)],
+  };
+  await bookings.write(companyId, change);
+  return next;
+}
+
+export async function confirmBooking(principal: Principal, id: string): Promise<Booking> {
+  return transition(principal.companyId, await bookingFor(principal, id), 'confirm');
+}
+
+export async function checkInBooking(principal: Principal, id: string): Promise<Booking> {
+  return transition(principal.companyId, await bookingFor(principal, id), 'check-in');
+}
+
+/** The party has left: its tabs close and its tables are free again. */
+export async function completeBooking(principal: Principal, id: string): Promise<Booking> {
+  return transition(principal.companyId, await bookingFor(principal, id), 'complete', { close: 'all' });
+}
+
+/** Nobody came: the tabs waiting for them close. */
+export async function markNoShow(principal: Principal, id: string): Promise<Booking> {
+  return transition(principal.companyId, await bookingFor(principal, id), 'no-show', { close: 'pre_arrival' });
+}
+
+/** Cancels; a cancelled booking answers as it is. `closeTab` (default true) closes the booking's tabs. */
+export async function cancelBooking(principal: Principal, id: string, input: CancelBookingBody): Promise<Booking> {
+  const prev = await bookingFor(principal, id);
+  return transition(principal.companyId, prev, 'cancel', { close: input.closeTab === false ? 'none' : 'all', reason: input.reason ?? null });
+}
+
+/**
+ * The guest cancels by the confirmation code (public). Inside the location's
+ * cancellationPolicyHours before the start it is refused with 422.
+ */
+export async function cancelByCode(code: string): Promise<PublicBooking> {
+  const found = await bookings.findByCode(code);
+  if (!found) throw notFound('Booking');
+  const { companyId, booking } = found;
+  if (booking.status === 'cancelled') return publicBooking(booking);
+  const { cancellationPolicyHours: hours } = await settingsOf(companyId, booking.locationId);
+  if (hours !== null && Date.now() > Date.parse(booking.startsAt) - hours * 3_600_000) {
+    const message = `Bookings can be cancelled online up to ${hours} hours before they start; contact the restaurant`;
+    throw unprocessable(message, [{ path: '/settings/cancellationPolicyHours', message }]);
+  }
+  return publicBooking(await transition(companyId, booking, 'cancel', { close: 'all', reason: 'Cancelled by the guest' }));
+}
+
+/** Pins (or frees) the booking's tables against the optimizer; editing by hand stays allowed. */
+export async function lockBooking(principal: Principal, id: string, locked: boolean): Promise<Booking> {
+  const prev = await bookingFor(principal, id);
+  if (prev.locked === locked) return prev;
+  const next: Booking = { ...prev, locked, version: prev.version + 1, updatedAt: new Date().toISOString() };
+  await bookings.write(principal.companyId, { prev, next, events: [newEvent(principal.companyId, 'booking.updated', id, { ...next }, { locked })] });
+  return next;
+}
+
+/** How far back the sweeper looks for due bookings: a sweeper that was down this long catches up. */
+const SWEEP_LOOKBACK_HOURS = 24;
+
+/**
+ * Marks as no-shows the confirmed and checked-in bookings whose `autoNoShowAt` has passed (spec
+ * 2.8 autoNoShowDelayMinutes), reading the sweep items of the last hours (no Scan). A booking
+ * that changed meanwhile is left to the next run. Answers how many were marked.
+ */
+export async function sweepNoShows(nowMs = Date.now()): Promise<number> {
+  const due = await bookings.dueForNoShow(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs);
+  let marked = 0;
+  for (const { companyId, bookingId } of due) {
+    const booking = await bookings.get(companyId, bookingId);
+    if (!booking || (booking.status !== 'confirmed' && booking.status !== 'checked_in')) continue;
+    try {
+      await transition(companyId, booking, 'no-show', { close: 'pre_arrival' });
+      marked += 1;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'CONFLICT') throw err;
+    }
+  }
+  return marked;
+}

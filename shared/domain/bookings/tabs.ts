@@ -1,0 +1,81 @@
+/**
+ * Which tabs a booking has for its tables, and which tab each table's "open tab" claim points to.
+ * Pure. The primary tab (tabs[0]) is made with the booking and never replaced by a table change:
+ * it serves the primary table (tableIds[0], or none) and keeps the pre-order. With the
+ * `per_resource` strategy every other table gets a tab of its own; with `single`, only a split
+ * (while seated) gives them one.
+ */
+import type { BookingTab, TabStrategy } from '../../data/bookings';
+import type { TabStatus } from './states';
+
+export interface TabsPlan {
+  /** The booking's tabs afterwards, primary first, in the order of their tables. */
+  tabs: BookingTab[];
+  /** Tabs to make. */
+  created: BookingTab[];
+  /** Existing tabs whose table or status changes: [before, after]. */
+  changed: [BookingTab, BookingTab][];
+  /** Tables that lose an open tab of their own (the change needs confirmRemoveActiveTab). */
+  activeRemoved: string[];
+}
+
+/** The tabs of a new booking: the primary, and with per_resource one per other table. */
+export function initialTabs(tableIds: readonly string[], strategy: TabStrategy, open: boolean, newId: () => string): BookingTab[] {
+  const status: TabStatus = open ? 'open' : 'pre_arrival';
+  const [primary, ...rest] = tableIds;
+  return [{ id: newId(), tableId: primary ?? null, status }, ...(strategy === 'per_resource' ? rest.map((tableId) => ({ id: newId(), tableId, status })) : [])];
+}
+
+/**
+ * The tabs after the tables or the strategy change. A non-primary tab whose table goes is closed
+ * (and dropped from the booking's list); the primary follows the new primary table.
+ */
+export function planTabs(current: readonly BookingTab[], tableIds: readonly string[], strategy: TabStrategy, seated: boolean, newId: () => string): TabsPlan {
+  const [primary, ...others] = current as [BookingTab, ...BookingTab[]];
+  const [first, ...rest] = tableIds;
+  const nextPrimary: BookingTab = { ...primary, tableId: first ?? null };
+  const keepOthers = strategy === 'per_resource' || seated;
+  const kept = new Map<string, BookingTab>();
+  const closing: BookingTab[] = [];
+  for (const tab of others) {
+    if (keepOthers && tab.tableId !== null && rest.includes(tab.tableId) && !kept.has(tab.tableId)) kept.set(tab.tableId, tab);
+    else closing.push(tab);
+  }
+  const created: BookingTab[] = strategy === 'per_resource'
+    ? rest.filter((t) => !kept.has(t)).map((tableId): BookingTab => ({ id: newId(), tableId, status: seated ? 'open' : 'pre_arrival' }))
+    : [];
+  const byTable = new Map([...kept, ...created.map((t) => [t.tableId!, t] as const)]);
+  const tabs = [nextPrimary, ...rest.filter((t) => byTable.has(t)).map((t) => byTable.get(t)!)];
+
+  const changed: [BookingTab, BookingTab][] = closing.map((t) => [t, { ...t, status: 'closed' }]);
+  if (nextPrimary.tableId !== primary.tableId) changed.push([primary, nextPrimary]);
+  const activeRemoved = [
+    ...closing.filter((t) => t.status === 'open' && t.tableId !== null).map((t) => t.tableId!),
+    ...(primary.status === 'open' && primary.tableId !== null && !tableIds.includes(primary.tableId) ? [primary.tableId] : []),
+  ];
+  return { tabs, created, changed, activeRemoved };
+}
+
+/** The tab serving each table of the booking: its own tab, else the primary. */
+export function openTabClaims(tabs: readonly BookingTab[], tableIds: readonly string[]): Map<string, string> {
+  const own = new Map(tabs.slice(1).filter((t) => t.tableId !== null).map((t) => [t.tableId!, t.id]));
+  return new Map(tableIds.map((tableId) => [tableId, own.get(tableId) ?? tabs[0]!.id]));
+}
+
+export interface ClaimsDiff {
+  claim: { tableId: string; tabId: string }[];
+  repoint: { tableId: string; tabId: string }[];
+  release: string[];
+}
+
+/** What changes between two sets of claims (either may be empty: not seated). */
+export function diffClaims(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): ClaimsDiff {
+  const diff: ClaimsDiff = { claim: [], repoint: [], release: [] };
+  for (const [tableId, tabId] of after) {
+    const was = before.get(tableId);
+    if (was === undefined) diff.claim.push({ tableId, tabId });
+    else if (was !== tabId) diff.repoint.push({ tableId, tabId });
+  }
+  for (const tableId of before.keys()) if (!after.has(tableId)) diff.release.push(tableId);
+  return diff;
+}

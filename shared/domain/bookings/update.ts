@@ -1,0 +1,136 @@
+/**
+ * Changing a booking (spec 2.12 update): its time, party, tables, tab strategy and notes. A move
+ * re-checks the settings' rules and the table holds; a new set of tables replaces the old one,
+ * re-planning the tabs. Locked bookings stay editable by hand (the lock only pins them against
+ * the optimizer). `booking.updated` carries only the fields that changed.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../auth/principal';
+import { bookings, type Booking } from '../../data/bookings';
+import { diningTables } from '../../data/tables';
+import { AppError, conflict } from '../../errors';
+import { newEvent } from '../../events/catalog';
+import type { UpdateBookingBody } from '../../schemas/bookings';
+import { changedFields } from '../changes';
+import { bookingFor, claimChanges, holdsTables, holdWrites, intervalOf, retryingContention, tabChanges, tabCreates, tableAt, tableNotFound, withTabs } from './lifecycle';
+import { assertBookingRules } from './rules';
+import { settingsOf } from './settings';
+import { planTabs } from './tabs';
+import { slotLasting, slotOf } from './time';
+
+/** What `changes` may name: the editable fields and those that follow from them. */
+const reported = [
+  'bookingDate', 'startTime', 'endTime', 'startsAt', 'endsAt', 'guestCount', 'tableId', 'tableIds', 'defaultTabStrategy', 'tab', 'tabs',
+  'occasion', 'specialRequests', 'internalNotes', 'paymentType', 'depositAmountCents', 'autoNoShowAt',
+] as const satisfies readonly (keyof Booking)[];
+
+/** Bookings the sweeper may still mark as no-shows (a pending one, once confirmed). */
+const mayBeNoShow = (b: Booking) => b.status === 'pending' || b.status === 'confirmed' || b.status === 'checked_in';
+
+const finished = (b: Booking) => b.status === 'completed' || b.status === 'cancelled' || b.status === 'no_show';
+
+/** The booking's slot after the change: an end given is taken as is; a new date or start without one keeps the length. */
+function slotAfter(prev: Booking, input: UpdateBookingBody) {
+  const date = input.bookingDate ?? prev.bookingDate;
+  const start = input.startTime ?? prev.startTime;
+  if (input.endTime !== undefined) return { ...slotOf(date, start, input.endTime, prev.timezone), endTime: input.endTime };
+  if (date === prev.bookingDate && start === prev.startTime) return { ...intervalOf(prev), startsAt: prev.startsAt, endsAt: prev.endsAt, endTime: prev.endTime };
+  const { startMs, endMs } = intervalOf(prev);
+  return slotLasting(date, start, Math.round((endMs - startMs) / 60_000), prev.timezone);
+}
+
+export async function updateBooking(principal: Principal, id: string, input: UpdateBookingBody): Promise<Booking> {
+  const { companyId } = principal;
+  const prev = await bookingFor(principal, id);
+  const slot = slotAfter(prev, input);
+  // tableIds supersedes the legacy tableId, which becomes a one-element set.
+  const tableField = input.tableIds ? '/tableIds' : '/tableId';
+  const tableIds = input.tableIds ?? (input.tableId !== undefined ? [input.tableId] : prev.tableIds);
+  const strategy = input.defaultTabStrategy ?? prev.defaultTabStrategy;
+
+  const moved = slot.startsAt !== prev.startsAt || slot.endsAt !== prev.endsAt;
+  const tablesChanged = tableIds.join() !== prev.tableIds.join();
+  const partyChanged = input.guestCount !== undefined && input.guestCount !== prev.guestCount;
+  const strategyChanged = strategy !== prev.defaultTabStrategy;
+  if (finished(prev) && (moved || tablesChanged || partyChanged || strategyChanged)) {
+    throw conflict(`A booking that is ${prev.status.replace('_', ' ')} keeps its time, party, tables and tabs; only its notes can change`);
+  }
+  if (strategyChanged && prev.status === 'seated') throw conflict('defaultTabStrategy can be changed until the booking is seated');
+
+  const seated = prev.status === 'seated';
+  const plan = tablesChanged || strategyChanged ? planTabs(prev.tabs, tableIds, strategy, seated, randomUUID) : undefined;
+  if (plan && plan.activeRemoved.length > 0 && input.confirmRemoveActiveTab !== true) {
+    throw new AppError('CONFLICT', 'A table being removed has an open tab; send confirmRemoveActiveTab: true to remove it anyway', [
+      { path: tableField, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
+    ]);
+  }
+
+  const needsSettings = moved || tablesChanged || partyChanged;
+  const added = tableIds.filter((t) => !prev.tableIds.includes(t));
+  const [settings, tables] = await Promise.all([
+    needsSettings ? settingsOf(companyId, prev.locationId) : undefined,
+    tablesChanged || moved ? diningTables.getMany(companyId, prev.locationId, tableIds) : [],
+  ]);
+  const missing = added.find((t) => !tables.some((found) => found.id === t));
+  if (missing) throw tableNotFound(prev.locationId, missing, tableAt(tableField, tableIds, missing));
+  if (settings && (moved || partyChanged)) {
+    // The advance rules apply to a new start, not to a party already here.
+    const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
+    assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
+  }
+
+  return retryingContention(async () => {
+    const now = new Date().toISOString();
+    const delay = settings?.autoNoShowDelayMinutes ?? null;
+    const next = withTabs(
+      {
+        ...prev,
+        bookingDate: input.bookingDate ?? prev.bookingDate,
+        startTime: input.startTime ?? prev.startTime,
+        endTime: slot.endTime,
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        guestCount: input.guestCount ?? prev.guestCount,
+        tableId: tableIds[0] ?? null,
+        tableIds,
+        defaultTabStrategy: strategy,
+        occasion: input.occasion === undefined ? prev.occasion : input.occasion,
+        specialRequests: input.specialRequests === undefined ? prev.specialRequests : input.specialRequests,
+        internalNotes: input.internalNotes === undefined ? prev.internalNotes : input.internalNotes,
+        paymentType: input.paymentType === undefined ? prev.paymentType : input.paymentType,
+        depositAmountCents: input.depositAmountCents === undefined ? prev.depositAmountCents : input.depositAmountCents,
+        // A moved booking that may still be a no-show is due by the current settings.
+        autoNoShowAt: moved && mayBeNoShow(prev) ? (delay === null ? null : new Date(slot.startMs + delay * 60_000).toISOString()) : prev.autoNoShowAt,
+        version: prev.version + 1,
+        updatedAt: now,
+      },
+      plan?.tabs ?? prev.tabs,
+    );
+    const changes = changedFields(prev, next, reported);
+    if (Object.keys(changes).length === 0) return prev;
+
+    const tableDays =
+      holdsTables(prev) && (moved || tablesChanged)
+        ? await holdWrites(companyId, {
+            bookingId: id,
+            tableIds,
+            slot,
+            zone: prev.timezone,
+            bufferMinutes: settings!.bufferMinutes,
+            before: { tableIds: prev.tableIds, slot: intervalOf(prev) },
+            tables,
+            field: tableField,
+          })
+        : [];
+    const changed = plan?.changed ?? [];
+    await bookings.write(companyId, {
+      prev,
+      next,
+      tableDays,
+      tabs: [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)],
+      openTabs: claimChanges(prev, next),
+      events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
+    });
+    return next;
+  });
+}

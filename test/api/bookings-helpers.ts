@@ -1,0 +1,56 @@
+/** What the bookings API tests share: a fresh location with tables, bookings made over HTTP, reads back. */
+import { expect } from 'vitest';
+import { call } from '../support/http';
+import { admin, newLocation, newTable } from './setup-helpers';
+
+export { admin, expectRefused, keyWith, theirAdmin, theirLocation, unknownUuid } from './setup-helpers';
+
+export interface Place {
+  id: number;
+  tables: { id: string; name: string }[];
+}
+
+/** A location of company 1 of its own, with `tables` tables and the booking settings given (any test may change it freely). */
+export async function newPlace(settings: Record<string, unknown> = {}, tables = 3): Promise<Place> {
+  const location = await newLocation('Booking bistro');
+  const made = [];
+  for (let i = 1; i <= tables; i++) made.push(await newTable(location.id, { name: `B${i}`, minCapacity: 1, maxCapacity: 8 }));
+  const all = { maxAdvanceDays: 365, ...settings };
+  const put = await call('PUT', `/api/v1/locations/${location.id}/booking-settings`, { key: admin(), body: all });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return { id: location.id, tables: made.map((t) => ({ id: t.id, name: t.name as string })) };
+}
+
+/** A local date `days` from today (UTC calendar), as YYYY-MM-DD. */
+export const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export const bookingBody = (place: Place, extra: Record<string, unknown> = {}) => ({
+  locationId: place.id,
+  bookingDate: dayAhead(10),
+  startTime: '19:00',
+  endTime: '21:00',
+  timezone: 'Europe/Stockholm',
+  guestCount: 2,
+  tableIds: [place.tables[0]!.id],
+  guestName: 'Ada Lovelace',
+  ...extra,
+});
+
+/** Creates a booking (expects 200) and answers it. */
+export async function book(place: Place, extra: Record<string, unknown> = {}, key = admin()): Promise<Record<string, any>> {
+  const out = await call('POST', '/api/v1/bookings', { key, body: bookingBody(place, extra) });
+  expect(out.status, JSON.stringify(out.body)).toBe(200);
+  return out.body.data;
+}
+
+export const getBooking = async (id: string, key = admin()) => (await call('GET', `/api/v1/bookings/${id}`, { key })).body.data;
+
+/** POST /api/v1/bookings/{id}/<op> */
+export const act = (id: string, op: string, body?: unknown, key = admin()) => call('POST', `/api/v1/bookings/${id}/${op}`, { key, ...(body === undefined ? {} : { body }) });
+
+/** The events of `type` about `resourceId` in company 1's event log from `since` (an ISO time taken before the change) on. */
+export async function eventsOf(type: string, resourceId: string, since: string): Promise<Record<string, any>[]> {
+  const out = await call('GET', `/api/v1/events?type=${type}&since=${since}&limit=100`, { key: admin() });
+  expect(out.status).toBe(200);
+  return out.body.data.filter((e: { resourceId: string }) => e.resourceId === resourceId);
+}

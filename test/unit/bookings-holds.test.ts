@@ -1,0 +1,82 @@
+/** Table holds per local day (shared/domain/bookings/holds.ts): which days, clashes, and what is written back. */
+import { describe, expect, it } from 'vitest';
+import { holdDays, holdsOf, localDates, planHolds, type TableDay } from '../../shared/domain/bookings/holds';
+
+const zone = 'Europe/Stockholm';
+const at = (iso: string) => Date.parse(iso);
+const slot = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
+
+describe('the local days an interval touches', () => {
+  it('is one day for an evening, two across midnight (end exclusive)', () => {
+    expect(localDates(slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z'), zone)).toEqual(['2026-06-01']);
+    expect(localDates(slot('2026-06-01T20:00:00Z', '2026-06-01T23:00:00Z'), zone)).toEqual(['2026-06-01', '2026-06-02']);
+    // Ends exactly at local midnight: the next day is not touched.
+    expect(localDates(slot('2026-06-01T20:00:00Z', '2026-06-01T22:00:00Z'), zone)).toEqual(['2026-06-01']);
+  });
+
+  it('follows the zone, not UTC: 00:30 local on 28 March 2027 is 27 March in UTC but the 28th here', () => {
+    expect(localDates(slot('2027-03-27T23:30:00Z', '2027-03-28T00:30:00Z'), zone)).toEqual(['2027-03-28']);
+  });
+
+  it('widens the guard days by the buffer on either side', () => {
+    const evening = slot('2026-06-01T20:00:00Z', '2026-06-01T21:30:00Z'); // 22:00-23:30 local
+    expect(holdDays(evening, 0, zone)).toEqual({ hold: ['2026-06-01'], guard: ['2026-06-01'] });
+    expect(holdDays(evening, 60, zone)).toEqual({ hold: ['2026-06-01'], guard: ['2026-06-01', '2026-06-02'] });
+  });
+});
+
+describe('placing a hold', () => {
+  const day = (tableId: string, date: string, holds: TableDay['holds'], version: number | null = 3): TableDay => ({ tableId, date, holds, version });
+  const evening = slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z');
+
+  it('writes the hold into its days, keeping the others, at the version read', () => {
+    const plan = planHolds({
+      bookingId: 'new',
+      read: [day('t1', '2026-06-01', { old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')] }), day('t2', '2026-06-01', {}, null)],
+      tableIds: ['t1', 't2'],
+      slot: evening,
+      holdDates: ['2026-06-01'],
+      bufferMinutes: 15,
+    });
+    expect(plan).toEqual({
+      writes: [
+        { tableId: 't1', date: '2026-06-01', holds: { old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')], new: [evening.startMs, evening.endMs] }, expectedVersion: 3 },
+        { tableId: 't2', date: '2026-06-01', holds: { new: [evening.startMs, evening.endMs] }, expectedVersion: null },
+      ],
+    });
+  });
+
+  it('answers the clash (within the buffer) instead of writes', () => {
+    const plan = planHolds({
+      bookingId: 'new',
+      read: [day('t1', '2026-06-01', { other: [at('2026-06-01T15:00:00Z'), at('2026-06-01T16:50:00Z')] })],
+      tableIds: ['t1'],
+      slot: evening,
+      holdDates: ['2026-06-01'],
+      bufferMinutes: 15,
+    });
+    expect(plan).toEqual({ clash: { tableId: 't1', with: { bookingId: 'other', startMs: at('2026-06-01T15:00:00Z'), endMs: at('2026-06-01T16:50:00Z') } } });
+  });
+
+  it('moves a booking: its old hold leaves the table and day it no longer uses, and never clashes with itself', () => {
+    const plan = planHolds({
+      bookingId: 'me',
+      read: [day('t1', '2026-06-01', { me: [evening.startMs, evening.endMs] }), day('t2', '2026-06-01', {}, 1)],
+      tableIds: ['t2'],
+      slot: evening,
+      holdDates: ['2026-06-01'],
+      bufferMinutes: 15,
+    });
+    expect(plan).toEqual({
+      writes: [
+        { tableId: 't1', date: '2026-06-01', holds: {}, expectedVersion: 3 },
+        { tableId: 't2', date: '2026-06-01', holds: { me: [evening.startMs, evening.endMs] }, expectedVersion: 1 },
+      ],
+    });
+  });
+
+  it('counts a hold spanning midnight once', () => {
+    const late: [number, number] = [at('2026-06-01T21:00:00Z'), at('2026-06-01T23:00:00Z')];
+    expect(holdsOf([day('t1', '2026-06-01', { late }), day('t1', '2026-06-02', { late })])).toEqual([{ bookingId: 'late', startMs: late[0], endMs: late[1] }]);
+  });
+});
