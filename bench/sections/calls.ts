@@ -29,6 +29,7 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   read: '1 GetItem + 1 rate window',
   write: '1 TransactWriteItems + 1 rate window',
   update: '1 GetItem (current state) + 1 TransactWriteItems + 1 rate window',
+  'by-code': '1 GetItem (code lookup) + 1 GetItem (booking) + at most 1 Query and 1 TransactWriteItems + 1 rate window',
   list: '1 Query per page + 1 rate window (counter shown apart)',
   probe: 'none in §6 (listed only)',
 };
@@ -72,6 +73,13 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
         );
       }
       break;
+    case 'by-code': {
+      const { GetItem = 0, Query = 0, TransactWriteItems = 0 } = t.data;
+      if (GetItem !== 2 || Query > 1 || TransactWriteItems > 1 || total !== GetItem + Query + TransactWriteItems) {
+        why.push(`expected the code lookup and the booking (2 GetItem), at most 1 Query and 1 TransactWriteItems, got ${JSON.stringify(t.data)}`);
+      }
+      break;
+    }
     case 'update':
       if (t.data.GetItem !== 1 || t.data.TransactWriteItems !== 1 || total !== 2) why.push(`expected 1 GetItem + 1 TransactWriteItems, got ${JSON.stringify(t.data)}`);
       break;

@@ -47,8 +47,12 @@ export function eventValidator(validators: RouteValidators): EventValidator | un
   const validate = ((event) => {
     const found: FieldProblem[] = [];
     for (const [part, check] of parts) {
-      if (part === 'body' && event.body === undefined) found.push({ path: '/', message: 'a JSON body is required' });
-      else if (!check(event[part])) found.push(...problems(check.errors));
+      if (part === 'body' && event.body === undefined) {
+        // No body is an empty one when the schema requires nothing (cancel, seat, …).
+        const empty = {};
+        if (check(empty)) event.body = empty;
+        else found.push({ path: '/', message: 'a JSON body is required' });
+      } else if (!check(event[part])) found.push(...problems(check.errors));
     }
     validate.errors = found.length ? found : null;
     return found.length === 0;

@@ -1,8 +1,10 @@
 /** The precompiled validators stay in step with the route table, and each handler uses its own. */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { generateValidators, validatorsDir } from '../../bin/tools/gen-validators';
+import { eventValidator } from '../../shared/http/validation';
 import { routes, type Route } from '../../shared/routes';
 
 describe('generated validators', () => {
@@ -20,5 +22,22 @@ describe('generated validators', () => {
       expect(imports, r.handler).toEqual(generated.has(`${r.operationId}.ts`) ? [r.operationId] : []);
       expect(existsSync(r.handler)).toBe(true);
     }
+  });
+});
+
+describe('absent bodies', () => {
+  const compile = (schema: object) => new Ajv({ useDefaults: true }).compile(schema);
+
+  it('are empty bodies when the schema requires nothing (defaults applied)', () => {
+    const validate = eventValidator({ body: compile({ type: 'object', properties: { closeTab: { type: 'boolean', default: true } }, additionalProperties: false }) })!;
+    const event: { body?: unknown } = {};
+    expect(validate(event)).toBe(true);
+    expect(event.body).toEqual({ closeTab: true });
+  });
+
+  it('are refused when the schema requires a field', () => {
+    const validate = eventValidator({ body: compile({ type: 'object', required: ['title'], properties: { title: { type: 'string' } } }) })!;
+    expect(validate({})).toBe(false);
+    expect(validate.errors).toEqual([{ path: '/', message: 'a JSON body is required' }]);
   });
 });
