@@ -191,6 +191,32 @@ describe('every event the API emits reaches a subscriber, signed', () => {
     const permission = await ok('POST', '/api/v1/permissions', { key: 'floor_plans.read', name: 'Read floor plans' }, operator);
     await ok('PUT', `/api/v1/permissions/${permission.id}`, { name: 'See floor plans' }, operator);
     await ok('DELETE', `/api/v1/permissions/${permission.id}`, undefined, operator);
+    // Bookings: the whole lifecycle on a location of its own that asks for confirmation.
+    const bistro = await ok('POST', '/api/v1/locations', { name: 'Tour bistro', timezone: 'Europe/Stockholm', operatingHours: { monday: [{ open: '11:00', close: '23:00' }] } });
+    const [t1, t2] = [await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B1', minCapacity: 1, maxCapacity: 6 }), await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B2', minCapacity: 1, maxCapacity: 6 })];
+    await ok('PUT', `/api/v1/locations/${bistro.id}/booking-settings`, { confirmationMode: 'request_based' });
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const booking = (tableId: string, startTime: string) =>
+      ok('POST', '/api/v1/bookings', { locationId: bistro.id, bookingDate: day, startTime, endTime: `${Number(startTime.slice(0, 2)) + 1}:00`, timezone: 'Europe/Stockholm', guestCount: 2, tableIds: [tableId], guestName: 'Tour Guest' });
+    const b1 = await booking(t1.id, '12:00');
+    await ok('PATCH', `/api/v1/bookings/${b1.id}`, { specialRequests: 'Window seat' });
+    await ok('POST', `/api/v1/bookings/${b1.id}/confirm`);
+    await ok('POST', `/api/v1/bookings/${b1.id}/check-in`);
+    const member = await ok('POST', `/api/v1/bookings/${b1.id}/members`, { guestName: 'Second Guest', rsvpStatus: 'invited' });
+    await ok('PATCH', `/api/v1/bookings/${b1.id}/members/${member.id}`, { rsvpStatus: 'accepted' });
+    await ok('POST', `/api/v1/bookings/${b1.id}/pre-order`, { items: [{ name: 'Oysters', price: 4500, quantity: 2 }] });
+    await ok('POST', `/api/v1/bookings/${b1.id}/seat`, {});
+    await ok('POST', `/api/v1/bookings/${b1.id}/unseat`, { reason: 'Seated the wrong party' });
+    const seated = await ok('POST', `/api/v1/bookings/${b1.id}/seat`, {});
+    const placed = await ok('POST', `/api/v1/tabs/${seated.tabId ?? b1.tab.id}/orders`, { items: [{ name: 'Bread', price: 500, quantity: 1 }] });
+    await ok('PATCH', `/api/v1/orders/${placed.id}/dispatches/${placed.dispatches[0].id}`, { status: 'accepted' });
+    await ok('POST', `/api/v1/bookings/${b1.id}/complete`);
+    const b2 = await booking(t2.id, '13:00');
+    await ok('POST', `/api/v1/bookings/${b2.id}/confirm`);
+    await ok('POST', `/api/v1/bookings/${b2.id}/no-show`);
+    const b3 = await booking(t2.id, '18:00');
+    await ok('POST', `/api/v1/bookings/${b3.id}/cancel`, { reason: 'Plans changed' });
+
     const test = await ok('POST', `/api/v1/webhooks/subscriptions/${all.id}/test`);
 
     const logged = await eventLogSince(since);
@@ -201,6 +227,8 @@ describe('every event the API emits reaches a subscriber, signed', () => {
         'api-key.created', 'api-key.updated', 'api-key.revoked', 'location.created', 'location.updated', 'location.hours.updated', 'location.deleted',
         'table.created', 'table.updated', 'table.deleted', 'booking-group.created', 'booking-group.updated', 'booking-group.deleted',
         'guest.created', 'role.created', 'role.updated', 'permission.created', 'permission.updated', 'permission.deleted', 'webhook.test',
+        'booking-settings.updated', 'booking.created', 'booking.updated', 'booking.confirmed', 'booking.seated', 'booking.unseated', 'order.reversed',
+        'booking.completed', 'booking.no-show', 'booking.cancelled', 'booking-member.added', 'booking-member.updated', 'order.created', 'order.updated',
       ]),
     );
 
