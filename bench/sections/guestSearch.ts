@@ -11,7 +11,7 @@ import type { Principal } from '../../shared/auth/principal';
 import { db, setDb, tableName } from '../../shared/data/client';
 import { guestHistoryStep, guestItems, type Guest } from '../../shared/data/guests';
 import { locations, type Location } from '../../shared/data/locations';
-import { outboxStep, transact } from '../../shared/data/transact';
+import { transact } from '../../shared/data/transact';
 import { searchTokens } from '../../shared/domain/contact';
 import { searchGuests } from '../../shared/domain/guests';
 import { newEvent } from '../../shared/events/catalog';

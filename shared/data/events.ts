@@ -7,16 +7,14 @@
  * from what is left. A page reads one item more than it shows, to know whether more follow.
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { validationFailed } from '../errors';
 import type { EventName, EventPayload } from '../events/catalog';
 import { Page } from '../page';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys } from './keys';
-import type { PageRequest } from './paging';
-import { table, type IndexName } from './table';
+import { decodeCursor, encodeCursor, keyNames, type PageRequest } from './paging';
+import type { IndexName } from './table';
 
-type Key = Record<string, string>;
 type Item = Record<string, unknown>;
 
 /** The sort keys a log read covers. */
@@ -39,42 +37,10 @@ export interface LogRead {
   nextCursor: string | null;
 }
 
-function keyNames(index?: IndexName): { pk: string; sk: string; all: string[] } {
-  const base = [table.partitionKey, table.sortKey];
-  const gsi = index && table.indexes.find((i) => i.name === index);
-  if (!gsi) return { pk: table.partitionKey, sk: table.sortKey, all: base };
-  return { pk: gsi.partitionKey, sk: gsi.sortKey, all: [...base, gsi.partitionKey, gsi.sortKey] };
-}
-
 function inRange(sk: string, range?: SortRange): boolean {
   if (!range) return true;
   if (range.op === 'between') return sk >= range.low && sk <= range.high;
   return range.op === '>=' ? sk >= range.value : sk > range.value;
-}
-
-const encodeCursor = (page: number, key: Key) => Buffer.from(JSON.stringify({ p: page, k: key })).toString('base64url');
-
-function decodeCursor(cursor: string, span: LogSpan): { page: number; key: Key } {
-  const invalid = () => validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
-  let parsed: { p?: unknown; k?: unknown };
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const names = keyNames(span.index);
-  const key = parsed.k as Key | null | undefined;
-  const ok =
-    Number.isInteger(parsed.p) &&
-    (parsed.p as number) >= 1 &&
-    typeof key === 'object' &&
-    key !== null &&
-    Object.keys(key).length === names.all.length &&
-    names.all.every((n) => typeof key[n] === 'string') &&
-    key[names.pk] === span.partition &&
-    inRange(key[names.sk]!, span.range);
-  if (!ok) throw invalid();
-  return { page: parsed.p as number, key: key! };
 }
 
 function keyCondition(names: { pk: string; sk: string }, span: LogSpan): Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
@@ -97,7 +63,7 @@ function keyCondition(names: { pk: string; sk: string }, span: LogSpan): Pick<Qu
  */
 export async function readLog(span: LogSpan, req: PageRequest, lead = 0): Promise<LogRead> {
   const names = keyNames(span.index);
-  const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
+  const start = req.cursor ? decodeCursor(req.cursor, { index: span.index, partition: span.partition, sortKeyOk: (sk) => inRange(sk, span.range) }) : undefined;
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit + lead;
   const want = skip + req.limit + 1;

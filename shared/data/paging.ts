@@ -23,16 +23,22 @@ export interface Collection {
 
 type Key = Record<string, string>;
 
-function keyNames(index?: IndexName): { pk: string; sk: string; all: string[] } {
+/** The key attributes of the table, or of an index: what a cursor must carry. */
+export function keyNames(index?: IndexName): { pk: string; sk: string; all: string[] } {
   const base = [table.partitionKey, table.sortKey];
   if (!index) return { pk: table.partitionKey, sk: table.sortKey, all: base };
   const gsi = table.indexes.find((i) => i.name === index)!;
   return { pk: gsi.partitionKey, sk: gsi.sortKey, all: [...base, gsi.partitionKey, gsi.sortKey] };
 }
 
-const encodeCursor = (page: number, key: Key) => Buffer.from(JSON.stringify({ p: page, k: key })).toString('base64url');
+/** Opaque to clients: the page number and the last key read. */
+export const encodeCursor = (page: number, key: Key) => Buffer.from(JSON.stringify({ p: page, k: key })).toString('base64url');
 
-function decodeCursor(cursor: string, c: Collection): { page: number; key: Key } {
+/**
+ * A cursor back into page and key, refused (400) unless it is a cursor of this very list: the
+ * same partition (so never another tenant's) and a sort key the list covers.
+ */
+export function decodeCursor(cursor: string, list: { index?: IndexName | undefined; partition: string; sortKeyOk: (sk: string) => boolean }): { page: number; key: Key } {
   const invalid = () => validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
   let parsed: { p?: unknown; k?: unknown };
   try {
@@ -40,8 +46,8 @@ function decodeCursor(cursor: string, c: Collection): { page: number; key: Key }
   } catch {
     throw invalid();
   }
-  const names = keyNames(c.index);
-  const key = parsed.k as Key | undefined;
+  const names = keyNames(list.index);
+  const key = parsed.k as Key | null | undefined;
   const ok =
     Number.isInteger(parsed.p) &&
     (parsed.p as number) >= 1 &&
@@ -49,8 +55,8 @@ function decodeCursor(cursor: string, c: Collection): { page: number; key: Key }
     typeof key === 'object' &&
     names.all.every((n) => typeof key[n] === 'string') &&
     Object.keys(key).length === names.all.length &&
-    key[names.pk] === c.partition &&
-    key[names.sk]!.startsWith(c.prefix ?? '');
+    key[names.pk] === list.partition &&
+    list.sortKeyOk(key[names.sk]!);
   if (!ok) throw invalid();
   return { page: parsed.p as number, key: key! };
 }
@@ -76,7 +82,7 @@ export function counterStep(counter: Collection['counter'], delta: number): Step
  */
 export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Record<string, unknown>) => T): Promise<Page<T>> {
   const names = keyNames(c.index);
-  const start = req.cursor ? decodeCursor(req.cursor, c) : undefined;
+  const start = req.cursor ? decodeCursor(req.cursor, { index: c.index, partition: c.partition, sortKeyOk: (sk) => sk.startsWith(c.prefix ?? '') }) : undefined;
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit;
   const want = skip + req.limit;
