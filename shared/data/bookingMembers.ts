@@ -10,7 +10,7 @@
  * the list's total and bounds the party. Both are written in the transaction that adds the member,
  * beside a check that the booking still takes members, so concurrent adds cannot break either.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { BookingStatus } from '../domain/bookings/states';
 import { AppError, unprocessable } from '../errors';
 import type { DomainEvent } from '../events/catalog';
@@ -19,7 +19,7 @@ import type { RsvpStatus } from '../schemas/bookingMembers';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
-import { listPage, type PageRequest } from './paging';
+import { listPage, queryAll, type PageRequest } from './paging';
 import { outboxStep, transact, versionedPutStep, type Step } from './transact';
 
 export interface BookingMember {
@@ -125,25 +125,12 @@ export const bookingMembers = {
    * so this is a few kilobytes; DynamoDB pages at 1 MB, and further pages are read if ever needed).
    */
   async all(companyId: number, bookingId: string): Promise<StoredMember[]> {
-    const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const out = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': partition(companyId), ':prefix': membersPrefix(bookingId) },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        items.push(...(out.Items ?? []));
-        start = out.LastEvaluatedKey;
-      } while (start);
-    } catch (err) {
-      throw toAppError(err);
-    }
+    const items = await queryAll({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition(companyId), ':prefix': membersPrefix(bookingId) },
+      ConsistentRead: true,
+    });
     return items.map(toStored);
   },
 

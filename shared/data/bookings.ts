@@ -13,7 +13,7 @@
  * Every change of a booking is one TransactWriteItems built by `bookings.write` from a plan the
  * domain makes (what to put, which conditions hold); callers never see a key.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { DayHolds, TableDay, TableDayWrite } from '../domain/bookings/holds';
@@ -27,7 +27,7 @@ import { guestHistoryStep, type GuestHistoryChange } from './guests';
 import { keys, pick } from './keys';
 import { locationExistsStep } from './locations';
 import { orderSteps, type OrderWrite } from './orders';
-import type { PageRequest } from './paging';
+import { queryAll, type PageRequest } from './paging';
 import { printJobStep, type PrintJob } from './printJobs';
 import { openTabSteps, tabSteps, type OpenTabChange, type TabWrite } from './tabs';
 import { outboxStep, transact, type Step } from './transact';
@@ -358,26 +358,13 @@ export const bookings = {
 
   /** Every booking of a location on a local date, by start time: one Query (more only past 1 MB). */
   async onDate(companyId: number, locationId: number, date: string): Promise<Booking[]> {
-    const found: Booking[] = [];
-    let start: Record<string, unknown> | undefined;
-    try {
-      do {
-        const out = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :day)',
-            ExpressionAttributeValues: { ':pk': locationPartition(companyId, locationId), ':day': `${date}#` },
-            ExclusiveStartKey: start,
-          }),
-        );
-        found.push(...(out.Items ?? []).map(toBooking));
-        start = out.LastEvaluatedKey;
-      } while (start);
-    } catch (err) {
-      throw toAppError(err);
-    }
-    return found;
+    const items = await queryAll({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :day)',
+      ExpressionAttributeValues: { ':pk': locationPartition(companyId, locationId), ':day': `${date}#` },
+    });
+    return items.map(toBooking);
   },
 
   /** The table-day items of some tables and days (one BatchGetItem per 100); absent ones as empty with version null. */
@@ -422,24 +409,13 @@ export const bookings = {
   async dueForNoShow(sinceMs: number, nowMs: number): Promise<{ companyId: number; bookingId: string; dueAt: string }[]> {
     const due: { companyId: number; bookingId: string; dueAt: string }[] = [];
     const bound = `${new Date(nowMs).toISOString()}#~`;
-    try {
-      for (let hour = Math.floor(sinceMs / 3_600_000) * 3_600_000; hour <= nowMs; hour += 3_600_000) {
-        let start: Record<string, unknown> | undefined;
-        do {
-          const out = await db().send(
-            new QueryCommand({
-              TableName: tableName(),
-              KeyConditionExpression: 'pk = :pk AND sk < :bound',
-              ExpressionAttributeValues: { ':pk': `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, ':bound': bound },
-              ExclusiveStartKey: start,
-            }),
-          );
-          due.push(...(out.Items ?? []).map((i) => ({ companyId: i.companyId as number, bookingId: i.bookingId as string, dueAt: i.dueAt as string })));
-          start = out.LastEvaluatedKey;
-        } while (start);
-      }
-    } catch (err) {
-      throw toAppError(err);
+    for (let hour = Math.floor(sinceMs / 3_600_000) * 3_600_000; hour <= nowMs; hour += 3_600_000) {
+      const items = await queryAll({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk < :bound',
+        ExpressionAttributeValues: { ':pk': `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, ':bound': bound },
+      });
+      due.push(...items.map((i) => ({ companyId: i.companyId as number, bookingId: i.bookingId as string, dueAt: i.dueAt as string })));
     }
     return due;
   },

@@ -123,3 +123,22 @@ export async function listPage<T>(c: Collection, req: PageRequest, map: (item: R
     throw toAppError(err);
   }
 }
+
+/**
+ * Every item a Query matches, reading page after page (DynamoDB pages at 1 MB). For collections
+ * known to be small (a party's members, a day's bookings, the permission catalog), never for a list.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  try {
+    do {
+      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+  } catch (err) {
+    throw toAppError(err);
+  }
+  return items;
+}

@@ -10,7 +10,8 @@
  * permission is deleted only while `usage` is 0, a condition of the deleting transaction.
  * Built-in permissions are never counted: they cannot be deleted.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './paging';
 import { isBuiltInPermission } from '../auth/catalog';
 import { AppError, conflict, unprocessable, type FieldProblem } from '../errors';
 import type { DomainEvent } from '../events/catalog';
@@ -67,24 +68,12 @@ export const permissionsNotFound = (problems: FieldProblem[]) =>
 let known: Map<number, string> | undefined;
 
 async function readCatalog(): Promise<Permission[]> {
-  const found: Permission[] = [];
-  try {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': PARTITION, ':prefix': ID_PREFIX },
-          ExclusiveStartKey: start,
-        }),
-      );
-      found.push(...(out.Items ?? []).map(toPermission));
-      start = out.LastEvaluatedKey;
-    } while (start);
-  } catch (err) {
-    throw toAppError(err);
-  }
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': PARTITION, ':prefix': ID_PREFIX },
+  });
+  const found = items.map(toPermission);
   known = new Map(found.map((p) => [p.id, p.key]));
   return found;
 }

@@ -11,7 +11,7 @@
  *                  delivery (a test event, a manual retry), written in the same transaction
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactGetCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict, notFound, unprocessable } from '../errors';
 import type { DomainEvent, EventPayload } from '../events/catalog';
@@ -21,7 +21,7 @@ import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { logPage, readLog } from './events';
 import { keys, pick } from './keys';
-import { counterStep, listPage, type PageRequest } from './paging';
+import { counterStep, listPage, queryAll, type PageRequest } from './paging';
 import { EVENT_RETENTION_SECONDS, outboxStep, transact, type Step } from './transact';
 
 export interface WebhookSubscription {
@@ -248,26 +248,15 @@ export const subscriptions = {
 
   /** Every active subscription of the company, secrets included (the dispatcher's read). */
   async active(companyId: number): Promise<StoredSubscription[]> {
-    const found: StoredSubscription[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out: QueryCommandOutput = await send(() =>
-        db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            FilterExpression: '#active = :yes',
-            ExpressionAttributeNames: { '#active': 'active' },
-            ExpressionAttributeValues: { ':pk': subscriptionList(companyId), ':yes': true },
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
-      found.push(...(out.Items ?? []).map(toStoredSubscription));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return found;
+    const items = await queryAll({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: '#active = :yes',
+      ExpressionAttributeNames: { '#active': 'active' },
+      ExpressionAttributeValues: { ':pk': subscriptionList(companyId), ':yes': true },
+    });
+    return items.map(toStoredSubscription);
   },
 
   /** Adds the subscription, counts it (at most MAX_SUBSCRIPTIONS) and records its event. */
