@@ -105,6 +105,7 @@ export const rules = {
   schemas: 'shared/schemas is the bottom layer: it imports nothing from shared/domain, auth, data, http or routes',
   domain: 'shared/domain imports nothing from shared/http or shared/routes: a domain call takes plain arguments',
   functions: 'nothing imports from functions/ (each file is a Lambda entry point); only tests do, to exercise handlers',
+  handlers: "a handler loads its own operation module (shared/http/operations/), not the route table; `import type` of it is erased (functions/fallback.ts excepted: it answers 404/405 from the table)",
   infra: "infra/ reaches the route table, the schemas and plain data only, nothing of the handlers' runtime",
   infraPackages: "infra/ loads no package of the handlers' runtime, directly or through the files it reaches",
 } as const;
@@ -185,6 +186,24 @@ function cycles(files: string[], edges: Edge[]): string[][] {
 
 const CYCLE_SCOPE = ['shared/', 'functions/', 'bin/', 'infra/', 'bench/'];
 
+/** Handlers that answer from the whole table by design. */
+const TABLE_HANDLERS = ['functions/fallback.ts'];
+
+/** Value imports (what a bundle holds) that take a handler, directly or through other files, into the route table. */
+function handlerTableImports(graph: Graph, edges: Edge[]): Edge[] {
+  const loads = edges.filter((e) => !e.typeOnly);
+  const queue = graph.files.filter((f) => f.startsWith('functions/') && !TABLE_HANDLERS.includes(f));
+  const reached = new Set(queue);
+  for (let i = 0; i < queue.length; i++) {
+    for (const e of loads) {
+      if (e.from !== queue[i] || reached.has(e.to) || e.to.startsWith('shared/routes/')) continue;
+      reached.add(e.to);
+      queue.push(e.to);
+    }
+  }
+  return loads.filter((e) => reached.has(e.from) && e.to.startsWith('shared/routes/'));
+}
+
 /** Every broken rule, one per offending import (file → file, or file → package), in a stable order. */
 export function checkLayering(graph: Graph): Violation[] {
   const out: Violation[] = graph.unresolved.map((e) => ({ rule: 'unresolved', from: e.from, to: e.to }));
@@ -201,6 +220,8 @@ export function checkLayering(graph: Graph): Violation[] {
       if ((!f.from || under(e.from, f.from)) && under(e.to, f.to) && !under(e.from, f.importersExcept ?? [])) out.push({ rule: f.rule, from: e.from, to: e.to });
     }
   }
+
+  for (const e of handlerTableImports(graph, edges)) out.push({ rule: 'handlers', from: e.from, to: e.to });
 
   const reach = infraReach(graph);
   for (const e of edges) if (reach.has(e.from) && isRuntime(e.to)) out.push({ rule: 'infra', from: e.from, to: e.to });
