@@ -8,7 +8,7 @@ import { keys } from './keys';
 import { locationCounter, locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
-import { groupMembershipStep, nameSortKey } from './tables';
+import { byLocationThenName, groupMembershipStep, listPrefix } from './tables';
 import { changedMeanwhile, transact, type Step } from './transact';
 
 /** A pool of a location's tables with its own schedule and booking settings. */
@@ -30,7 +30,6 @@ export interface BookingGroup {
 export type MissingTable = (tableId: string) => AppError;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#BGROUPS`;
-const listPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
 const groupCounter = (companyId: number, locationId: number) => locationCounter(companyId, locationId, 'BGROUP');
 
 /** A booking group: in its company's partition under its location; listed (gsi1) by location, then name. */
@@ -40,7 +39,7 @@ const groupEntity = defineEntity({
   key: (companyId: number, locationId: number, id: string) => companyKey(companyId, `BGROUP#${keys.pad(locationId)}#${id}`),
   keyOf: (companyId, g: BookingGroup) => [companyId, g.locationId, g.id] as const,
   fields: ['id', 'locationId', 'name', 'tableIds', 'schedule', 'settingsOverride', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, g) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${listPrefix(g.locationId)}${nameSortKey(g.name)}#${g.id}` }),
+  indexes: (companyId, g) => ({ gsi1pk: listPartition(companyId), gsi1sk: byLocationThenName(g.locationId, g.name, g.id) }),
 });
 
 const changedConcurrently = changedMeanwhile('booking group');

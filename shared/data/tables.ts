@@ -44,13 +44,15 @@ interface NameReservation {
 }
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#TABLES`;
-const listPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
 
-/**
- * Sort key of a name in a list: case-folded, numbers zero-padded so that T2 sorts before T10.
- * Booking groups list by name the same way.
- */
+/** The part of a list's sort key that keeps a location's items together (tables, booking groups). */
+export const listPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
+
+/** Sort key of a name in a list: case-folded, numbers zero-padded so that T2 sorts before T10. */
 export const nameSortKey = (name: string) => name.toLowerCase().replace(/\d+/g, (digits) => digits.padStart(10, '0'));
+
+/** Where an item sorts in its list: by location, then name, then id. Booking groups list the same way. */
+export const byLocationThenName = (locationId: number, name: string, id: string) => `${listPrefix(locationId)}${nameSortKey(name)}#${id}`;
 
 /** A table: in its company's partition under its location; listed (gsi1) by location, then name. */
 const tableEntity = defineEntity({
@@ -59,7 +61,7 @@ const tableEntity = defineEntity({
   key: (companyId: number, locationId: number, id: string) => companyKey(companyId, `TABLE#${keys.pad(locationId)}#${id}`),
   keyOf: (companyId, t: DiningTable) => [companyId, t.locationId, t.id] as const,
   fields: ['id', 'locationId', 'name', 'minCapacity', 'maxCapacity', 'combinableWith', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, t) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${listPrefix(t.locationId)}${nameSortKey(t.name)}#${t.id}` }),
+  indexes: (companyId, t) => ({ gsi1pk: listPartition(companyId), gsi1sk: byLocationThenName(t.locationId, t.name, t.id) }),
 });
 
 /** The item that reserves a name within a location: names are unique per location, ignoring case. */
