@@ -4,7 +4,7 @@
  * Every change writes both in one transaction. The plaintext is stored nowhere; the lookup item
  * holds its bcrypt hash.
  */
-import type { Tier } from '../auth/principal';
+import type { Tier } from '../schemas/access';
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
