@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
+import { writeGate } from './writeGate';
 
 export interface Company {
   id: number;
@@ -22,6 +23,7 @@ export const companies = {
   },
 
   async put(company: Company): Promise<void> {
+    await writeGate();
     try {
       await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(company.id), entity: 'COMPANY', ...company } }));
     } catch (err) {

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
+import { writeGate } from './writeGate';
 
 /** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
 export type IdKind = 'company' | 'location' | 'user' | 'permission' | 'role' | 'item' | 'custom-tag' | 'variant-group' | 'variant' | 'schedule' | 'schedule-rule';
@@ -20,6 +21,7 @@ const blocks = new Map<IdKind, Block>();
 const reserving = new Map<IdKind, Promise<Block>>();
 
 async function reserveBlock(kind: IdKind): Promise<Block> {
+  await writeGate();
   try {
     const out = await db().send(
       new UpdateCommand({
@@ -48,7 +50,8 @@ export async function nextId(kind: IdKind): Promise<number> {
       reserving.set(kind, pending);
       blocks.set(kind, await pending);
     } else {
-      await pending;
+      // Another request's reservation: if it fails (its own refusal, say), try again with our own.
+      await pending.catch(() => undefined);
     }
   }
 }
@@ -59,6 +62,7 @@ export const releaseIdBlocks = () => blocks.clear();
 /** Moves a counter forward so every id handed out from now on is above `floor` (seeded ids stay below it). */
 export async function reserveIdsBelow(kind: IdKind, floor: number): Promise<void> {
   blocks.delete(kind);
+  await writeGate();
   try {
     await db().send(
       new UpdateCommand({

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../events/catalog';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys } from './keys';
+import { writeGate } from './writeGate';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -46,6 +47,7 @@ export function outboxStep(event: DomainEvent): Step {
  * condition becomes the error its step names, so callers see NotFound / Conflict, not SDK errors.
  */
 export async function transact(steps: Step[]): Promise<void> {
+  await writeGate();
   try {
     await db().send(new TransactWriteCommand({ TransactItems: steps.map((s) => s.item) }));
   } catch (err) {

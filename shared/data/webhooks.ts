@@ -23,6 +23,7 @@ import { logPage, readLog } from './events';
 import { keys, pick } from './keys';
 import { counterStep, listPage, queryAll, type PageRequest } from './paging';
 import { EVENT_RETENTION_SECONDS, outboxStep, transact, type Step } from './transact';
+import { writeGate } from './writeGate';
 
 export interface WebhookSubscription {
   id: string;
@@ -188,6 +189,7 @@ async function send<T>(run: () => Promise<T>): Promise<T> {
 
 /** An update that only happens if its condition holds; false when it did not. */
 async function conditionalUpdate(key: { pk: string; sk: string }, patch: Record<string, unknown>, condition: Condition): Promise<boolean> {
+  await writeGate();
   try {
     await db().send(new UpdateCommand({ TableName: tableName(), Key: key, ...updateOf(patch, condition) }));
     return true;
@@ -369,6 +371,7 @@ export interface AttemptRecord {
 export const deliveries = {
   /** Adds the delivery unless it exists (dispatching the same event twice); returns the existing one then. */
   async create(companyId: number, d: StoredDelivery): Promise<{ created: true } | { created: false; existing: StoredDelivery }> {
+    await writeGate();
     try {
       await db().send(
         new PutCommand({
