@@ -4,18 +4,24 @@
  *
  *   responder (envelope, headers, errors) → header normalizer → credential → rate window
  *   → permission → parameters → JSON body → schema validation → domain call
+ *
+ * The rate window starts its count in that order but does not hold the request up: the count
+ * runs beside the steps after it and the domain call's reads; the domain call's writes wait for
+ * it (the write gate), and so does the answer (see `rateWindow` in middleware.ts).
  */
-import middy from '@middy/core';
+import middy, { type MiddyHandlerObject } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import validator from '@middy/validator';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { gateWrites } from '../data/writeGate';
 import type { Route } from '../routes';
 import { successBody } from './envelope';
-import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf } from './middleware';
+import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
 import type { ApiRequest, ChainEvent, PublicRequest } from './request';
 import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
+type Operation = (event: APIGatewayProxyEvent, context: Context, opts: MiddyHandlerObject) => Promise<APIGatewayProxyResult>;
 
 /** A probe's answer: its own status and body shape (spec 4.1), not the envelope. */
 export interface ProbeResult {
@@ -35,6 +41,17 @@ function chain(route: Route, validators: RouteValidators, render: Parameters<typ
   const eventSchema = eventValidator(validators);
   // @middy/validator calls the function and reads its `errors`: any compiled validator fits.
   if (eventSchema) lambda.use(validator({ eventSchema: eventSchema as never }));
+  return behindTheWindow(lambda);
+}
+
+/**
+ * Whatever function is given to `.handler()` (the domain call) runs behind the rate window's
+ * verdict: its reads go out at once, its writes wait for the count (shared/data/writeGate.ts).
+ */
+function behindTheWindow(lambda: Lambda): Lambda {
+  const setHandler = lambda.handler;
+  const gated = (operation: Operation) => setHandler((event, context, opts) => gateWrites(verdictOf(event), () => operation(event, context, opts)));
+  lambda.handler = gated as Lambda['handler'];
   return lambda;
 }
 
