@@ -1,6 +1,7 @@
 /**
  * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
- * operation, handler bundle size and module init time, local stage start. Writes bench/report.md.
+ * operation, handler bundle size and module init time, local stage start, guest search, reads at the
+ * round-trip floor. Writes bench/report.md.
  *
  *   npm run bench
  *
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
   const { bundles, BUNDLE_BUDGET_BYTES, INIT_BUDGET_MS, INIT_RUNS } = await import('./sections/bundles');
   const { localStart, START_BUDGET_MS, START_RUNS } = await import('./sections/localStart');
   const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
+  const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -70,6 +72,7 @@ async function main(): Promise<number> {
   harness.db.restore();
   // After the mock is restored: this section talks to its own DynamoDB Local.
   const guests = await section('guest search', () => guestSearch());
+  const floor = await section('reads at the round-trip floor', () => readFloor());
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
 
@@ -251,6 +254,17 @@ async function main(): Promise<number> {
   }
   s5.push('');
 
+  // §6
+  const s6: string[] = ['## 6. Reads at the round-trip floor', ''];
+  if (floor.ok) {
+    for (const [check, budget, measured, ok] of readFloorChecks(floor.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
+    s6.push(...readFloorMarkdown(floor.value));
+  } else {
+    s6.push(`**CRASHED**: ${floor.error.message}`);
+    summary.push(['§6 Round-trip floor', 'HTTP / raw ≤ 1.5 (median)', 'crashed', '**ERROR**']);
+  }
+  s6.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -264,14 +278,15 @@ async function main(): Promise<number> {
     ...s3,
     ...s4,
     ...s5,
+    ...s6,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok ? 0 : 1;
 }
 
 main().then(

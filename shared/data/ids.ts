@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { conditionFailed, sdk } from './errors';
+import { writeGate } from './writeGate';
 
 /** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
 export type IdKind = 'company' | 'location' | 'user' | 'permission' | 'role' | 'item' | 'custom-tag' | 'variant-group' | 'variant' | 'schedule' | 'schedule-rule';
@@ -21,6 +22,7 @@ const reserving = new Map<IdKind, Promise<Block>>();
 
 /** One atomic ADD answering the new value: an UpdateItem of its own, not a transaction step. */
 async function reserveBlock(kind: IdKind): Promise<Block> {
+  await writeGate();
   const out = await sdk(() =>
     db().send(
       new UpdateCommand({
@@ -47,7 +49,8 @@ export async function nextId(kind: IdKind): Promise<number> {
       reserving.set(kind, pending);
       blocks.set(kind, await pending);
     } else {
-      await pending;
+      // Another request's reservation: if it fails (its own refusal, say), try again with our own.
+      await pending.catch(() => undefined);
     }
   }
 }
@@ -58,6 +61,7 @@ export const releaseIdBlocks = () => blocks.clear();
 /** Moves a counter forward so every id handed out from now on is above `floor` (seeded ids stay below it). */
 export async function reserveIdsBelow(kind: IdKind, floor: number): Promise<void> {
   blocks.delete(kind);
+  await writeGate();
   await sdk(() =>
     db().send(
       new UpdateCommand({

@@ -1,7 +1,14 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Window } from '../domain/rateWindow';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
+
+/** One fixed window of a rate limit (shared/domain/rateWindow.ts computes them). */
+export interface Window {
+  /** Unix seconds of the window's first second. */
+  start: number;
+  /** Unix seconds when the window ends and the count resets (the `X-RateLimit-Reset` value). */
+  end: number;
+}
 
 export interface Hit {
   allowed: boolean;

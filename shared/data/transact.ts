@@ -10,6 +10,7 @@ import { conflict, type AppError } from '../errors';
 import type { Item, ItemKey } from './batch';
 import { db, tableName } from './client';
 import { conditionFailed, sdk, toAppError } from './errors';
+import { writeGate } from './writeGate';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -114,6 +115,7 @@ export function updateStep(key: ItemKey, patch: Record<string, unknown>, options
  * condition becomes the error its step names, so callers see NotFound / Conflict, not SDK errors.
  */
 export async function transact(steps: Step[]): Promise<void> {
+  await writeGate();
   try {
     await db().send(new TransactWriteCommand({ TransactItems: steps.map((s) => s.item) }));
   } catch (err) {
@@ -143,6 +145,7 @@ export type WriteAlone = { written: true } | { written: false; current: Item | u
  * answers `written: false` with the item as it is (ReturnValuesOnConditionCheckFailure).
  */
 export async function writeAlone(step: Step): Promise<WriteAlone> {
+  await writeGate();
   const { Put, Update } = step.item;
   const returning = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
   try {

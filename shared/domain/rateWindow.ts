@@ -2,14 +2,9 @@
  * Fixed hourly rate windows aligned to the clock hour (decisions.md §3). Pure: the caller supplies
  * the time and the count the window reached.
  */
-export const WINDOW_SECONDS = 3600;
+import type { Window } from '../data/rateWindows';
 
-export interface Window {
-  /** Unix seconds of the window's first second. */
-  start: number;
-  /** Unix seconds when the window ends and the count resets (the `X-RateLimit-Reset` value). */
-  end: number;
-}
+export const WINDOW_SECONDS = 3600;
 
 export function windowAt(nowMs: number): Window {
   const start = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;

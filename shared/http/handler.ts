@@ -4,19 +4,26 @@
  *
  *   responder (envelope, headers, errors) → header normalizer → credential → rate window
  *   → permission → parameters → JSON body → schema validation → domain call
+ *
+ * The rate window starts its count in that order but does not hold the request up: the count
+ * runs beside the steps after it and the domain call's reads; the domain call's writes wait for
+ * it (the write gate), and so does the answer (see `rateWindow` in middleware.ts).
  */
-import middy from '@middy/core';
+import middy, { type MiddyHandlerObject } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import validator from '@middy/validator';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { Route, RouteRuntime } from '../routes';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { gateWrites } from '../data/writeGate';
+import type { RouteRuntime } from '../routes';
 import { successBody } from './envelope';
-import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf } from './middleware';
+import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
 import type { Operation, OperationRequest, PublicOperationRequest } from './operation';
 import type { ChainEvent, PublicRequest } from './request';
 import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
+/** What `.handler()` is given: the domain call, wrapped as a Lambda handler. */
+type DomainCall = (event: APIGatewayProxyEvent, context: Context, opts: MiddyHandlerObject) => Promise<APIGatewayProxyResult>;
 
 /** A probe's answer: its own status and body shape (spec 4.1), not the envelope. */
 export interface ProbeResult {
@@ -24,7 +31,7 @@ export interface ProbeResult {
   body: Record<string, unknown>;
 }
 
-function chain(route: Route, validators: RouteValidators, render: Parameters<typeof responder>[0]): Lambda {
+function chain(route: RouteRuntime, validators: RouteValidators, render: Parameters<typeof responder>[0]): Lambda {
   const lambda = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(responder(render))
     .use(httpHeaderNormalizer())
@@ -36,6 +43,17 @@ function chain(route: Route, validators: RouteValidators, render: Parameters<typ
   const eventSchema = eventValidator(validators);
   // @middy/validator calls the function and reads its `errors`: any compiled validator fits.
   if (eventSchema) lambda.use(validator({ eventSchema: eventSchema as never }));
+  return behindTheWindow(lambda);
+}
+
+/**
+ * Whatever function is given to `.handler()` (the domain call) runs behind the rate window's
+ * verdict: its reads go out at once, its writes wait for the count (shared/data/writeGate.ts).
+ */
+function behindTheWindow(lambda: Lambda): Lambda {
+  const setHandler = lambda.handler;
+  const gated = (call: DomainCall) => setHandler((event, context, opts) => gateWrites(verdictOf(event), () => call(event, context, opts)));
+  lambda.handler = gated as Lambda['handler'];
   return lambda;
 }
 
@@ -63,9 +81,6 @@ function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
   };
 }
 
-/** The chain's steps read only the runtime fields of a row, which an operation module carries. */
-const rowOf = (operation: Operation) => operation as RouteRuntime as Route;
-
 /**
  * An operation that needs a credential holding its permission. `operation` is the export of its
  * generated module (shared/http/operations/<operationId>.ts); the request's body, query and path
@@ -74,17 +89,17 @@ const rowOf = (operation: Operation) => operation as RouteRuntime as Route;
 export function httpHandler<Op extends Operation & { permission: string }>(operation: Op, run: (req: OperationRequest<Op>) => Promise<unknown>): Lambda {
   if (operation.permission === null) throw new Error(`${operation.operationId} is public: use publicHandler`);
   // The chain's permission step has run before the domain call: a principal is present.
-  return chain(rowOf(operation), operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as OperationRequest<Op>)));
+  return chain(operation, operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as OperationRequest<Op>)));
 }
 
 /** An operation anyone may call (a credential, if sent, is still verified). */
 export function publicHandler<Op extends Operation>(operation: Op, run: (req: PublicOperationRequest<Op>) => Promise<unknown>): Lambda {
-  return chain(rowOf(operation), operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
+  return chain(operation, operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
 }
 
 /** A health probe: public, never rate-refused, answers its own shape. */
 export function probeHandler(operation: Operation & { probe: true }, run: (req: PublicRequest) => Promise<ProbeResult>): Lambda {
-  return chain(rowOf(operation), operation.validators, (request) => {
+  return chain(operation, operation.validators, (request) => {
     const out = request.response as unknown as ProbeResult;
     return { statusCode: out.statusCode, body: JSON.stringify(out.body) };
   }).handler(async (event) => asResult(await run(requestOf(event))));

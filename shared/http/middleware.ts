@@ -1,6 +1,8 @@
 /**
- * The Middy steps every HTTP operation runs, in order (see handler.ts):
- * responder → header normalizer → credential → rate window → permission → JSON body → schema.
+ * The Middy steps every HTTP operation runs, in order (see handler.ts and docs/decisions.md):
+ * responder → header normalizer → credential → rate window → permission → parameters → JSON body
+ * → schema → the operation. The rate window only starts its count in that order: the count runs
+ * beside the rest, and its verdict is awaited on the way out (`after` / `onError`).
  */
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
@@ -9,9 +11,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { authenticate } from '../auth/authenticate';
 import { tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
-import { rateWindows } from '../data/rateWindows';
+import { rateWindows, type Hit } from '../data/rateWindows';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
-import type { Route } from '../routes';
+import type { RouteRuntime } from '../routes';
 import { toAppError } from '../data/errors';
 import { AppError, forbidden, rateLimited, unauthenticated, validationFailed, type ErrorCode } from '../errors';
 import { errorBody } from './envelope';
@@ -95,7 +97,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
  * The caller's principal: from the API Gateway authorizer's context when one ran (AWS), else by
  * verifying the credential here (the local stage). A failure is held until the rate window counts it.
  */
-export function credential(route: Route): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function credential(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const s = state(request);
@@ -121,35 +123,69 @@ export function credential(route: Route): MiddlewareObj<APIGatewayProxyEvent, AP
 }
 
 /**
- * The hourly window: one atomic UpdateItem per request, before anything is written. Principals
- * count against their own window; anonymous callers against their IP's, at the standard tier.
- * Health probes get the headers (on their own per-IP window) but are never refused.
+ * The hourly window: one atomic UpdateItem per request. Principals count against their own
+ * window; anonymous callers against their IP's, at the standard tier. Health probes get the
+ * headers (on their own per-IP window) but are never refused, and answer even when the database
+ * cannot count them.
+ *
+ * The count runs beside the work, not before it (ARCHITECTURE §5): `before` sends the UpdateItem
+ * and leaves its verdict in the request state without waiting, so the permission check, the body,
+ * the validation and the operation's reads go on meanwhile; the operation's writes wait for the
+ * verdict (handler.ts runs it behind the write gate, shared/data/writeGate.ts). `after` and
+ * `onError` wait for it too, so every answer carries exact headers and a refusal (or a failure to
+ * count: 503) replaces whatever the operation answered, a result, a 404 or a 403 alike. A request
+ * whose credential failed has nothing to overlap: it waits for the count, then answers 401.
  */
-export function rateWindow(route: Route, now: () => number = Date.now): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function rateWindow(route: RouteRuntime, now: () => number = Date.now): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const count = async (s: RequestState): Promise<void> => {
+    const limit = tierLimits[s.principal?.tier ?? 'standard'];
+    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
+    const at = now();
+    const window = windowAt(at);
+    s.rateHeaders = rateHeaders(limit, 0, window);
+    let hit: Hit;
+    try {
+      hit = await rateWindows.hit(subject, window, limit);
+    } catch (err) {
+      if (route.probe) return; // a probe must answer even when the database cannot count it
+      throw err;
+    }
+    s.rateHeaders = rateHeaders(limit, hit.used, window);
+    if (!hit.allowed && !route.probe) throw rateLimited(retryAfterSeconds(window, at));
+  };
   return {
     before: async (request) => {
       const s = state(request);
-      const limit = tierLimits[s.principal?.tier ?? 'standard'];
-      const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
-      const at = now();
-      const window = windowAt(at);
-      s.rateHeaders = rateHeaders(limit, 0, window);
-      let hit;
-      try {
-        hit = await rateWindows.hit(subject, window, limit);
-      } catch (err) {
-        if (route.probe) return; // a probe must answer even when the database cannot count it
-        throw err;
+      s.verdict = count(s);
+      // Awaited on the way out; until then a refusal must not count as an unhandled rejection.
+      s.verdict.catch(() => undefined);
+      if (s.authError) {
+        await s.verdict;
+        throw s.authError;
       }
-      s.rateHeaders = rateHeaders(limit, hit.used, window);
-      if (!hit.allowed && !route.probe) throw rateLimited(retryAfterSeconds(window, at));
-      if (s.authError) throw s.authError;
+    },
+    after: async (request) => {
+      await state(request).verdict;
+    },
+    onError: async (request) => {
+      const verdict = states.get(request.event)?.verdict;
+      if (!verdict) return; // failed before the count started
+      await verdict.catch((refusal: unknown) => {
+        request.error = refusal as Error;
+      });
     },
   };
 }
 
+/** The verdict the operation runs behind (see rateWindow). */
+export function verdictOf(event: object): Promise<void> {
+  const { verdict } = stateOf(event);
+  if (!verdict) throw new Error('the rate window middleware must run before the operation');
+  return verdict;
+}
+
 /** 403 unless the principal holds the route's permission. */
-export function permission(route: Route): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
       const { principal } = state(request);

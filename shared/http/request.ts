@@ -34,5 +34,10 @@ export interface RequestState {
   principal?: Principal;
   /** Authentication failure, answered after the rate window has counted the request. */
   authError?: unknown;
+  /**
+   * The rate window's verdict, set by its `before` without waiting: resolves once the request is
+   * counted and may go on, rejects with the refusal (429) or the failure to count (503).
+   */
+  verdict?: Promise<void>;
   rateHeaders: Record<string, string>;
 }

@@ -8,6 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { randomBase62 } from '../auth/apiKey';
 import type { Tier } from '../auth/principal';
 import { config, type Stage } from '../config';
+import { writeGate } from '../data/writeGate';
 import { unavailable } from '../errors';
 import type { UsageKey, UsagePlans } from './usagePlansPort';
 
@@ -51,6 +52,7 @@ export function apiGatewayUsagePlans(stage: Stage, planIds: Record<Tier, string>
 
   return {
     async attach(keyId, tier) {
+      await writeGate(); // a gateway key is a write too: none for a refused request
       const value = randomBase62(40);
       const created = await call('creating a usage key', async () => {
         const { sdk, client } = await gateway();
@@ -68,6 +70,7 @@ export function apiGatewayUsagePlans(stage: Stage, planIds: Record<Tier, string>
 
     // A key may be in one plan per API stage: leave the old plan, then join the new one.
     async move(usageKey, fromTier, toTier) {
+      await writeGate();
       await call(`removing key ${usageKey.id} from the ${fromTier} plan`, async () => {
         const { sdk, client } = await gateway();
         return client.send(new sdk.DeleteUsagePlanKeyCommand({ usagePlanId: planOf(fromTier), keyId: usageKey.id }));

@@ -4,11 +4,14 @@
  */
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { authenticate } from '../../shared/auth/authenticate';
 import { signLocalToken } from '../../shared/auth/jwt';
-import type { Tier } from '../../shared/auth/principal';
+import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
+import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
+import { windowAt } from '../../shared/domain/rateWindow';
 
 let connected = false;
 function connect() {
@@ -30,6 +33,23 @@ export async function testKey(companyId: number, options: { permissions: string[
     locationIds: options.locationIds ?? null,
   });
   return key;
+}
+
+/**
+ * Uses up a key's rate window, counting in it as its requests would until it refuses, so that the
+ * key's next request answers 429. Close to the end of the hour the next window is filled too.
+ */
+export async function exhaustRateWindow(key: string): Promise<void> {
+  connect();
+  const { rateSubject, tier } = await authenticate({ 'x-api-key': key });
+  const now = Date.now();
+  const windows = [windowAt(now), windowAt(now + 300_000)].filter((w, i, all) => i === 0 || w.start !== all[0]!.start);
+  for (const window of windows) {
+    const fill = async () => {
+      while ((await rateWindows.hit(rateSubject, window, tierLimits[tier])).allowed);
+    };
+    await Promise.all(Array.from({ length: 16 }, fill));
+  }
 }
 
 /** A bearer token of a user of the company who is not an internal operator, signed with the stage's secret. */

@@ -14,6 +14,8 @@ import { setDb } from '../../shared/data/client';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { handler as createCoursing } from '../../functions/coursings/create';
 import { handler as listCoursings } from '../../functions/coursings/list';
+import { handler as updateCoursing } from '../../functions/coursings/update';
+import { handler as getLocation } from '../../functions/locations/get';
 import { handler as live } from '../../functions/health/live';
 import { handler as ready } from '../../functions/health/ready';
 import { handler as health } from '../../functions/health/health';
@@ -129,7 +131,7 @@ describe('authentication', () => {
 });
 
 describe('rate window', () => {
-  it('counts before the operation and refuses over the limit with Retry-After, writing nothing', async () => {
+  it('refuses over the limit with Retry-After, writing nothing', async () => {
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' }));
     const out = await invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ locationId: 101, title: 'Mains', order: 2 }) }));
     expect(out.statusCode).toBe(429);
@@ -155,6 +157,150 @@ describe('rate window', () => {
     const out = await invoke(listCoursings, event({ headers: { 'X-API-Key': key } }));
     expect(out.statusCode).toBe(503);
     expect(out.json.error.code).toBe('UNAVAILABLE');
+  });
+});
+
+describe('the rate window beside the work', () => {
+  // Through the authorizer's principal: no key lookup, so every GetItem below is the operation's.
+  const principal: Principal = { kind: 'apiKey', companyId: 1, permissions: ['locations.read', 'coursings.update'], tier: 'standard', locationIds: null, rateSubject: 'key:beside', internalOperator: false };
+  const authorized = (e: APIGatewayProxyEvent, as: Principal = principal) => {
+    e.requestContext.authorizer = { principal: JSON.stringify(as) };
+    return e;
+  };
+  const readLocation = () => authorized(event({ resource: '/api/v1/locations/{locationId}', path: '/api/v1/locations/101', pathParameters: { locationId: '101' } }));
+  const coursingId = '3f1c8a52-6d4e-4b7a-9c21-5e8f0a6b2d19';
+  const renameCoursing = () =>
+    authorized(event({ httpMethod: 'PUT', resource: '/api/v1/coursings/{id}', path: `/api/v1/coursings/${coursingId}`, pathParameters: { id: coursingId }, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Desserts' }) }));
+  const stamp = '2026-11-01T12:00:00.000Z';
+  const location = { id: 101, name: 'Bistro', timezone: 'Europe/Stockholm', operatingHours: {}, address: null, phone: null, createdAt: stamp, updatedAt: stamp, version: 1 };
+  const coursing = { id: coursingId, locationId: 101, title: 'Starters', order: 1, color: null, version: 2, createdAt: stamp, updatedAt: stamp };
+  const refusal = () => Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' });
+  const windowFull = { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(Date.now()).end) };
+
+  function signal() {
+    let fire!: () => void;
+    const fired = new Promise<void>((r) => (fire = r));
+    return { fire, fired };
+  }
+  /** After everything already queued has run: the microtasks an operation needs between its read and its write. */
+  const settled = () => new Promise((r) => setImmediate(r));
+
+  it('has the UpdateItem and the read in flight together', async () => {
+    // Each answers only once the other was sent: if either waited for the other, neither would ever answer.
+    const [updateSent, readSent] = [signal(), signal()];
+    ddb.on(UpdateCommand).callsFake(async () => {
+      updateSent.fire();
+      await readSent.fired;
+      return { Attributes: { n: 7 } };
+    });
+    ddb.on(GetCommand).callsFake(async () => {
+      readSent.fire();
+      await updateSent.fired;
+      return { Item: location };
+    });
+    const out = await invoke(getLocation, readLocation());
+    expect(out.statusCode).toBe(200);
+    expect(out.json.data).toEqual(location);
+    expect(out.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '993', 'X-RateLimit-Reset': String(windowAt(Date.now()).end) });
+  });
+
+  it('answers 429 instead of what was read when the window refuses', async () => {
+    const readDone = signal();
+    ddb.on(GetCommand).callsFake(async () => {
+      readDone.fire();
+      return { Item: location };
+    });
+    ddb.on(UpdateCommand).callsFake(async () => {
+      await readDone.fired;
+      throw refusal();
+    });
+    const out = await invoke(getLocation, readLocation());
+    expect(out.statusCode).toBe(429);
+    expect(out.json.error.code).toBe('RATE_LIMITED');
+    expect(out.body).not.toContain('Bistro');
+    expect(Number(out.headers!['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect(out.headers).toMatchObject(windowFull);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+  });
+
+  it('answers 429, not 404, when the window refuses a read of nothing; 404 with exact headers when it allows', async () => {
+    ddb.on(GetCommand).resolves({});
+    ddb.on(UpdateCommand).rejects(refusal());
+    const refused = await invoke(getLocation, readLocation());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers).toMatchObject(windowFull);
+
+    ddb.on(UpdateCommand).resolves({ Attributes: { n: 12 } });
+    const missing = await invoke(getLocation, readLocation());
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '988' });
+  });
+
+  it('counts a request the permission check refuses: 403 with exact headers, 429 when the window is full', async () => {
+    const noRead: Principal = { ...principal, permissions: ['coursings.read'] };
+    ddb.on(UpdateCommand).resolves({ Attributes: { n: 30 } });
+    const forbidden = await invoke(getLocation, authorized(readLocation(), noRead));
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.headers).toMatchObject({ 'X-RateLimit-Remaining': '970' });
+    ddb.on(UpdateCommand).rejects(refusal());
+    expect((await invoke(getLocation, authorized(readLocation(), noRead))).statusCode).toBe(429);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('lets an update read beside the window, but never sends its write when the window refuses', async () => {
+    const readDone = signal();
+    ddb.on(GetCommand).callsFake(async () => {
+      readDone.fire();
+      return { Item: coursing };
+    });
+    // The refusal comes only after the operation had every chance to write: the write must have waited for it.
+    ddb.on(UpdateCommand).callsFake(async () => {
+      await readDone.fired;
+      await settled();
+      throw refusal();
+    });
+    const out = await invoke(updateCoursing, renameCoursing());
+    expect(out.statusCode).toBe(429);
+    expect(out.headers).toMatchObject(windowFull);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('sends an allowed write only after the window has counted the request', async () => {
+    const readDone = signal();
+    let counted = false;
+    ddb.on(GetCommand).callsFake(async () => {
+      readDone.fire();
+      return { Item: coursing };
+    });
+    ddb.on(UpdateCommand).callsFake(async () => {
+      await readDone.fired;
+      await settled();
+      counted = true;
+      return { Attributes: { n: 1 } };
+    });
+    let countedBeforeWrite: boolean | undefined;
+    ddb.on(TransactWriteCommand).callsFake(async () => {
+      countedBeforeWrite = counted;
+      return {};
+    });
+    const out = await invoke(updateCoursing, renameCoursing());
+    expect(out.statusCode).toBe(200);
+    expect(out.json.data).toMatchObject({ title: 'Desserts', version: 3 });
+    expect(out.headers).toMatchObject({ 'X-RateLimit-Remaining': '999' });
+    expect(countedBeforeWrite).toBe(true);
+  });
+
+  it('answers 503, writing nothing, when the window cannot be counted', async () => {
+    ddb.on(GetCommand).resolves({ Item: coursing });
+    ddb.on(UpdateCommand).rejects(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const read = await invoke(getLocation, readLocation());
+    expect(read.statusCode).toBe(503);
+    const write = await invoke(updateCoursing, renameCoursing());
+    expect(write.statusCode).toBe(503);
+    expect(write.json.error.code).toBe('UNAVAILABLE');
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });
 
