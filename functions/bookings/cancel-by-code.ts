@@ -1,4 +1,4 @@
-import { cancelByCode } from '../../shared/domain/bookings/status';
+import { cancelByCode } from '../../shared/domain/bookings/transitions';
 import { publicHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/cancelBookingByCode';
 import { route } from '../../shared/routes';

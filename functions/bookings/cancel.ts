@@ -1,4 +1,4 @@
-import { cancelBooking } from '../../shared/domain/bookings/status';
+import { cancelBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/cancelBooking';
 import { route } from '../../shared/routes';

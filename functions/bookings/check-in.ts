@@ -1,4 +1,4 @@
-import { checkInBooking } from '../../shared/domain/bookings/status';
+import { checkInBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/checkInBooking';
 import { route } from '../../shared/routes';

@@ -1,4 +1,4 @@
-import { completeBooking } from '../../shared/domain/bookings/status';
+import { completeBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/completeBooking';
 import { route } from '../../shared/routes';

@@ -1,4 +1,4 @@
-import { confirmBooking } from '../../shared/domain/bookings/status';
+import { confirmBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/confirmBooking';
 import { route } from '../../shared/routes';

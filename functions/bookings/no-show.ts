@@ -1,4 +1,4 @@
-import { markNoShow } from '../../shared/domain/bookings/status';
+import { markNoShow } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import * as validators from '../../shared/http/validators/markBookingNoShow';
 import { route } from '../../shared/routes';

@@ -6,7 +6,7 @@ import { bookings } from '../../shared/data/bookings';
 import { db, tableName } from '../../shared/data/client';
 import { createBooking } from '../../shared/domain/bookings/create';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
-import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/status';
+import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/transitions';
 import { createLocation } from '../../shared/domain/locations';
 
 const companyId = 21_000 + Math.floor(Math.random() * 1000);

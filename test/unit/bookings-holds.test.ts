@@ -1,6 +1,8 @@
 /** Table holds per local day (shared/domain/bookings/holds.ts): which days, clashes, and what is written back. */
 import { describe, expect, it } from 'vitest';
-import { holdDays, holdsOf, localDates, planHolds, type TableDay } from '../../shared/domain/bookings/holds';
+import type { Booking } from '../../shared/data/bookings';
+import type { DiningTable } from '../../shared/data/tables';
+import { activeChange, holdDays, holdReads, holdsOf, holdWrites, localDates, planHolds, releaseOf, type TableDay } from '../../shared/domain/bookings/holds';
 
 const zone = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);
@@ -78,5 +80,49 @@ describe('placing a hold', () => {
   it('counts a hold spanning midnight once', () => {
     const late: [number, number] = [at('2026-06-01T21:00:00Z'), at('2026-06-01T23:00:00Z')];
     expect(holdsOf([day('t1', '2026-06-01', { late }), day('t1', '2026-06-02', { late })])).toEqual([{ bookingId: 'late', startMs: late[0], endMs: late[1] }]);
+  });
+});
+
+describe('releasing a hold', () => {
+  it('names the booking\'s tables and the local days its interval touches', () => {
+    const late = { tableIds: ['a'], startsAt: '2026-06-01T20:00:00.000Z', endsAt: '2026-06-01T23:00:00.000Z', timezone: 'Europe/Stockholm' } as Booking;
+    expect(releaseOf(late)).toEqual({ tableIds: ['a'], dates: ['2026-06-01', '2026-06-02'] });
+  });
+});
+
+describe('placing a hold', () => {
+  const requested = { field: '/tableIds' as const, tableIds: ['t1', 't2'] };
+  const evening = slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z');
+  const placement = { bookingId: 'b', requested, slot: evening, zone, bufferMinutes: 15 };
+  const empty = (tableId: string, date: string): TableDay => ({ tableId, date, holds: {}, version: null });
+
+  it('reads the guard days of the new tables and the days of the old hold', () => {
+    expect(holdReads(placement)).toEqual([{ tableId: 't1', date: '2026-06-01' }, { tableId: 't2', date: '2026-06-01' }]);
+    const moved = { ...placement, requested: { field: '/tableId' as const, tableIds: ['t2'] }, before: { tableIds: ['t1'], slot: slot('2026-05-31T20:00:00Z', '2026-05-31T23:00:00Z') } };
+    expect(holdReads(moved)).toEqual([{ tableId: 't2', date: '2026-06-01' }, { tableId: 't1', date: '2026-05-31' }, { tableId: 't1', date: '2026-06-01' }]);
+  });
+
+  it('writes every day read, and answers 409 naming the taken table\'s place and name', () => {
+    const writes = holdWrites(placement, [empty('t1', '2026-06-01'), empty('t2', '2026-06-01')], []);
+    expect(writes.map((w) => [w.tableId, w.holds.b, w.expectedVersion])).toEqual([['t1', [evening.startMs, evening.endMs], null], ['t2', [evening.startMs, evening.endMs], null]]);
+    const taken: TableDay = { tableId: 't2', date: '2026-06-01', holds: { other: [at('2026-06-01T19:00:00Z'), at('2026-06-01T20:00:00Z')] }, version: 3 };
+    const tables = [{ id: 't2', name: 'Window' }] as DiningTable[];
+    expect(() => holdWrites(placement, [empty('t1', '2026-06-01'), taken], tables)).toThrow(
+      expect.objectContaining({ code: 'CONFLICT', message: 'Table Window is already booked at that time', details: [{ path: '/tableIds/1', message: 'is booked 2026-06-01 21:00-22:00 (with 15 minutes between bookings)' }] }),
+    );
+  });
+});
+
+describe('the guest\'s active count', () => {
+  const booking = (change: Partial<Booking>): Booking => ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
+
+  it('grows with a new active booking (capped when the settings say so) and shrinks when it ends', () => {
+    const confirmed = booking({ status: 'confirmed' });
+    const grown = activeChange(undefined, confirmed, 3);
+    expect(grown).toMatchObject({ delta: 1, cap: { max: 3 } });
+    expect(grown.cap!.error()).toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
+    expect(activeChange(confirmed, booking({ status: 'seated' }))).toEqual({ delta: 0, cap: undefined });
+    expect(activeChange(confirmed, booking({ status: 'cancelled' })).delta).toBe(-1);
+    expect(activeChange(booking({ status: 'cancelled' }), booking({ status: 'cancelled' })).delta).toBe(0);
   });
 });

@@ -18,10 +18,12 @@ import { assertLocationAllowed } from '../access';
 import { normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { newConfirmationCode } from './confirmationCode';
-import { activeChange, claimChanges, holdWrites, retryingContention, tabCreates, tableAt, tableNotFound, withTabs } from './lifecycle';
+import { retryingContention } from './contention';
+import { activeChange, holdReads, holdWrites } from './holds';
+import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
 import { settingsOf } from './settings';
-import { initialTabs } from './tabs';
+import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
 import { slotLasting, slotOf } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
@@ -60,9 +62,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   assertLocationAllowed(principal, input.locationId);
   const { companyId } = principal;
   const contact = checkedGuest(input);
-  // tableIds supersedes the legacy tableId, which becomes a one-element set.
-  const tableField = input.tableIds ? '/tableIds' : '/tableId';
-  const tableIds = input.tableIds ?? (input.tableId ? [input.tableId] : []);
+  const requested = requestedTables(input, []);
+  const { tableIds } = requested;
 
   const [location, settings, tables, guest] = await Promise.all([
     locations.get(companyId, input.locationId),
@@ -71,8 +72,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     input.primaryUserId ? guests.get(companyId, input.primaryUserId) : undefined,
   ]);
   if (!location) throw new AppError('NOT_FOUND', `Location ${input.locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
-  const missing = tableIds.find((id) => !tables.some((t) => t.id === id));
-  if (missing) throw tableNotFound(location.id, missing, tableAt(tableField, tableIds, missing));
+  assertTablesFound(location.id, requested, tables);
   if (input.primaryUserId && !guest) throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
   const zone = location.timezone;
   if (input.timezone !== undefined && input.timezone !== zone) {
@@ -94,8 +94,14 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   for (;;) {
     try {
       const booking = await retryingContention(async () => {
-        const now = new Date().toISOString();
+        const placement = { bookingId: id, requested, slot, zone, bufferMinutes: settings.bufferMinutes };
+        const wanted = holdReads(placement);
+        const tableDays = wanted.length ? holdWrites(placement, await bookings.tableDays(companyId, wanted), tables) : [];
         const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
+        const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
+
+        const now = new Date().toISOString();
+        const confirmationCode = newConfirmationCode();
         const tabs = initialTabs(tableIds, strategy, seat, randomUUID);
         const delay = settings.autoNoShowDelayMinutes;
         const b: Booking = withTabs(
@@ -125,7 +131,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
             status,
             // A party seated at the door has confirmed itself by being there.
             statusBeforeSeating: seat ? 'confirmed' : null,
-            confirmationCode: newConfirmationCode(),
+            confirmationCode,
             locked: false,
             seatingOrderId: null,
             autoNoShowAt: !seat && delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
@@ -139,7 +145,6 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
           },
           tabs,
         );
-        const tableDays = await holdWrites(companyId, { bookingId: id, tableIds, slot, zone, bufferMinutes: settings.bufferMinutes, tables, field: tableField });
         const events = [newEvent(companyId, 'booking.created', id, { ...b })];
         if (seat) events.push(newEvent(companyId, 'booking.seated', id, { ...b, tabId: b.tab.id }));
         await bookings.write(companyId, {
@@ -148,7 +153,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
           tabs: tabCreates(b, tabs, now),
           openTabs: claimChanges(undefined, b),
           ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1, ...(seat ? { lastVisitAt: now } : {}) } } : {}),
-          activeBookings: activeChange(undefined, b, settings.maxActiveBookingsPerGuest),
+          activeBookings,
           events,
         });
         return b;

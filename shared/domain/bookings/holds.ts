@@ -1,7 +1,7 @@
 /**
  * Table holds kept per table and local day (docs/bookings.md, "No double booking"). Pure: the
- * caller reads the table-day items named here and writes back what `planHolds` answers, each
- * with a condition on the version it read.
+ * operation reads the table-day items `holdReads` names and writes back what `holdWrites` answers,
+ * each with a condition on the version it read.
  *
  * A hold is stored in every local day its interval touches. A booking reads (and writes, so that
  * the version moves) every day its interval *plus the buffer on either side* touches: any hold it
@@ -9,7 +9,14 @@
  * bookings therefore always write a common item.
  */
 import { DateTime } from 'luxon';
+import type { Booking } from '../../data/bookings';
+import type { DiningTable } from '../../data/tables';
+import { AppError } from '../../errors';
 import { firstClash, type Hold } from './occupancy';
+import { tableAt, type RequestedTables } from './requestTables';
+import { ruleError, tooManyActiveBookings } from './rules';
+import { activeStatuses } from './states';
+import { intervalOf, localDateTime, type Interval } from './time';
 
 /** A table's holds on one local day: booking id → [startMs, endMs). */
 export type DayHolds = Record<string, [number, number]>;
@@ -30,12 +37,19 @@ export interface TableDayWrite {
   expectedVersion: number | null;
 }
 
-export interface Interval {
-  startMs: number;
-  endMs: number;
-}
-
 const MINUTE = 60_000;
+
+/** Whether the booking holds its tables (and so counts among its guest's active bookings). */
+export const holdsTables = (b: Pick<Booking, 'status'>) => activeStatuses.includes(b.status);
+
+/**
+ * How the guest's count of active bookings moves from `prev` (none: a new booking) to `next`; when
+ * it grows, at most to `max` (maxActiveBookingsPerGuest, kept by a condition on the count).
+ */
+export const activeChange = (prev: Pick<Booking, 'status'> | undefined, next: Pick<Booking, 'status'>, max: number | null = null) => ({
+  delta: Number(holdsTables(next)) - Number(prev ? holdsTables(prev) : false),
+  cap: max === null ? undefined : { max, error: () => ruleError(tooManyActiveBookings(max)) },
+});
 
 /** The local dates (YYYY-MM-DD) in `zone` that the half-open interval [startMs, endMs) touches. */
 export function localDates({ startMs, endMs }: Interval, zone: string): string[] {
@@ -57,6 +71,9 @@ export function holdsOf(days: readonly TableDay[]): Hold[] {
   for (const day of days) for (const [bookingId, [startMs, endMs]] of Object.entries(day.holds)) byBooking.set(bookingId, { bookingId, startMs, endMs });
   return [...byBooking.values()];
 }
+
+/** The hold a booking has on its tables, to drop without reading (cancel, no-show, complete). */
+export const releaseOf = (b: Booking) => ({ tableIds: b.tableIds, dates: holdDays(intervalOf(b), 0, b.timezone).hold });
 
 export interface HoldRequest {
   bookingId: string;
@@ -90,4 +107,42 @@ export function planHolds(r: HoldRequest): HoldPlan {
     return { tableId: day.tableId, date: day.date, holds, expectedVersion: day.version };
   });
   return { writes };
+}
+
+/** A booking placing (or moving) its hold. */
+export interface Placement {
+  bookingId: string;
+  /** The tables the request names, and the field that named them. */
+  requested: RequestedTables;
+  slot: Interval;
+  zone: string;
+  bufferMinutes: number;
+  /** Where the booking held its tables until now (a move), else undefined. */
+  before?: { tableIds: readonly string[]; slot: Interval } | undefined;
+}
+
+/** The table-day items a placement reads: the guard days of its tables, and the days its old hold is in. */
+export function holdReads(p: Placement): { tableId: string; date: string }[] {
+  const wanted = new Map<string, { tableId: string; date: string }>();
+  const want = (tableId: string, date: string) => wanted.set(`${tableId}|${date}`, { tableId, date });
+  const { guard } = holdDays(p.slot, p.bufferMinutes, p.zone);
+  for (const tableId of p.requested.tableIds) for (const date of guard) want(tableId, date);
+  if (p.before) for (const tableId of p.before.tableIds) for (const date of holdDays(p.before.slot, 0, p.zone).hold) want(tableId, date);
+  return [...wanted.values()];
+}
+
+/**
+ * The writes that place the hold, given the items `holdReads` named as read; 409 naming the
+ * table's place in the request (and `tables`' name for it) when one is taken.
+ */
+export function holdWrites(p: Placement, read: readonly TableDay[], tables: readonly DiningTable[]): TableDayWrite[] {
+  const { tableIds } = p.requested;
+  const plan = planHolds({ bookingId: p.bookingId, read, tableIds, slot: p.slot, holdDates: holdDays(p.slot, 0, p.zone).hold, bufferMinutes: p.bufferMinutes });
+  if ('writes' in plan) return plan.writes;
+  const { tableId, with: other } = plan.clash;
+  const name = tables.find((t) => t.id === tableId)?.name ?? tableId;
+  const from = localDateTime(other.startMs, p.zone);
+  const to = localDateTime(other.endMs, p.zone);
+  const message = `is booked ${from.date} ${from.time}-${to.time} (with ${p.bufferMinutes} minutes between bookings)`;
+  throw new AppError('CONFLICT', `Table ${name} is already booked at that time`, [{ path: tableAt(p.requested, tableId), message }]);
 }

@@ -13,7 +13,7 @@ import type { Page } from '../../page';
 import type { ListOrdersQuery, OrderBody, UpdateDispatchBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import { assertDispatchMove, groupByCoursing } from './dispatches';
-import { bookingFor } from './lifecycle';
+import { bookingFor } from './read';
 
 /**
  * The lines as stored (absent optional fields as null or []), after checking that every coursing

@@ -61,3 +61,4 @@ export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): voi
   const broken = brokenRule(s, b);
   if (broken) throw ruleError(broken);
 }
+

@@ -13,8 +13,9 @@ import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { SeatBookingBody } from '../../schemas/bookings';
 import { groupByCoursing, isPastAccepted } from './dispatches';
-import { bookingFor, claimChanges, tabChanges, tabCreates, withTabs } from './lifecycle';
+import { bookingFor } from './read';
 import { nextStatus } from './states';
+import { claimChanges, tabChanges, tabCreates, withTabs } from './tabs';
 
 /** The kitchen order seating makes of the pre-order: one pending dispatch per coursing. */
 function seatingOrder(b: Booking, tabId: string, preOrder: Tab['preOrder'], at: string): Order {

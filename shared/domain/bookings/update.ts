@@ -12,11 +12,14 @@ import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
-import { bookingFor, claimChanges, holdsTables, holdWrites, intervalOf, retryingContention, tabChanges, tabCreates, tableAt, tableNotFound, withTabs } from './lifecycle';
+import { retryingContention } from './contention';
+import { holdReads, holdsTables, holdWrites } from './holds';
+import { bookingFor } from './read';
+import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
 import { settingsOf } from './settings';
-import { planTabs } from './tabs';
-import { slotLasting, slotOf } from './time';
+import { claimChanges, planTabs, tabChanges, tabCreates, withTabs } from './tabs';
+import { intervalOf, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
 const reported = [
@@ -43,9 +46,8 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const { companyId } = principal;
   const prev = await bookingFor(principal, id);
   const slot = slotAfter(prev, input);
-  // tableIds supersedes the legacy tableId, which becomes a one-element set.
-  const tableField = input.tableIds ? '/tableIds' : '/tableId';
-  const tableIds = input.tableIds ?? (input.tableId !== undefined ? [input.tableId] : prev.tableIds);
+  const requested = requestedTables(input, prev.tableIds);
+  const { tableIds } = requested;
   const strategy = input.defaultTabStrategy ?? prev.defaultTabStrategy;
 
   const moved = slot.startsAt !== prev.startsAt || slot.endsAt !== prev.endsAt;
@@ -61,7 +63,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const plan = tablesChanged || strategyChanged ? planTabs(prev.tabs, tableIds, strategy, seated, randomUUID) : undefined;
   if (plan && plan.activeRemoved.length > 0 && input.confirmRemoveActiveTab !== true) {
     throw new AppError('CONFLICT', 'A table being removed has an open tab; send confirmRemoveActiveTab: true to remove it anyway', [
-      { path: tableField, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
+      { path: requested.field, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
     ]);
   }
 
@@ -71,8 +73,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
     needsSettings ? settingsOf(companyId, prev.locationId) : undefined,
     tablesChanged || moved ? diningTables.getMany(companyId, prev.locationId, tableIds) : [],
   ]);
-  const missing = added.find((t) => !tables.some((found) => found.id === t));
-  if (missing) throw tableNotFound(prev.locationId, missing, tableAt(tableField, tableIds, missing));
+  assertTablesFound(prev.locationId, requested, tables, added);
   if (settings && (moved || partyChanged)) {
     // The advance rules apply to a new start, not to a party already here.
     const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
@@ -80,6 +81,12 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   }
 
   return retryingContention(async () => {
+    const placement = holdsTables(prev) && (moved || tablesChanged)
+      ? { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: settings!.bufferMinutes, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } }
+      : undefined;
+    const wanted = placement ? holdReads(placement) : [];
+    const tableDays = placement && wanted.length ? holdWrites(placement, await bookings.tableDays(companyId, wanted), tables) : [];
+
     const now = new Date().toISOString();
     const delay = settings?.autoNoShowDelayMinutes ?? null;
     const next = withTabs(
@@ -106,31 +113,13 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       },
       plan?.tabs ?? prev.tabs,
     );
+    const changed = plan?.changed ?? [];
+    const tabWrites = [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)];
+    const openTabs = claimChanges(prev, next);
+
     const changes = changedFields(prev, next, reported);
     if (Object.keys(changes).length === 0) return prev;
-
-    const tableDays =
-      holdsTables(prev) && (moved || tablesChanged)
-        ? await holdWrites(companyId, {
-            bookingId: id,
-            tableIds,
-            slot,
-            zone: prev.timezone,
-            bufferMinutes: settings!.bufferMinutes,
-            before: { tableIds: prev.tableIds, slot: intervalOf(prev) },
-            tables,
-            field: tableField,
-          })
-        : [];
-    const changed = plan?.changed ?? [];
-    await bookings.write(companyId, {
-      prev,
-      next,
-      tableDays,
-      tabs: [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)],
-      openTabs: claimChanges(prev, next),
-      events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
-    });
+    await bookings.write(companyId, { prev, next, tableDays, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
     return next;
   });
 }

@@ -1,17 +1,20 @@
 /**
- * The state operations of decisions.md §5 that do not seat or unseat: confirm, check in,
- * complete, no-show (by hand and by the sweeper), cancel (by id and by confirmation code), and
- * lock. Each is one transaction conditioned on the booking's version, so of two concurrent
- * operations one wins and the other answers 409.
+ * The operations that move a booking between the states of decisions.md §5 (states.ts), other
+ * than seating and unseating (seating.ts): confirm, check in, complete, no-show (by hand and by
+ * the sweeper), cancel (by id and by confirmation code), and lock. Each is one transaction
+ * conditioned on the booking's version, so of two concurrent operations one wins and the other
+ * answers 409.
  */
 import type { Principal } from '../../auth/principal';
 import { bookings, type Booking, type BookingWrite } from '../../data/bookings';
 import { notFound, unprocessable } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import type { CancelBookingBody } from '../../schemas/bookings';
-import { activeChange, bookingFor, claimChanges, holdsTables, releaseOf, tabChanges, withTabs } from './lifecycle';
+import { activeChange, holdsTables, releaseOf } from './holds';
+import { bookingFor } from './read';
 import { settingsOf } from './settings';
 import { nextStatus, type BookingOperation } from './states';
+import { claimChanges, tabChanges, withTabs } from './tabs';
 
 /** What a guest may see of their booking through its confirmation code (no staff notes, no contact details). */
 export interface PublicBooking {
