@@ -17,7 +17,8 @@ import { locationExistsStep } from './locations';
 import { counterStep, listPage, type PageRequest } from './paging';
 import { transactNaming, usageSteps, type PermissionRef } from './permissions';
 import { assignableRoleStep } from './roles';
-import { outboxStep, type Step } from './transact';
+import { type Step } from './transact';
+import { outboxStep } from './outbox';
 
 /** An API key as the API shows it (never the plaintext or the hash). */
 export interface ApiKeyRecord {

@@ -10,7 +10,8 @@ import { keys, pick } from './keys';
 import { locationCounter, locationExistsStep } from './locations';
 import { counterStep, listPage, type PageRequest } from './paging';
 import { groupMembershipStep, nameSortKey } from './tables';
-import { outboxStep, transact, versionedPutStep, type Step } from './transact';
+import { transact, versionedPutStep, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 /** A pool of a location's tables with its own schedule and booking settings. */
 export interface BookingGroup {

@@ -20,7 +20,8 @@ import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { listPage, queryAll, type PageRequest } from './paging';
-import { outboxStep, transact, versionedPutStep, type Step } from './transact';
+import { transact, versionedPutStep, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface BookingMember {
   id: string;
@@ -125,12 +126,7 @@ export const bookingMembers = {
    * so this is a few kilobytes; DynamoDB pages at 1 MB, and further pages are read if ever needed).
    */
   async all(companyId: number, bookingId: string): Promise<StoredMember[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition(companyId), ':prefix': membersPrefix(bookingId) },
-      ConsistentRead: true,
-    });
+    const items = await queryAll({ partition: partition(companyId), range: { op: 'begins_with', value: membersPrefix(bookingId) }, consistent: true });
     return items.map(toStored);
   },
 

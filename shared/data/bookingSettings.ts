@@ -10,7 +10,8 @@ import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { locationExistsStep } from './locations';
-import { outboxStep, transact, versionedPutStep, type Step } from './transact';
+import { transact, versionedPutStep, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface BookingSettings {
   locationId: number;

@@ -22,15 +22,16 @@ import { Page } from '../page';
 import { getItems } from './batch';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { readLog } from './events';
+
 import { guestHistoryStep, type GuestHistoryChange } from './guests';
 import { keys, pick } from './keys';
 import { locationExistsStep } from './locations';
 import { orderSteps, type OrderWrite } from './orders';
-import { queryAll, type PageRequest } from './paging';
+import { queryAll, readLog, type PageRequest } from './paging';
 import { printJobStep, type PrintJob } from './printJobs';
 import { openTabSteps, tabSteps, type OpenTabChange, type TabWrite } from './tabs';
-import { outboxStep, transact, type Step } from './transact';
+import { transact, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export type TabStrategy = 'single' | 'per_resource';
 
@@ -358,12 +359,7 @@ export const bookings = {
 
   /** Every booking of a location on a local date, by start time: one Query (more only past 1 MB). */
   async onDate(companyId: number, locationId: number, date: string): Promise<Booking[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :day)',
-      ExpressionAttributeValues: { ':pk': locationPartition(companyId, locationId), ':day': `${date}#` },
-    });
+    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'begins_with', value: `${date}#` } });
     return items.map(toBooking);
   },
 
@@ -410,11 +406,7 @@ export const bookings = {
     const due: { companyId: number; bookingId: string; dueAt: string }[] = [];
     const bound = `${new Date(nowMs).toISOString()}#~`;
     for (let hour = Math.floor(sinceMs / 3_600_000) * 3_600_000; hour <= nowMs; hour += 3_600_000) {
-      const items = await queryAll({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk < :bound',
-        ExpressionAttributeValues: { ':pk': `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, ':bound': bound },
-      });
+      const items = await queryAll({ partition: `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, range: { op: '<', value: bound } });
       due.push(...items.map((i) => ({ companyId: i.companyId as number, bookingId: i.bookingId as string, dueAt: i.dueAt as string })));
     }
     return due;

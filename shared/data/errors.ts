@@ -22,3 +22,19 @@ export function toAppError(err: unknown): unknown {
   }
   return err;
 }
+
+/**
+ * Runs one or more SDK calls; whatever they throw leaves as the contract's error. Every call the
+ * data layer makes goes through here (or through `transact`, which reads cancellation reasons
+ * first), so SDK errors are mapped in this one place.
+ */
+export async function sdk<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw toAppError(err);
+  }
+}
+
+/** Whether a single-item write failed its ConditionExpression. */
+export const conditionFailed = (err: unknown) => (err as Error | undefined)?.name === 'ConditionalCheckFailedException';

@@ -21,7 +21,8 @@ import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { locationExistsStep } from './locations';
 import type { PageRequest } from './paging';
-import { outboxStep, transact, type Step } from './transact';
+import { transact, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface Guest {
   id: number;

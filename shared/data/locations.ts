@@ -1,14 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound, validationFailed } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { Page } from '../page';
 import type { WeekHours } from '../schemas/locations';
-import { getItems } from './batch';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
-import { counterStep, listPage, type PageRequest } from './paging';
-import { outboxStep, transact, versionedPutStep, type Step } from './transact';
+import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
+import { outboxStep } from './outbox';
+import { counterStep, type PageRequest } from './paging';
+import { deleteStep, transact, type Step } from './transact';
 
 export interface Location {
   id: number;
@@ -23,26 +21,25 @@ export interface Location {
   version: number;
 }
 
-const fields = ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'version', 'createdAt', 'updatedAt'] as const;
-const toLocation = (i: Record<string, unknown>) => pick<Location>(i, fields);
-
-const key = (companyId: number, locationId: number) => ({ pk: keys.company(companyId), sk: `LOCATION#${keys.pad(locationId)}` });
 const listPartition = (companyId: number) => `${keys.company(companyId)}#LOCATIONS`;
-const counter = (companyId: number) => ({ pk: keys.company(companyId), sk: 'COUNT#LOCATION' });
+const counter = (companyId: number) => companyKey(companyId, 'COUNT#LOCATION');
+
+/** A location: in its company's partition; listed (gsi1) by id. */
+export const locationEntity = defineEntity({
+  name: 'LOCATION',
+  label: 'location',
+  key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
+  keyOf: (companyId, l: Location) => [companyId, l.id] as const,
+  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'version', 'createdAt', 'updatedAt'],
+  indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
+});
 
 /** What a location holds, each kind counted per location (the list totals of its collection). */
 export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING';
 const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings' };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
-export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => ({
-  pk: keys.company(companyId),
-  sk: `COUNT#${kind}#L#${keys.pad(locationId)}`,
-});
-
-function item(companyId: number, l: Location) {
-  return { ...key(companyId, l.id), gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id), entity: 'LOCATION', companyId, ...l };
-}
+export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
 
 /** The cursor of a list of chosen ids: the page it continues at (the ids come from the credential, not the cursor). */
 const encodeIdsCursor = (page: number) => Buffer.from(JSON.stringify({ ids: page })).toString('base64url');
@@ -59,18 +56,11 @@ function decodeIdsCursor(cursor: string): number {
 }
 
 export const locations = {
-  async get(companyId: number, locationId: number): Promise<Location | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId, locationId) }));
-      return out.Item ? toLocation(out.Item) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
-  },
+  get: locationEntity.get,
 
   /** The company's locations by id: one Query per page. */
   list(companyId: number, page: PageRequest): Promise<Page<Location>> {
-    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, toLocation);
+    return locationEntity.list({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page);
   },
 
   /**
@@ -79,7 +69,7 @@ export const locations = {
    */
   async listByIds(companyId: number, ids: readonly number[], req: PageRequest): Promise<Page<Location>> {
     const page = req.cursor ? decodeIdsCursor(req.cursor) : req.page;
-    const found = (await getItems([...new Set(ids)].map((id) => key(companyId, id)))).map(toLocation).sort((a, b) => a.id - b.id);
+    const found = (await locationEntity.getMany([...new Set(ids)].map((id) => [companyId, id] as [number, number]))).sort((a, b) => a.id - b.id);
     const more = page * req.limit < found.length;
     return new Page(found.slice((page - 1) * req.limit, page * req.limit), {
       page,
@@ -91,22 +81,12 @@ export const locations = {
   },
 
   async create(companyId: number, l: Location, event: DomainEvent): Promise<void> {
-    await transact([
-      {
-        item: { Put: { TableName: tableName(), Item: item(companyId, l), ConditionExpression: 'attribute_not_exists(pk)' } },
-        onConditionFailed: () => conflict(`Location ${l.id} already exists`),
-      },
-      counterStep(counter(companyId), 1),
-      outboxStep(event),
-    ]);
+    await transact([locationEntity.newItemStep(companyId, l, () => conflict(`Location ${l.id} already exists`)), counterStep(counter(companyId), 1), outboxStep(event)]);
   },
 
   /** Replaces the location if nobody changed it since `expectedVersion` was read; writes every event given. */
   async update(companyId: number, next: Location, expectedVersion: number, events: DomainEvent[]): Promise<void> {
-    await transact([
-      versionedPutStep(item(companyId, next), expectedVersion, 'location'),
-      ...events.map(outboxStep),
-    ]);
+    await transact([locationEntity.versionedPutStep(companyId, next, expectedVersion), ...events.map(outboxStep)]);
   },
 
   /**
@@ -114,32 +94,15 @@ export const locations = {
    * coursings: each content counter must be zero, and goes with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {
-    const emptyContent = (kind: LocationContent): Step => ({
-      item: {
-        Delete: {
-          TableName: tableName(),
-          Key: locationCounter(companyId, l.id, kind),
-          ConditionExpression: 'attribute_not_exists(n) OR n = :zero',
-          ExpressionAttributeValues: { ':zero': 0 },
-        },
-      },
-      onConditionFailed: () => conflict(`Location ${l.id} still has ${contentNames[kind]}; delete them first`),
-    });
+    const emptyContent = (kind: LocationContent): Step =>
+      deleteStep(locationCounter(companyId, l.id, kind), { expression: 'attribute_not_exists(n) OR n = :zero', values: { ':zero': 0 } }, () =>
+        conflict(`Location ${l.id} still has ${contentNames[kind]}; delete them first`),
+      );
     await transact([
       emptyContent('TABLE'),
       emptyContent('BGROUP'),
       emptyContent('COURSING'),
-      {
-        item: {
-          Delete: {
-            TableName: tableName(),
-            Key: key(companyId, l.id),
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': l.version },
-          },
-        },
-        onConditionFailed: () => conflict('The location was changed by another request; read it again and retry'),
-      },
+      locationEntity.versionedDeleteStep(companyId, l),
       counterStep(counter(companyId), -1),
       outboxStep(event),
     ]);
@@ -147,9 +110,4 @@ export const locations = {
 };
 
 /** A transaction step that holds only if the location exists in the company (else 404). */
-export function locationExistsStep(companyId: number, locationId: number): Step {
-  return {
-    item: { ConditionCheck: { TableName: tableName(), Key: key(companyId, locationId), ConditionExpression: 'attribute_exists(pk)' } },
-    onConditionFailed: () => notFound(`Location ${locationId}`),
-  };
-}
+export const locationExistsStep = (companyId: number, locationId: number): Step => locationEntity.existsStep([companyId, locationId], () => notFound(`Location ${locationId}`));

@@ -12,11 +12,12 @@ import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { logPage, readLog } from './events';
+
 import { keys, pick } from './keys';
-import type { PageRequest } from './paging';
+import { logPage, readLog, type PageRequest } from './paging';
 import { orderPlacedStep } from './tabs';
-import { outboxStep, transact, versionedPutStep, type Step } from './transact';
+import { transact, versionedPutStep, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 interface Modification {
   name: string;

@@ -1,15 +1,36 @@
+/**
+ * Queries and pages: the one loop that reads a partition (`queryUntil`), and what serves lists with
+ * it: counted collections (`listPage`), time-ordered logs (`readLog`), small whole collections
+ * (`queryAll`), and the opaque cursor every list accepts.
+ */
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Page } from '../page';
 import { validationFailed } from '../errors';
+import { Page } from '../page';
+import type { Item } from './batch';
 import { db, tableName } from './client';
-import { toAppError } from './errors';
+import { sdk } from './errors';
 import { table, type IndexName } from './table';
-import type { Step } from './transact';
+import type { Condition, Step } from './transact';
 
 export interface PageRequest {
   page: number;
   limit: number;
   cursor?: string | undefined;
+}
+
+/** The sort keys a read covers. */
+export type SortRange = { op: 'begins_with' | '>=' | '>' | '<'; value: string } | { op: 'between'; low: string; high: string };
+
+/** Where a query reads: one partition of the table or of an index, optionally a range of sort keys. */
+export interface QuerySpan {
+  index?: IndexName | undefined;
+  partition: string;
+  range?: SortRange | undefined;
+  newestFirst?: boolean;
+  /** Strongly consistent (the table only: indexes are eventually consistent). */
+  consistent?: boolean;
+  /** Applied after the key condition: what it drops still counts against `Limit`. */
+  filter?: Condition;
 }
 
 /** A collection: the items under one partition (optionally a sort-key prefix) and its counter item. */
@@ -31,14 +52,86 @@ export function keyNames(index?: IndexName): { pk: string; sk: string; all: stri
   return { pk: gsi.partitionKey, sk: gsi.sortKey, all: [...base, gsi.partitionKey, gsi.sortKey] };
 }
 
+export function inRange(sk: string, range?: SortRange): boolean {
+  if (!range) return true;
+  switch (range.op) {
+    case 'between':
+      return sk >= range.low && sk <= range.high;
+    case 'begins_with':
+      return sk.startsWith(range.value);
+    case '>=':
+      return sk >= range.value;
+    case '>':
+      return sk > range.value;
+    case '<':
+      return sk < range.value;
+  }
+}
+
+function queryInput(span: QuerySpan): QueryCommandInput {
+  const names = keyNames(span.index);
+  const range = span.range;
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    IndexName: span.index,
+    ScanIndexForward: !span.newestFirst,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': names.pk },
+    ExpressionAttributeValues: { ':pk': span.partition, ...span.filter?.values },
+    ...(span.consistent ? { ConsistentRead: true } : {}),
+  };
+  if (span.filter) {
+    input.FilterExpression = span.filter.expression;
+    Object.assign(input.ExpressionAttributeNames!, span.filter.names);
+  }
+  if (!range) return input;
+  input.ExpressionAttributeNames!['#sk'] = names.sk;
+  if (range.op === 'between') {
+    Object.assign(input.ExpressionAttributeValues!, { ':low': range.low, ':high': range.high });
+    input.KeyConditionExpression += ' AND #sk BETWEEN :low AND :high';
+  } else {
+    input.ExpressionAttributeValues![':sk'] = range.value;
+    input.KeyConditionExpression += range.op === 'begins_with' ? ' AND begins_with(#sk, :sk)' : ` AND #sk ${range.op} :sk`;
+  }
+  return input;
+}
+
+/**
+ * The one query loop: reads the span from `start` on until `want` items are read or the span ends
+ * (DynamoDB pages at 1 MB). Answers the items and the key to go on from, if any.
+ */
+export async function queryUntil(span: QuerySpan, want: number, start?: Item): Promise<{ items: Item[]; lastKey: Item | undefined }> {
+  const input = queryInput(span);
+  return sdk(async () => {
+    const items: Item[] = [];
+    let lastKey = start;
+    do {
+      const limit = Number.isFinite(want) ? { Limit: want - items.length } : {};
+      const out = await db().send(new QueryCommand({ ...input, ...limit, ExclusiveStartKey: lastKey }));
+      items.push(...(out.Items ?? []));
+      lastKey = out.LastEvaluatedKey;
+    } while (lastKey && items.length < want);
+    return { items, lastKey };
+  });
+}
+
+/**
+ * Every item of a span. For collections known to be small (a party's members, a day's bookings,
+ * the permission catalog), never for a list a client pages through.
+ */
+export const queryAll = async (span: QuerySpan): Promise<Item[]> => (await queryUntil(span, Infinity)).items;
+
 /** Opaque to clients: the page number and the last key read. */
 export const encodeCursor = (page: number, key: Key) => Buffer.from(JSON.stringify({ p: page, k: key })).toString('base64url');
+
+/** The cursor of the page after `page`, continuing after `last`. */
+const cursorAfter = (page: number, last: Item, index?: IndexName) => encodeCursor(page + 1, Object.fromEntries(keyNames(index).all.map((n) => [n, String(last[n])])));
 
 /**
  * A cursor back into page and key, refused (400) unless it is a cursor of this very list: the
  * same partition (so never another tenant's) and a sort key the list covers.
  */
-export function decodeCursor(cursor: string, list: { index?: IndexName | undefined; partition: string; sortKeyOk: (sk: string) => boolean }): { page: number; key: Key } {
+export function decodeCursor(cursor: string, span: QuerySpan): { page: number; key: Key } {
   const invalid = () => validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
   let parsed: { p?: unknown; k?: unknown };
   try {
@@ -46,7 +139,7 @@ export function decodeCursor(cursor: string, list: { index?: IndexName | undefin
   } catch {
     throw invalid();
   }
-  const names = keyNames(list.index);
+  const names = keyNames(span.index);
   const key = parsed.k as Key | null | undefined;
   const ok =
     Number.isInteger(parsed.p) &&
@@ -55,8 +148,8 @@ export function decodeCursor(cursor: string, list: { index?: IndexName | undefin
     typeof key === 'object' &&
     names.all.every((n) => typeof key[n] === 'string') &&
     Object.keys(key).length === names.all.length &&
-    key[names.pk] === list.partition &&
-    list.sortKeyOk(key[names.sk]!);
+    key[names.pk] === span.partition &&
+    inRange(key[names.sk]!, span.range);
   if (!ok) throw invalid();
   return { page: parsed.p as number, key: key! };
 }
@@ -80,65 +173,70 @@ export function counterStep(counter: Collection['counter'], delta: number): Step
  * before it too (deep pages should use the cursor). The total comes from the counter item,
  * read in parallel.
  */
-export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Record<string, unknown>) => T): Promise<Page<T>> {
-  const names = keyNames(c.index);
-  const start = req.cursor ? decodeCursor(req.cursor, { index: c.index, partition: c.partition, sortKeyOk: (sk) => sk.startsWith(c.prefix ?? '') }) : undefined;
+export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Item) => T): Promise<Page<T>> {
+  const span: QuerySpan = { index: c.index, partition: c.partition, ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}) };
+  const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit;
-  const want = skip + req.limit;
 
-  const input: QueryCommandInput = {
-    TableName: tableName(),
-    IndexName: c.index,
-    KeyConditionExpression: c.prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-    ExpressionAttributeNames: c.prefix ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
-    ExpressionAttributeValues: c.prefix ? { ':pk': c.partition, ':prefix': c.prefix } : { ':pk': c.partition },
-    ExclusiveStartKey: start?.key,
-  };
+  const countRead = sdk(() => db().send(new GetCommand({ TableName: tableName(), Key: c.counter, ProjectionExpression: 'n' })));
+  const [{ items, lastKey }, count] = await Promise.all([queryUntil(span, skip + req.limit, start?.key), countRead]);
+  const total = Math.max(Number(count.Item?.n ?? 0), 0);
 
-  try {
-    const countRead = db().send(new GetCommand({ TableName: tableName(), Key: c.counter, ProjectionExpression: 'n' }));
-    const items: Record<string, unknown>[] = [];
-    let lastKey: Record<string, unknown> | undefined = start?.key;
-    do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: lastKey, Limit: want - items.length }));
-      items.push(...(out.Items ?? []));
-      lastKey = out.LastEvaluatedKey;
-    } while (lastKey && items.length < want);
-    const total = Math.max(Number((await countRead).Item?.n ?? 0), 0);
+  const pageItems = items.slice(skip);
+  const last = pageItems.at(-1);
+  const more = lastKey !== undefined && page * req.limit < total;
+  return new Page(pageItems.map(map), {
+    page,
+    limit: req.limit,
+    total,
+    totalPages: Math.ceil(total / req.limit),
+    nextCursor: more && last ? cursorAfter(page, last, c.index) : null,
+  });
+}
 
-    const pageItems = items.slice(skip);
-    const last = pageItems.at(-1);
-    const more = lastKey !== undefined && page * req.limit < total;
-    const nextCursor =
-      more && last ? encodeCursor(page + 1, Object.fromEntries(names.all.map((n) => [n, String(last[n])]))) : null;
-    return new Page(pageItems.map(map), {
-      page,
-      limit: req.limit,
-      total,
-      totalPages: Math.ceil(total / req.limit),
-      nextCursor,
-    });
-  } catch (err) {
-    throw toAppError(err);
-  }
+/** One page of a log, as `readLog` reads it. */
+export interface LogRead {
+  /** Items before the page: earlier pages when `page` is walked to, and `lead` items asked for. */
+  head: Item[];
+  items: Item[];
+  page: number;
+  limit: number;
+  more: boolean;
+  nextCursor: string | null;
 }
 
 /**
- * Every item a Query matches, reading page after page (DynamoDB pages at 1 MB). For collections
- * known to be small (a party's members, a day's bookings, the permission catalog), never for a list.
+ * One page of a time-ordered log (the event log, webhook delivery attempts, a tab's orders): one
+ * Query per page and no counter item, because log items expire by TTL and a counter would drift
+ * from what is left. A page reads one item more than it shows, to know whether more follow. With
+ * a cursor it is one Query from the cursor's key; with `page` N it reads the pages before it too.
+ * `lead` items before the first one are returned in `head` (a caller whose partition starts with
+ * a marker item asks for it this way).
  */
-export async function queryAll(input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  try {
-    do {
-      const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
-  } catch (err) {
-    throw toAppError(err);
-  }
-  return items;
+export async function readLog(span: QuerySpan, req: PageRequest, lead = 0): Promise<LogRead> {
+  const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
+  const page = start?.page ?? req.page;
+  const skip = start ? 0 : (page - 1) * req.limit + lead;
+  const { items } = await queryUntil(span, skip + req.limit + 1, start?.key);
+  const pageItems = items.slice(skip, skip + req.limit);
+  const more = items.length > skip + req.limit;
+  const last = pageItems.at(-1);
+  return { head: items.slice(0, skip), items: pageItems, page, limit: req.limit, more, nextCursor: more && last ? cursorAfter(page, last, span.index) : null };
+}
+
+/**
+ * A log read as the envelope's page. A log is not counted (its items expire), so `total` counts
+ * the items up to the end of this page, plus one when more follow: exact on the last page, a lower
+ * bound before it (with `nextCursor` set and `totalPages` at least one more than `page`).
+ */
+export function logPage<T>(read: LogRead, map: (item: Item) => T): Page<T> {
+  const total = (read.page - 1) * read.limit + read.items.length + (read.more ? 1 : 0);
+  return new Page(read.items.map(map), {
+    page: read.page,
+    limit: read.limit,
+    total,
+    totalPages: Math.ceil(total / read.limit),
+    nextCursor: read.nextCursor,
+  });
 }

@@ -18,7 +18,8 @@ import type { DomainEvent } from '../events/catalog';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
-import { outboxStep, transact, type Step } from './transact';
+import { transact, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface Permission {
   id: number;
@@ -68,11 +69,7 @@ export const permissionsNotFound = (problems: FieldProblem[]) =>
 let known: Map<number, string> | undefined;
 
 async function readCatalog(): Promise<Permission[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': PARTITION, ':prefix': ID_PREFIX },
-  });
+  const items = await queryAll({ partition: PARTITION, range: { op: 'begins_with', value: ID_PREFIX } });
   const found = items.map(toPermission);
   known = new Map(found.map((p) => [p.id, p.key]));
   return found;

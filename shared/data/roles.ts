@@ -13,7 +13,8 @@ import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { counterStep, listPage, type PageRequest } from './paging';
 import { transactNaming, usageSteps, type PermissionRef } from './permissions';
-import { outboxStep, type Step } from './transact';
+import { type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface Role {
   id: number;

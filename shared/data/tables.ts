@@ -8,7 +8,8 @@ import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { locationCounter, locationExistsStep } from './locations';
 import { counterStep, listPage, type PageRequest } from './paging';
-import { outboxStep, transact, type Step } from './transact';
+import { transact, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 /** A bookable storefront resource (a table) of a location. */
 export interface DiningTable {

@@ -17,7 +17,8 @@ import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
 import { orderKey, toOrder, type Order, type OrderLine } from './orders';
-import { outboxStep, transact, type Step } from './transact';
+import { transact, type Step } from './transact';
+import { outboxStep } from './outbox';
 
 export interface Tab {
   id: string;

@@ -1,9 +1,13 @@
+/**
+ * Writes: every change is a list of steps written as one TransactWriteItems (all or nothing), each
+ * step naming the error its condition failing means. The step builders here are the only place a
+ * condition like "absent" or "still at the version read" is spelled out.
+ */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conflict, type AppError } from '../errors';
-import type { DomainEvent } from '../events/catalog';
+import type { Item, ItemKey } from './batch';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { keys } from './keys';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -14,31 +18,93 @@ export interface Step {
   onConditionFailed?: () => AppError;
 }
 
-/** Events are kept 30 days: the event log (`GET /api/v1/events`) can page back that far. */
-export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+/** A condition of a step: an expression and the names and values it uses. */
+export interface Condition {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
 
-/** The outbox item of an event: written in the same transaction as the change it describes. */
-export function outboxStep(event: DomainEvent): Step {
-  const { payload, companyId } = event;
+/** The expression attributes of a condition, as a command takes them (none when empty). */
+function conditionInput(c: Condition | undefined) {
+  if (!c) return {};
   return {
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          pk: `${keys.company(companyId)}#EVENTS`,
-          sk: `${payload.timestamp}#${payload.id}`,
-          // The event log by type (GET /api/v1/events?type=…): one Query per page, oldest first.
-          gsi1pk: `${keys.company(companyId)}#EVENTS#${payload.event}`,
-          gsi1sk: `${payload.timestamp}#${payload.id}`,
-          entity: 'OUTBOX',
-          companyId,
-          payload,
-          ttl: Math.floor(Date.parse(payload.timestamp) / 1000) + EVENT_RETENTION_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    ConditionExpression: c.expression,
+    ...(c.names && Object.keys(c.names).length ? { ExpressionAttributeNames: c.names } : {}),
+    ...(c.values && Object.keys(c.values).length ? { ExpressionAttributeValues: c.values } : {}),
   };
+}
+
+const withError = (step: Step, onConditionFailed: (() => AppError) | undefined): Step => (onConditionFailed ? { ...step, onConditionFailed } : step);
+
+/** Puts the item unconditionally (a link or marker whose key says everything). */
+export const putStep = (item: Item): Step => ({ item: { Put: { TableName: tableName(), Item: item } } });
+
+/** Puts the item only if no item has its key (put-if-absent); else `onExists` (a bug if not given). */
+export const putNewStep = (item: Item, onExists?: () => AppError): Step =>
+  withError({ item: { Put: { TableName: tableName(), Item: item, ...conditionInput({ expression: 'attribute_not_exists(pk)' }) } } }, onExists);
+
+/** Puts the item only while `condition` holds of the item it replaces. */
+export const conditionalPutStep = (item: Item, condition: Condition, onConditionFailed: () => AppError): Step =>
+  withError({ item: { Put: { TableName: tableName(), Item: item, ...conditionInput(condition) } } }, onConditionFailed);
+
+/** "Changed by another request" for a resource read at a version that is no longer current. */
+export const changedMeanwhile = (what: string) => () => conflict(`The ${what} was changed by another request; read it again and retry`);
+
+/** The condition of optimistic concurrency: the item still exists at the version that was read. */
+export const atVersion = (expectedVersion: number): Condition => ({ expression: 'attribute_exists(pk) AND version = :v', values: { ':v': expectedVersion } });
+
+/**
+ * Replaces an item only if it still has the version that was read (optimistic concurrency): a
+ * concurrent change makes this step fail with 409, naming what changed under the caller.
+ */
+export const versionedPutStep = (item: Item, expectedVersion: number, what: string): Step => conditionalPutStep(item, atVersion(expectedVersion), changedMeanwhile(what));
+
+/** Deletes the item, under a condition when one is given. */
+export const deleteStep = (key: ItemKey, condition?: Condition, onConditionFailed?: () => AppError): Step =>
+  withError({ item: { Delete: { TableName: tableName(), Key: key, ...conditionInput(condition) } } }, onConditionFailed);
+
+/** Holds only if `condition` is true of the item (e.g. it exists); writes nothing. */
+export const checkStep = (key: ItemKey, condition: Condition, onConditionFailed: () => AppError): Step => ({
+  item: { ConditionCheck: { TableName: tableName(), Key: key, ...conditionInput(condition), ConditionExpression: condition.expression } },
+  onConditionFailed,
+});
+
+/** Holds only if the item exists. */
+export const existsStep = (key: ItemKey, onMissing: () => AppError): Step => checkStep(key, { expression: 'attribute_exists(pk)' }, onMissing);
+
+/**
+ * An UpdateItem of some attributes: SET the defined values of `patch`, REMOVE the undefined ones,
+ * plus any raw `add` actions (`ADD n :d`). Attributes not named are left as they are.
+ */
+export function updateStep(key: ItemKey, patch: Record<string, unknown>, options: { condition?: Condition; onConditionFailed?: () => AppError; add?: Record<string, number> } = {}): Step {
+  const names: Record<string, string> = { ...options.condition?.names };
+  const values: Record<string, unknown> = { ...options.condition?.values };
+  const set: string[] = [];
+  const remove: string[] = [];
+  const add: string[] = [];
+  Object.entries(patch).forEach(([field, value], i) => {
+    names[`#u${i}`] = field;
+    if (value === undefined) remove.push(`#u${i}`);
+    else {
+      values[`:u${i}`] = value;
+      set.push(`#u${i} = :u${i}`);
+    }
+  });
+  Object.entries(options.add ?? {}).forEach(([field, delta], i) => {
+    names[`#a${i}`] = field;
+    values[`:a${i}`] = delta;
+    add.push(`#a${i} :a${i}`);
+  });
+  const clauses = [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`, add.length && `ADD ${add.join(', ')}`].filter(Boolean);
+  const update = {
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: clauses.join(' '),
+    ...conditionInput({ expression: options.condition?.expression ?? '', names, values }),
+  };
+  if (!options.condition) delete (update as { ConditionExpression?: string }).ConditionExpression;
+  return withError({ item: { Update: update } }, options.onConditionFailed);
 }
 
 /**
@@ -63,22 +129,4 @@ export async function transact(steps: Step[]): Promise<void> {
     }
     throw toAppError(err);
   }
-}
-
-/**
- * Replaces an item only if it still has the version that was read (optimistic concurrency): a
- * concurrent change makes this step fail with 409, naming what changed under the caller.
- */
-export function versionedPutStep(item: Record<string, unknown>, expectedVersion: number, what: string): Step {
-  return {
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: item,
-        ConditionExpression: 'attribute_exists(pk) AND version = :v',
-        ExpressionAttributeValues: { ':v': expectedVersion },
-      },
-    },
-    onConditionFailed: () => conflict(`The ${what} was changed by another request; read it again and retry`),
-  };
 }

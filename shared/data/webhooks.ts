@@ -19,10 +19,11 @@ import type { Page } from '../page';
 import { newAlertSteps, type Alert } from './alerts';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
-import { logPage, readLog } from './events';
+
 import { keys, pick } from './keys';
-import { counterStep, listPage, queryAll, type PageRequest } from './paging';
-import { EVENT_RETENTION_SECONDS, outboxStep, transact, type Step } from './transact';
+import { counterStep, listPage, logPage, queryAll, readLog, type PageRequest } from './paging';
+import { transact, type Step } from './transact';
+import { EVENT_RETENTION_SECONDS, outboxStep } from './outbox';
 
 export interface WebhookSubscription {
   id: string;
@@ -248,14 +249,7 @@ export const subscriptions = {
 
   /** Every active subscription of the company, secrets included (the dispatcher's read). */
   async active(companyId: number): Promise<StoredSubscription[]> {
-    const items = await queryAll({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: '#active = :yes',
-      ExpressionAttributeNames: { '#active': 'active' },
-      ExpressionAttributeValues: { ':pk': subscriptionList(companyId), ':yes': true },
-    });
+    const items = await queryAll({ index: 'gsi1', partition: subscriptionList(companyId), filter: { expression: '#active = :yes', names: { '#active': 'active' }, values: { ':yes': true } } });
     return items.map(toStoredSubscription);
   },
 

@@ -8,7 +8,8 @@ import { eventLog, eventPosition } from '../../shared/data/events';
 import { MAX_SUBSCRIPTIONS, attempts, deliveries, subscriptions, type AttemptRecord, type StoredDelivery, type StoredSubscription } from '../../shared/data/webhooks';
 import { AppError } from '../../shared/errors';
 import { newEvent, type EventName } from '../../shared/events/catalog';
-import { outboxStep, transact } from '../../shared/data/transact';
+import { transact } from '../../shared/data/transact';
+import { outboxStep } from '../../shared/data/outbox';
 import { newDelivery } from '../../shared/webhooks/payload';
 import { newSecret } from '../../shared/webhooks/signing';
 

@@ -23,7 +23,7 @@ describe('functions/sweeper/no-shows', () => {
 
     const queries = ddb.commandCalls(QueryCommand).map((c) => c.args[0].input);
     expect(queries).toHaveLength(25);
-    expect(queries[0]!.ExpressionAttributeValues).toEqual({ ':pk': 'SWEEP#2026-12-03T18', ':bound': '2026-12-04T18:30:00.000Z#~' });
+    expect(queries[0]!.ExpressionAttributeValues).toEqual({ ':pk': 'SWEEP#2026-12-03T18', ':sk': '2026-12-04T18:30:00.000Z#~' });
     expect(queries.at(-1)!.ExpressionAttributeValues![':pk']).toBe('SWEEP#2026-12-04T18');
     expect(ddb.commandCalls(GetCommand).map((c) => c.args[0].input.Key)).toEqual([{ pk: 'C#7', sk: 'BOOKING#b1' }]);
     expect(ddb.commandCalls(ScanCommand)).toHaveLength(0);

@@ -1,0 +1,120 @@
+/**
+ * The entity core: an item family is declared once (its key, the fields the API shows, the index
+ * keys derived from a value) and gets every read and write step from here. Repositories are these
+ * declarations plus what is particular to them; callers never see a key.
+ *
+ *   const coursingEntity = defineEntity({
+ *     name: 'COURSING',
+ *     key: (companyId: number, id: string) => ({ pk: keys.company(companyId), sk: `COURSING#${id}` }),
+ *     keyOf: (companyId, c: Coursing) => [companyId, c.id] as const,
+ *     fields: ['id', 'title', …],
+ *     indexes: (companyId, c) => ({ gsi1pk: …, gsi1sk: … }),
+ *   });
+ *   await coursingEntity.get(companyId, id);                 // 1 GetItem
+ *   await transact([coursingEntity.newItemStep(companyId, c), outboxStep(event)]);
+ *
+ * Why not dynamodb-toolbox or ElectroDB: see docs/entities.md.
+ */
+import { AppError, conflict } from '../errors';
+import type { Page } from '../page';
+import { getItem, getItems, type Item, type ItemKey, type ReadOptions, type ReadRequest } from './batch';
+import { keys as keyParts, pick } from './keys';
+import { listPage, type Collection, type PageRequest } from './paging';
+import { atVersion, changedMeanwhile, conditionalPutStep, deleteStep, existsStep, putNewStep, type Step } from './transact';
+
+export interface EntityDefinition<T, A extends unknown[]> {
+  /** The item's `entity` attribute: what the item is, for a reader of the table. */
+  name: string;
+  /** The primary key from what callers know (a company and an id, usually). */
+  key: (...args: A) => ItemKey;
+  /** The key arguments of a stored value. */
+  keyOf: (companyId: number, value: T) => Readonly<A>;
+  /** The fields the API shows, in a stable order; the item may carry more (keys, bookkeeping). */
+  fields: readonly (keyof T & string)[];
+  /** Index keys and other attributes derived from the value, stored beside its fields. */
+  indexes?: (companyId: number, value: T) => Item;
+  /** How the resource is named in errors ("coursing", "booking group"). */
+  label: string;
+}
+
+export interface Entity<T, A extends unknown[]> {
+  readonly name: string;
+  key(...args: A): ItemKey;
+  /** The stored item of a value: keys, index keys, `entity`, `companyId` and the fields. */
+  item(companyId: number, value: T): Item;
+  /** The resource as the API shows it: exactly its fields, without keys and bookkeeping. */
+  from(item: Item): T;
+  /** The value, or undefined (also for another company's id): 1 GetItem. */
+  get(...args: A): Promise<T | undefined>;
+  /** Like `get`, read with options (a strongly consistent read). */
+  getWith(options: ReadOptions, ...args: A): Promise<T | undefined>;
+  /** The values that exist among those asked, in the order asked: one round trip. */
+  getMany(argsList: readonly A[]): Promise<T[]>;
+  /** A read of one value, to be sent with others in one round trip (`readTogether`). */
+  read(...args: A): ReadRequest<T | undefined>;
+  /** A read of several values (those that exist, in the order asked), for `readTogether`. */
+  readMany(argsList: readonly A[]): ReadRequest<T[]>;
+  /** Put-if-absent: the new value, or `onExists` (409 "… already exists" by default). */
+  newItemStep(companyId: number, value: T, onExists?: () => AppError): Step;
+  /** Replaces the value if it is still at `expectedVersion` (else 409 "changed by another request"). */
+  versionedPutStep(companyId: number, value: T, expectedVersion: number): Step;
+  /** Deletes the value if it is still at `expectedVersion`. */
+  versionedDeleteStep(companyId: number, value: T & { version: number }): Step;
+  /** Holds only while the item exists; `onMissing` otherwise (404 naming the resource by default). */
+  existsStep(args: A, onMissing?: () => AppError): Step;
+  /** One page of a collection of this entity (see paging.ts `listPage`). */
+  list(collection: Collection, page: PageRequest): Promise<Page<T>>;
+}
+
+export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>): Entity<T, A> {
+  const from = (item: Item): T => pick<T>(item, def.fields);
+  const keyOfValue = (companyId: number, value: T) => def.key(...def.keyOf(companyId, value));
+  const item = (companyId: number, value: T): Item => ({
+    ...keyOfValue(companyId, value),
+    ...def.indexes?.(companyId, value),
+    entity: def.name,
+    companyId,
+    ...value,
+  });
+  const found = (k: ItemKey) => (f: { get(key: ItemKey): Item | undefined }) => {
+    const hit = f.get(k);
+    return hit ? from(hit) : undefined;
+  };
+  const readMany = (argsList: readonly A[]): ReadRequest<T[]> => {
+    const keys = argsList.map((a) => def.key(...a));
+    return { keys, answer: (f) => keys.flatMap((k) => found(k)(f) ?? []) };
+  };
+  const entity: Entity<T, A> = {
+    name: def.name,
+    key: def.key,
+    item,
+    from,
+    get: (...args) => entity.getWith({}, ...args),
+    async getWith(options, ...args) {
+      const hit = await getItem(def.key(...args), options);
+      return hit ? from(hit) : undefined;
+    },
+    async getMany(argsList) {
+      const request = readMany(argsList);
+      const items = await getItems(request.keys);
+      const byKey = new Map(items.map((i) => [`${i.pk}\u0000${i.sk}`, i]));
+      return request.answer({ get: (k) => byKey.get(`${k.pk}\u0000${k.sk}`) });
+    },
+    read: (...args) => {
+      const k = def.key(...args);
+      return { keys: [k], answer: found(k) };
+    },
+    readMany,
+    newItemStep: (companyId, value, onExists) => putNewStep(item(companyId, value), onExists ?? (() => conflict(`The ${def.label} already exists`))),
+    versionedPutStep: (companyId, value, expectedVersion) => conditionalPutStep(item(companyId, value), atVersion(expectedVersion), changedMeanwhile(def.label)),
+    versionedDeleteStep: (companyId, value) => deleteStep(keyOfValue(companyId, value), atVersion(value.version), changedMeanwhile(def.label)),
+    existsStep: (args, onMissing) => existsStep(def.key(...args), onMissing ?? (() => new AppError('NOT_FOUND', `${capitalized(def.label)} not found`))),
+    list: (collection, page) => listPage(collection, page, from),
+  };
+  return entity;
+}
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The key of an item of the company: `C#<companyId>` / `<sk>` (most items live in their company's partition). */
+export const companyKey = (companyId: number, sk: string): ItemKey => ({ pk: keyParts.company(companyId), sk });
