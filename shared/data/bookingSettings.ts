@@ -2,16 +2,14 @@
  * A location's booking settings (spec 2.8): one item, `C#<cid>` / `BSETTINGS#<loc:12>`, with a
  * `version`. Absent until the settings are first read or written; readers use the defaults then.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { conflict } from '../errors';
+import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { WeekHours } from '../schemas/locations';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
+import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
 import { locationExistsStep } from './locations';
-import { transact, versionedPutStep, type Step } from './transact';
 import { outboxStep } from './outbox';
+import { checkStep, transact, type Step } from './transact';
 
 export interface BookingSettings {
   locationId: number;
@@ -36,30 +34,44 @@ export interface BookingSettings {
   updatedAt: string;
 }
 
-const fields = [
-  'locationId', 'bufferMinutes', 'defaultDurationMinutes', 'autoOptimizeEnabled', 'maxPartySize', 'minAdvanceHours', 'maxAdvanceDays',
-  'allowedPartySizes', 'operatingHours', 'slotIntervalMinutes', 'overbookingBufferPercentage', 'confirmationMode', 'autoNoShowDelayMinutes',
-  'cancellationPolicyHours', 'bookingWindowDays', 'maxActiveBookingsPerGuest', 'version', 'createdAt', 'updatedAt',
-] as const satisfies readonly (keyof BookingSettings)[];
-const toSettings = (i: Record<string, unknown>) => pick<BookingSettings>(i, fields);
+/** The location's cancellation policy refused a guest's cancellation when it was written. */
+export class CancellationRefused extends AppError {
+  constructor() {
+    super('UNPROCESSABLE', 'The cancellation policy refuses a cancellation this close to the start');
+  }
+}
 
-const key = (companyId: number, locationId: number) => ({ pk: keys.company(companyId), sk: `BSETTINGS#${keys.pad(locationId)}` });
-const item = (companyId: number, s: BookingSettings) => ({ ...key(companyId, s.locationId), entity: 'BOOKING_SETTINGS', companyId, ...s });
-
-/** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
-const firstPutStep = (companyId: number, s: BookingSettings): Step => ({
-  item: { Put: { TableName: tableName(), Item: item(companyId, s), ConditionExpression: 'attribute_not_exists(pk)' } },
-  onConditionFailed: () => conflict('The booking settings were changed by another request; read them again and retry'),
+export const bookingSettingsEntity = defineEntity({
+  name: 'BOOKING_SETTINGS',
+  label: 'booking settings',
+  key: (companyId: number, locationId: number) => companyKey(companyId, `BSETTINGS#${keys.pad(locationId)}`),
+  keyOf: (companyId, s: BookingSettings) => [companyId, s.locationId] as const,
+  fields: [
+    'locationId', 'bufferMinutes', 'defaultDurationMinutes', 'autoOptimizeEnabled', 'maxPartySize', 'minAdvanceHours', 'maxAdvanceDays',
+    'allowedPartySizes', 'operatingHours', 'slotIntervalMinutes', 'overbookingBufferPercentage', 'confirmationMode', 'autoNoShowDelayMinutes',
+    'cancellationPolicyHours', 'bookingWindowDays', 'maxActiveBookingsPerGuest', 'version', 'createdAt', 'updatedAt',
+  ],
 });
 
+/** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
+const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
+  locationExistsStep(companyId, s.locationId),
+  bookingSettingsEntity.newItemStep(companyId, s, () => conflict('The booking settings were changed by another request; read them again and retry')),
+];
+
 export const bookingSettings = {
-  async get(companyId: number, locationId: number): Promise<BookingSettings | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId, locationId) }));
-      return out.Item ? toSettings(out.Item) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
+  get: bookingSettingsEntity.get,
+  /** A read of the stored settings (undefined: none yet, the defaults are in force), to send with others in one round trip. */
+  read: bookingSettingsEntity.read,
+
+  /**
+   * Holds while the location's cancellation policy lets a guest cancel `wholeHoursBefore` hours
+   * before the start (no settings stored, or no policy: always); CancellationRefused otherwise.
+   * Checked in the cancellation's transaction instead of read before it: the policy in force then decides.
+   */
+  cancellableStep(companyId: number, locationId: number, wholeHoursBefore: number): Step {
+    const expression = 'attribute_not_exists(pk) OR attribute_type(cancellationPolicyHours, :null) OR cancellationPolicyHours <= :h';
+    return checkStep(bookingSettingsEntity.key(companyId, locationId), { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } }, () => new CancellationRefused());
   },
 
   /**
@@ -68,7 +80,7 @@ export const bookingSettings = {
    */
   async storeDefaults(companyId: number, defaults: BookingSettings): Promise<BookingSettings> {
     try {
-      await transact([locationExistsStep(companyId, defaults.locationId), firstPutStep(companyId, defaults)]);
+      await transact(firstPutSteps(companyId, defaults));
       return defaults;
     } catch (err) {
       const stored = (err as { code?: string }).code === 'CONFLICT' ? await bookingSettings.get(companyId, defaults.locationId) : undefined;
@@ -80,9 +92,7 @@ export const bookingSettings = {
   /** Writes the settings if nobody changed them since `expectedVersion` was read (undefined: they were not stored yet). */
   async put(companyId: number, next: BookingSettings, expectedVersion: number | undefined, event: DomainEvent): Promise<void> {
     await transact([
-      ...(expectedVersion === undefined
-        ? [locationExistsStep(companyId, next.locationId), firstPutStep(companyId, next)]
-        : [versionedPutStep(item(companyId, next), expectedVersion, 'booking settings')]),
+      ...(expectedVersion === undefined ? firstPutSteps(companyId, next) : [bookingSettingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
       outboxStep(event),
     ]);
   },

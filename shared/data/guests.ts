@@ -15,7 +15,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, notFound, validationFailed } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { Page } from '../page';
-import { getItems, type ItemKey } from './batch';
+import { getItems, readItems, type ItemKey, type ReadRequest } from './batch';
 import { db, tableName } from './client';
 import { toAppError } from './errors';
 import { keys, pick } from './keys';
@@ -219,6 +219,12 @@ export const guests = {
     } catch (err) {
       throw toAppError(err);
     }
+  },
+
+  /** A read of the guest, to send with others in one round trip (a booking's create reads it with the location). */
+  read(companyId: number, id: number): ReadRequest<Guest | undefined> {
+    const request = readItems([{ pk: keys.company(companyId), sk: guestSk(id) }]);
+    return { keys: request.keys, answer: (found) => request.answer(found).map((i) => i && toGuest(i))[0] };
   },
 
   /**

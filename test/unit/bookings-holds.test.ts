@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/data/bookings';
 import type { DiningTable } from '../../shared/data/tables';
-import { activeChange, holdDays, holdReads, holdsOf, holdWrites, localDates, planHolds, releaseOf, type TableDay } from '../../shared/domain/bookings/holds';
+import type { TableDay } from '../../shared/data/tableDays';
+import { activeChange, holdDays, holdReads, holdsOf, holdWrites, localDates, MAX_BUFFER_MINUTES, planHolds, possibleHoldDates, releaseOf } from '../../shared/domain/bookings/holds';
+import { slotOf } from '../../shared/domain/bookings/time';
 
 const zone = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);
@@ -124,5 +126,28 @@ describe('the guest\'s active count', () => {
     expect(activeChange(confirmed, booking({ status: 'seated' }))).toEqual({ delta: 0, cap: undefined });
     expect(activeChange(confirmed, booking({ status: 'cancelled' })).delta).toBe(-1);
     expect(activeChange(booking({ status: 'cancelled' }), booking({ status: 'cancelled' })).delta).toBe(0);
+  });
+});
+
+describe('the dates a hold could touch, before the zone and the settings are read', () => {
+  it('is the booking date alone for a midday booking, and takes the neighbours a buffer or a late end could reach', () => {
+    expect(possibleHoldDates('2026-06-01', '12:00', { endTime: '14:00' })).toEqual(['2026-06-01']);
+    expect(possibleHoldDates('2026-06-01', '01:30', { endTime: '03:00' })).toEqual(['2026-05-31', '2026-06-01']);
+    expect(possibleHoldDates('2026-06-01', '22:00', { endTime: '01:00' })).toEqual(['2026-06-01', '2026-06-02']);
+    expect(possibleHoldDates('2026-06-01', '18:00', { minutes: 480 })).toEqual(['2026-06-01', '2026-06-02']);
+  });
+
+  it('covers every guard day of the hold in any zone whose clocks move by at most an hour, whatever the buffer', () => {
+    const cases: [string, string, string, string][] = [
+      ['2026-03-29', '01:30', '03:30', 'Europe/Stockholm'],
+      ['2026-10-25', '21:45', '23:59', 'Europe/Stockholm'],
+      ['2026-06-01', '23:00', '02:30', 'Pacific/Auckland'],
+      ['2026-06-01', '02:00', '04:00', 'America/Los_Angeles'],
+      ['2026-11-01', '00:30', '01:30', 'America/New_York'],
+    ];
+    for (const [date, start, end, zone] of cases) {
+      const guard = holdDays(slotOf(date, start, end, zone), MAX_BUFFER_MINUTES, zone).guard;
+      expect(possibleHoldDates(date, start, { endTime: end })).toEqual(expect.arrayContaining(guard));
+    }
   });
 });

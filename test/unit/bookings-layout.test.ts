@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const rules = ['states', 'rules', 'requestTables', 'time', 'holds', 'occupancy', 'tabs', 'dispatches', 'confirmationCode'];
-const operations = ['create', 'update', 'transitions', 'seating', 'orders', 'read', 'settings', 'contention'];
+const operations = ['create', 'update', 'transitions', 'seating', 'orders', 'read', 'settings', 'holdPlacement'];
 
 /** The import specifiers of a module, with whether the import is for types only. */
 function importsOf(name: string): { from: string; typeOnly: boolean }[] {

@@ -1,6 +1,7 @@
 /**
  * Table holds kept per table and local day (docs/bookings.md, "No double booking"). Pure: the
- * operation reads the table-day items `holdReads` names and writes back what `holdWrites` answers,
+ * operation reads the table-day items `holdReads` names (before the zone and the settings are
+ * known, those of every date `possibleHoldDates` names) and writes back what `holdWrites` answers,
  * each with a condition on the version it read.
  *
  * A hold is stored in every local day its interval touches. A booking reads (and writes, so that
@@ -11,33 +12,19 @@
 import { DateTime } from 'luxon';
 import type { Booking } from '../../data/bookings';
 import type { DiningTable } from '../../data/tables';
+import type { TableDay, TableDayWrite } from '../../data/tableDays';
 import { AppError } from '../../errors';
+import { bookingSettingsFields } from '../../schemas/bookingSettings';
 import { firstClash, type Hold } from './occupancy';
 import { tableAt, type RequestedTables } from './requestTables';
 import { ruleError, tooManyActiveBookings } from './rules';
 import { activeStatuses } from './states';
 import { intervalOf, localDateTime, type Interval } from './time';
 
-/** A table's holds on one local day: booking id → [startMs, endMs). */
-export type DayHolds = Record<string, [number, number]>;
-
-/** A table-day item as read: `version` null when it does not exist yet. */
-export interface TableDay {
-  tableId: string;
-  date: string;
-  holds: DayHolds;
-  version: number | null;
-}
-
-/** A table-day item to write: its new holds, conditioned on the version read. */
-export interface TableDayWrite {
-  tableId: string;
-  date: string;
-  holds: DayHolds;
-  expectedVersion: number | null;
-}
-
 const MINUTE = 60_000;
+
+/** The longest buffer the booking settings allow: the guard days of any hold lie within it of the hold. */
+export const MAX_BUFFER_MINUTES = bookingSettingsFields.bufferMinutes.maximum!;
 
 /** Whether the booking holds its tables (and so counts among its guest's active bookings). */
 export const holdsTables = (b: Pick<Booking, 'status'>) => activeStatuses.includes(b.status);
@@ -145,4 +132,22 @@ export function holdWrites(p: Placement, read: readonly TableDay[], tables: read
   const to = localDateTime(other.endMs, p.zone);
   const message = `is booked ${from.date} ${from.time}-${to.time} (with ${p.bufferMinutes} minutes between bookings)`;
   throw new AppError('CONFLICT', `Table ${name} is already booked at that time`, [{ path: tableAt(p.requested, tableId), message }]);
+}
+
+/** The length of a booking whose end is not given: at most the longest default duration the settings allow. */
+export const MAX_DEFAULT_DURATION_MINUTES = bookingSettingsFields.defaultDurationMinutes.maximum!;
+
+/**
+ * The local dates a hold could touch (guard days included) before the location's zone and
+ * settings are read: from the wall time of the start less the longest buffer to the end's wall
+ * time (`endTime`, on the next day when not after the start; else the start plus
+ * `minutes`) plus the longest buffer, with an hour either side for a clock change. An operation
+ * reads these table days with everything else, then uses those `holdReads` names (a zone whose
+ * clocks jump further would need one more read, which `holdReads` then shows).
+ */
+export function possibleHoldDates(bookingDate: string, startTime: string, end: { endTime: string } | { minutes: number }): string[] {
+  const start = DateTime.fromISO(`${bookingDate}T${startTime}`, { zone: 'UTC' });
+  const endAt = 'endTime' in end ? DateTime.fromISO(`${bookingDate}T${end.endTime}`, { zone: 'UTC' }).plus({ days: end.endTime <= startTime ? 1 : 0 }) : start.plus({ minutes: end.minutes });
+  const margin = { minutes: MAX_BUFFER_MINUTES + 60 };
+  return localDates({ startMs: start.minus(margin).toMillis(), endMs: endAt.plus(margin).toMillis() + 1 }, 'UTC');
 }

@@ -10,13 +10,15 @@ import { Page } from '../../page';
 import type { ListBookingsQuery } from '../../schemas/bookings';
 import { assertLocationAllowed, listLocation } from '../access';
 
-/** The booking, for a caller who may act on its location: 404 for an unknown id or another company's, 403 for another location. */
-export async function bookingFor(principal: Principal, id: string): Promise<Booking> {
-  const found = await bookings.get(principal.companyId, id);
+/** The booking as read, for a caller who may act on its location: 404 for an unknown id or another company's, 403 for another location. */
+export function visibleBooking(principal: Principal, id: string, found: Booking | undefined): Booking {
   if (!found) throw notFound(`Booking ${id}`);
   assertLocationAllowed(principal, found.locationId);
   return found;
 }
+
+/** The booking (1 GetItem), for a caller who may act on its location. */
+export const bookingFor = async (principal: Principal, id: string): Promise<Booking> => visibleBooking(principal, id, await bookings.get(principal.companyId, id));
 
 export const getBooking = (principal: Principal, id: string): Promise<Booking> => bookingFor(principal, id);
 

@@ -6,7 +6,8 @@
  * its own; with `single`, only a split (while seated) gives them one.
  */
 import type { Booking, BookingTab, TabStrategy } from '../../data/bookings';
-import type { OpenTabChange, TabWrite } from '../../data/tabs';
+import type { OpenTabChange } from '../../data/openTabs';
+import type { TabWrite } from '../../data/tabs';
 import type { TabStatus } from './states';
 
 export interface TabsPlan {

@@ -3,21 +3,28 @@
  * re-checks the settings' rules and the table holds; a new set of tables replaces the old one,
  * re-planning the tabs. Locked bookings stay editable by hand (the lock only pins them against
  * the optimizer). `booking.updated` carries only the fields that changed.
+ *
+ * The booking is read first: its location, tables and date name everything else a move reads
+ * (settings, tables, table days), which is then read in one round trip before one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
-import { bookings, type Booking } from '../../data/bookings';
+import { noRead, readTogether } from '../../data/batch';
+import type { Booking } from '../../data/bookings';
+import { bookingSettings } from '../../data/bookingSettings';
+import { writeBooking } from '../../data/bookingWrite';
 import { diningTables } from '../../data/tables';
+import { tableDays } from '../../data/tableDays';
 import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
-import { retryingContention } from './contention';
-import { holdReads, holdsTables, holdWrites } from './holds';
+import { neededDays, retryingContention } from './holdPlacement';
+import { holdReads, holdsTables, holdWrites, MAX_BUFFER_MINUTES } from './holds';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
-import { settingsOf } from './settings';
+import { settingsInForce } from './settings';
 import { claimChanges, planTabs, tabChanges, tabCreates, withTabs } from './tabs';
 import { intervalOf, slotLasting, slotOf } from './time';
 
@@ -68,24 +75,26 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   }
 
   const needsSettings = moved || tablesChanged || partyChanged;
+  const placesHolds = holdsTables(prev) && (moved || tablesChanged);
   const added = tableIds.filter((t) => !prev.tableIds.includes(t));
-  const [settings, tables] = await Promise.all([
-    needsSettings ? settingsOf(companyId, prev.locationId) : undefined,
-    tablesChanged || moved ? diningTables.getMany(companyId, prev.locationId, tableIds) : [],
-  ]);
-  assertTablesFound(prev.locationId, requested, tables, added);
-  if (settings && (moved || partyChanged)) {
-    // The advance rules apply to a new start, not to a party already here.
-    const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
-    assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
-  }
+  // The hold's days for the longest buffer: the settings that fix the buffer are read with them.
+  const widest = { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: MAX_BUFFER_MINUTES, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } };
 
   return retryingContention(async () => {
-    const placement = holdsTables(prev) && (moved || tablesChanged)
-      ? { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: settings!.bufferMinutes, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } }
-      : undefined;
-    const wanted = placement ? holdReads(placement) : [];
-    const tableDays = placement && wanted.length ? holdWrites(placement, await bookings.tableDays(companyId, wanted), tables) : [];
+    const read = await readTogether({
+      settings: needsSettings ? bookingSettings.read(companyId, prev.locationId) : noRead(undefined),
+      tables: tablesChanged || moved ? diningTables.readMany(companyId, prev.locationId, tableIds) : noRead([]),
+      days: placesHolds ? tableDays.read(companyId, holdReads(widest)) : noRead([]),
+    });
+    const settings = needsSettings ? settingsInForce(read.settings, prev.locationId) : undefined;
+    assertTablesFound(prev.locationId, requested, read.tables, added);
+    if (settings && (moved || partyChanged)) {
+      // The advance rules apply to a new start, not to a party already here.
+      const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
+      assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
+    }
+    const placement = placesHolds ? { ...widest, bufferMinutes: settings!.bufferMinutes } : undefined;
+    const tableDayWrites = placement ? holdWrites(placement, await neededDays(companyId, holdReads(placement), read.days), read.tables) : [];
 
     const now = new Date().toISOString();
     const delay = settings?.autoNoShowDelayMinutes ?? null;
@@ -119,7 +128,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
 
     const changes = changedFields(prev, next, reported);
     if (Object.keys(changes).length === 0) return prev;
-    await bookings.write(companyId, { prev, next, tableDays, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
+    await writeBooking(companyId, { prev, next, tableDays: tableDayWrites, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
     return next;
   });
 }
