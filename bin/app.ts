@@ -7,10 +7,10 @@ import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BrigadeStack } from '../infra/brigade-stack';
 import { stageSettings } from '../infra/settings';
-import { writeValidators } from './tools/gen-validators';
+import { writeOperations } from './tools/gen-operations';
 
-// The handlers import their generated validators; bundling needs them on disk (they are not committed).
-writeValidators();
+// The handlers import their generated operation modules; bundling needs them on disk (they are not committed).
+writeOperations();
 
 const app = new App();
 const settings = stageSettings(app.node);

@@ -5,12 +5,13 @@
  */
 import { AppError } from '../shared/errors';
 import { publicHandler } from '../shared/http/handler';
+import type { Operation } from '../shared/http/operation';
 import { matchRoute } from '../shared/http/router';
-import type { Route } from '../shared/routes';
 
-const fallbackRoute: Route = { operationId: 'fallback', method: 'GET', path: '/{proxy+}', permission: null, handler: 'functions/fallback.ts', area: 'core', schemas: {} };
+/** Not a row of the route table: it serves what no row matches. */
+const fallback: Operation<'fallback'> = { operationId: 'fallback', method: 'GET', path: '/{proxy+}', permission: null, validators: {} };
 
-export const handler = publicHandler(fallbackRoute, {}, async (req) => {
+export const handler = publicHandler(fallback, async (req) => {
   const match = matchRoute(req.method, req.rawPath);
   if (match.kind === 'method-not-allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${match.allowed.join(', ')}`, [], { Allow: match.allowed.join(', ') });

@@ -7,7 +7,7 @@ import { ArnFormat, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import type { Tier } from '../shared/auth/principal';
+import type { Tier } from '../shared/schemas/access';
 import type { BrigadeTable } from './table';
 import { apiGatewayArn } from './usage-tiers';
 

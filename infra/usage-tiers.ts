@@ -14,7 +14,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsCustomResource, PhysicalResourceId, type AwsSdkCall } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { tiers, type Tier } from '../shared/auth/principal';
+import { tiers, type Tier } from '../shared/schemas/access';
 import type { DeployStage, Durability } from './settings';
 
 /**

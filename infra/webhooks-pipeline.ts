@@ -167,7 +167,7 @@ export class WebhooksPipeline extends NestedStack {
       durability,
       timeout: DELIVERY_FUNCTION_TIMEOUT,
     });
-    // Reads a delivery and its subscription (TransactGetItems), claims and records the delivery,
+    // Reads a delivery and its subscription (two GetItems), claims and records the delivery,
     // logs the attempt, raises the alert. Consuming the queue includes ChangeMessageVisibility.
     deliverer.allow(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], [table.tableArn]);
     delivery.deadLetters.grantSendMessages(deliverer.role);

@@ -24,7 +24,8 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { toAppError } from '../../shared/data/errors';
-import { deliveries, type DeliveryRef } from '../../shared/data/webhooks';
+import type { DeliveryRef } from '../../shared/data/outbox';
+import { deliveries } from '../../shared/data/webhookDeliveries';
 import { AppError } from '../../shared/errors';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { dispatch } from '../../shared/webhooks/dispatch';

@@ -1,7 +1,5 @@
 import { createApiKey } from '../../shared/domain/apiKeys';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createApiKey';
-import { route } from '../../shared/routes';
-import type { CreateApiKeyBody } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/createApiKey';
 
-export const handler = httpHandler<CreateApiKeyBody>(route('createApiKey'), validators, (req) => createApiKey(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createApiKey(req.principal, req.body));

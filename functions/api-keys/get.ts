@@ -1,6 +1,5 @@
 import { getApiKey } from '../../shared/domain/apiKeys';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getApiKey';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/getApiKey';
 
-export const handler = httpHandler<unknown, unknown, { id: string }>(route('getApiKey'), validators, (req) => getApiKey(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => getApiKey(req.principal, req.path.id));

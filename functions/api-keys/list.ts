@@ -1,7 +1,5 @@
 import { listApiKeys } from '../../shared/domain/apiKeys';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listApiKeys';
-import { route } from '../../shared/routes';
-import type { ListApiKeysQuery } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/listApiKeys';
 
-export const handler = httpHandler<unknown, ListApiKeysQuery>(route('listApiKeys'), validators, (req) => listApiKeys(req.principal, req.query));
+export const handler = httpHandler(operation, (req) => listApiKeys(req.principal, req.query));

@@ -1,6 +1,5 @@
 import { revokeApiKey } from '../../shared/domain/apiKeys';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/revokeApiKey';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/revokeApiKey';
 
-export const handler = httpHandler<unknown, unknown, { id: string }>(route('revokeApiKey'), validators, (req) => revokeApiKey(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => revokeApiKey(req.principal, req.path.id));

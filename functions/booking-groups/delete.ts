@@ -1,9 +1,5 @@
 import { deleteBookingGroup } from '../../shared/domain/bookingGroups';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/deleteBookingGroup';
-import { route } from '../../shared/routes';
-import type { BookingGroupPath } from '../../shared/schemas/bookingGroups';
+import { operation } from '../../shared/http/operations/deleteBookingGroup';
 
-export const handler = httpHandler<unknown, unknown, BookingGroupPath>(route('deleteBookingGroup'), validators, (req) =>
-  deleteBookingGroup(req.principal, req.path.locationId, req.path.id),
-);
+export const handler = httpHandler(operation, (req) => deleteBookingGroup(req.principal, req.path.locationId, req.path.id));

@@ -1,9 +1,5 @@
 import { getBookingGroup } from '../../shared/domain/bookingGroups';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getBookingGroup';
-import { route } from '../../shared/routes';
-import type { BookingGroupPath } from '../../shared/schemas/bookingGroups';
+import { operation } from '../../shared/http/operations/getBookingGroup';
 
-export const handler = httpHandler<unknown, unknown, BookingGroupPath>(route('getBookingGroup'), validators, (req) =>
-  getBookingGroup(req.principal, req.path.locationId, req.path.id),
-);
+export const handler = httpHandler(operation, (req) => getBookingGroup(req.principal, req.path.locationId, req.path.id));

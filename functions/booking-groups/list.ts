@@ -1,10 +1,5 @@
 import { listBookingGroups } from '../../shared/domain/bookingGroups';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listBookingGroups';
-import { route } from '../../shared/routes';
-import type { ListBookingGroupsQuery } from '../../shared/schemas/bookingGroups';
-import type { LocationPath } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/listBookingGroups';
 
-export const handler = httpHandler<unknown, ListBookingGroupsQuery, LocationPath>(route('listBookingGroups'), validators, (req) =>
-  listBookingGroups(req.principal, req.path.locationId, req.query),
-);
+export const handler = httpHandler(operation, (req) => listBookingGroups(req.principal, req.path.locationId, req.query));

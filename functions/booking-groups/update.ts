@@ -1,9 +1,5 @@
 import { updateBookingGroup } from '../../shared/domain/bookingGroups';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/updateBookingGroup';
-import { route } from '../../shared/routes';
-import type { BookingGroupPath, UpdateBookingGroupBody } from '../../shared/schemas/bookingGroups';
+import { operation } from '../../shared/http/operations/updateBookingGroup';
 
-export const handler = httpHandler<UpdateBookingGroupBody, unknown, BookingGroupPath>(route('updateBookingGroup'), validators, (req) =>
-  updateBookingGroup(req.principal, req.path.locationId, req.path.id, req.body),
-);
+export const handler = httpHandler(operation, (req) => updateBookingGroup(req.principal, req.path.locationId, req.path.id, req.body));

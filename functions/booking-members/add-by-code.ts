@@ -1,9 +1,5 @@
 import { addMemberByCode } from '../../shared/domain/bookingMembers';
 import { publicHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/addBookingMemberByCode';
-import { route } from '../../shared/routes';
-import type { AddMemberByCodeBody } from '../../shared/schemas/bookingMembers';
+import { operation } from '../../shared/http/operations/addBookingMemberByCode';
 
-export const handler = publicHandler<AddMemberByCodeBody, unknown, { code: string }>(route('addBookingMemberByCode'), validators, (req) =>
-  addMemberByCode(req.path.code, req.body),
-);
+export const handler = publicHandler(operation, (req) => addMemberByCode(req.path.code, req.body));

@@ -1,9 +1,5 @@
 import { addBookingMember } from '../../shared/domain/bookingMembers';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/addBookingMember';
-import { route } from '../../shared/routes';
-import type { AddBookingMemberBody } from '../../shared/schemas/bookingMembers';
+import { operation } from '../../shared/http/operations/addBookingMember';
 
-export const handler = httpHandler<AddBookingMemberBody, unknown, { id: string }>(route('addBookingMember'), validators, (req) =>
-  addBookingMember(req.principal, req.path.id, req.body),
-);
+export const handler = httpHandler(operation, (req) => addBookingMember(req.principal, req.path.id, req.body));

@@ -1,6 +1,5 @@
 import { listMembersByCode } from '../../shared/domain/bookingMembers';
 import { publicHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listBookingMembersByCode';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/listBookingMembersByCode';
 
-export const handler = publicHandler<unknown, unknown, { code: string }>(route('listBookingMembersByCode'), validators, (req) => listMembersByCode(req.path.code));
+export const handler = publicHandler(operation, (req) => listMembersByCode(req.path.code));

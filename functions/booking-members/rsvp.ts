@@ -1,7 +1,5 @@
 import { rsvp } from '../../shared/domain/bookingMembers';
 import { publicHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/rsvpBooking';
-import { route } from '../../shared/routes';
-import type { RsvpBody } from '../../shared/schemas/bookingMembers';
+import { operation } from '../../shared/http/operations/rsvpBooking';
 
-export const handler = publicHandler<RsvpBody>(route('rsvpBooking'), validators, (req) => rsvp(req.body));
+export const handler = publicHandler(operation, (req) => rsvp(req.body));

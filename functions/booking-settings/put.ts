@@ -1,10 +1,5 @@
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/putBookingSettings';
-import { route } from '../../shared/routes';
-import type { PutBookingSettingsBody } from '../../shared/schemas/bookings';
-import type { LocationPath } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/putBookingSettings';
 
-export const handler = httpHandler<PutBookingSettingsBody, unknown, LocationPath>(route('putBookingSettings'), validators, (req) =>
-  putBookingSettings(req.principal, req.path.locationId, req.body),
-);
+export const handler = httpHandler(operation, (req) => putBookingSettings(req.principal, req.path.locationId, req.body));

@@ -1,7 +1,5 @@
 import { cancelBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/cancelBooking';
-import { route } from '../../shared/routes';
-import type { BookingPath, CancelBookingBody } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/cancelBooking';
 
-export const handler = httpHandler<CancelBookingBody, unknown, BookingPath>(route('cancelBooking'), validators, (req) => cancelBooking(req.principal, req.path.id, req.body));
+export const handler = httpHandler(operation, (req) => cancelBooking(req.principal, req.path.id, req.body));

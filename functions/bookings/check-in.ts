@@ -1,7 +1,5 @@
 import { checkInBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/checkInBooking';
-import { route } from '../../shared/routes';
-import type { BookingPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/checkInBooking';
 
-export const handler = httpHandler<unknown, unknown, BookingPath>(route('checkInBooking'), validators, (req) => checkInBooking(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => checkInBooking(req.principal, req.path.id));

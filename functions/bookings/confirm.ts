@@ -1,7 +1,5 @@
 import { confirmBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/confirmBooking';
-import { route } from '../../shared/routes';
-import type { BookingPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/confirmBooking';
 
-export const handler = httpHandler<unknown, unknown, BookingPath>(route('confirmBooking'), validators, (req) => confirmBooking(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => confirmBooking(req.principal, req.path.id));

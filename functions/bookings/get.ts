@@ -1,7 +1,5 @@
 import { getBooking } from '../../shared/domain/bookings/read';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getBooking';
-import { route } from '../../shared/routes';
-import type { BookingPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/getBooking';
 
-export const handler = httpHandler<unknown, unknown, BookingPath>(route('getBooking'), validators, (req) => getBooking(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => getBooking(req.principal, req.path.id));

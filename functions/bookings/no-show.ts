@@ -1,7 +1,5 @@
 import { markNoShow } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/markBookingNoShow';
-import { route } from '../../shared/routes';
-import type { BookingPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/markBookingNoShow';
 
-export const handler = httpHandler<unknown, unknown, BookingPath>(route('markBookingNoShow'), validators, (req) => markNoShow(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => markNoShow(req.principal, req.path.id));

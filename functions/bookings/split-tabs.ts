@@ -1,7 +1,5 @@
 import { splitTabs } from '../../shared/domain/bookings/seating';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/splitBookingTabs';
-import { route } from '../../shared/routes';
-import type { BookingPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/splitBookingTabs';
 
-export const handler = httpHandler<unknown, unknown, BookingPath>(route('splitBookingTabs'), validators, (req) => splitTabs(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => splitTabs(req.principal, req.path.id));

@@ -1,7 +1,5 @@
 import { createCoursing } from '../../shared/domain/coursings';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createCoursing';
-import { route } from '../../shared/routes';
-import type { CreateCoursingBody } from '../../shared/schemas/coursings';
+import { operation } from '../../shared/http/operations/createCoursing';
 
-export const handler = httpHandler<CreateCoursingBody>(route('createCoursing'), validators, (req) => createCoursing(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createCoursing(req.principal, req.body));

@@ -1,7 +1,5 @@
 import { createGuest } from '../../shared/domain/guests';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createGuest';
-import { route } from '../../shared/routes';
-import type { CreateGuestBody } from '../../shared/schemas/guests';
+import { operation } from '../../shared/http/operations/createGuest';
 
-export const handler = httpHandler<CreateGuestBody>(route('createGuest'), validators, (req) => createGuest(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createGuest(req.principal, req.body));

@@ -1,5 +1,5 @@
 import { ready } from '../../shared/domain/health';
 import { probeHandler } from '../../shared/http/handler';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/ready';
 
-export const handler = probeHandler(route('ready'), async () => ready());
+export const handler = probeHandler(operation, async () => ready());

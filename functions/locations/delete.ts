@@ -1,7 +1,5 @@
 import { deleteLocation } from '../../shared/domain/locations';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/deleteLocation';
-import { route } from '../../shared/routes';
-import type { LocationPath } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/deleteLocation';
 
-export const handler = httpHandler<unknown, unknown, LocationPath>(route('deleteLocation'), validators, (req) => deleteLocation(req.principal, req.path.locationId));
+export const handler = httpHandler(operation, (req) => deleteLocation(req.principal, req.path.locationId));

@@ -1,7 +1,5 @@
 import { getLocation } from '../../shared/domain/locations';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getLocation';
-import { route } from '../../shared/routes';
-import type { LocationPath } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/getLocation';
 
-export const handler = httpHandler<unknown, unknown, LocationPath>(route('getLocation'), validators, (req) => getLocation(req.principal, req.path.locationId));
+export const handler = httpHandler(operation, (req) => getLocation(req.principal, req.path.locationId));

@@ -1,7 +1,5 @@
 import { listLocations } from '../../shared/domain/locations';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listLocations';
-import { route } from '../../shared/routes';
-import type { ListLocationsQuery } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/listLocations';
 
-export const handler = httpHandler<unknown, ListLocationsQuery>(route('listLocations'), validators, (req) => listLocations(req.principal, req.query));
+export const handler = httpHandler(operation, (req) => listLocations(req.principal, req.query));

@@ -1,9 +1,5 @@
 import { updateLocation } from '../../shared/domain/locations';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/updateLocation';
-import { route } from '../../shared/routes';
-import type { LocationPath, UpdateLocationBody } from '../../shared/schemas/locations';
+import { operation } from '../../shared/http/operations/updateLocation';
 
-export const handler = httpHandler<UpdateLocationBody, unknown, LocationPath>(route('updateLocation'), validators, (req) =>
-  updateLocation(req.principal, req.path.locationId, req.body),
-);
+export const handler = httpHandler(operation, (req) => updateLocation(req.principal, req.path.locationId, req.body));

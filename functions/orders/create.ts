@@ -1,7 +1,5 @@
 import { placeOrder } from '../../shared/domain/bookings/orders';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createTabOrder';
-import { route } from '../../shared/routes';
-import type { OrderBody, TabPath } from '../../shared/schemas/bookings';
+import { operation } from '../../shared/http/operations/createTabOrder';
 
-export const handler = httpHandler<OrderBody, unknown, TabPath>(route('createTabOrder'), validators, (req) => placeOrder(req.principal, req.path.tabId, req.body));
+export const handler = httpHandler(operation, (req) => placeOrder(req.principal, req.path.tabId, req.body));

@@ -1,7 +1,5 @@
 import { createPermission } from '../../shared/domain/permissions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createPermission';
-import { route } from '../../shared/routes';
-import type { CreatePermissionBody } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/createPermission';
 
-export const handler = httpHandler<CreatePermissionBody>(route('createPermission'), validators, (req) => createPermission(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createPermission(req.principal, req.body));

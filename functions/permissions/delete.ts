@@ -1,6 +1,5 @@
 import { deletePermission } from '../../shared/domain/permissions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/deletePermission';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/deletePermission';
 
-export const handler = httpHandler<unknown, unknown, { id: number }>(route('deletePermission'), validators, (req) => deletePermission(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => deletePermission(req.principal, req.path.id));

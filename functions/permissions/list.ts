@@ -1,7 +1,5 @@
 import { listPermissions } from '../../shared/domain/permissions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listPermissions';
-import { route } from '../../shared/routes';
-import type { ListPermissionsQuery } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/listPermissions';
 
-export const handler = httpHandler<unknown, ListPermissionsQuery>(route('listPermissions'), validators, (req) => listPermissions(req.query));
+export const handler = httpHandler(operation, (req) => listPermissions(req.query));

@@ -1,9 +1,5 @@
 import { updatePermission } from '../../shared/domain/permissions';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/updatePermission';
-import { route } from '../../shared/routes';
-import type { UpdatePermissionBody } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/updatePermission';
 
-export const handler = httpHandler<UpdatePermissionBody, unknown, { id: number }>(route('updatePermission'), validators, (req) =>
-  updatePermission(req.principal, req.path.id, req.body),
-);
+export const handler = httpHandler(operation, (req) => updatePermission(req.principal, req.path.id, req.body));

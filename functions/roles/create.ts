@@ -1,7 +1,5 @@
 import { createRole } from '../../shared/domain/roles';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createRole';
-import { route } from '../../shared/routes';
-import type { CreateRoleBody } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/createRole';
 
-export const handler = httpHandler<CreateRoleBody>(route('createRole'), validators, (req) => createRole(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createRole(req.principal, req.body));

@@ -1,7 +1,5 @@
 import { listRoles } from '../../shared/domain/roles';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listRoles';
-import { route } from '../../shared/routes';
-import type { ListRolesQuery } from '../../shared/schemas/access';
+import { operation } from '../../shared/http/operations/listRoles';
 
-export const handler = httpHandler<unknown, ListRolesQuery>(route('listRoles'), validators, (req) => listRoles(req.principal, req.query));
+export const handler = httpHandler(operation, (req) => listRoles(req.principal, req.query));

@@ -1,7 +1,5 @@
 import { getTable } from '../../shared/domain/tables';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getTable';
-import { route } from '../../shared/routes';
-import type { TablePath } from '../../shared/schemas/tables';
+import { operation } from '../../shared/http/operations/getTable';
 
-export const handler = httpHandler<unknown, unknown, TablePath>(route('getTable'), validators, (req) => getTable(req.principal, req.path.locationId, req.path.id));
+export const handler = httpHandler(operation, (req) => getTable(req.principal, req.path.locationId, req.path.id));

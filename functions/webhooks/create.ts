@@ -1,7 +1,5 @@
 import { createSubscription } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/createWebhookSubscription';
-import { route } from '../../shared/routes';
-import type { CreateWebhookSubscriptionBody } from '../../shared/schemas/webhooks';
+import { operation } from '../../shared/http/operations/createWebhookSubscription';
 
-export const handler = httpHandler<CreateWebhookSubscriptionBody>(route('createWebhookSubscription'), validators, (req) => createSubscription(req.principal, req.body));
+export const handler = httpHandler(operation, (req) => createSubscription(req.principal, req.body));

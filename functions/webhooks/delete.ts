@@ -1,6 +1,5 @@
 import { deleteSubscription } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/deleteWebhookSubscription';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/deleteWebhookSubscription';
 
-export const handler = httpHandler<unknown, unknown, { id: string }>(route('deleteWebhookSubscription'), validators, (req) => deleteSubscription(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => deleteSubscription(req.principal, req.path.id));

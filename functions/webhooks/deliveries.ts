@@ -1,9 +1,5 @@
 import { listDeliveryAttempts } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listWebhookDeliveries';
-import { route } from '../../shared/routes';
-import type { ListWebhookDeliveriesQuery } from '../../shared/schemas/webhooks';
+import { operation } from '../../shared/http/operations/listWebhookDeliveries';
 
-export const handler = httpHandler<unknown, ListWebhookDeliveriesQuery, { id: string }>(route('listWebhookDeliveries'), validators, (req) =>
-  listDeliveryAttempts(req.principal, req.path.id, req.query),
-);
+export const handler = httpHandler(operation, (req) => listDeliveryAttempts(req.principal, req.path.id, req.query));

@@ -1,6 +1,5 @@
 import { getSubscription } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/getWebhookSubscription';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/getWebhookSubscription';
 
-export const handler = httpHandler<unknown, unknown, { id: string }>(route('getWebhookSubscription'), validators, (req) => getSubscription(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => getSubscription(req.principal, req.path.id));

@@ -1,7 +1,5 @@
 import { listSubscriptions } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/listWebhookSubscriptions';
-import { route } from '../../shared/routes';
-import type { ListWebhookSubscriptionsQuery } from '../../shared/schemas/webhooks';
+import { operation } from '../../shared/http/operations/listWebhookSubscriptions';
 
-export const handler = httpHandler<unknown, ListWebhookSubscriptionsQuery>(route('listWebhookSubscriptions'), validators, (req) => listSubscriptions(req.principal, req.query));
+export const handler = httpHandler(operation, (req) => listSubscriptions(req.principal, req.query));

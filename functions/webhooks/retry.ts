@@ -1,6 +1,5 @@
 import { retryDelivery } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/retryWebhookDelivery';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/retryWebhookDelivery';
 
-export const handler = httpHandler<unknown, unknown, { deliveryId: string }>(route('retryWebhookDelivery'), validators, (req) => retryDelivery(req.principal, req.path.deliveryId));
+export const handler = httpHandler(operation, (req) => retryDelivery(req.principal, req.path.deliveryId));

@@ -1,6 +1,5 @@
 import { rotateSubscriptionSecret } from '../../shared/domain/webhooks';
 import { httpHandler } from '../../shared/http/handler';
-import * as validators from '../../shared/http/validators/rotateWebhookSecret';
-import { route } from '../../shared/routes';
+import { operation } from '../../shared/http/operations/rotateWebhookSecret';
 
-export const handler = httpHandler<unknown, unknown, { id: string }>(route('rotateWebhookSecret'), validators, (req) => rotateSubscriptionSecret(req.principal, req.path.id));
+export const handler = httpHandler(operation, (req) => rotateSubscriptionSecret(req.principal, req.path.id));

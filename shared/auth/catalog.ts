@@ -1,9 +1,10 @@
 /**
  * The built-in permission catalog: every `resource.action` key an operation of the API requires
- * (decisions.md §4 and §7), plus those of the route table, and the grants of the system roles every
- * company is seeded with. The permissions API (spec 2.6) adds custom permissions beside these.
+ * (decisions.md §4 and §7), and the grants of the system roles every company is seeded with. The
+ * permissions API (spec 2.6) adds custom permissions beside these. Plain data: it does not read the
+ * route table (which would load every route and schema wherever the catalog is used); a unit test
+ * checks that every permission a route requires is listed here.
  */
-import { routePermissions } from '../routes';
 
 const grouped: Record<string, string[]> = {
   alerts: ['read', 'manage'],
@@ -31,9 +32,9 @@ const grouped: Record<string, string[]> = {
   webhooks: ['read', 'manage'],
 };
 
-export const builtInPermissions: readonly string[] = [
-  ...new Set([...Object.entries(grouped).flatMap(([resource, actions]) => actions.map((a) => `${resource}.${a}`)), ...routePermissions()]),
-].sort();
+export const builtInPermissions: readonly string[] = Object.entries(grouped)
+  .flatMap(([resource, actions]) => actions.map((a) => `${resource}.${a}`))
+  .sort();
 
 const builtIn = new Set(builtInPermissions);
 

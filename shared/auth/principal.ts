@@ -1,9 +1,10 @@
 /** Who is calling, once the credential is verified. Everything a request may do follows from it. */
-export type Tier = 'standard' | 'premium' | 'unlimited';
+import type { Tier } from '../schemas/access';
+
+export type { Tier } from '../schemas/access';
 
 /** Requests per clock hour (spec §8). */
 export const tierLimits: Record<Tier, number> = { standard: 1_000, premium: 10_000, unlimited: 100_000 };
-export const tiers = Object.keys(tierLimits) as Tier[];
 
 export interface Principal {
   kind: 'apiKey' | 'user';

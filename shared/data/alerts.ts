@@ -2,10 +2,8 @@
  * Alerts (spec 2.2): what operators must look at. The webhook pipeline raises one when a delivery
  * dies; the alerts API (list, acknowledge, resolve) reads and changes them.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
+import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
 import { counterStep } from './paging';
 import type { Step } from './transact';
 
@@ -33,45 +31,24 @@ export interface Alert {
   updatedAt: string;
 }
 
-const fields = [
-  'id', 'locationId', 'alertType', 'severity', 'title', 'message', 'details', 'stackTrace', 'context',
-  'latestStatus', 'resolvedAt', 'resolvedBy', 'acknowledgedAt', 'acknowledgedBy', 'version', 'createdAt', 'updatedAt',
-] as const;
+/** An alert: in its company's partition; the company's alerts listed (gsi1) by creation time. */
+export const alertEntity = defineEntity({
+  name: 'ALERT',
+  label: 'alert',
+  key: (companyId: number, id: string) => companyKey(companyId, `ALERT#${id}`),
+  keyOf: (companyId, a: Alert) => [companyId, a.id] as const,
+  fields: [
+    'id', 'locationId', 'alertType', 'severity', 'title', 'message', 'details', 'stackTrace', 'context',
+    'latestStatus', 'resolvedAt', 'resolvedBy', 'acknowledgedAt', 'acknowledgedBy', 'version', 'createdAt', 'updatedAt',
+  ],
+  indexes: (companyId, a) => ({ gsi1pk: `${keys.company(companyId)}#ALERTS`, gsi1sk: `${a.createdAt}#${a.id}` }),
+});
 
-const key = (companyId: number, id: string) => ({ pk: keys.company(companyId), sk: `ALERT#${id}` });
-const counter = (companyId: number) => ({ pk: keys.company(companyId), sk: 'COUNT#ALERT' });
+const counter = (companyId: number) => companyKey(companyId, 'COUNT#ALERT');
 
 /** A new alert and its list counter, as steps of the transaction that records what it is about. */
-export function newAlertSteps(companyId: number, alert: Alert): Step[] {
-  return [
-    {
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...key(companyId, alert.id),
-            // The company's alerts, newest last by creation time.
-            gsi1pk: `${keys.company(companyId)}#ALERTS`,
-            gsi1sk: `${alert.createdAt}#${alert.id}`,
-            entity: 'ALERT',
-            companyId,
-            ...alert,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-    counterStep(counter(companyId), 1),
-  ];
-}
+export const newAlertSteps = (companyId: number, alert: Alert): Step[] => [alertEntity.newItemStep(companyId, alert), counterStep(counter(companyId), 1)];
 
 export const alerts = {
-  async get(companyId: number, id: string): Promise<Alert | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId, id) }));
-      return out.Item ? pick<Alert>(out.Item, fields) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
-  },
+  get: alertEntity.get,
 };

@@ -5,8 +5,9 @@
  */
 import type { EventName, EventPayload } from '../events/catalog';
 import type { Page } from '../page';
-import { keys } from './keys';
-import { logPage, readLog, type PageRequest, type QuerySpan } from './paging';
+import type { Item } from './batch';
+import { eventLogPartition } from './outbox';
+import { logPage, readLog, type PageRequest, type QuerySpan, type SortRange } from './paging';
 
 /** An event as the log shows it: the webhook payload (with the event's own id) and its position. */
 export type LoggedEvent = EventPayload & { cursor: string };
@@ -29,17 +30,17 @@ export function eventPosition(cursor: string): string | undefined {
   return POSITION.test(position) ? position : undefined;
 }
 
+/** An outbox item as the log shows it. */
+function loggedEventOf(item: Item): LoggedEvent {
+  const { id, event, resource, resourceId, timestamp, apiVersion, data, changes } = item.payload as EventPayload;
+  return { id, event, resource, resourceId, timestamp, apiVersion, data, changes, cursor: eventCursor(String(item.sk)) };
+}
+
 export const eventLog = {
-  page(companyId: number, q: EventLogQuery): Promise<Page<LoggedEvent>> {
-    const events = `${keys.company(companyId)}#EVENTS`;
-    const span: QuerySpan = q.type ? { index: 'gsi1', partition: `${events}#${q.type}` } : { partition: events };
-    if (q.after !== undefined) span.range = { op: '>', value: q.after };
-    else if (q.since !== undefined) span.range = { op: '>=', value: q.since };
-    return readLog(span, q).then((read) =>
-      logPage(read, (item) => {
-        const { id, event, resource, resourceId, timestamp, apiVersion, data, changes } = item.payload as EventPayload;
-        return { id, event, resource, resourceId, timestamp, apiVersion, data, changes, cursor: eventCursor(String(item.sk)) };
-      }),
-    );
+  /** The company's log or one type's (gsi1): both ordered by position, so `since` and `after` are ranges of either. */
+  async page(companyId: number, q: EventLogQuery): Promise<Page<LoggedEvent>> {
+    const range: SortRange | undefined = q.after !== undefined ? { op: '>', value: q.after } : q.since !== undefined ? { op: '>=', value: q.since } : undefined;
+    const span: QuerySpan = { index: q.type ? 'gsi1' : undefined, partition: eventLogPartition(companyId, q.type), range };
+    return logPage(await readLog(span, q), loggedEventOf);
   },
 };

@@ -13,6 +13,8 @@ export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 export const REQUEST_RETENTION_SECONDS = 24 * 3600;
 
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+/** The `ttl` of an item kept as long as the events (an event, a webhook delivery, an attempt): 30 days after `iso`. */
+export const keptAsEvents = (iso: string) => epochSeconds(iso) + EVENT_RETENTION_SECONDS;
 
 /** One attempt round of one delivery, as the pipeline queues it. */
 export interface DeliveryRef {
@@ -39,7 +41,7 @@ export function outboxStep(event: DomainEvent): Step {
     entity: 'OUTBOX',
     companyId,
     payload,
-    ttl: epochSeconds(payload.timestamp) + EVENT_RETENTION_SECONDS,
+    ttl: keptAsEvents(payload.timestamp),
   });
 }
 

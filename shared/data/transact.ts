@@ -3,11 +3,13 @@
  * step naming the error its condition failing means. The step builders here are the only place a
  * condition like "absent" or "still at the version read" is spelled out.
  */
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict, type AppError } from '../errors';
 import type { Item, ItemKey } from './batch';
 import { db, tableName } from './client';
-import { toAppError } from './errors';
+import { conditionFailed, sdk, toAppError } from './errors';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -128,5 +130,30 @@ export async function transact(steps: Step[]): Promise<void> {
       }
     }
     throw toAppError(err);
+  }
+}
+
+/** What a step written alone did: written, or not because its condition failed (with the item that failed it, if any). */
+export type WriteAlone = { written: true } | { written: false; current: Item | undefined };
+
+/**
+ * A Put or Update step written alone, as one PutItem / UpdateItem instead of a transaction: for a
+ * single-item write whose failed condition is an answer, not an error (another worker holds the
+ * item, it was made already). The step's `onConditionFailed` is not used; a failed condition
+ * answers `written: false` with the item as it is (ReturnValuesOnConditionCheckFailure).
+ */
+export async function writeAlone(step: Step): Promise<WriteAlone> {
+  const { Put, Update } = step.item;
+  const returning = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
+  try {
+    if (Put) await sdk(() => db().send(new PutCommand({ ...Put, ...returning })));
+    else if (Update) await sdk(() => db().send(new UpdateCommand({ ...Update, ...returning })));
+    else throw new Error('Only a Put or an Update step can be written alone');
+    return { written: true };
+  } catch (err) {
+    if (!conditionFailed(err)) throw err;
+    // The document client leaves the item of a failed condition in DynamoDB's own JSON.
+    const current = (err as { Item?: Record<string, AttributeValue> }).Item;
+    return { written: false, current: current && unmarshall(current) };
   }
 }

@@ -6,15 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
-import {
-  attempts,
-  deliveries,
-  subscriptions,
-  type DeliveryAttempt,
-  type StoredDelivery,
-  type WebhookDelivery,
-  type WebhookSubscription,
-} from '../data/webhooks';
+import { attempts, type DeliveryAttempt } from '../data/webhookAttempts';
+import { deliveries, type StoredDelivery, type WebhookDelivery } from '../data/webhookDeliveries';
+import { subscriptions, type WebhookSubscription } from '../data/webhookSubscriptions';
 import { conflict, notFound, validationFailed } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';

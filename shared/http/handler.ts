@@ -9,10 +9,11 @@ import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { Route } from '../routes';
+import type { Route, RouteRuntime } from '../routes';
 import { successBody } from './envelope';
 import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf } from './middleware';
-import type { ApiRequest, ChainEvent, PublicRequest } from './request';
+import type { Operation, OperationRequest, PublicOperationRequest } from './operation';
+import type { ChainEvent, PublicRequest } from './request';
 import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -62,32 +63,28 @@ function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
   };
 }
 
+/** The chain's steps read only the runtime fields of a row, which an operation module carries. */
+const rowOf = (operation: Operation) => operation as RouteRuntime as Route;
+
 /**
- * An operation that needs a credential holding `route.permission`. `validators` is the route's
- * generated module (shared/http/validators/<operationId>.ts), or `{}` when it has no schemas.
+ * An operation that needs a credential holding its permission. `operation` is the export of its
+ * generated module (shared/http/operations/<operationId>.ts); the request's body, query and path
+ * are typed by the row's schemas.
  */
-export function httpHandler<Body = unknown, Query = unknown, Path = unknown>(
-  route: Route,
-  validators: RouteValidators,
-  run: (req: ApiRequest<Body, Query, Path>) => Promise<unknown>,
-): Lambda {
-  if (route.permission === null) throw new Error(`${route.operationId} is public: use publicHandler`);
+export function httpHandler<Op extends Operation & { permission: string }>(operation: Op, run: (req: OperationRequest<Op>) => Promise<unknown>): Lambda {
+  if (operation.permission === null) throw new Error(`${operation.operationId} is public: use publicHandler`);
   // The chain's permission step has run before the domain call: a principal is present.
-  return chain(route, validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as ApiRequest<Body, Query, Path>)));
+  return chain(rowOf(operation), operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as OperationRequest<Op>)));
 }
 
 /** An operation anyone may call (a credential, if sent, is still verified). */
-export function publicHandler<Body = unknown, Query = unknown, Path = unknown>(
-  route: Route,
-  validators: RouteValidators,
-  run: (req: PublicRequest<Body, Query, Path>) => Promise<unknown>,
-): Lambda {
-  return chain(route, validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicRequest<Body, Query, Path>)));
+export function publicHandler<Op extends Operation>(operation: Op, run: (req: PublicOperationRequest<Op>) => Promise<unknown>): Lambda {
+  return chain(rowOf(operation), operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
 }
 
 /** A health probe: public, never rate-refused, answers its own shape. */
-export function probeHandler(route: Route, run: (req: PublicRequest) => Promise<ProbeResult>): Lambda {
-  return chain(route, {}, (request) => {
+export function probeHandler(operation: Operation & { probe: true }, run: (req: PublicRequest) => Promise<ProbeResult>): Lambda {
+  return chain(rowOf(operation), operation.validators, (request) => {
     const out = request.response as unknown as ProbeResult;
     return { statusCode: out.statusCode, body: JSON.stringify(out.body) };
   }).handler(async (event) => asResult(await run(requestOf(event))));

@@ -1,6 +1,6 @@
 /**
- * Joins a route's precompiled validators (shared/http/validators/<operationId>.ts, generated from
- * the route table's TypeBox schemas by `npm run gen:validators`) into the one function
+ * Joins a route's precompiled validators (in shared/http/operations/<operationId>.ts, generated
+ * from the route table's TypeBox schemas by `npm run gen:operations`) into the one function
  * @middy/validator calls. Query and path validators coerce strings and fill defaults; the body
  * validator does not coerce.
  */

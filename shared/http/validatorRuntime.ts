@@ -1,5 +1,5 @@
 /**
- * What the precompiled validators (shared/http/validators/*) need at run time: ajv's small runtime
+ * What the precompiled validators (shared/http/operations/*) need at run time: ajv's small runtime
  * helpers and the format checks of ajv-formats, imported once here so the generated code has no
  * CommonJS `require` of its own.
  */

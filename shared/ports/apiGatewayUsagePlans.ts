@@ -9,7 +9,7 @@ import { randomBase62 } from '../auth/apiKey';
 import type { Tier } from '../auth/principal';
 import { config, type Stage } from '../config';
 import { unavailable } from '../errors';
-import type { UsageKey, UsagePlans } from './usagePlans';
+import type { UsageKey, UsagePlans } from './usagePlansPort';
 
 const logger = new Logger({ serviceName: 'brigade' });
 

@@ -1,26 +1,14 @@
 /**
- * The API Gateway usage plans that meter each merchant key by its tier (infra/usage-tiers.ts).
- * A key gets its own gateway key on creation; the authorizer names it as the request's
- * `usageIdentifierKey`, so API Gateway throttles each key on its own. The local stage has no
- * gateway: its adapter attaches nothing.
+ * The usage-plans adapter of this stage. The port is usagePlansPort.ts, which the AWS adapter
+ * imports instead of this file, so the two do not import each other. A key gets its own gateway
+ * key on creation; the authorizer names it as the request's `usageIdentifierKey`, so API Gateway
+ * throttles each key on its own. The local stage has no gateway: its adapter attaches nothing.
  */
-import type { Tier } from '../auth/principal';
 import { config } from '../config';
+import type { Tier } from '../schemas/access';
+import type { UsagePlans } from './usagePlansPort';
 
-/** A gateway key: its id (to move or delete it) and its value (what the authorizer names). */
-export interface UsageKey {
-  id: string;
-  value: string;
-}
-
-export interface UsagePlans {
-  /** Creates a gateway key for the merchant key `keyId` in its tier's plan; null where there is no gateway. */
-  attach(keyId: string, tier: Tier): Promise<UsageKey | null>;
-  /** Moves the gateway key to another tier's plan. */
-  move(usageKey: UsageKey, fromTier: Tier, toTier: Tier): Promise<void>;
-  /** Deletes the gateway key. Never throws: its merchant key is already revoked or was never stored. */
-  detach(usageKey: UsageKey): Promise<void>;
-}
+export type { UsageKey, UsagePlans } from './usagePlansPort';
 
 /** The local stage: no gateway, nothing to meter. */
 export const noUsagePlans: UsagePlans = {

@@ -14,7 +14,7 @@ import { setupRoutes } from './setup';
 import { webhooksRoutes } from './webhooks';
 import type { Route } from './route';
 
-export type { HttpMethod, Route, RouteSchemas } from './route';
+export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
 export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes] as const satisfies readonly Route[];
 

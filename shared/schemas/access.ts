@@ -1,7 +1,10 @@
 /** Permissions (spec 2.6), roles (spec 2.7) and API keys (decisions.md §2, §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Tier } from '../auth/principal';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+
+/** Rate-limit tiers of API keys (spec §8; their hourly limits are in shared/auth/principal.ts). */
+export const tiers = ['standard', 'premium', 'unlimited'] as const;
+export type Tier = (typeof tiers)[number];
 
 /** decisions.md §4: `resource.action`, either part snake_case. */
 export const PERMISSION_KEY_PATTERN = '^[a-z]+(_[a-z]+)*\\.[a-z]+(_[a-z]+)*$';
@@ -53,7 +56,7 @@ export const UpdateRoleBody = Type.Object(
 
 export const RoleIdPath = Type.Object({ id: NumericId });
 
-const tier = Type.Unsafe<Tier>({ type: 'string', enum: ['standard', 'premium', 'unlimited'], description: 'rate-limit tier' });
+const tier = Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier' });
 const permissions = Type.Array(PermissionKey, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true });
 /** null: every location of the company. */
 const locationIds = Nullable(Type.Array(NumericId, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true }));

@@ -1,10 +1,9 @@
 /** Bookings (spec 2.12), their settings (2.8), tabs' orders and kitchen dispatches (decisions.md §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import { bookingStatuses } from '../domain/bookings/states';
-import { kitchenFlow } from '../domain/bookings/dispatches';
-import { CONFIRMATION_PATTERN } from '../domain/bookings/confirmationCode';
 import { bookingSettingsFields } from './bookingSettings';
+import { bookingStatuses, kitchenFlow } from './bookingStates';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { LocationPath, OperatingHours } from './locations';
 
 export { LocationPath };

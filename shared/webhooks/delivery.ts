@@ -11,7 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import type { Alert } from '../data/alerts';
-import { deliveries, type AttemptRecord, type DeliveryRef, type StoredDelivery, type StoredSubscription } from '../data/webhooks';
+import type { DeliveryRef } from '../data/outbox';
+import { deliveries, type AttemptRecord, type StoredDelivery } from '../data/webhookDeliveries';
+import type { StoredSubscription } from '../data/webhookSubscriptions';
 import { pipelineLogger } from './logger';
 import { MAX_ATTEMPTS, leaseMs, retryDelayMs } from './schedule';
 import { postWebhook, type SendResult } from './send';

@@ -8,7 +8,9 @@
  * stream's start): a delivery's id is derived from the event and the subscription, and it is
  * created only if absent.
  */
-import { deliveries, subscriptions, type DeliveryRef, type OutboxMessage, type StoredSubscription, refOf } from '../data/webhooks';
+import type { DeliveryRef, OutboxMessage } from '../data/outbox';
+import { deliveries, refOf } from '../data/webhookDeliveries';
+import { subscriptions, type StoredSubscription } from '../data/webhookSubscriptions';
 import type { EventPayload } from '../events/catalog';
 import { newDelivery } from './payload';
 

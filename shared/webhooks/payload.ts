@@ -5,7 +5,7 @@
  * the event log (GET /api/v1/events), so a receiver can match the two.
  */
 import { createHash } from 'node:crypto';
-import type { StoredDelivery } from '../data/webhooks';
+import type { StoredDelivery } from '../data/webhookDeliveries';
 import type { EventPayload } from '../events/catalog';
 
 /**

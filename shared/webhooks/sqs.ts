@@ -3,7 +3,7 @@
  * the truth); waiting for the next attempt is the message's visibility timeout.
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { DeliveryRef } from '../data/webhooks';
+import type { DeliveryRef } from '../data/outbox';
 import type { Enqueue } from './dispatch';
 
 let client: SQSClient | undefined;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStage } from '../../bin/local/stage';
 import { alerts } from '../../shared/data/alerts';
-import { deliveries } from '../../shared/data/webhooks';
+import { deliveries } from '../../shared/data/webhookDeliveries';
 
 const SCALE = '0.00002'; // 5 s → 0.1 ms … 10 h → 0.72 s: all 8 attempts within about 2 s
 const TIMEOUT_MS = '1000';

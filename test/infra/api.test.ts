@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { gatewayErrors } from '../../infra/gateway-responses';
 import { itemActions } from '../../infra/handler-role';
 import { tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
-import { tierLimits, tiers } from '../../shared/auth/principal';
+import { tierLimits } from '../../shared/auth/principal';
 import { statusOf } from '../../shared/errors';
+import { tiers } from '../../shared/schemas/access';
 import { synthesize } from './synth';
 
 const synth = synthesize();

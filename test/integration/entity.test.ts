@@ -4,13 +4,13 @@
  * test uses a company id of its own, so nothing here depends on what other files write.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
 import { companyKey, defineEntity } from '../../shared/data/entity';
 import { counterStep, queryAll, queryUntil } from '../../shared/data/paging';
-import { transact } from '../../shared/data/transact';
+import { atVersion, transact, updateStep, writeAlone } from '../../shared/data/transact';
 import { AppError } from '../../shared/errors';
 
 interface Widget {
@@ -158,6 +158,25 @@ describe('entity write steps', () => {
     expect(await gadgets.get(companyId, 2)).toBeUndefined();
     await transact([gadgets.newItemStep(companyId, { id: 3, label: 'y' })]);
     await transact([gadgets.existsStep([companyId, 3]), widgets.newItemStep(companyId, widget(1))]);
+  });
+
+  it('writeAlone writes a Put or Update step as one call; a failed condition answers false with the item as it is', async () => {
+    const companyId = newCompany();
+    const w = widget(1);
+    const { result: first, calls } = await countingCalls(() => writeAlone(widgets.newItemStep(companyId, w)));
+    expect(first).toEqual({ written: true });
+    expect(calls).toEqual([PutCommand.name]);
+    const again = await writeAlone(widgets.newItemStep(companyId, { ...w, name: 'again' }));
+    expect(again.written).toBe(false);
+    expect(again.written === false && widgets.from(again.current!)).toEqual(w);
+
+    const rename = (name: string, from: number) => updateStep(widgets.key(companyId, w.id), { name, version: from + 1 }, { condition: atVersion(from) });
+    expect(await writeAlone(rename('renamed', 1))).toEqual({ written: true });
+    expect(await writeAlone(rename('stale', 1))).toMatchObject({ written: false, current: { name: 'renamed', version: 2 } });
+    expect(await widgets.get(companyId, w.id)).toEqual({ ...w, name: 'renamed', version: 2 });
+    // An update whose condition needs the item answers false, without an item, when there is none.
+    expect(await writeAlone(updateStep(widgets.key(companyId, 'nope'), { name: 'x' }, { condition: atVersion(1) }))).toEqual({ written: false, current: undefined });
+    expect(await widgets.get(companyId, 'nope')).toBeUndefined();
   });
 });
 

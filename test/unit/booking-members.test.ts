@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { StoredMember } from '../../shared/data/bookingMembers';
 import { memberLimit, memberRequest, memberResource, normalizeName, publicMember } from '../../shared/domain/bookingMembers';
 import { AppError } from '../../shared/errors';
-import * as add from '../../shared/http/validators/addBookingMember';
-import * as addByCode from '../../shared/http/validators/addBookingMemberByCode';
-import * as listByCode from '../../shared/http/validators/listBookingMembersByCode';
-import * as rsvp from '../../shared/http/validators/rsvpBooking';
-import * as update from '../../shared/http/validators/updateBookingMember';
+import { operation as addBookingMember } from '../../shared/http/operations/addBookingMember';
+import { operation as addBookingMemberByCode } from '../../shared/http/operations/addBookingMemberByCode';
+import { operation as listBookingMembersByCode } from '../../shared/http/operations/listBookingMembersByCode';
+import { operation as rsvpBooking } from '../../shared/http/operations/rsvpBooking';
+import { operation as updateBookingMember } from '../../shared/http/operations/updateBookingMember';
 
 const STAMP = '2026-11-20T12:00:00.000Z';
 const stored: StoredMember = {
@@ -89,7 +89,7 @@ function problems(validate: { (data: unknown): boolean; errors?: { instancePath:
 
 describe('schemas', () => {
   it.each(['K7MQ2XHP', 'ABCDEFGH', '23456789'])('accepts the code %s', (code) => {
-    expect(problems(listByCode.path, { code })).toEqual([]);
+    expect(problems(listBookingMembersByCode.validators.path, { code })).toEqual([]);
   });
 
   it.each([
@@ -103,23 +103,23 @@ describe('schemas', () => {
     ['the look-alike L', 'K7MQ2XHL'],
     ['a space', 'K7MQ 2XH'],
   ])('refuses a code with %s', (_, code) => {
-    expect(problems(listByCode.path, { code })).toEqual(['/code']);
-    expect(problems(rsvp.body, { confirmationCode: code, guestName: 'A', guestEmail: 'a@example.com', rsvpStatus: 'accepted' })).toEqual(['/confirmationCode']);
+    expect(problems(listBookingMembersByCode.validators.path, { code })).toEqual(['/code']);
+    expect(problems(rsvpBooking.validators.body, { confirmationCode: code, guestName: 'A', guestEmail: 'a@example.com', rsvpStatus: 'accepted' })).toEqual(['/confirmationCode']);
   });
 
   it('takes every status on an add or update, and defaults it on add', () => {
     for (const rsvpStatus of ['invited', 'accepted', 'declined', 'tentative']) {
-      expect(problems(update.body, { rsvpStatus })).toEqual([]);
-      expect(problems(addByCode.body, { guestName: 'A', rsvpStatus })).toEqual([]);
+      expect(problems(updateBookingMember.validators.body, { rsvpStatus })).toEqual([]);
+      expect(problems(addBookingMemberByCode.validators.body, { guestName: 'A', rsvpStatus })).toEqual([]);
     }
-    expect(problems(update.body, { rsvpStatus: 'maybe' })).toEqual(['/rsvpStatus']);
-    expect(problems(update.body, {})).toEqual(['/rsvpStatus']);
+    expect(problems(updateBookingMember.validators.body, { rsvpStatus: 'maybe' })).toEqual(['/rsvpStatus']);
+    expect(problems(updateBookingMember.validators.body, {})).toEqual(['/rsvpStatus']);
   });
 
   it('takes only an answer on an RSVP: invited is not one', () => {
     const body = { confirmationCode: 'K7MQ2XHP', guestName: 'A', guestEmail: 'a@example.com' };
-    for (const rsvpStatus of ['accepted', 'declined', 'tentative']) expect(problems(rsvp.body, { ...body, rsvpStatus })).toEqual([]);
-    expect(problems(rsvp.body, { ...body, rsvpStatus: 'invited' })).toEqual(['/rsvpStatus']);
+    for (const rsvpStatus of ['accepted', 'declined', 'tentative']) expect(problems(rsvpBooking.validators.body, { ...body, rsvpStatus })).toEqual([]);
+    expect(problems(rsvpBooking.validators.body, { ...body, rsvpStatus: 'invited' })).toEqual(['/rsvpStatus']);
   });
 
   it.each([
@@ -132,15 +132,15 @@ describe('schemas', () => {
     ['a user id that is a string', { userId: '42' }, '/userId'],
     ['an unknown field', { guestName: 'A', vip: true }, '/vip'],
   ])('refuses an add with %s', (_, body, path) => {
-    expect(problems(add.body, body)).toContain(path);
+    expect(problems(addBookingMember.validators.body, body)).toContain(path);
   });
 
   it('accepts names of 1 and 200 characters and emails of 254', () => {
-    expect(problems(add.body, { guestName: 'a' })).toEqual([]);
-    expect(problems(add.body, { guestName: 'a'.repeat(200), guestEmail: `${'a'.repeat(242)}@example.com` })).toEqual([]);
+    expect(problems(addBookingMember.validators.body, { guestName: 'a' })).toEqual([]);
+    expect(problems(addBookingMember.validators.body, { guestName: 'a'.repeat(200), guestEmail: `${'a'.repeat(242)}@example.com` })).toEqual([]);
   });
 
   it('requires every RSVP field', () => {
-    expect(problems(rsvp.body, {}).sort()).toEqual(['/confirmationCode', '/guestEmail', '/guestName', '/rsvpStatus']);
+    expect(problems(rsvpBooking.validators.body, {}).sort()).toEqual(['/confirmationCode', '/guestEmail', '/guestName', '/rsvpStatus']);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clashes, firstClash } from '../../shared/domain/bookings/occupancy';
-import { CONFIRMATION_PATTERN, newConfirmationCode } from '../../shared/domain/bookings/confirmationCode';
+import { newConfirmationCode } from '../../shared/domain/bookings/confirmationCode';
+import { CONFIRMATION_PATTERN } from '../../shared/schemas/confirmationCode';
 import { assertBookingRules, brokenRule, type BookingFacts, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
 
 const HOUR = 3_600_000;

@@ -7,7 +7,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryRef } from '../../shared/data/webhooks';
+import type { DeliveryRef } from '../../shared/data/outbox';
 import type { AttemptOutcome } from '../../shared/webhooks/delivery';
 import type { Enqueue } from '../../shared/webhooks/dispatch';
 

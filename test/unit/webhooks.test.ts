@@ -1,7 +1,7 @@
 /** Webhook pipeline logic without I/O: signatures, the retry schedule, settings, URL rules, the filter, payloads. */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { outboxMessageOf } from '../../shared/data/webhooks';
+import { outboxMessageOf } from '../../shared/data/outbox';
 import { newEvent } from '../../shared/events/catalog';
 import { matchesPattern, outboxFilterPattern } from '../../shared/webhooks/filter';
 import { outboxMessageFromImage } from '../../shared/webhooks/outbox';

@@ -4,13 +4,9 @@
  * ready → served. `reversed` is reached only by unseating, from pending or accepted. Pure.
  */
 import { conflict } from '../../errors';
+import { kitchenFlow, type DispatchStatus, type KitchenStatus } from '../../schemas/bookingStates';
 
-export const dispatchStatuses = ['pending', 'accepted', 'preparing', 'ready', 'served', 'reversed'] as const;
-export type DispatchStatus = (typeof dispatchStatuses)[number];
-
-/** The statuses a kitchen moves a dispatch through, in order. */
-export const kitchenFlow = ['pending', 'accepted', 'preparing', 'ready', 'served'] as const satisfies readonly DispatchStatus[];
-export type KitchenStatus = (typeof kitchenFlow)[number];
+export { dispatchStatuses, kitchenFlow, type DispatchStatus, type KitchenStatus } from '../../schemas/bookingStates';
 
 /** The kitchen has started on it: seating can no longer be undone. */
 export const isPastAccepted = (status: DispatchStatus) => status === 'preparing' || status === 'ready' || status === 'served';

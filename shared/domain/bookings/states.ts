@@ -3,9 +3,9 @@
  * the next state, and write it with a condition on the state they read.
  */
 import { conflict } from '../../errors';
+import type { BookingStatus, TabStatus } from '../../schemas/bookingStates';
 
-export const bookingStatuses = ['pending', 'confirmed', 'checked_in', 'seated', 'completed', 'cancelled', 'no_show'] as const;
-export type BookingStatus = (typeof bookingStatuses)[number];
+export { bookingStatuses, tabStatuses, type BookingStatus, type TabStatus } from '../../schemas/bookingStates';
 
 export type BookingOperation = 'confirm' | 'check-in' | 'seat' | 'unseat' | 'complete' | 'no-show' | 'cancel';
 
@@ -59,8 +59,6 @@ const pastTense: Record<BookingOperation, string> = {
 /** Bookings that still hold their tables and count as the guest's active bookings. */
 export const activeStatuses: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in', 'seated'];
 
-export const tabStatuses = ['pre_arrival', 'open', 'closed'] as const;
-export type TabStatus = (typeof tabStatuses)[number];
 export type TabOperation = 'open' | 'return-to-pre-arrival' | 'close';
 
 const tabTransitions: Record<TabOperation, { from: readonly TabStatus[]; to: TabStatus }> = {
