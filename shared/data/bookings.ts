@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { Page } from '../page';
 import { getItem } from './batch';
 import { linkSource, listSortKey, type LinkSource } from './bookingLinks';
-import type { BookingStatus, TabStatus } from './bookingStatuses';
+import type { BookingStatus, TabStatus } from '../schemas/bookingStates';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { queryAll, readLog, type PageRequest } from './paging';

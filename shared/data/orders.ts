@@ -9,7 +9,7 @@
 import type { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { DispatchStatus } from './bookingStatuses';
+import type { DispatchStatus } from '../schemas/bookingStates';
 import { tableName } from './client';
 import { coursingEntity } from './coursings';
 import { companyKey, defineEntity } from './entity';

@@ -8,7 +8,7 @@
  * tab is never read just to be written. The claim a tab makes on its table is in openTabs.ts.
  */
 import { conflict } from '../errors';
-import type { TabStatus } from './bookingStatuses';
+import type { TabStatus } from '../schemas/bookingStates';
 import { companyKey, defineEntity } from './entity';
 import { updateStep, type Condition, type Step } from './transact';
 
