@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/data/bookings';
 import type { DiningTable } from '../../shared/data/tables';
 import type { TableDay } from '../../shared/data/tableDays';
-import { activeChange, holdDays, holdReads, holdsOf, holdWrites, localDates, MAX_BUFFER_MINUTES, planHolds, possibleHoldDates, releaseOf } from '../../shared/domain/bookings/holds';
+import { holdDays, holdReads, holdsOf, holdWrites, localDates, MAX_BUFFER_MINUTES, planHolds, possibleHoldDates, releaseOf } from '../../shared/domain/bookings/holds';
 import { slotOf } from '../../shared/domain/bookings/time';
 
 const zone = 'Europe/Stockholm';
@@ -112,20 +112,6 @@ describe('placing a hold', () => {
     expect(() => holdWrites(placement, [empty('t1', '2026-06-01'), taken], tables)).toThrow(
       expect.objectContaining({ code: 'CONFLICT', message: 'Table Window is already booked at that time', details: [{ path: '/tableIds/1', message: 'is booked 2026-06-01 21:00-22:00 (with 15 minutes between bookings)' }] }),
     );
-  });
-});
-
-describe('the guest\'s active count', () => {
-  const booking = (change: Partial<Booking>): Booking => ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
-
-  it('grows with a new active booking (capped when the settings say so) and shrinks when it ends', () => {
-    const confirmed = booking({ status: 'confirmed' });
-    const grown = activeChange(undefined, confirmed, 3);
-    expect(grown).toMatchObject({ delta: 1, cap: { max: 3 } });
-    expect(grown.cap!.error()).toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
-    expect(activeChange(confirmed, booking({ status: 'seated' }))).toEqual({ delta: 0, cap: undefined });
-    expect(activeChange(confirmed, booking({ status: 'cancelled' })).delta).toBe(-1);
-    expect(activeChange(booking({ status: 'cancelled' }), booking({ status: 'cancelled' })).delta).toBe(0);
   });
 });
 

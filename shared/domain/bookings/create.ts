@@ -22,10 +22,10 @@ import { assertLocationAllowed } from '../access';
 import { normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { newConfirmationCode } from './confirmationCode';
-import { neededDays, retryingContention } from './holdPlacement';
-import { activeChange, holdReads, holdWrites, MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
+import { placeHolds, retryingContention } from './holdPlacement';
+import { MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
-import { assertBookingRules } from './rules';
+import { activeChange, assertBookingRules } from './rules';
 import { settingsInForce } from './settings';
 import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
 import { slotLasting, slotOf } from './time';
@@ -117,11 +117,10 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
       ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
       : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
     assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor: seatAsked });
-
-    const placement = { bookingId: id, requested, slot, zone, bufferMinutes: settings.bufferMinutes };
-    const tableDays = holdWrites(placement, await neededDays(companyId, holdReads(placement), read.days), read.tables);
     const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
     const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
+
+    const tableDays = await placeHolds(companyId, { bookingId: id, requested, slot, zone, bufferMinutes: settings.bufferMinutes }, read.days, read.tables);
 
     const now = new Date().toISOString();
     const confirmationCode = newConfirmationCode();

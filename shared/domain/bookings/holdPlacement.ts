@@ -4,17 +4,21 @@
  * (the transaction then fails with Contention and writes nothing).
  */
 import { readTogether } from '../../data/batch';
-import { Contention, tableDays, type TableDay } from '../../data/tableDays';
+import type { DiningTable } from '../../data/tables';
+import { Contention, tableDays, type TableDay, type TableDayWrite } from '../../data/tableDays';
+import { holdReads, holdWrites, type Placement } from './holds';
 
 /**
- * The table days `needed`, in that order, from those the operation read with everything else.
- * A day it could not foresee (a zone whose clocks jump more than an hour) is read now.
+ * The table-day writes that place the hold (409 when a table is taken), from the days the
+ * operation read with everything else. A day it could not foresee (a zone whose clocks jump more
+ * than an hour) is read now.
  */
-export async function neededDays(companyId: number, needed: readonly { tableId: string; date: string }[], read: readonly TableDay[]): Promise<TableDay[]> {
+export async function placeHolds(companyId: number, p: Placement, read: readonly TableDay[], tables: readonly DiningTable[]): Promise<TableDayWrite[]> {
+  const needed = holdReads(p);
   const byKey = new Map(read.map((d) => [`${d.tableId}|${d.date}`, d]));
   const missing = needed.filter((n) => !byKey.has(`${n.tableId}|${n.date}`));
   if (missing.length > 0) for (const d of (await readTogether({ days: tableDays.read(companyId, missing) })).days) byKey.set(`${d.tableId}|${d.date}`, d);
-  return needed.map((n) => byKey.get(`${n.tableId}|${n.date}`)!);
+  return holdWrites(p, needed.map((n) => byKey.get(`${n.tableId}|${n.date}`)!), tables);
 }
 
 /** Runs `attempt` (read, decide, write) again while it fails with Contention, up to `attempts` times. */

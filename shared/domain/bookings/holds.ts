@@ -17,7 +17,6 @@ import { AppError } from '../../errors';
 import { bookingSettingsFields } from '../../schemas/bookingSettings';
 import { firstClash, type Hold } from './occupancy';
 import { tableAt, type RequestedTables } from './requestTables';
-import { ruleError, tooManyActiveBookings } from './rules';
 import { activeStatuses } from './states';
 import { intervalOf, localDateTime, type Interval } from './time';
 
@@ -26,17 +25,8 @@ const MINUTE = 60_000;
 /** The longest buffer the booking settings allow: the guard days of any hold lie within it of the hold. */
 export const MAX_BUFFER_MINUTES = bookingSettingsFields.bufferMinutes.maximum!;
 
-/** Whether the booking holds its tables (and so counts among its guest's active bookings). */
+/** Whether the booking holds its tables (and so counts among its guest's active bookings, rules.ts). */
 export const holdsTables = (b: Pick<Booking, 'status'>) => activeStatuses.includes(b.status);
-
-/**
- * How the guest's count of active bookings moves from `prev` (none: a new booking) to `next`; when
- * it grows, at most to `max` (maxActiveBookingsPerGuest, kept by a condition on the count).
- */
-export const activeChange = (prev: Pick<Booking, 'status'> | undefined, next: Pick<Booking, 'status'>, max: number | null = null) => ({
-  delta: Number(holdsTables(next)) - Number(prev ? holdsTables(prev) : false),
-  cap: max === null ? undefined : { max, error: () => ruleError(tooManyActiveBookings(max)) },
-});
 
 /** The local dates (YYYY-MM-DD) in `zone` that the half-open interval [startMs, endMs) touches. */
 export function localDates({ startMs, endMs }: Interval, zone: string): string[] {

@@ -13,8 +13,9 @@ import { dueForNoShow } from '../../data/noShowSweep';
 import { conflict, notFound, unprocessable } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import type { CancelBookingBody } from '../../schemas/bookings';
-import { activeChange, holdsTables, releaseOf } from './holds';
+import { holdsTables, releaseOf } from './holds';
 import { bookingFor } from './read';
+import { activeChange } from './rules';
 import { nextStatus, type BookingOperation } from './states';
 import { claimChanges, tabChanges, withTabs } from './tabs';
 

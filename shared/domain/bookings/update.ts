@@ -19,8 +19,8 @@ import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
-import { neededDays, retryingContention } from './holdPlacement';
-import { holdReads, holdsTables, holdWrites, MAX_BUFFER_MINUTES } from './holds';
+import { placeHolds, retryingContention } from './holdPlacement';
+import { holdReads, holdsTables, MAX_BUFFER_MINUTES } from './holds';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
@@ -94,7 +94,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
     }
     const placement = placesHolds ? { ...widest, bufferMinutes: settings!.bufferMinutes } : undefined;
-    const tableDayWrites = placement ? holdWrites(placement, await neededDays(companyId, holdReads(placement), read.days), read.tables) : [];
+    const tableDayWrites = placement ? await placeHolds(companyId, placement, read.days, read.tables) : [];
 
     const now = new Date().toISOString();
     const delay = settings?.autoNoShowDelayMinutes ?? null;
