@@ -4,21 +4,19 @@
  * Every change writes both in one transaction. The plaintext is stored nowhere; the lookup item
  * holds its bcrypt hash.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tier } from '../auth/principal';
-import { AppError, conflict } from '../errors';
+import type { Tier } from '../schemas/access';
+import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { UsageKey } from '../ports/usagePlans';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
-import { locationExistsStep } from './locations';
-import { counterStep, listPage, type PageRequest } from './paging';
-import { transactNaming, usageSteps, type PermissionRef } from './permissions';
-import { assignableRoleStep } from './roles';
-import { type Step } from './transact';
+import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
+import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
+import { counterStep, listPage, type PageRequest } from './paging';
+import { transactNaming, usageSteps, type IsCounted, type PermissionRef } from './permissions';
+import { assignableRoleStep } from './roles';
+import { updateStep, type Step } from './transact';
 
 /** An API key as the API shows it (never the plaintext or the hash). */
 export interface ApiKeyRecord {
@@ -61,41 +59,49 @@ export interface ApiKeyAuth {
   usageKey: string | null;
 }
 
-/** What a write must prove exists in the company besides the key's permissions. */
+/** What a write must prove exists in the company besides the key's permissions, and which of those it counts. */
 export interface KeyReferences {
   /** Locations the request named (the seed and test fixtures name none to check). */
   locationIds: readonly number[];
   /** A role the request gave the key. */
   roleId?: number | undefined;
+  /** Which of the key's permissions their `usage` counts (the custom ones). */
+  counted: IsCounted;
 }
 
-const fields = ['id', 'keyId', 'prefix', 'name', 'tier', 'roleId', 'permissions', 'locationIds', 'createdAt', 'updatedAt', 'revokedAt', 'version'] as const;
-const toStored = (i: Record<string, unknown>): StoredApiKey => ({
-  record: pick<ApiKeyRecord>(i, fields),
-  usageKey: typeof i.usageKeyId === 'string' ? { id: i.usageKeyId, value: i.usageKey as string } : null,
+/** The record as stored: the usage key is kept beside it so a change or revocation can move or remove it without another read. */
+type ApiKeyItem = ApiKeyRecord & { usageKeyId?: string; usageKey?: string };
+
+const listPartition = (companyId: number) => `${keys.company(companyId)}#APIKEYS`;
+const counter = (companyId: number) => companyKey(companyId, 'COUNT#APIKEY');
+
+/** A key's record: in its company's partition; listed (gsi1) by creation time. */
+const apiKeyEntity = defineEntity({
+  name: 'APIKEY',
+  label: 'API key',
+  key: (companyId: number, id: string) => companyKey(companyId, `APIKEY#${id}`),
+  keyOf: (companyId, k: ApiKeyItem) => [companyId, k.id] as const,
+  fields: ['id', 'keyId', 'prefix', 'name', 'tier', 'roleId', 'permissions', 'locationIds', 'createdAt', 'updatedAt', 'revokedAt', 'version', 'usageKeyId', 'usageKey'],
+  indexes: (companyId, k) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${k.createdAt}#${k.id}` }),
 });
 
 /**
  * The lookup item is keyed by `keyId` alone: a credential names no company before it is verified.
  * It is the one item whose key does not start with the company; no route reads it by an id.
  */
-const authKey = (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' });
-const recordKey = (companyId: number, id: string) => ({ pk: keys.company(companyId), sk: `APIKEY#${id}` });
-const listPartition = (companyId: number) => `${keys.company(companyId)}#APIKEYS`;
-const counter = (companyId: number) => ({ pk: keys.company(companyId), sk: 'COUNT#APIKEY' });
+const authEntity = defineEntity({
+  name: 'APIKEY_AUTH',
+  label: 'API key',
+  key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' }),
+  keyOf: (_companyId, a: ApiKeyAuth & { keyId: string }) => [a.keyId] as const,
+  fields: ['apiKeyId', 'companyId', 'hash', 'tier', 'permissions', 'roleId', 'locationIds', 'revoked', 'usageKey'],
+});
 
-function recordItem(companyId: number, s: StoredApiKey) {
-  return {
-    ...recordKey(companyId, s.record.id),
-    gsi1pk: listPartition(companyId),
-    gsi1sk: `${s.record.createdAt}#${s.record.id}`,
-    entity: 'APIKEY',
-    companyId,
-    ...s.record,
-    // Kept here too so a change or revocation can move or remove the usage key without another read.
-    ...(s.usageKey ? { usageKeyId: s.usageKey.id, usageKey: s.usageKey.value } : {}),
-  };
-}
+const stored = ({ usageKeyId, usageKey, ...record }: ApiKeyItem): StoredApiKey => ({
+  record,
+  usageKey: usageKeyId === undefined ? null : { id: usageKeyId, value: usageKey! },
+});
+const itemOf = (s: StoredApiKey): ApiKeyItem => ({ ...s.record, ...(s.usageKey ? { usageKeyId: s.usageKey.id, usageKey: s.usageKey.value } : {}) });
 
 /** The lookup item's grant, as authentication reads it. */
 const grantOf = (r: ApiKeyRecord) => ({ tier: r.tier, permissions: r.permissions ?? [], roleId: r.roleId, locationIds: r.locationIds });
@@ -103,43 +109,14 @@ const grantOf = (r: ApiKeyRecord) => ({ tier: r.tier, permissions: r.permissions
 const permissionRefs = (r: ApiKeyRecord): PermissionRef[] => (r.permissions ?? []).map((key, i) => ({ key, path: `/permissions/${i}` }));
 
 function referenceSteps(companyId: number, refs: KeyReferences): Step[] {
-  const locations = refs.locationIds.map((locationId, i) => ({
-    ...locationExistsStep(companyId, locationId),
-    onConditionFailed: () => new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: `/locationIds/${i}`, message: 'names no location of this company' }]),
-  }));
+  const locations = refs.locationIds.map((locationId, i) =>
+    locationEntity.existsStep([companyId, locationId], () => new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: `/locationIds/${i}`, message: 'names no location of this company' }])),
+  );
   return [...locations, ...(refs.roleId === undefined ? [] : [assignableRoleStep(companyId, refs.roleId)])];
 }
 
-/** The record, written over the version that was read. */
-function replaceStep(companyId: number, next: StoredApiKey, expectedVersion: number): Step {
-  return {
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: recordItem(companyId, next),
-        ConditionExpression: 'attribute_exists(pk) AND version = :v',
-        ExpressionAttributeValues: { ':v': expectedVersion },
-      },
-    },
-    onConditionFailed: () => conflict('The API key was changed by another request; read it again and retry'),
-  };
-}
-
-function authUpdateStep(keyId: string, values: Record<string, unknown>): Step {
-  const names = Object.keys(values);
-  return {
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: authKey(keyId),
-        UpdateExpression: `SET ${names.map((n) => `#${n} = :${n}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((n) => [`#${n}`, n])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((n) => [`:${n}`, values[n]])),
-      },
-    },
-  };
-}
+/** Sets some attributes of the lookup item, which must exist. */
+const authUpdateStep = (keyId: string, values: Record<string, unknown>): Step => updateStep(authEntity.key(keyId), values, { condition: { expression: 'attribute_exists(pk)' } });
 
 export const apiKeys = {
   /**
@@ -149,27 +126,23 @@ export const apiKeys = {
   async create(companyId: number, s: StoredApiKey, hash: string, refs: KeyReferences, event: DomainEvent): Promise<void> {
     const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, hash, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
     await transactNaming([
-      { item: { Put: { TableName: tableName(), Item: recordItem(companyId, s), ConditionExpression: 'attribute_not_exists(pk)' } } },
-      { item: { Put: { TableName: tableName(), Item: { ...authKey(s.record.keyId), entity: 'APIKEY_AUTH', ...auth }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+      apiKeyEntity.newItemStep(companyId, itemOf(s)),
+      authEntity.newItemStep(companyId, { ...auth, keyId: s.record.keyId }),
       counterStep(counter(companyId), 1),
-      ...usageSteps(permissionRefs(s.record), 1),
+      ...usageSteps(permissionRefs(s.record), 1, refs.counted),
       ...referenceSteps(companyId, refs),
       outboxStep(event),
     ]);
   },
 
   async get(companyId: number, id: string): Promise<StoredApiKey | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: recordKey(companyId, id) }));
-      return out.Item ? toStored(out.Item) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
+    const found = await apiKeyEntity.get(companyId, id);
+    return found && stored(found);
   },
 
   /** The company's keys, oldest first, revoked ones included. */
   list(companyId: number, page: PageRequest): Promise<Page<ApiKeyRecord>> {
-    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => toStored(i).record);
+    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => stored(apiKeyEntity.from(i)).record);
   },
 
   /**
@@ -180,31 +153,25 @@ export const apiKeys = {
     const before = new Set(prev.permissions ?? []);
     const after = new Set(next.record.permissions ?? []);
     await transactNaming([
-      replaceStep(companyId, next, prev.version),
+      apiKeyEntity.versionedPutStep(companyId, itemOf(next), prev.version),
       authUpdateStep(prev.keyId, { ...grantOf(next.record), usageKey: next.usageKey?.value ?? null }),
-      ...usageSteps(permissionRefs(next.record).filter((r) => !before.has(r.key)), 1),
-      ...usageSteps(permissionRefs(prev).filter((r) => !after.has(r.key)), -1),
+      ...usageSteps(permissionRefs(next.record).filter((r) => !before.has(r.key)), 1, refs.counted),
+      ...usageSteps(permissionRefs(prev).filter((r) => !after.has(r.key)), -1, refs.counted),
       ...referenceSteps(companyId, refs),
       outboxStep(event),
     ]);
   },
 
   /** Marks the record and the lookup item revoked; the key no longer counts in its permissions' usage. */
-  async revoke(companyId: number, next: StoredApiKey, prev: ApiKeyRecord, event: DomainEvent): Promise<void> {
+  async revoke(companyId: number, next: StoredApiKey, prev: ApiKeyRecord, counted: IsCounted, event: DomainEvent): Promise<void> {
     await transactNaming([
-      replaceStep(companyId, next, prev.version),
+      apiKeyEntity.versionedPutStep(companyId, itemOf(next), prev.version),
       authUpdateStep(prev.keyId, { revoked: true }),
-      ...usageSteps(permissionRefs(prev), -1),
+      ...usageSteps(permissionRefs(prev), -1, counted),
       outboxStep(event),
     ]);
   },
 
-  async findAuth(keyId: string): Promise<ApiKeyAuth | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: authKey(keyId) }));
-      return out.Item as ApiKeyAuth | undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
-  },
+  /** What authentication needs of the key `keyId`: 1 GetItem. */
+  findAuth: (keyId: string): Promise<ApiKeyAuth | undefined> => authEntity.get(keyId),
 };

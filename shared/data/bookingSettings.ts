@@ -41,7 +41,8 @@ export class CancellationRefused extends AppError {
   }
 }
 
-export const bookingSettingsEntity = defineEntity({
+/** A location's booking settings: in its company's partition, one item per location. */
+const settingsEntity = defineEntity({
   name: 'BOOKING_SETTINGS',
   label: 'booking settings',
   key: (companyId: number, locationId: number) => companyKey(companyId, `BSETTINGS#${keys.pad(locationId)}`),
@@ -56,13 +57,13 @@ export const bookingSettingsEntity = defineEntity({
 /** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
 const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
   locationExistsStep(companyId, s.locationId),
-  bookingSettingsEntity.newItemStep(companyId, s, () => conflict('The booking settings were changed by another request; read them again and retry')),
+  settingsEntity.newItemStep(companyId, s, () => conflict('The booking settings were changed by another request; read them again and retry')),
 ];
 
 export const bookingSettings = {
-  get: bookingSettingsEntity.get,
+  get: settingsEntity.get,
   /** A read of the stored settings (undefined: none yet, the defaults are in force), to send with others in one round trip. */
-  read: bookingSettingsEntity.read,
+  read: settingsEntity.read,
 
   /**
    * Holds while the location's cancellation policy lets a guest cancel `wholeHoursBefore` hours
@@ -71,7 +72,7 @@ export const bookingSettings = {
    */
   cancellableStep(companyId: number, locationId: number, wholeHoursBefore: number): Step {
     const expression = 'attribute_not_exists(pk) OR attribute_type(cancellationPolicyHours, :null) OR cancellationPolicyHours <= :h';
-    return checkStep(bookingSettingsEntity.key(companyId, locationId), { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } }, () => new CancellationRefused());
+    return checkStep(settingsEntity.key(companyId, locationId), { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } }, () => new CancellationRefused());
   },
 
   /**
@@ -92,7 +93,7 @@ export const bookingSettings = {
   /** Writes the settings if nobody changed them since `expectedVersion` was read (undefined: they were not stored yet). */
   async put(companyId: number, next: BookingSettings, expectedVersion: number | undefined, event: DomainEvent): Promise<void> {
     await transact([
-      ...(expectedVersion === undefined ? firstPutSteps(companyId, next) : [bookingSettingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
+      ...(expectedVersion === undefined ? firstPutSteps(companyId, next) : [settingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
       outboxStep(event),
     ]);
   },

@@ -1,7 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
+import { companyKey, defineEntity } from './entity';
+import { putStep, transact } from './transact';
 
 export interface Company {
   id: number;
@@ -9,23 +7,20 @@ export interface Company {
   createdAt: string;
 }
 
-const key = (companyId: number) => ({ pk: keys.company(companyId), sk: 'COMPANY' });
+/** A company: the one item of its partition that describes it. */
+export const companyEntity = defineEntity({
+  name: 'COMPANY',
+  label: 'company',
+  key: (companyId: number) => companyKey(companyId, 'COMPANY'),
+  keyOf: (_companyId, c: Company) => [c.id] as const,
+  fields: ['id', 'name', 'createdAt'],
+});
 
 export const companies = {
-  async get(companyId: number): Promise<Company | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId) }));
-      return out.Item ? pick<Company>(out.Item, ['id', 'name', 'createdAt']) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
-  },
+  get: companyEntity.get,
 
+  /** Writes the company as given (the local seed). */
   async put(company: Company): Promise<void> {
-    try {
-      await db().send(new PutCommand({ TableName: tableName(), Item: { ...key(company.id), entity: 'COMPANY', ...company } }));
-    } catch (err) {
-      throw toAppError(err);
-    }
+    await transact([putStep(companyEntity.item(company.id, company))]);
   },
 };

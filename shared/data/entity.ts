@@ -35,6 +35,11 @@ export interface EntityDefinition<T, A extends unknown[]> {
   indexes?: (companyId: number, value: T) => Item;
   /** How the resource is named in errors ("coursing", "booking group"). */
   label: string;
+  /**
+   * A platform-wide item that belongs to no company (the permission catalog): stored without a
+   * `companyId` attribute; the company arguments of the entity's members are not used.
+   */
+  platformWide?: boolean;
 }
 
 export interface Entity<T, A extends unknown[]> {
@@ -73,7 +78,7 @@ export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>
     ...keyOfValue(companyId, value),
     ...def.indexes?.(companyId, value),
     entity: def.name,
-    companyId,
+    ...(def.platformWide ? {} : { companyId }),
     ...value,
   });
   const found = (k: ItemKey) => (f: { get(key: ItemKey): Item | undefined }) => {

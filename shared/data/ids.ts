@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
-import { toAppError } from './errors';
+import { conditionFailed, sdk } from './errors';
 
 /** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
 export type IdKind = 'company' | 'location' | 'user' | 'permission' | 'role' | 'item' | 'custom-tag' | 'variant-group' | 'variant' | 'schedule' | 'schedule-rule';
@@ -19,9 +19,10 @@ interface Block {
 const blocks = new Map<IdKind, Block>();
 const reserving = new Map<IdKind, Promise<Block>>();
 
+/** One atomic ADD answering the new value: an UpdateItem of its own, not a transaction step. */
 async function reserveBlock(kind: IdKind): Promise<Block> {
-  try {
-    const out = await db().send(
+  const out = await sdk(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: 'SEQ', sk: kind },
@@ -29,12 +30,10 @@ async function reserveBlock(kind: IdKind): Promise<Block> {
         ExpressionAttributeValues: { ':n': ID_BLOCK_SIZE, ':e': 'SEQUENCE' },
         ReturnValues: 'UPDATED_NEW',
       }),
-    );
-    const last = Number(out.Attributes!.v);
-    return { next: last - ID_BLOCK_SIZE + 1, last };
-  } catch (err) {
-    throw toAppError(err);
-  }
+    ),
+  );
+  const last = Number(out.Attributes!.v);
+  return { next: last - ID_BLOCK_SIZE + 1, last };
 }
 
 /** The next id of a kind. Concurrent callers share one reservation when the block runs out. */
@@ -59,8 +58,8 @@ export const releaseIdBlocks = () => blocks.clear();
 /** Moves a counter forward so every id handed out from now on is above `floor` (seeded ids stay below it). */
 export async function reserveIdsBelow(kind: IdKind, floor: number): Promise<void> {
   blocks.delete(kind);
-  try {
-    await db().send(
+  await sdk(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: { pk: 'SEQ', sk: kind },
@@ -68,8 +67,9 @@ export async function reserveIdsBelow(kind: IdKind, floor: number): Promise<void
         ConditionExpression: 'attribute_not_exists(v) OR v < :floor',
         ExpressionAttributeValues: { ':floor': floor, ':e': 'SEQUENCE' },
       }),
-    );
-  } catch (err) {
-    if ((err as Error).name !== 'ConditionalCheckFailedException') throw toAppError(err);
-  }
+    ),
+  ).catch((err: unknown) => {
+    // Already at or above the floor: nothing to move.
+    if (!conditionFailed(err)) throw err;
+  });
 }

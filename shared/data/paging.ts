@@ -121,19 +121,26 @@ export async function queryUntil(span: QuerySpan, want: number, start?: Item): P
  */
 export const queryAll = async (span: QuerySpan): Promise<Item[]> => (await queryUntil(span, Infinity)).items;
 
-/** Opaque to clients: the page number and the last key read. */
-export const encodeCursor = (page: number, key: Key) => Buffer.from(JSON.stringify({ p: page, k: key })).toString('base64url');
+/**
+ * Opaque to clients: the page number and the last key read; for a list whose pages are not all
+ * full (the guest search), also how many items the pages before it listed.
+ */
+export const encodeCursor = (page: number, key: Key, listed?: number) =>
+  Buffer.from(JSON.stringify({ p: page, k: key, ...(listed === undefined ? {} : { n: listed }) })).toString('base64url');
+
+/** The key attributes of an item (of the table, or of an index): where a read goes on after it. */
+export const itemKey = (item: Item, index?: IndexName): Key => Object.fromEntries(keyNames(index).all.map((n) => [n, String(item[n])]));
 
 /** The cursor of the page after `page`, continuing after `last`. */
-const cursorAfter = (page: number, last: Item, index?: IndexName) => encodeCursor(page + 1, Object.fromEntries(keyNames(index).all.map((n) => [n, String(last[n])])));
+const cursorAfter = (page: number, last: Item, index?: IndexName) => encodeCursor(page + 1, itemKey(last, index));
 
 /**
  * A cursor back into page and key, refused (400) unless it is a cursor of this very list: the
  * same partition (so never another tenant's) and a sort key the list covers.
  */
-export function decodeCursor(cursor: string, span: QuerySpan): { page: number; key: Key } {
+export function decodeCursor(cursor: string, span: QuerySpan): { page: number; key: Key; listed?: number } {
   const invalid = () => validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
-  let parsed: { p?: unknown; k?: unknown };
+  let parsed: { p?: unknown; k?: unknown; n?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
@@ -149,9 +156,10 @@ export function decodeCursor(cursor: string, span: QuerySpan): { page: number; k
     names.all.every((n) => typeof key[n] === 'string') &&
     Object.keys(key).length === names.all.length &&
     key[names.pk] === span.partition &&
-    inRange(key[names.sk]!, span.range);
+    inRange(key[names.sk]!, span.range) &&
+    (parsed.n === undefined || (Number.isInteger(parsed.n) && (parsed.n as number) >= 0));
   if (!ok) throw invalid();
-  return { page: parsed.p as number, key: key! };
+  return { page: parsed.p as number, key: key!, ...(parsed.n === undefined ? {} : { listed: parsed.n as number }) };
 }
 
 /** ADD `delta` to a collection's counter, as one step of the transaction that adds or removes an item. */

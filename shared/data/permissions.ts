@@ -2,24 +2,22 @@
  * The permission catalog, platform-wide (not per company), in one partition:
  *
  *   PERMISSIONS / ID#<id:12>   the permission as the API shows it (+ `version`)
- *   PERMISSIONS / KEY#<key>    its key: unique (written with attribute_not_exists), the id it
- *                              belongs to, and `usage`, how many roles and keys name it
+ *   PERMISSIONS / KEY#<key>    its key: unique (put-if-absent), the id it belongs to, and
+ *                              `usage`, how many roles and keys name it
  *
  * Roles and API keys name custom permissions inside their own transactions with `usageSteps`,
  * which ADD to `usage` under attribute_exists: that also proves the permission exists. A
  * permission is deleted only while `usage` is 0, a condition of the deleting transaction.
- * Built-in permissions are never counted: they cannot be deleted.
+ * Built-in permissions are never counted (they cannot be deleted); which keys are built in is
+ * the domain's knowledge, so every write that names permissions is told which ones to count.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from './paging';
-import { isBuiltInPermission } from '../auth/catalog';
 import { AppError, conflict, unprocessable, type FieldProblem } from '../errors';
 import type { DomainEvent } from '../events/catalog';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-import { keys, pick } from './keys';
-import { transact, type Step } from './transact';
+import { defineEntity } from './entity';
+import { keys } from './keys';
 import { outboxStep } from './outbox';
+import { queryAll } from './paging';
+import { deleteStep, transact, updateStep, type Step } from './transact';
 
 export interface Permission {
   id: number;
@@ -46,13 +44,35 @@ export interface PermissionRef {
   path: string;
 }
 
-const fields = ['id', 'key', 'name', 'description', 'category', 'builtIn', 'createdAt', 'updatedAt'] as const;
-const toPermission = (i: Record<string, unknown>) => pick<Permission>(i, fields);
+/** Whether `usage` counts a permission: true for custom permissions, false for built-ins. */
+export type IsCounted = (key: string) => boolean;
 
 const PARTITION = 'PERMISSIONS';
 const ID_PREFIX = 'ID#';
-const recordKey = (id: number) => ({ pk: PARTITION, sk: `${ID_PREFIX}${keys.pad(id)}` });
-const keyItemKey = (key: string) => ({ pk: PARTITION, sk: `KEY#${key}` });
+/** The company argument of the catalog's entities, which belong to no company (it is not stored). */
+const CATALOG = 0;
+
+/** A permission of the catalog, with its version. */
+const permissionEntity = defineEntity({
+  name: 'PERMISSION',
+  label: 'permission',
+  platformWide: true,
+  key: (id: number) => ({ pk: PARTITION, sk: `${ID_PREFIX}${keys.pad(id)}` }),
+  keyOf: (_catalog, p: Permission & { version: number }) => [p.id] as const,
+  fields: ['id', 'key', 'name', 'description', 'category', 'builtIn', 'createdAt', 'updatedAt', 'version'],
+});
+
+/** The unique key of a permission and how many roles and keys name it. */
+const permissionKeyEntity = defineEntity({
+  name: 'PERMISSION_KEY',
+  label: 'permission key',
+  platformWide: true,
+  key: (key: string) => ({ pk: PARTITION, sk: `KEY#${key}` }),
+  keyOf: (_catalog, k: { key: string; permissionId: number; usage: number }) => [k.key] as const,
+  fields: ['key', 'permissionId', 'usage'],
+});
+
+const stored = ({ version, ...permission }: Permission & { version: number }): StoredPermission => ({ permission, version });
 
 /** One atomic TransactWriteItems holds at most this many items. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -70,35 +90,29 @@ let known: Map<number, string> | undefined;
 
 async function readCatalog(): Promise<Permission[]> {
   const items = await queryAll({ partition: PARTITION, range: { op: 'begins_with', value: ID_PREFIX } });
-  const found = items.map(toPermission);
+  const found = items.map((i) => stored(permissionEntity.from(i)).permission);
   known = new Map(found.map((p) => [p.id, p.key]));
   return found;
 }
 
-function recordItem(p: Permission, version: number) {
-  return { ...recordKey(p.id), entity: 'PERMISSION', ...p, version };
-}
-
-/** The steps that count one more (or one fewer) role or key naming each custom permission of `refs`. */
-export function usageSteps(refs: readonly PermissionRef[], delta: 1 | -1): Step[] {
+/** The steps that count one more (or one fewer) role or key naming each counted permission of `refs`. */
+export function usageSteps(refs: readonly PermissionRef[], delta: 1 | -1, counted: IsCounted): Step[] {
   return refs
-    .filter((r) => !isBuiltInPermission(r.key))
-    .map((r) => ({
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: keyItemKey(r.key),
-          UpdateExpression: 'ADD #usage :d',
-          ConditionExpression: r.id === undefined ? 'attribute_exists(pk)' : 'permissionId = :id',
-          ExpressionAttributeNames: { '#usage': 'usage' },
-          ExpressionAttributeValues: { ':d': delta, ...(r.id === undefined ? {} : { ':id': r.id }) },
+    .filter((r) => counted(r.key))
+    .map((r) =>
+      updateStep(
+        permissionKeyEntity.key(r.key),
+        {},
+        {
+          add: { usage: delta },
+          condition: r.id === undefined ? { expression: 'attribute_exists(pk)' } : { expression: 'permissionId = :id', values: { ':id': r.id } },
+          onConditionFailed: () => {
+            if (r.id !== undefined) known?.delete(r.id);
+            return permissionsNotFound([{ path: r.path, message: `names no permission of the catalog (${r.key})` }]);
+          },
         },
-      },
-      onConditionFailed: () => {
-        if (r.id !== undefined) known?.delete(r.id);
-        return permissionsNotFound([{ path: r.path, message: `names no permission of the catalog (${r.key})` }]);
-      },
-    }));
+      ),
+    );
 }
 
 /**
@@ -117,12 +131,8 @@ export const permissions = {
   list: readCatalog,
 
   async get(id: number): Promise<StoredPermission | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: recordKey(id) }));
-      return out.Item ? { permission: toPermission(out.Item), version: Number(out.Item.version) } : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
+    const found = await permissionEntity.get(id);
+    return found && stored(found);
   },
 
   /**
@@ -134,14 +144,13 @@ export const permissions = {
     return new Map(ids.filter((id) => known!.has(id)).map((id) => [id, known!.get(id)!]));
   },
 
-  /** The custom keys among `wanted` that are not in the catalog (built-in keys always are). */
+  /** The keys among `wanted` that are not in the catalog; none asked costs no read. */
   async unknownKeys(wanted: readonly string[]): Promise<string[]> {
-    const custom = wanted.filter((k) => !isBuiltInPermission(k));
     const missing = () => {
       const present = new Set(known!.values());
-      return custom.filter((k) => !present.has(k));
+      return wanted.filter((k) => !present.has(k));
     };
-    if (custom.length === 0) return [];
+    if (wanted.length === 0) return [];
     if (!known || missing().length > 0) await readCatalog();
     return missing();
   },
@@ -149,17 +158,8 @@ export const permissions = {
   /** Adds the permission and its unique key; `event` is null only for the seed of the built-ins. */
   async create(p: Permission, event: DomainEvent | null): Promise<void> {
     await transact([
-      { item: { Put: { TableName: tableName(), Item: recordItem(p, 1), ConditionExpression: 'attribute_not_exists(pk)' } } },
-      {
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keyItemKey(p.key), entity: 'PERMISSION_KEY', permissionId: p.id, usage: 0 },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        onConditionFailed: () => conflict(`A permission with the key ${p.key} already exists`),
-      },
+      permissionEntity.newItemStep(CATALOG, { ...p, version: 1 }),
+      permissionKeyEntity.newItemStep(CATALOG, { key: p.key, permissionId: p.id, usage: 0 }, () => conflict(`A permission with the key ${p.key} already exists`)),
       ...(event ? [outboxStep(event)] : []),
     ]);
     known?.set(p.id, p.key);
@@ -167,48 +167,18 @@ export const permissions = {
 
   /** Replaces name, description and category if nobody changed the permission since `expectedVersion`. */
   async update(next: Permission, expectedVersion: number, event: DomainEvent): Promise<void> {
-    await transact([
-      {
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: recordItem(next, expectedVersion + 1),
-            ConditionExpression: 'attribute_exists(pk) AND version = :v',
-            ExpressionAttributeValues: { ':v': expectedVersion },
-          },
-        },
-        onConditionFailed: () => conflict('The permission was changed by another request; read it again and retry'),
-      },
-      outboxStep(event),
-    ]);
+    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), outboxStep(event)]);
   },
 
   /** Deletes the permission and its key, only while no role or key names it. */
   async remove(p: Permission, expectedVersion: number, event: DomainEvent): Promise<void> {
     await transact([
-      {
-        item: {
-          Delete: {
-            TableName: tableName(),
-            Key: recordKey(p.id),
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': expectedVersion },
-          },
-        },
-        onConditionFailed: () => conflict('The permission was changed by another request; read it again and retry'),
-      },
-      {
-        item: {
-          Delete: {
-            TableName: tableName(),
-            Key: keyItemKey(p.key),
-            ConditionExpression: 'permissionId = :id AND (attribute_not_exists(#usage) OR #usage = :zero)',
-            ExpressionAttributeNames: { '#usage': 'usage' },
-            ExpressionAttributeValues: { ':id': p.id, ':zero': 0 },
-          },
-        },
-        onConditionFailed: () => conflict(`The permission ${p.key} is in use by roles or API keys; take it out of them first`),
-      },
+      permissionEntity.versionedDeleteStep(CATALOG, { ...p, version: expectedVersion }),
+      deleteStep(
+        permissionKeyEntity.key(p.key),
+        { expression: 'permissionId = :id AND (attribute_not_exists(#usage) OR #usage = :zero)', names: { '#usage': 'usage' }, values: { ':id': p.id, ':zero': 0 } },
+        () => conflict(`The permission ${p.key} is in use by roles or API keys; take it out of them first`),
+      ),
       outboxStep(event),
     ]);
     known?.delete(p.id);

@@ -17,7 +17,7 @@ import { usagePlans } from '../ports/usagePlans';
 import type { CreateApiKeyBody, ListApiKeysQuery, UpdateApiKeyBody } from '../schemas/access';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
-import { assertMayGrant, assertPermissionsExist } from './permissions';
+import { assertMayGrant, assertPermissionsExist, isCustomPermission } from './permissions';
 
 export interface NewApiKey {
   name: string;
@@ -116,7 +116,7 @@ async function store(companyId: number, input: NewApiKey, refs: KeyReferences): 
 
 /** Mints a key without a caller to check (the local seed and test fixtures); returns its record and plaintext. */
 export function issueApiKey(companyId: number, input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }> {
-  return store(companyId, input, { locationIds: [] });
+  return store(companyId, input, { locationIds: [], counted: isCustomPermission });
 }
 
 export async function createApiKey(principal: Principal, input: CreateApiKeyBody): Promise<ApiKeyWithPlaintext> {
@@ -127,7 +127,7 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyBody
   const { record, key } = await store(
     principal.companyId,
     { name: input.name, tier: input.tier, roleId: input.roleId ?? null, permissions: input.permissions ?? null, locationIds },
-    { locationIds: input.locationIds ?? [], roleId: input.roleId },
+    { locationIds: input.locationIds ?? [], roleId: input.roleId, counted: isCustomPermission },
   );
   return { ...record, key };
 }
@@ -174,7 +174,7 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
   const moved = current.usageKey !== null && next.tier !== prev.tier;
   if (moved) await plans.move(current.usageKey!, prev.tier, next.tier);
   try {
-    const refs = { locationIds: input.locationIds ?? [], roleId: grant === 'role' ? input.roleId : undefined };
+    const refs = { locationIds: input.locationIds ?? [], roleId: grant === 'role' ? input.roleId : undefined, counted: isCustomPermission };
     await apiKeys.update(principal.companyId, { ...current, record: next }, prev, refs, newEvent(principal.companyId, 'api-key.updated', id, { ...next }, changes));
   } catch (err) {
     // The adapter logs a failed move; the key then stays metered by the new tier's plan until changed again.
@@ -193,7 +193,7 @@ export async function revokeApiKey(principal: Principal, id: string): Promise<Ap
   if (prev.revokedAt) return prev;
   const now = new Date().toISOString();
   const next: ApiKeyRecord = { ...prev, revokedAt: now, updatedAt: now, version: prev.version + 1 };
-  await apiKeys.revoke(principal.companyId, { record: next, usageKey: null }, prev, newEvent(principal.companyId, 'api-key.revoked', id, { ...next }));
+  await apiKeys.revoke(principal.companyId, { record: next, usageKey: null }, prev, isCustomPermission, newEvent(principal.companyId, 'api-key.revoked', id, { ...next }));
   forgetApiKey(prev.keyId);
   if (current.usageKey) await (await usagePlans()).detach(current.usageKey);
   return next;

@@ -6,7 +6,7 @@
 import { builtInPermissions, describeBuiltIn, isBuiltInPermission } from '../auth/catalog';
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
-import { permissions, permissionsNotFound, type Permission } from '../data/permissions';
+import { permissions, permissionsNotFound, type IsCounted, type Permission } from '../data/permissions';
 import { AppError, conflict, forbidden, notFound, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import { Page } from '../page';
@@ -94,9 +94,12 @@ export async function permissionKeysOf(ids: readonly number[], path: string): Pr
   return ids.map((id) => found.get(id)!);
 }
 
-/** 404 with one detail per permission key of the body that is not in the catalog. */
+/** Custom permissions are counted in their `usage`; built-ins always exist and are never counted. */
+export const isCustomPermission: IsCounted = (key) => !isBuiltInPermission(key);
+
+/** 404 with one detail per permission key of the body that is not in the catalog (built-ins always are). */
 export async function assertPermissionsExist(grants: readonly Grant[]): Promise<void> {
-  const unknown = new Set(await permissions.unknownKeys(grants.map((g) => g.key)));
+  const unknown = new Set(await permissions.unknownKeys(grants.map((g) => g.key).filter(isCustomPermission)));
   const missing = grants.filter((g) => unknown.has(g.key)).map((g) => ({ path: g.path, message: `names no permission (${g.key})` }));
   if (missing.length) throw permissionsNotFound(missing);
 }

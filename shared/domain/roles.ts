@@ -12,7 +12,7 @@ import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/access';
 import { changedFields } from './changes';
-import { assertMayGrant, permissionKeysOf } from './permissions';
+import { assertMayGrant, isCustomPermission, permissionKeysOf } from './permissions';
 
 export function listRoles(principal: Principal, query: ListRolesQuery): Promise<Page<Role>> {
   return roles.list(principal.companyId, query);
@@ -38,7 +38,7 @@ export async function createRole(principal: Principal, input: CreateRoleBody): P
     updatedAt: now,
     version: 1,
   };
-  await roles.create(principal.companyId, { role, permissionKeys, platformOperator: false }, newEvent(principal.companyId, 'role.created', String(role.id), { ...role }));
+  await roles.create(principal.companyId, { role, permissionKeys, platformOperator: false }, isCustomPermission, newEvent(principal.companyId, 'role.created', String(role.id), { ...role }));
   return role;
 }
 
@@ -52,7 +52,7 @@ export async function updateRole(principal: Principal, id: number, input: Update
   const role: Role = { ...current.role, ...input, version: current.role.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(current.role, role, ['name', 'description', 'permissionIds']);
   if (Object.keys(changes).length === 0) return current.role;
-  await roles.update(principal.companyId, { ...current, role, permissionKeys }, current, newEvent(principal.companyId, 'role.updated', String(id), { ...role }, changes));
+  await roles.update(principal.companyId, { ...current, role, permissionKeys }, current, isCustomPermission, newEvent(principal.companyId, 'role.updated', String(id), { ...role }, changes));
   return role;
 }
 
@@ -70,6 +70,6 @@ export async function seedSystemRoles(companyId: number): Promise<void> {
   for (const [name, keys, platformOperator] of seeded) {
     const role: Role = { id: await nextId('role'), name, description: null, permissionIds: keys.map((k) => ids.get(k)!), isSystem: true, createdAt: now, updatedAt: now, version: 1 };
     const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator };
-    await roles.create(companyId, stored, platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }));
+    await roles.create(companyId, stored, isCustomPermission, platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }));
   }
 }

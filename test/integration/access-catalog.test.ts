@@ -6,7 +6,7 @@ import type { Principal } from '../../shared/auth/principal';
 import { db, tableName } from '../../shared/data/client';
 import { permissions, transactNaming, type Permission } from '../../shared/data/permissions';
 import { roles, type StoredRole } from '../../shared/data/roles';
-import { createPermission, deletePermission, seedBuiltInPermissions } from '../../shared/domain/permissions';
+import { createPermission, deletePermission, isCustomPermission, seedBuiltInPermissions } from '../../shared/domain/permissions';
 import { createRole, seedSystemRoles, updateRole } from '../../shared/domain/roles';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
@@ -120,7 +120,7 @@ describe('usage of a permission by roles', () => {
       platformOperator: false,
     };
     const before = (await roles.list(companyId, { page: 1, limit: 1000 })).pagination.total;
-    const err = await failure(roles.create(companyId, stored, newEvent(companyId, 'role.created', String(stored.role.id), { ...stored.role })));
+    const err = await failure(roles.create(companyId, stored, isCustomPermission, newEvent(companyId, 'role.created', String(stored.role.id), { ...stored.role })));
     expect(err).toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/permissionIds/1', message: expect.any(String) }] });
     expect(await roles.get(companyId, stored.role.id)).toBeUndefined();
     expect((await roles.list(companyId, { page: 1, limit: 1000 })).pagination.total).toBe(before);
@@ -165,9 +165,9 @@ describe('roles', () => {
     const role = await createRole(operator, { name: 'Versioned', permissionIds: [] });
     const current = (await roles.get(companyId, role.id))!;
     const next = { ...current, role: { ...current.role, name: 'First', version: 2 } };
-    await roles.update(companyId, next, current, newEvent(companyId, 'role.updated', String(role.id), next.role, { name: 'First' }));
+    await roles.update(companyId, next, current, isCustomPermission, newEvent(companyId, 'role.updated', String(role.id), next.role, { name: 'First' }));
     const stale = { ...current, role: { ...current.role, name: 'Stale', version: 2 } };
-    expect(await failure(roles.update(companyId, stale, current, newEvent(companyId, 'role.updated', String(role.id), stale.role)))).toMatchObject({ code: 'CONFLICT' });
+    expect(await failure(roles.update(companyId, stale, current, isCustomPermission, newEvent(companyId, 'role.updated', String(role.id), stale.role)))).toMatchObject({ code: 'CONFLICT' });
     expect((await roles.get(companyId, role.id))?.role).toMatchObject({ name: 'First', version: 2 });
   });
 });

@@ -14,7 +14,7 @@ import type { Principal } from '../../shared/auth/principal';
 import { db, tableName } from '../../shared/data/client';
 import { apiKeys } from '../../shared/data/apiKeys';
 import { createApiKey, issueApiKey, revokeApiKey, updateApiKey } from '../../shared/domain/apiKeys';
-import { createPermission, deletePermission } from '../../shared/domain/permissions';
+import { createPermission, deletePermission, isCustomPermission } from '../../shared/domain/permissions';
 import { logger } from '../../shared/http/middleware';
 import type { AppError } from '../../shared/errors';
 
@@ -83,8 +83,8 @@ describe('API key repository', () => {
     const stored = (await apiKeys.get(companyId, record.id))!;
     const next = { ...stored, record: { ...record, name: 'First', version: 2 } };
     const event = (await import('../../shared/events/catalog')).newEvent(companyId, 'api-key.updated', record.id, next.record);
-    await apiKeys.update(companyId, next, record, { locationIds: [] }, event);
-    expect(await failure(apiKeys.update(companyId, { ...next, record: { ...record, name: 'Stale', version: 2 } }, record, { locationIds: [] }, event))).toMatchObject({ code: 'CONFLICT' });
+    await apiKeys.update(companyId, next, record, { locationIds: [], counted: isCustomPermission }, event);
+    expect(await failure(apiKeys.update(companyId, { ...next, record: { ...record, name: 'Stale', version: 2 } }, record, { locationIds: [], counted: isCustomPermission }, event))).toMatchObject({ code: 'CONFLICT' });
     expect((await apiKeys.get(companyId, record.id))?.record).toMatchObject({ name: 'First', version: 2 });
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
 import { companyKey, defineEntity } from '../../shared/data/entity';
-import { counterStep, queryAll, queryUntil } from '../../shared/data/paging';
+import { counterStep, decodeCursor, encodeCursor, itemKey, queryAll, queryUntil } from '../../shared/data/paging';
 import { atVersion, transact, updateStep, writeAlone } from '../../shared/data/transact';
 import { AppError } from '../../shared/errors';
 
@@ -74,6 +74,21 @@ describe('entity reads', () => {
     expect(raw.Item).toEqual({ ...w, pk: `C#${companyId}`, sk: `WIDGET#${w.id}`, gsi1pk: `C#${companyId}#WIDGETS`, gsi1sk: `0003#${w.id}`, entity: 'TEST_WIDGET', companyId });
     expect(await widgets.get(companyId, w.id)).toEqual(w);
     expect(await widgets.get(companyId + 1, w.id)).toBeUndefined();
+  });
+
+  it('stores a platform-wide entity without a companyId', async () => {
+    const setting = defineEntity({
+      name: 'TEST_SETTING',
+      label: 'setting',
+      platformWide: true,
+      key: (name: string) => ({ pk: 'TEST_SETTINGS', sk: name }),
+      keyOf: (_none, s: { name: string; value: number }) => [s.name] as const,
+      fields: ['name', 'value'],
+    });
+    const s = { name: randomUUID(), value: 3 };
+    expect(setting.item(0, s)).toEqual({ pk: 'TEST_SETTINGS', sk: s.name, entity: 'TEST_SETTING', ...s });
+    await transact([setting.newItemStep(0, s)]);
+    expect(await setting.get(s.name)).toEqual(s);
   });
 
   it('getMany answers those that exist, in the order asked, in one BatchGetItem', async () => {
@@ -198,6 +213,16 @@ describe('pages and queries', () => {
     // A cursor of another company's list is refused, never followed.
     const other = { ...collection, partition: `C#${companyId + 1}#WIDGETS`, counter: counter(companyId + 1) };
     await expect(widgets.list(other, { page: 1, limit: 3, cursor: first.pagination.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('a cursor may carry how many items the pages before it listed (lists whose pages are not all full)', () => {
+    const span = { index: 'gsi1' as const, partition: 'C#1#WIDGETS', range: { op: 'begins_with' as const, value: '00' } };
+    const key = itemKey({ pk: 'C#1', sk: 'WIDGET#a', gsi1pk: 'C#1#WIDGETS', gsi1sk: '0003#a', name: 'not a key' }, 'gsi1');
+    expect(key).toEqual({ pk: 'C#1', sk: 'WIDGET#a', gsi1pk: 'C#1#WIDGETS', gsi1sk: '0003#a' });
+    expect(decodeCursor(encodeCursor(3, key, 17), span)).toEqual({ page: 3, key, listed: 17 });
+    expect(decodeCursor(encodeCursor(3, key), span)).toEqual({ page: 3, key });
+    expect(() => decodeCursor(encodeCursor(3, key, -1), span)).toThrow(AppError);
+    expect(() => decodeCursor(encodeCursor(3, key, 17), { ...span, partition: 'C#2#WIDGETS' })).toThrow(AppError);
   });
 
   it('queryUntil stops at the items wanted and says where to go on; queryAll reads to the end, with ranges and filters', async () => {

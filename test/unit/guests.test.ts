@@ -175,17 +175,27 @@ describe('stored items', () => {
   });
 });
 
+/** An Update's SET and ADD clauses as attribute → value, with the expression's names and values resolved. */
+function resolved(update: { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> }) {
+  const [, set = '', add = ''] = /^(?:SET (.*?))?(?: ?ADD (.*))?$/.exec(update.UpdateExpression!)!;
+  const clause = (text: string, separator: string) =>
+    Object.fromEntries(text.split(', ').filter(Boolean).map((part) => part.split(separator)).map(([name, value]) => [update.ExpressionAttributeNames![name!], update.ExpressionAttributeValues![value!]]));
+  return { set: clause(set, ' = '), add: clause(add, ' ') };
+}
+
 describe('guestHistoryStep', () => {
   it('adds the counter deltas and sets the visit time on the guest-location item', () => {
     const step = guestHistoryStep(7, 1234, 101, { bookings: 1, noShows: 0, lastVisitAt: STAMP });
-    expect(step.item.Update).toMatchObject({
-      Key: { pk: 'C#7', sk: 'GUEST#000000001234#H#000000000101' },
-      UpdateExpression: 'SET entity = :e, companyId = :c, guestId = :g, locationId = :l, lastVisitAt = :v ADD bookingCount :d0',
-      ExpressionAttributeValues: { ':e': 'GUEST_HISTORY', ':c': 7, ':g': 1234, ':l': 101, ':v': STAMP, ':d0': 1 },
+    expect(step.item.Update).toMatchObject({ Key: { pk: 'C#7', sk: 'GUEST#000000001234#H#000000000101' } });
+    expect(step.item.Update!.ConditionExpression).toBeUndefined();
+    expect(resolved(step.item.Update!)).toEqual({
+      set: { entity: 'GUEST_HISTORY', companyId: 7, guestId: 1234, locationId: 101, lastVisitAt: STAMP },
+      add: { bookingCount: 1 },
     });
-    expect(guestHistoryStep(7, 1234, 101, { cancellations: 1, bookings: -1 }).item.Update!.UpdateExpression).toBe(
-      'SET entity = :e, companyId = :c, guestId = :g, locationId = :l ADD bookingCount :d0, cancellationCount :d1',
-    );
+    expect(resolved(guestHistoryStep(7, 1234, 101, { cancellations: 1, bookings: -1 }).item.Update!)).toEqual({
+      set: { entity: 'GUEST_HISTORY', companyId: 7, guestId: 1234, locationId: 101 },
+      add: { bookingCount: -1, cancellationCount: 1 },
+    });
   });
 
   it('refuses an empty change', () => {
