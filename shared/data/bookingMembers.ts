@@ -53,8 +53,6 @@ export class AlreadyMember extends AppError {
   }
 }
 
-export type { BookingGuard };
-
 /** An add's bounds: the booking's guard and the most members it may hold. */
 export interface MemberAddGuard extends BookingGuard {
   guestCount: number;

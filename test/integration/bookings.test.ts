@@ -13,6 +13,7 @@ import { TableOccupied } from '../../shared/data/openTabs';
 import { orders, type Order } from '../../shared/data/orders';
 import { Contention, tableDays } from '../../shared/data/tableDays';
 import { tabs, type Tab } from '../../shared/data/tabs';
+import { placeHolds } from '../../shared/domain/bookings/holdPlacement';
 import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/rules';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
@@ -173,6 +174,20 @@ describe('bookings repository: table days', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(Contention);
     expect(Object.keys((await readDays([day(table)]))[0]!.holds)).toHaveLength(1);
+  });
+
+  it('places a hold from the days read with everything else, reading any day it needs that was not read', async () => {
+    const table = randomUUID();
+    const a = aBooking({ tableIds: [table] });
+    await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
+    const slot = { startMs: Date.parse('2027-05-10T10:00:00Z'), endMs: Date.parse('2027-05-10T23:00:00Z') };
+    const placement = { bookingId: 'b', requested: { field: '/tableIds' as const, tableIds: [table] }, slot, zone: 'Europe/Stockholm', bufferMinutes: 0 };
+    const given = await readDays([day(table)]);
+    const writes = await placeHolds(companyId, placement, given, []);
+    expect(writes.map((w) => [w.date, w.expectedVersion, Object.keys(w.holds).sort()])).toEqual([
+      ['2027-05-10', 1, [a.id, 'b'].sort()],
+      ['2027-05-11', null, ['b']],
+    ]);
   });
 
   it('drops a hold without reading, moving the version on', async () => {

@@ -132,8 +132,8 @@ export const MAX_DEFAULT_DURATION_MINUTES = bookingSettingsFields.defaultDuratio
  * settings are read: from the wall time of the start less the longest buffer to the end's wall
  * time (`endTime`, on the next day when not after the start; else the start plus
  * `minutes`) plus the longest buffer, with an hour either side for a clock change. An operation
- * reads these table days with everything else, then uses those `holdReads` names (a zone whose
- * clocks jump further would need one more read, which `holdReads` then shows).
+ * reads these table days with everything else, then uses those `holdReads` names (a day of a
+ * zone whose clocks jump further is read then: holdPlacement.ts).
  */
 export function possibleHoldDates(bookingDate: string, startTime: string, end: { endTime: string } | { minutes: number }): string[] {
   const start = DateTime.fromISO(`${bookingDate}T${startTime}`, { zone: 'UTC' });
