@@ -33,7 +33,9 @@ const linesOf = (items: OrderBody['items']): OrderLine[] =>
  */
 function coursingChecks(locationId: number, items: OrderBody['items']): CoursingCheck[] {
   const firstLine = new Map<string, number>();
-  items.forEach((i, index) => i.coursingId !== undefined && !firstLine.has(i.coursingId) && firstLine.set(i.coursingId, index));
+  items.forEach((i, index) => {
+    if (i.coursingId !== undefined && !firstLine.has(i.coursingId)) firstLine.set(i.coursingId, index);
+  });
   return [...firstLine].map(([coursingId, index]) => ({
     coursingId,
     locationId,
