@@ -1,4 +1,4 @@
-import { cancelByCode } from '../../shared/domain/bookings/status';
+import { cancelByCode } from '../../shared/domain/bookings/transitions';
 import { publicHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/cancelBookingByCode';
 

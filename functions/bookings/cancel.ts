@@ -1,4 +1,4 @@
-import { cancelBooking } from '../../shared/domain/bookings/status';
+import { cancelBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/cancelBooking';
 

@@ -1,4 +1,4 @@
-import { checkInBooking } from '../../shared/domain/bookings/status';
+import { checkInBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/checkInBooking';
 

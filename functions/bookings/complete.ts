@@ -1,4 +1,4 @@
-import { completeBooking } from '../../shared/domain/bookings/status';
+import { completeBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/completeBooking';
 

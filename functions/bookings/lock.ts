@@ -1,4 +1,4 @@
-import { lockBooking } from '../../shared/domain/bookings/status';
+import { lockBooking } from '../../shared/domain/bookings/transitions';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/lockBooking';
 

@@ -4,7 +4,7 @@
  * passed since their start become no-shows, each in its own transaction with its event.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { sweepNoShows } from '../../shared/domain/bookings/status';
+import { sweepNoShows } from '../../shared/domain/bookings/transitions';
 
 const logger = new Logger({ serviceName: 'brigade' });
 

@@ -83,3 +83,6 @@ export async function readTogether<R extends Record<string, ReadRequest<unknown>
   const found: Found = { get: (key) => byKey.get(keyId(key)) };
   return Object.fromEntries(Object.entries(requests).map(([name, r]) => [name, r.answer(found)])) as Answers<R>;
 }
+
+/** A read that asks for nothing and answers `value`: for what an operation reads only sometimes. */
+export const noRead = <T>(value: T): ReadRequest<T> => ({ keys: [], answer: () => value });

@@ -2,14 +2,14 @@
  * A location's booking settings (spec 2.8): one item, `C#<cid>` / `BSETTINGS#<loc:12>`, with a
  * `version`. Absent until the settings are first read or written; readers use the defaults then.
  */
-import { conflict } from '../errors';
+import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { WeekHours } from '../schemas/locations';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
-import { transact, type Step } from './transact';
+import { checkStep, transact, type Step } from './transact';
 
 export interface BookingSettings {
   locationId: number;
@@ -34,6 +34,13 @@ export interface BookingSettings {
   updatedAt: string;
 }
 
+/** The location's cancellation policy refused a guest's cancellation when it was written. */
+export class CancellationRefused extends AppError {
+  constructor() {
+    super('UNPROCESSABLE', 'The cancellation policy refuses a cancellation this close to the start');
+  }
+}
+
 /** A location's booking settings: in its company's partition, one item per location. */
 const settingsEntity = defineEntity({
   name: 'BOOKING_SETTINGS',
@@ -55,6 +62,18 @@ const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
 
 export const bookingSettings = {
   get: settingsEntity.get,
+  /** A read of the stored settings (undefined: none yet, the defaults are in force), to send with others in one round trip. */
+  read: settingsEntity.read,
+
+  /**
+   * Holds while the location's cancellation policy lets a guest cancel `wholeHoursBefore` hours
+   * before the start (no settings stored, or no policy: always); CancellationRefused otherwise.
+   * Checked in the cancellation's transaction instead of read before it: the policy in force then decides.
+   */
+  cancellableStep(companyId: number, locationId: number, wholeHoursBefore: number): Step {
+    const expression = 'attribute_not_exists(pk) OR attribute_type(cancellationPolicyHours, :null) OR cancellationPolicyHours <= :h';
+    return checkStep(settingsEntity.key(companyId, locationId), { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } }, () => new CancellationRefused());
+  },
 
   /**
    * Stores the defaults of a location that has none (no event: the settings in force do not

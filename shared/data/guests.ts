@@ -176,6 +176,8 @@ async function searchPage(span: QuerySpan, prefix: string, limit: number, start:
 
 export const guests = {
   get: (companyId: number, id: number, consistent = false): Promise<Guest | undefined> => guestEntity.getWith({ consistent }, companyId, id),
+  /** A read of the guest, to send with others in one round trip (a booking's create reads it with the location). */
+  read: guestEntity.read,
 
   /**
    * Adds the guest with its contacts, search tokens and event in one transaction, unless its email

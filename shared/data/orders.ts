@@ -6,18 +6,18 @@
  * Dispatches are embedded in their order (at most one per coursing), so an order and its
  * dispatches change together under one version.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { DispatchStatus } from '../domain/bookings/dispatches';
+import type { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { db, tableName } from './client';
-import { toAppError } from './errors';
-
-import { keys, pick } from './keys';
+import type { DispatchStatus } from '../schemas/bookingStates';
+import { tableName } from './client';
+import { coursingEntity } from './coursings';
+import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
+import { outboxStep } from './outbox';
 import { logPage, readLog, type PageRequest } from './paging';
 import { orderPlacedStep } from './tabs';
-import { transact, versionedPutStep, type Step } from './transact';
-import { outboxStep } from './outbox';
+import { checkStep, transact, type Step } from './transact';
 
 interface Modification {
   name: string;
@@ -56,58 +56,67 @@ export interface Order {
   version: number;
 }
 
-const fields = ['id', 'tabId', 'bookingId', 'locationId', 'kind', 'items', 'dispatches', 'createdAt', 'updatedAt', 'version'] as const satisfies readonly (keyof Order)[];
-export const toOrder = (i: Record<string, unknown>) => pick<Order>(i, fields);
-
-const key = (companyId: number, id: string) => ({ pk: keys.company(companyId), sk: `ORDER#${id}` });
-/** For reads that batch an order with other items (unseating). */
-export const orderKey = key;
 const tabPartition = (companyId: number, tabId: string) => `${keys.company(companyId)}#TAB#${tabId}#ORDERS`;
-const item = (companyId: number, o: Order) => ({
-  ...key(companyId, o.id),
-  gsi1pk: tabPartition(companyId, o.tabId),
-  gsi1sk: `${o.createdAt}#${o.id}`,
-  entity: 'ORDER',
-  companyId,
-  ...o,
+
+export const orderEntity = defineEntity({
+  name: 'ORDER',
+  label: 'order',
+  key: (companyId: number, id: string) => companyKey(companyId, `ORDER#${id}`),
+  keyOf: (companyId, o: Order) => [companyId, o.id] as const,
+  fields: ['id', 'tabId', 'bookingId', 'locationId', 'kind', 'items', 'dispatches', 'createdAt', 'updatedAt', 'version'],
+  indexes: (companyId, o) => ({ gsi1pk: tabPartition(companyId, o.tabId), gsi1sk: `${o.createdAt}#${o.id}` }),
 });
 
-/** An order to write inside a booking's transaction: new (no expectedVersion) or at the version read. */
-export interface OrderWrite {
-  order: Order;
-  expectedVersion?: number;
+/**
+ * Reverses every dispatch of an order without reading it (unseating): each must still be pending
+ * or accepted (`dispatches` is how many the order has: their number never changes), else `refused`.
+ */
+export function reverseDispatchesStep(companyId: number, orderId: string, dispatches: number, at: string, refused: () => AppError): Step {
+  const each = Array.from({ length: dispatches }, (_, i) => i);
+  const update = {
+    TableName: tableName(),
+    Key: orderEntity.key(companyId, orderId),
+    UpdateExpression: `SET ${each.map((i) => `dispatches[${i}].#st = :reversed, dispatches[${i}].updatedAt = :at`).join(', ')}, updatedAt = :at ADD version :one`,
+    ConditionExpression: ['attribute_exists(pk)', ...each.map((i) => `dispatches[${i}].#st IN (:pending, :accepted)`)].join(' AND '),
+    ExpressionAttributeNames: { '#st': 'status' },
+    ExpressionAttributeValues: { ':reversed': 'reversed', ':at': at, ':one': 1, ':pending': 'pending', ':accepted': 'accepted' },
+  };
+  return { item: { Update: update }, onConditionFailed: refused };
 }
 
-export function orderSteps(companyId: number, writes: readonly OrderWrite[]): Step[] {
-  return writes.map((w) =>
-    w.expectedVersion === undefined
-      ? { item: { Put: { TableName: tableName(), Item: item(companyId, w.order), ConditionExpression: 'attribute_not_exists(pk)' } } }
-      : versionedPutStep(item(companyId, w.order), w.expectedVersion, 'order'),
-  );
+/** A coursing an order line names, which must be one of the location's (else `onMissing`, a 404 naming the line). */
+export interface CoursingCheck {
+  coursingId: string;
+  locationId: number;
+  onMissing: () => AppError;
 }
+
+/** Holds while the coursing exists at the location: checked in the write instead of read before it. */
+export const coursingCheckStep = (companyId: number, c: CoursingCheck): Step =>
+  checkStep(coursingEntity.key(companyId, c.coursingId), { expression: 'locationId = :loc', values: { ':loc': c.locationId } }, c.onMissing);
 
 export const orders = {
-  async get(companyId: number, id: string): Promise<Order | undefined> {
-    try {
-      const out = await db().send(new GetCommand({ TableName: tableName(), Key: key(companyId, id) }));
-      return out.Item ? toOrder(out.Item) : undefined;
-    } catch (err) {
-      throw toAppError(err);
-    }
-  },
+  get: orderEntity.get,
+  read: orderEntity.read,
 
   /** A tab's orders, oldest first: one Query per page. Not counted: `total` is exact on the last page, a lower bound before it. */
   async listByTab(companyId: number, tabId: string, page: PageRequest): Promise<Page<Order>> {
-    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), toOrder);
+    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), orderEntity.from);
   },
 
-  /** Places an order on an open tab (409 when it is not open), with its event. */
-  async place(companyId: number, order: Order, event: DomainEvent): Promise<void> {
-    await transact([...orderSteps(companyId, [{ order }]), orderPlacedStep(companyId, order.tabId, order.createdAt), outboxStep(event)]);
+  /** Places an order on an open tab (409 when it is not open) whose coursings are the location's, with its event. */
+  async place(companyId: number, order: Order, coursings: readonly CoursingCheck[], event: DomainEvent): Promise<void> {
+    await transact([
+      orderEntity.newItemStep(companyId, order),
+      orderPlacedStep(companyId, order.tabId, order.createdAt),
+      ...coursings.map((c) => coursingCheckStep(companyId, c)),
+      outboxStep(event),
+    ]);
   },
 
   /** Writes an order changed since `expectedVersion` was read (409 if someone else changed it), with its event. */
   async update(companyId: number, next: Order, expectedVersion: number, event: DomainEvent): Promise<void> {
-    await transact([...orderSteps(companyId, [{ order: next, expectedVersion }]), outboxStep(event)]);
+    await transact([orderEntity.versionedPutStep(companyId, next, expectedVersion), outboxStep(event)]);
   },
 };
+

@@ -6,9 +6,8 @@
  * Written inside the transaction of the change it reports; the printer queue reads a location's
  * jobs in order through gsi1.
  */
+import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
-import { tableName } from './client';
-import type { Step } from './transact';
 
 export interface PrintJob {
   id: string;
@@ -19,22 +18,11 @@ export interface PrintJob {
   createdAt: string;
 }
 
-export function printJobStep(companyId: number, job: PrintJob): Step {
-  return {
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          pk: keys.company(companyId),
-          sk: `PRINTJOB#${job.id}`,
-          gsi1pk: `${keys.company(companyId)}#L#${keys.pad(job.locationId)}#PRINTJOBS`,
-          gsi1sk: `${job.createdAt}#${job.id}`,
-          entity: 'PRINT_JOB',
-          companyId,
-          ...job,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
-}
+export const printJobEntity = defineEntity({
+  name: 'PRINT_JOB',
+  label: 'print job',
+  key: (companyId: number, id: string) => companyKey(companyId, `PRINTJOB#${id}`),
+  keyOf: (companyId, j: PrintJob) => [companyId, j.id] as const,
+  fields: ['id', 'locationId', 'kind', 'status', 'content', 'createdAt'],
+  indexes: (companyId, j) => ({ gsi1pk: `${keys.company(companyId)}#L#${keys.pad(j.locationId)}#PRINTJOBS`, gsi1sk: `${j.createdAt}#${j.id}` }),
+});

@@ -14,7 +14,7 @@ import { createBooking } from '../../shared/domain/bookings/create';
 import { setPreOrder } from '../../shared/domain/bookings/orders';
 import { seatBooking, unseatBooking } from '../../shared/domain/bookings/seating';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
-import { cancelBooking } from '../../shared/domain/bookings/status';
+import { cancelBooking } from '../../shared/domain/bookings/transitions';
 import { createLocation } from '../../shared/domain/locations';
 import { newEvent } from '../../shared/events/catalog';
 

@@ -3,10 +3,11 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookings } from '../../shared/data/bookings';
+import { dueForNoShow } from '../../shared/data/noShowSweep';
 import { db, tableName } from '../../shared/data/client';
 import { createBooking } from '../../shared/domain/bookings/create';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
-import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/status';
+import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/transitions';
 import { createLocation } from '../../shared/domain/locations';
 
 const companyId = 21_000 + Math.floor(Math.random() * 1000);
@@ -63,7 +64,7 @@ describe('the no-show sweeper', () => {
     expect(noShows.map((e) => e.resourceId).sort()).toEqual([confirmed.id, checkedIn.id].sort());
 
     // Their sweep items went with the change: a second run finds nothing of this company.
-    const again = await bookings.dueForNoShow(dueAt - 3_600_000, dueAt + 60_000);
+    const again = await dueForNoShow(dueAt - 3_600_000, dueAt + 60_000);
     expect(again.filter((d) => d.companyId === companyId)).toEqual([]);
     await sweepNoShows(dueAt + 120_000);
     expect(await eventsOfType('booking.no-show')).toHaveLength(2);

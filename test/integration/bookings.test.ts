@@ -2,12 +2,18 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookings, CodeTaken, Contention, type Booking, type BookingTab, type BookingWrite } from '../../shared/data/bookings';
+import { readTogether } from '../../shared/data/batch';
+import { bookings, CodeTaken, type Booking, type BookingTab } from '../../shared/data/bookings';
 import { bookingSettings } from '../../shared/data/bookingSettings';
+import { writeBooking, type BookingWrite } from '../../shared/data/bookingWrite';
 import { db, tableName } from '../../shared/data/client';
 import { locations, type Location } from '../../shared/data/locations';
+import { dueForNoShow } from '../../shared/data/noShowSweep';
+import { TableOccupied } from '../../shared/data/openTabs';
 import { orders, type Order } from '../../shared/data/orders';
-import { TableOccupied, tabs, type Tab } from '../../shared/data/tabs';
+import { Contention, tableDays } from '../../shared/data/tableDays';
+import { tabs, type Tab } from '../../shared/data/tabs';
+import { placeHolds } from '../../shared/domain/bookings/holdPlacement';
 import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/rules';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
@@ -80,7 +86,6 @@ const tabOf = (b: Booking, t: BookingTab): Tab => ({
   tableId: t.tableId,
   status: t.status,
   primaryUserId: b.primaryUserId,
-  preOrder: [],
   purchaseCount: 0,
   orderCount: 0,
   openedAt: null,
@@ -92,7 +97,7 @@ const tabOf = (b: Booking, t: BookingTab): Tab => ({
 
 /** Writes a new booking with its tabs and its creation event. */
 const create = (b: Booking, extra: Partial<BookingWrite> = {}) =>
-  bookings.write(companyId, {
+  writeBooking(companyId, {
     next: b,
     tabs: b.tabs.map((t) => ({ create: tabOf(b, t) })),
     activeBookings: { delta: 1 },
@@ -147,18 +152,19 @@ describe('bookings repository: creating', () => {
 
 describe('bookings repository: table days', () => {
   const day = (tableId: string) => ({ tableId, date: '2027-05-10' });
+  const readDays = async (wanted: { tableId: string; date: string }[]) => (await readTogether({ days: tableDays.read(companyId, wanted) })).days;
 
   it('reads absent days as empty, writes them once (absent → version 1), and refuses a write at a stale version with Contention', async () => {
     const table = randomUUID();
-    expect(await bookings.tableDays(companyId, [day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: {}, version: null }]);
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: {}, version: null }]);
     const a = aBooking({ tableIds: [table] });
     await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
-    expect(await bookings.tableDays(companyId, [day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, version: 1 }]);
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, version: 1 }]);
 
     const b = aBooking({ tableIds: [table] });
     await expect(create(b, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [b.id]: [3, 4] }, expectedVersion: null }] })).rejects.toBeInstanceOf(Contention);
     expect(await bookings.get(companyId, b.id)).toBeUndefined();
-    expect((await bookings.tableDays(companyId, [day(table)]))[0]!.holds).toEqual({ [a.id]: [1, 2] });
+    expect((await readDays([day(table)]))[0]!.holds).toEqual({ [a.id]: [1, 2] });
   });
 
   it('lets exactly one of concurrent writes of one table day commit', async () => {
@@ -167,7 +173,21 @@ describe('bookings repository: table days', () => {
     const results = await Promise.allSettled(attempts.map((b) => create(b, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }] })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(Contention);
-    expect(Object.keys((await bookings.tableDays(companyId, [day(table)]))[0]!.holds)).toHaveLength(1);
+    expect(Object.keys((await readDays([day(table)]))[0]!.holds)).toHaveLength(1);
+  });
+
+  it('places a hold from the days read with everything else, reading any day it needs that was not read', async () => {
+    const table = randomUUID();
+    const a = aBooking({ tableIds: [table] });
+    await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
+    const slot = { startMs: Date.parse('2027-05-10T10:00:00Z'), endMs: Date.parse('2027-05-10T23:00:00Z') };
+    const placement = { bookingId: 'b', requested: { field: '/tableIds' as const, tableIds: [table] }, slot, zone: 'Europe/Stockholm', bufferMinutes: 0 };
+    const given = await readDays([day(table)]);
+    const writes = await placeHolds(companyId, placement, given, []);
+    expect(writes.map((w) => [w.date, w.expectedVersion, Object.keys(w.holds).sort()])).toEqual([
+      ['2027-05-10', 1, [a.id, 'b'].sort()],
+      ['2027-05-11', null, ['b']],
+    ]);
   });
 
   it('drops a hold without reading, moving the version on', async () => {
@@ -175,8 +195,8 @@ describe('bookings repository: table days', () => {
     const a = aBooking({ tableIds: [table] });
     await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null }] });
     const cancelled = { ...a, status: 'cancelled' as const, version: 2 };
-    await bookings.write(companyId, { prev: a, next: cancelled, releaseHolds: { tableIds: [table], dates: ['2027-05-10'] }, events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })] });
-    expect(await bookings.tableDays(companyId, [day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { other: [5, 6] }, version: 2 }]);
+    await writeBooking(companyId, { prev: a, next: cancelled, releaseHolds: { tableIds: [table], dates: ['2027-05-10'] }, events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })] });
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { other: [5, 6] }, version: 2 }]);
   });
 });
 
@@ -185,10 +205,18 @@ describe('bookings repository: changes', () => {
     const a = aBooking();
     await create(a);
     const next = { ...a, guestCount: 4, version: 2 };
-    await bookings.write(companyId, { prev: a, next, events: [newEvent(companyId, 'booking.updated', a.id, { ...next }, { guestCount: 4 })] });
+    await writeBooking(companyId, { prev: a, next, events: [newEvent(companyId, 'booking.updated', a.id, { ...next }, { guestCount: 4 })] });
     const stale = { ...a, guestCount: 6, version: 2 };
-    await expect(bookings.write(companyId, { prev: a, next: stale, events: [newEvent(companyId, 'booking.updated', a.id, { ...stale })] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(writeBooking(companyId, { prev: a, next: stale, events: [newEvent(companyId, 'booking.updated', a.id, { ...stale })] })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await bookings.get(companyId, a.id))!.guestCount).toBe(4);
+  });
+
+  it('keeps the code lookup\'s copy of the booking current: a by-code read is one GetItem', async () => {
+    const a = aBooking();
+    await create(a);
+    const next = { ...a, guestCount: 5, version: 2 };
+    await writeBooking(companyId, { prev: a, next, events: [] });
+    expect(await bookings.findByCode(a.confirmationCode)).toEqual({ companyId, booking: next });
   });
 
   it('moves the link items and the sweep item with the booking', async () => {
@@ -197,13 +225,13 @@ describe('bookings repository: changes', () => {
     await create(a);
     expect(await raw('SWEEP#2027-05-10T10', `2027-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
     const moved = { ...a, bookingDate: '2027-05-11', startTime: '20:00', autoNoShowAt: '2027-05-11T18:20:00.000Z', version: 2 };
-    await bookings.write(companyId, { prev: a, next: moved, events: [newEvent(companyId, 'booking.updated', a.id, { ...moved })] });
+    await writeBooking(companyId, { prev: a, next: moved, events: [newEvent(companyId, 'booking.updated', a.id, { ...moved })] });
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2027-05-10#${a.startTime}#${a.id}`)).toBeUndefined();
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2027-05-11#20:00#${a.id}`)).toBeDefined();
     expect(await raw('SWEEP#2027-05-10T10', `2027-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
-    const due = await bookings.dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:30:00Z'));
+    const due = await dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:30:00Z'));
     expect(due).toContainEqual({ companyId, bookingId: a.id, dueAt: '2027-05-11T18:20:00.000Z' });
-    expect((await bookings.dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:10:00Z'))).map((d) => d.bookingId)).not.toContain(a.id);
+    expect((await dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:10:00Z'))).map((d) => d.bookingId)).not.toContain(a.id);
   });
 
   it('keeps one open tab per table: a second claim fails with TableOccupied, writing nothing', async () => {
@@ -216,7 +244,7 @@ describe('bookings repository: changes', () => {
     // Only the booking holding the claim may release it.
     await create(second);
     const next = { ...second, version: 2 };
-    await expect(bookings.write(companyId, { prev: second, next, openTabs: [{ op: 'release', tableId: table, bookingId: second.id }], events: [] })).rejects.toMatchObject({
+    await expect(writeBooking(companyId, { prev: second, next, openTabs: [{ op: 'release', tableId: table, bookingId: second.id }], events: [] })).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringContaining('not held by this booking'),
     });
@@ -228,11 +256,11 @@ describe('bookings repository: changes', () => {
     a.tabs = [a.tab];
     await create(a);
     const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
-    await orders.place(companyId, order, newEvent(companyId, 'order.created', order.id, { ...order }));
+    await orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order }));
     expect((await tabs.get(companyId, a.tab.id))!.orderCount).toBe(1);
     const next = { ...a, version: 2 };
     const back = { id: a.tab.id, expectedStatus: 'open' as const, set: { status: 'pre_arrival' as const }, untouched: true };
-    await expect(bookings.write(companyId, { prev: a, next, tabs: [back], events: [] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(writeBooking(companyId, { prev: a, next, tabs: [back], events: [] })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await tabs.get(companyId, a.tab.id))!.status).toBe('open');
     expect((await orders.listByTab(companyId, a.tab.id, { page: 1, limit: 10 })).items).toEqual([order]);
   });
@@ -241,7 +269,7 @@ describe('bookings repository: changes', () => {
     const a = aBooking();
     await create(a);
     const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
-    await expect(orders.place(companyId, order, newEvent(companyId, 'order.created', order.id, { ...order }))).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order }))).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await orders.get(companyId, order.id)).toBeUndefined();
   });
 });

@@ -37,10 +37,10 @@ const cancelled = (steps: number, failing: number, code: string) =>
     CancellationReasons: Array.from({ length: steps }, (_, i) => ({ Code: i === failing ? code : 'None' })),
   });
 
-/** The stored items the mocked table answers for the code lookup and the booking (status as given). */
+/** The stored item the mocked table answers for the code lookup, which carries the booking (status as given). */
 function stage(status = 'confirmed') {
-  ddb.on(GetCommand, { Key: { pk: `CODE#${CODE}`, sk: 'CODE' } }).resolves({ Item: { companyId: 7, bookingId: BOOKING_ID } });
-  ddb.on(GetCommand, { Key: { pk: 'C#7', sk: `BOOKING#${BOOKING_ID}` } }).resolves({ Item: { id: BOOKING_ID, locationId: 101, guestCount: 4, status, confirmationCode: CODE, version: 1 } });
+  const booking = { id: BOOKING_ID, locationId: 101, guestCount: 4, status, confirmationCode: CODE, version: 1 };
+  ddb.on(GetCommand, { Key: { pk: `CODE#${CODE}`, sk: 'CODE' } }).resolves({ Item: { companyId: 7, bookingId: BOOKING_ID, booking } });
 }
 
 const stored = (m: StoredMember) => ({ pk: 'C#7', sk: `BOOKING#${BOOKING_ID}#MEMBER#${m.id}`, entity: 'BOOKING_MEMBER', companyId: 7, ...m });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { clashes, firstClash } from '../../shared/domain/bookings/occupancy';
 import { newConfirmationCode } from '../../shared/domain/bookings/confirmationCode';
 import { CONFIRMATION_PATTERN } from '../../shared/schemas/confirmationCode';
-import { assertBookingRules, brokenRule, type BookingFacts, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
+import type { Booking } from '../../shared/data/bookings';
+import { activeChange, assertBookingRules, brokenRule, type BookingFacts, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
 
 const HOUR = 3_600_000;
 const at = (h: number) => Date.parse('2026-06-01T00:00:00Z') + h * HOUR;
@@ -74,5 +75,19 @@ describe('booking rules', () => {
   it('does not apply advance rules at the door, nor party sizes to walk-ins of 0', () => {
     expect(brokenRule(settings, { ...facts, startMs: now, atTheDoor: true })).toBeUndefined();
     expect(brokenRule({ ...settings, allowedPartySizes: [2] }, { ...facts, guestCount: 0, atTheDoor: true })).toBeUndefined();
+  });
+});
+
+describe('the guest\'s active count', () => {
+  const booking = (change: Partial<Booking>): Booking => ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
+
+  it('grows with a new active booking (capped when the settings say so) and shrinks when it ends', () => {
+    const confirmed = booking({ status: 'confirmed' });
+    const grown = activeChange(undefined, confirmed, 3);
+    expect(grown).toMatchObject({ delta: 1, cap: { max: 3 } });
+    expect(grown.cap!.error()).toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
+    expect(activeChange(confirmed, booking({ status: 'seated' }))).toEqual({ delta: 0, cap: undefined });
+    expect(activeChange(confirmed, booking({ status: 'cancelled' })).delta).toBe(-1);
+    expect(activeChange(booking({ status: 'cancelled' }), booking({ status: 'cancelled' })).delta).toBe(0);
   });
 });

@@ -1,6 +1,10 @@
 /** Table holds per local day (shared/domain/bookings/holds.ts): which days, clashes, and what is written back. */
 import { describe, expect, it } from 'vitest';
-import { holdDays, holdsOf, localDates, planHolds, type TableDay } from '../../shared/domain/bookings/holds';
+import type { Booking } from '../../shared/data/bookings';
+import type { DiningTable } from '../../shared/data/tables';
+import type { TableDay } from '../../shared/data/tableDays';
+import { holdDays, holdReads, holdsOf, holdWrites, localDates, MAX_BUFFER_MINUTES, planHolds, possibleHoldDates, releaseOf } from '../../shared/domain/bookings/holds';
+import { slotOf } from '../../shared/domain/bookings/time';
 
 const zone = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);
@@ -78,5 +82,58 @@ describe('placing a hold', () => {
   it('counts a hold spanning midnight once', () => {
     const late: [number, number] = [at('2026-06-01T21:00:00Z'), at('2026-06-01T23:00:00Z')];
     expect(holdsOf([day('t1', '2026-06-01', { late }), day('t1', '2026-06-02', { late })])).toEqual([{ bookingId: 'late', startMs: late[0], endMs: late[1] }]);
+  });
+});
+
+describe('releasing a hold', () => {
+  it('names the booking\'s tables and the local days its interval touches', () => {
+    const late = { tableIds: ['a'], startsAt: '2026-06-01T20:00:00.000Z', endsAt: '2026-06-01T23:00:00.000Z', timezone: 'Europe/Stockholm' } as Booking;
+    expect(releaseOf(late)).toEqual({ tableIds: ['a'], dates: ['2026-06-01', '2026-06-02'] });
+  });
+});
+
+describe('placing a hold', () => {
+  const requested = { field: '/tableIds' as const, tableIds: ['t1', 't2'] };
+  const evening = slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z');
+  const placement = { bookingId: 'b', requested, slot: evening, zone, bufferMinutes: 15 };
+  const empty = (tableId: string, date: string): TableDay => ({ tableId, date, holds: {}, version: null });
+
+  it('reads the guard days of the new tables and the days of the old hold', () => {
+    expect(holdReads(placement)).toEqual([{ tableId: 't1', date: '2026-06-01' }, { tableId: 't2', date: '2026-06-01' }]);
+    const moved = { ...placement, requested: { field: '/tableId' as const, tableIds: ['t2'] }, before: { tableIds: ['t1'], slot: slot('2026-05-31T20:00:00Z', '2026-05-31T23:00:00Z') } };
+    expect(holdReads(moved)).toEqual([{ tableId: 't2', date: '2026-06-01' }, { tableId: 't1', date: '2026-05-31' }, { tableId: 't1', date: '2026-06-01' }]);
+  });
+
+  it('writes every day read, and answers 409 naming the taken table\'s place and name', () => {
+    const writes = holdWrites(placement, [empty('t1', '2026-06-01'), empty('t2', '2026-06-01')], []);
+    expect(writes.map((w) => [w.tableId, w.holds.b, w.expectedVersion])).toEqual([['t1', [evening.startMs, evening.endMs], null], ['t2', [evening.startMs, evening.endMs], null]]);
+    const taken: TableDay = { tableId: 't2', date: '2026-06-01', holds: { other: [at('2026-06-01T19:00:00Z'), at('2026-06-01T20:00:00Z')] }, version: 3 };
+    const tables = [{ id: 't2', name: 'Window' }] as DiningTable[];
+    expect(() => holdWrites(placement, [empty('t1', '2026-06-01'), taken], tables)).toThrow(
+      expect.objectContaining({ code: 'CONFLICT', message: 'Table Window is already booked at that time', details: [{ path: '/tableIds/1', message: 'is booked 2026-06-01 21:00-22:00 (with 15 minutes between bookings)' }] }),
+    );
+  });
+});
+
+describe('the dates a hold could touch, before the zone and the settings are read', () => {
+  it('is the booking date alone for a midday booking, and takes the neighbours a buffer or a late end could reach', () => {
+    expect(possibleHoldDates('2026-06-01', '12:00', { endTime: '14:00' })).toEqual(['2026-06-01']);
+    expect(possibleHoldDates('2026-06-01', '01:30', { endTime: '03:00' })).toEqual(['2026-05-31', '2026-06-01']);
+    expect(possibleHoldDates('2026-06-01', '22:00', { endTime: '01:00' })).toEqual(['2026-06-01', '2026-06-02']);
+    expect(possibleHoldDates('2026-06-01', '18:00', { minutes: 480 })).toEqual(['2026-06-01', '2026-06-02']);
+  });
+
+  it('covers every guard day of the hold in any zone whose clocks move by at most an hour, whatever the buffer', () => {
+    const cases: [string, string, string, string][] = [
+      ['2026-03-29', '01:30', '03:30', 'Europe/Stockholm'],
+      ['2026-10-25', '21:45', '23:59', 'Europe/Stockholm'],
+      ['2026-06-01', '23:00', '02:30', 'Pacific/Auckland'],
+      ['2026-06-01', '02:00', '04:00', 'America/Los_Angeles'],
+      ['2026-11-01', '00:30', '01:30', 'America/New_York'],
+    ];
+    for (const [date, start, end, zone] of cases) {
+      const guard = holdDays(slotOf(date, start, end, zone), MAX_BUFFER_MINUTES, zone).guard;
+      expect(possibleHoldDates(date, start, { endTime: end })).toEqual(expect.arrayContaining(guard));
+    }
   });
 });

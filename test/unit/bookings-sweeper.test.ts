@@ -18,7 +18,7 @@ describe('functions/sweeper/no-shows', () => {
     const due = { pk: 'SWEEP#2026-12-04T18', sk: `2026-12-04T18:20:00.000Z#7#b1`, companyId: 7, bookingId: 'b1', dueAt: '2026-12-04T18:20:00.000Z' };
     ddb.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({ Items: input.ExpressionAttributeValues[':pk'] === due.pk ? [due] : [] }));
     ddb.on(GetCommand).resolves({ Item: { id: 'b1', status: 'seated' } });
-    const { sweepNoShows } = await import('../../shared/domain/bookings/status');
+    const { sweepNoShows } = await import('../../shared/domain/bookings/transitions');
     expect(await sweepNoShows(now)).toBe(0);
 
     const queries = ddb.commandCalls(QueryCommand).map((c) => c.args[0].input);

@@ -1,13 +1,14 @@
-/** Tabs for a booking's tables and the tables' open-tab claims (shared/domain/bookings/tabs.ts). */
+/** Tabs for a booking's tables, the tables' open-tab claims and the writes of both (shared/domain/bookings/tabs.ts). */
 import { describe, expect, it } from 'vitest';
-import type { BookingTab } from '../../shared/data/bookings';
-import { diffClaims, initialTabs, openTabClaims, planTabs } from '../../shared/domain/bookings/tabs';
+import type { Booking, BookingTab } from '../../shared/data/bookings';
+import { claimChanges, claimsOf, diffClaims, initialTabs, openTabClaims, planTabs, tabChanges } from '../../shared/domain/bookings/tabs';
 
 const ids = () => {
   let n = 0;
   return () => `new${++n}`;
 };
 const tab = (id: string, tableId: string | null, status: BookingTab['status'] = 'pre_arrival'): BookingTab => ({ id, tableId, status });
+const booking = (change: Partial<Booking>): Booking => ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
 
 describe('the tabs of a new booking', () => {
   it('is one tab on the primary table with the single strategy (or on no table)', () => {
@@ -59,5 +60,39 @@ describe('open-tab claims', () => {
     const after = new Map([['a', 'p'], ['b', 'x'], ['c', 'p']]);
     expect(diffClaims(before, after)).toEqual({ claim: [{ tableId: 'c', tabId: 'p' }], repoint: [{ tableId: 'b', tabId: 'x' }], release: [] });
     expect(diffClaims(after, new Map())).toEqual({ claim: [], repoint: [], release: ['a', 'b', 'c'] });
+  });
+});
+
+describe('open-tab claims of a booking', () => {
+  it('claims every table for the tab serving it while that tab is open', () => {
+    const seated = { tableIds: ['a', 'b', 'c'], tabs: [tab('p', 'a', 'open'), tab('x', 'c', 'pre_arrival')] };
+    expect([...claimsOf(seated)]).toEqual([['a', 'p'], ['b', 'p']]);
+  });
+
+  it('turns a change of claims into releases, re-pointings and claims for this booking', () => {
+    const before = { tableIds: ['a', 'b'], tabs: [tab('p', 'a', 'open')] };
+    const after = booking({ tableIds: ['a', 'b', 'c'], tabs: [tab('p', 'a', 'open'), tab('x', 'b', 'open')] });
+    expect(claimChanges(before, after)).toEqual([
+      { op: 'repoint', tableId: 'b', tabId: 'x', bookingId: 'b' },
+      { op: 'claim', tableId: 'c', tabId: 'p', bookingId: 'b' },
+    ]);
+    expect(claimChanges(after, { ...after, tabs: after.tabs.map((t) => ({ ...t, status: 'closed' as const })) }).map((c) => [c.op, c.tableId])).toEqual([
+      ['release', 'a'],
+      ['release', 'b'],
+      ['release', 'c'],
+    ]);
+  });
+});
+
+describe('tab writes', () => {
+  it('conditions each change on the status read, stamping opening and closing', () => {
+    const writes = tabChanges([tab('p', 'a', 'pre_arrival'), tab('x', 'b', 'open'), tab('y', 'c', 'open')], [tab('p', 'a', 'open'), tab('x', 'b', 'closed'), tab('y', 'c', 'open')], 'T');
+    expect(writes).toEqual([
+      { id: 'p', expectedStatus: 'pre_arrival', set: { status: 'open', openedAt: 'T' } },
+      { id: 'x', expectedStatus: 'open', set: { status: 'closed', closedAt: 'T' } },
+    ]);
+    expect(tabChanges([tab('p', 'a', 'open')], [tab('p', 'b', 'pre_arrival')], 'T', true)).toEqual([
+      { id: 'p', expectedStatus: 'open', set: { status: 'pre_arrival', tableId: 'b' }, untouched: true },
+    ]);
   });
 });

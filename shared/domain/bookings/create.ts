@@ -1,16 +1,20 @@
 /**
- * Creating a booking (spec 2.12, 3.2): checked against the location, its tables and its booking
- * settings, then written in one transaction with its tab(s), confirmation code, table holds, link
- * items, guest history, no-show sweep item and event; seated in the same call when asked and
- * possible.
+ * Creating a booking (spec 2.12, 3.2): one read of everything it is checked against (the
+ * location, its booking settings, the tables, the guest and the tables' holds), then one
+ * transaction with its tab(s), confirmation code, table holds, link items, guest history, no-show
+ * sweep item and event; seated in the same call when asked and possible.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
-import { bookings, CodeTaken, type Booking } from '../../data/bookings';
+import { noRead, readTogether } from '../../data/batch';
+import { CodeTaken, type Booking } from '../../data/bookings';
+import { bookingSettings } from '../../data/bookingSettings';
+import { writeBooking } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
-import { locations } from '../../data/locations';
+import { locationEntity } from '../../data/locations';
+import { TableOccupied } from '../../data/openTabs';
 import { diningTables } from '../../data/tables';
-import { TableOccupied } from '../../data/tabs';
+import { tableDays } from '../../data/tableDays';
 import { AppError, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { CreateBookingBody } from '../../schemas/bookings';
@@ -18,10 +22,12 @@ import { assertLocationAllowed } from '../access';
 import { normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { newConfirmationCode } from './confirmationCode';
-import { activeChange, claimChanges, holdWrites, retryingContention, tabCreates, tableAt, tableNotFound, withTabs } from './lifecycle';
-import { assertBookingRules } from './rules';
-import { settingsOf } from './settings';
-import { initialTabs } from './tabs';
+import { placeHolds, retryingContention } from './holdPlacement';
+import { MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
+import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
+import { activeChange, assertBookingRules } from './rules';
+import { settingsInForce } from './settings';
+import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
 import { slotLasting, slotOf } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
@@ -56,110 +62,135 @@ function seatingBlocker(tableIds: readonly string[], depositAmountCents: number 
   return undefined;
 }
 
+/**
+ * Everything a create is checked against, in one round trip: the location, its settings, the
+ * tables, the guest, and the table days of every date the hold could touch (the zone and the
+ * settings that fix which are needed are read in the same call).
+ */
+function readForCreate(companyId: number, input: CreateBookingBody, requested: RequestedTables) {
+  const dates = possibleHoldDates(input.bookingDate, input.startTime, input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES });
+  return readTogether({
+    location: locationEntity.read(companyId, input.locationId),
+    settings: bookingSettings.read(companyId, input.locationId),
+    tables: diningTables.readMany(companyId, input.locationId, requested.tableIds),
+    guest: input.primaryUserId ? guests.read(companyId, input.primaryUserId) : noRead(undefined),
+    days: tableDays.read(companyId, requested.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date })))),
+  });
+}
+
+type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
+
+/** 404 for an unknown location, table or guest; 422 for a time zone other than the location's. Answers the location. */
+function checkedRead(read: CreateRead, input: CreateBookingBody, requested: RequestedTables) {
+  const { location } = read;
+  if (!location) throw new AppError('NOT_FOUND', `Location ${input.locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
+  assertTablesFound(location.id, requested, read.tables);
+  if (input.primaryUserId && !read.guest) throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
+  if (input.timezone !== undefined && input.timezone !== location.timezone) {
+    throw unprocessable(`Bookings at location ${location.id} are in its time zone, ${location.timezone}`, [{ path: '/timezone', message: `must be ${location.timezone}, the location's time zone` }]);
+  }
+  return location;
+}
+
 export async function createBooking(principal: Principal, input: CreateBookingBody): Promise<CreatedBooking> {
   assertLocationAllowed(principal, input.locationId);
   const { companyId } = principal;
   const contact = checkedGuest(input);
-  // tableIds supersedes the legacy tableId, which becomes a one-element set.
-  const tableField = input.tableIds ? '/tableIds' : '/tableId';
-  const tableIds = input.tableIds ?? (input.tableId ? [input.tableId] : []);
-
-  const [location, settings, tables, guest] = await Promise.all([
-    locations.get(companyId, input.locationId),
-    settingsOf(companyId, input.locationId),
-    diningTables.getMany(companyId, input.locationId, tableIds),
-    input.primaryUserId ? guests.get(companyId, input.primaryUserId) : undefined,
-  ]);
-  if (!location) throw new AppError('NOT_FOUND', `Location ${input.locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
-  const missing = tableIds.find((id) => !tables.some((t) => t.id === id));
-  if (missing) throw tableNotFound(location.id, missing, tableAt(tableField, tableIds, missing));
-  if (input.primaryUserId && !guest) throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
-  const zone = location.timezone;
-  if (input.timezone !== undefined && input.timezone !== zone) {
-    throw unprocessable(`Bookings at location ${location.id} are in its time zone, ${zone}`, [{ path: '/timezone', message: `must be ${zone}, the location's time zone` }]);
-  }
-
-  const slot = input.endTime
-    ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
-    : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+  const requested = requestedTables(input, []);
+  const { tableIds } = requested;
   const seatAsked = input.seatImmediately === true;
-  assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor: seatAsked });
-
   const depositAmountCents = input.depositAmountCents ?? null;
   let seatWarning = seatAsked ? seatingBlocker(tableIds, depositAmountCents) : undefined;
   let seat = seatAsked && seatWarning === undefined;
   const id = randomUUID();
   const strategy = input.defaultTabStrategy ?? 'single';
+  let tableNames = new Map<string, string>();
+
+  /** One read, the checks and rules, one transaction; a Contention failure runs it again. */
+  const attempt = async (): Promise<Booking> => {
+    const read = await readForCreate(companyId, input, requested);
+    const location = checkedRead(read, input, requested);
+    tableNames = new Map(read.tables.map((t) => [t.id, t.name]));
+    const settings = settingsInForce(read.settings, location.id);
+    const zone = location.timezone;
+    const slot = input.endTime
+      ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
+      : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+    assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor: seatAsked });
+    const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
+    const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
+
+    const tableDays = await placeHolds(companyId, { bookingId: id, requested, slot, zone, bufferMinutes: settings.bufferMinutes }, read.days, read.tables);
+
+    const now = new Date().toISOString();
+    const confirmationCode = newConfirmationCode();
+    const tabs = initialTabs(tableIds, strategy, seat, randomUUID);
+    const delay = settings.autoNoShowDelayMinutes;
+    const { guest } = read;
+    const b: Booking = withTabs(
+      {
+        id,
+        locationId: location.id,
+        bookingDate: input.bookingDate,
+        startTime: input.startTime,
+        endTime: slot.endTime,
+        timezone: zone,
+        startsAt: slot.startsAt,
+        endsAt: slot.endsAt,
+        guestCount: input.guestCount,
+        tableId: tableIds[0] ?? null,
+        tableIds,
+        defaultTabStrategy: strategy,
+        primaryUserId: input.primaryUserId ?? null,
+        guestName: contact.guestName ?? guest?.name ?? null,
+        guestEmail: contact.guestEmail ?? guest?.email ?? null,
+        guestPhone: contact.guestPhone ?? guest?.phone ?? null,
+        occasion: input.occasion ?? null,
+        specialRequests: input.specialRequests ?? null,
+        internalNotes: input.internalNotes ?? null,
+        paymentType: input.paymentType ?? null,
+        depositAmountCents,
+        bookingSource: input.bookingSource ?? null,
+        status,
+        // A party seated at the door has confirmed itself by being there.
+        statusBeforeSeating: seat ? 'confirmed' : null,
+        confirmationCode,
+        locked: false,
+        seatingOrderId: null,
+        autoNoShowAt: !seat && delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
+        cancellationReason: null,
+        seatedAt: seat ? now : null,
+        completedAt: null,
+        cancelledAt: null,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      },
+      tabs,
+    );
+    const events = [newEvent(companyId, 'booking.created', id, { ...b })];
+    if (seat) events.push(newEvent(companyId, 'booking.seated', id, { ...b, tabId: b.tab.id }));
+    await writeBooking(companyId, {
+      next: b,
+      tableDays,
+      tabs: tabCreates(b, tabs, now),
+      openTabs: claimChanges(undefined, b),
+      ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1, ...(seat ? { lastVisitAt: now } : {}) } } : {}),
+      activeBookings,
+      events,
+    });
+    return b;
+  };
 
   for (;;) {
     try {
-      const booking = await retryingContention(async () => {
-        const now = new Date().toISOString();
-        const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
-        const tabs = initialTabs(tableIds, strategy, seat, randomUUID);
-        const delay = settings.autoNoShowDelayMinutes;
-        const b: Booking = withTabs(
-          {
-            id,
-            locationId: location.id,
-            bookingDate: input.bookingDate,
-            startTime: input.startTime,
-            endTime: slot.endTime,
-            timezone: zone,
-            startsAt: slot.startsAt,
-            endsAt: slot.endsAt,
-            guestCount: input.guestCount,
-            tableId: tableIds[0] ?? null,
-            tableIds,
-            defaultTabStrategy: strategy,
-            primaryUserId: input.primaryUserId ?? null,
-            guestName: contact.guestName ?? guest?.name ?? null,
-            guestEmail: contact.guestEmail ?? guest?.email ?? null,
-            guestPhone: contact.guestPhone ?? guest?.phone ?? null,
-            occasion: input.occasion ?? null,
-            specialRequests: input.specialRequests ?? null,
-            internalNotes: input.internalNotes ?? null,
-            paymentType: input.paymentType ?? null,
-            depositAmountCents,
-            bookingSource: input.bookingSource ?? null,
-            status,
-            // A party seated at the door has confirmed itself by being there.
-            statusBeforeSeating: seat ? 'confirmed' : null,
-            confirmationCode: newConfirmationCode(),
-            locked: false,
-            seatingOrderId: null,
-            autoNoShowAt: !seat && delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
-            cancellationReason: null,
-            seatedAt: seat ? now : null,
-            completedAt: null,
-            cancelledAt: null,
-            createdAt: now,
-            updatedAt: now,
-            version: 1,
-          },
-          tabs,
-        );
-        const tableDays = await holdWrites(companyId, { bookingId: id, tableIds, slot, zone, bufferMinutes: settings.bufferMinutes, tables, field: tableField });
-        const events = [newEvent(companyId, 'booking.created', id, { ...b })];
-        if (seat) events.push(newEvent(companyId, 'booking.seated', id, { ...b, tabId: b.tab.id }));
-        await bookings.write(companyId, {
-          next: b,
-          tableDays,
-          tabs: tabCreates(b, tabs, now),
-          openTabs: claimChanges(undefined, b),
-          ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1, ...(seat ? { lastVisitAt: now } : {}) } } : {}),
-          activeBookings: activeChange(undefined, b, settings.maxActiveBookingsPerGuest),
-          events,
-        });
-        return b;
-      });
+      const booking = await retryingContention(attempt);
       return seatWarning ? { ...booking, seatWarning } : booking;
     } catch (err) {
       // Another party sits at the table: create the booking without seating it.
       if (err instanceof TableOccupied && seat) {
         seat = false;
-        const name = tables.find((t) => t.id === err.tableId)?.name ?? err.tableId;
-        seatWarning = `Table ${name} already has an open tab; the booking was created without seating`;
+        seatWarning = `Table ${tableNames.get(err.tableId) ?? err.tableId} already has an open tab; the booking was created without seating`;
         continue;
       }
       if (err instanceof CodeTaken) continue;

@@ -1,11 +1,15 @@
 /**
  * Orders on tabs and their kitchen dispatches (decisions.md §7), and a booking's pre-order: items
- * ordered ahead, kept on the booking's primary tab until seating sends them to the kitchen.
+ * ordered ahead, kept with the booking until seating sends them to the kitchen. The coursings
+ * lines name are checked by conditions of the write, so each operation reads one item (the tab or
+ * the booking) before its one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
-import { coursings } from '../../data/coursings';
-import { orders, type Order, type OrderLine } from '../../data/orders';
+import { readTogether } from '../../data/batch';
+import { bookings } from '../../data/bookings';
+import { orders, type CoursingCheck, type Order, type OrderLine } from '../../data/orders';
+import { preOrders } from '../../data/preOrders';
 import { tabs, type Tab } from '../../data/tabs';
 import { AppError, conflict, notFound } from '../../errors';
 import { newEvent } from '../../events/catalog';
@@ -13,21 +17,30 @@ import type { Page } from '../../page';
 import type { ListOrdersQuery, OrderBody, UpdateDispatchBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import { assertDispatchMove, groupByCoursing } from './dispatches';
-import { bookingFor } from './lifecycle';
+import { bookingFor, visibleBooking } from './read';
+import type { BookingStatus } from './states';
+
+/** The statuses in which a booking's pre-order may change: until it is seated. */
+const beforeSeating: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
+
+/** The lines as stored: absent optional fields as null or []. */
+const linesOf = (items: OrderBody['items']): OrderLine[] =>
+  items.map((i) => ({ itemId: i.itemId ?? null, name: i.name, price: i.price, quantity: i.quantity, coursingId: i.coursingId ?? null, modifications: i.modifications ?? [] }));
 
 /**
- * The lines as stored (absent optional fields as null or []), after checking that every coursing
- * they name is one of the location's (404 naming the first line that names another).
+ * The coursings the lines name, each of which must be one of the location's: checked by a
+ * condition of the write, not read before it. A failure is 404 naming the first line that names it.
  */
-async function linesOf(companyId: number, locationId: number, items: OrderBody['items']): Promise<OrderLine[]> {
-  const named = [...new Set(items.flatMap((i) => (i.coursingId ? [i.coursingId] : [])))];
-  const found = await Promise.all(named.map((id) => coursings.get(companyId, id)));
-  const known = new Set(found.filter((c) => c?.locationId === locationId).map((c) => c!.id));
-  const unknown = items.findIndex((i) => i.coursingId !== undefined && !known.has(i.coursingId));
-  if (unknown >= 0) {
-    throw new AppError('NOT_FOUND', `Coursing ${items[unknown]!.coursingId} not found at location ${locationId}`, [{ path: `/items/${unknown}/coursingId`, message: 'no coursing with this id at this location' }]);
-  }
-  return items.map((i) => ({ itemId: i.itemId ?? null, name: i.name, price: i.price, quantity: i.quantity, coursingId: i.coursingId ?? null, modifications: i.modifications ?? [] }));
+function coursingChecks(locationId: number, items: OrderBody['items']): CoursingCheck[] {
+  const firstLine = new Map<string, number>();
+  items.forEach((i, index) => {
+    if (i.coursingId !== undefined && !firstLine.has(i.coursingId)) firstLine.set(i.coursingId, index);
+  });
+  return [...firstLine].map(([coursingId, index]) => ({
+    coursingId,
+    locationId,
+    onMissing: () => new AppError('NOT_FOUND', `Coursing ${coursingId} not found at location ${locationId}`, [{ path: `/items/${index}/coursingId`, message: 'no coursing with this id at this location' }]),
+  }));
 }
 
 async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
@@ -41,7 +54,7 @@ async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
 export async function placeOrder(principal: Principal, tabId: string, input: OrderBody): Promise<Order> {
   const tab = await tabFor(principal, tabId);
   if (tab.status !== 'open') throw conflict(`Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`);
-  const items = await linesOf(principal.companyId, tab.locationId, input.items);
+  const items = linesOf(input.items);
   const now = new Date().toISOString();
   const order: Order = {
     id: randomUUID(),
@@ -55,7 +68,7 @@ export async function placeOrder(principal: Principal, tabId: string, input: Ord
     updatedAt: now,
     version: 1,
   };
-  await orders.place(principal.companyId, order, newEvent(principal.companyId, 'order.created', order.id, { ...order }));
+  await orders.place(principal.companyId, order, coursingChecks(tab.locationId, input.items), newEvent(principal.companyId, 'order.created', order.id, { ...order }));
   return order;
 }
 
@@ -87,7 +100,7 @@ export async function updateDispatch(principal: Principal, orderId: string, disp
   return next;
 }
 
-/** A booking's pre-order: the items on its primary tab, and the kitchen order seating made of them (once seated). */
+/** A booking's pre-order: its items (answered with its primary tab), and the kitchen order seating made of them (once seated). */
 export interface PreOrder {
   bookingId: string;
   tabId: string;
@@ -95,19 +108,20 @@ export interface PreOrder {
   seatingOrderId: string | null;
 }
 
+/** The booking's pre-order: the booking and its pre-order, read in one round trip. */
 export async function getPreOrder(principal: Principal, bookingId: string): Promise<PreOrder> {
-  const booking = await bookingFor(principal, bookingId);
-  const tab = await tabs.get(principal.companyId, booking.tab.id);
-  return { bookingId, tabId: booking.tab.id, items: tab?.preOrder ?? [], seatingOrderId: booking.seatingOrderId };
+  const read = await readTogether({ booking: bookings.read(principal.companyId, bookingId), preOrder: preOrders.read(principal.companyId, bookingId) });
+  const booking = visibleBooking(principal, bookingId, read.booking);
+  return { bookingId, tabId: booking.tab.id, items: read.preOrder.items, seatingOrderId: booking.seatingOrderId };
 }
 
 /** Replaces the pre-order; it can change until the booking is seated (409 after). */
 export async function setPreOrder(principal: Principal, bookingId: string, input: OrderBody): Promise<PreOrder> {
   const booking = await bookingFor(principal, bookingId);
-  if (booking.status !== 'pending' && booking.status !== 'confirmed' && booking.status !== 'checked_in') throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
-  const items = await linesOf(principal.companyId, booking.locationId, input.items);
+  if (!beforeSeating.includes(booking.status)) throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
+  const items = linesOf(input.items);
   const preOrder: PreOrder = { bookingId, tabId: booking.tab.id, items, seatingOrderId: null };
   const event = newEvent(principal.companyId, 'tab.updated', booking.tab.id, { ...preOrder }, { preOrder: items });
-  await tabs.setPreOrder(principal.companyId, booking.tab.id, items, new Date().toISOString(), event);
+  await preOrders.set(principal.companyId, bookingId, items, { statuses: beforeSeating, coursings: coursingChecks(booking.locationId, input.items), at: new Date().toISOString() }, event);
   return preOrder;
 }

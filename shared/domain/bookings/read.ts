@@ -1,4 +1,7 @@
-/** Reading bookings: by id, the filtered list of spec 2.12 (one Query per page), and a location's day by table. */
+/**
+ * Reading bookings: by id (also for the operations that change one), the filtered list of spec
+ * 2.12 (one Query per page), and a location's day by table.
+ */
 import type { Principal } from '../../auth/principal';
 import { bookings, type Booking, type BookingListQuery, type BookingSource } from '../../data/bookings';
 import { locations } from '../../data/locations';
@@ -6,7 +9,16 @@ import { notFound, validationFailed } from '../../errors';
 import { Page } from '../../page';
 import type { ListBookingsQuery } from '../../schemas/bookings';
 import { assertLocationAllowed, listLocation } from '../access';
-import { bookingFor } from './lifecycle';
+
+/** The booking as read, for a caller who may act on its location: 404 for an unknown id or another company's, 403 for another location. */
+export function visibleBooking(principal: Principal, id: string, found: Booking | undefined): Booking {
+  if (!found) throw notFound(`Booking ${id}`);
+  assertLocationAllowed(principal, found.locationId);
+  return found;
+}
+
+/** The booking (1 GetItem), for a caller who may act on its location. */
+export const bookingFor = async (principal: Principal, id: string): Promise<Booking> => visibleBooking(principal, id, await bookings.get(principal.companyId, id));
 
 export const getBooking = (principal: Principal, id: string): Promise<Booking> => bookingFor(principal, id);
 

@@ -2,7 +2,9 @@
  * The booking-settings rules a new or moved booking must keep (spec 2.8). Pure: the caller supplies
  * the settings, the booking's facts and the time. A broken rule is 422 UNPROCESSABLE naming it.
  */
+import type { Booking } from '../../data/bookings';
 import { unprocessable } from '../../errors';
+import { holdsTables } from './holds';
 
 export interface BookingRuleSettings {
   maxPartySize: number;
@@ -61,3 +63,11 @@ export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): voi
   const broken = brokenRule(s, b);
   if (broken) throw ruleError(broken);
 }
+/**
+ * How the guest's count of active bookings moves from `prev` (none: a new booking) to `next`; when
+ * it grows, at most to `max` (maxActiveBookingsPerGuest, kept by a condition on the count).
+ */
+export const activeChange = (prev: Pick<Booking, 'status'> | undefined, next: Pick<Booking, 'status'>, max: number | null = null) => ({
+  delta: Number(holdsTables(next)) - Number(prev ? holdsTables(prev) : false),
+  cap: max === null ? undefined : { max, error: () => ruleError(tooManyActiveBookings(max)) },
+});

@@ -1,64 +1,73 @@
 /**
  * Seating (spec 3.2): seat (the tabs open, the tables are claimed, the pre-order goes to the
  * kitchen), unseat (all of that undone, if nothing was bought, ordered or cooked since), and
- * splitting a seated booking's single tab into one per table. Each is one transaction.
+ * splitting a seated booking's single tab into one per table. Each reads the booking (seat and
+ * unseat with its pre-order, in the same round trip) and writes one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
+import { noRead, readTogether } from '../../data/batch';
 import { bookings, type Booking, type BookingTab } from '../../data/bookings';
-import type { Dispatch, Order } from '../../data/orders';
+import { writeBooking } from '../../data/bookingWrite';
+import { orders, type Dispatch, type Order } from '../../data/orders';
+import { preOrders, type PreOrder, type SeatingOrder } from '../../data/preOrders';
 import type { PrintJob } from '../../data/printJobs';
-import { tabs as tabItems, type Tab } from '../../data/tabs';
+import { tabs as tabItems } from '../../data/tabs';
 import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { SeatBookingBody } from '../../schemas/bookings';
 import { groupByCoursing, isPastAccepted } from './dispatches';
-import { bookingFor, claimChanges, tabChanges, tabCreates, withTabs } from './lifecycle';
+import { bookingFor, visibleBooking } from './read';
 import { nextStatus } from './states';
+import { claimChanges, tabChanges, tabCreates, withTabs } from './tabs';
+
+/** The booking and its pre-order, in one round trip, for a caller who may act on the booking. */
+async function bookingWithPreOrder(principal: Principal, id: string): Promise<{ booking: Booking; preOrder: PreOrder }> {
+  const read = await readTogether({ booking: bookings.read(principal.companyId, id), preOrder: preOrders.read(principal.companyId, id) });
+  return { booking: visibleBooking(principal, id, read.booking), preOrder: read.preOrder };
+}
 
 /** The kitchen order seating makes of the pre-order: one pending dispatch per coursing. */
-function seatingOrder(b: Booking, tabId: string, preOrder: Tab['preOrder'], at: string): Order {
+function seatingOrder(b: Booking, tabId: string, preOrder: PreOrder['items'], at: string): Order {
   const dispatches: Dispatch[] = groupByCoursing(preOrder).map((g) => ({ id: randomUUID(), coursingId: g.coursingId, status: 'pending', items: g.lines, updatedAt: at }));
   return { id: randomUUID(), tabId, bookingId: b.id, locationId: b.locationId, kind: 'pre_order', items: preOrder, dispatches, createdAt: at, updatedAt: at, version: 1 };
 }
 
+/** What unseating needs of the seating's order: what never changes of it. */
+const seatingOf = (order: Order): SeatingOrder => ({ orderId: order.id, tabId: order.tabId, dispatches: order.dispatches.map((d) => ({ id: d.id, coursingId: d.coursingId, items: d.items })) });
+
 /**
  * Seats a confirmed or checked-in booking. Its tabs open (with `createTab`, a new primary tab for
- * the primary guest and table replaces the pre-arrival one, taking its pre-order along), each of
- * its tables is claimed by the tab serving it (409 when one already has an open tab), and a
- * pre-order is dispatched to the kitchen. `tabId` names one of the booking's tabs as the one
- * `booking.seated` reports.
+ * the primary guest and table replaces the pre-arrival one), each of its tables is claimed by the
+ * tab serving it (409 when one already has an open tab), and a pre-order is dispatched to the
+ * kitchen. `tabId` names one of the booking's tabs as the one `booking.seated` reports.
  */
 export async function seatBooking(principal: Principal, id: string, input: SeatBookingBody): Promise<Booking> {
   const { companyId } = principal;
-  const prev = await bookingFor(principal, id);
+  const { booking: prev, preOrder } = await bookingWithPreOrder(principal, id);
   nextStatus(prev.status, 'seat');
   if (input.tabId !== undefined && !prev.tabs.some((t) => t.id === input.tabId && t.status !== 'closed')) {
     throw new AppError('NOT_FOUND', `Tab ${input.tabId} is not a tab of booking ${id}`, [{ path: '/tabId', message: "is not one of the booking's tabs" }]);
   }
-  const primary = await tabItems.get(companyId, prev.tab.id);
-  if (!primary) throw new Error(`booking ${id} has no primary tab item ${prev.tab.id}`);
 
   const now = new Date().toISOString();
   const opened = prev.tabs.map((t): BookingTab => (t.status === 'pre_arrival' ? { ...t, status: 'open' } : t));
   const fresh: BookingTab | undefined = input.createTab ? { id: randomUUID(), tableId: prev.tab.tableId, status: 'open' } : undefined;
   const tabs = fresh ? [fresh, ...opened.slice(1)] : opened;
-  const order = primary.preOrder.length > 0 ? seatingOrder(prev, tabs[0]!.id, primary.preOrder, now) : undefined;
+  const order = preOrder.items.length > 0 ? seatingOrder(prev, tabs[0]!.id, preOrder.items, now) : undefined;
   const next = withTabs(
     { ...prev, status: 'seated', statusBeforeSeating: prev.status, seatedAt: now, autoNoShowAt: null, seatingOrderId: order?.id ?? null, version: prev.version + 1, updatedAt: now },
     tabs,
   );
 
-  const changed = tabChanges(prev.tabs, fresh ? [{ ...prev.tab, status: 'closed' }, ...opened.slice(1)] : opened, now);
-  // The pre-order read is the one dispatched: the primary tab must not have changed since.
-  const guarded = changed.map((w) => ('id' in w && w.id === primary.id ? { ...w, expectedVersion: primary.version } : w));
-  const created = fresh ? tabCreates(next, [fresh], now).map((w) => ('create' in w ? { create: { ...w.create, preOrder: primary.preOrder } } : w)) : [];
-  await bookings.write(companyId, {
+  await writeBooking(companyId, {
     prev,
     next,
-    tabs: [...guarded, ...created],
+    tabs: [...tabChanges(prev.tabs, fresh ? [{ ...prev.tab, status: 'closed' }, ...opened.slice(1)] : opened, now), ...(fresh ? tabCreates(next, [fresh], now) : [])],
     openTabs: claimChanges(prev, next),
-    orders: order ? [{ order }] : [],
+    orders: order ? [order] : [],
+    // The pre-order read is the one dispatched: it must not have changed since.
+    preOrder: order ? { read: preOrder, seating: seatingOf(order) } : { read: preOrder },
     ...(next.primaryUserId !== null ? { guestHistory: { lastVisitAt: now } } : {}),
     events: [newEvent(companyId, 'booking.seated', id, { ...next, tabId: input.tabId ?? tabs[0]!.id })],
   });
@@ -73,55 +82,67 @@ export interface ReversedDispatch {
 }
 
 /**
+ * Why unseating was refused, read only once its transaction failed: purchases or orders on the
+ * open tabs, or a dispatch of the seating's order past accepted (else undefined: something else
+ * changed meanwhile).
+ */
+async function unseatRefusal(companyId: number, prev: Booking): Promise<AppError | undefined> {
+  const open = prev.tabs.filter((t) => t.status === 'open').map((t) => t.id);
+  const read = await readTogether({ tabs: tabItems.readMany(companyId, open), order: prev.seatingOrderId ? orders.read(companyId, prev.seatingOrderId) : noRead(undefined) });
+  if (read.tabs.some((t) => t.purchaseCount > 0)) return conflict("Purchases exist on the booking's tabs: it cannot be unseated");
+  if (read.tabs.some((t) => t.orderCount > 0)) return conflict("Orders were placed on the booking's tabs after seating: it cannot be unseated");
+  const started = read.order?.dispatches.find((d) => isPastAccepted(d.status));
+  if (started) return conflict(`The kitchen is past accepting dispatch ${started.id} (${started.status}): the booking cannot be unseated`);
+  return undefined;
+}
+
+/**
  * Undoes seating: back to the status before it, the open tabs back to pre-arrival, the tables'
  * claims released, the seating's kitchen dispatches reversed (each with `order.reversed`) and a
  * kitchen correction ticket queued with the reason. Refused with 409 when purchases exist, more
- * orders were placed, or the kitchen has gone past accepting a dispatch.
+ * orders were placed, or the kitchen has gone past accepting a dispatch: those are conditions of
+ * the transaction (the tabs untouched, each dispatch still pending or accepted), not reads.
  */
 export async function unseatBooking(principal: Principal, id: string, reason: string): Promise<Booking> {
   const { companyId } = principal;
-  const prev = await bookingFor(principal, id);
+  const { booking: prev, preOrder } = await bookingWithPreOrder(principal, id);
   const { to } = nextStatus(prev.status, 'unseat', prev.statusBeforeSeating);
-  const open = prev.tabs.filter((t) => t.status === 'open');
-  const { tabs: stored, order } = await tabItems.getManyWithOrder(companyId, open.map((t) => t.id), prev.seatingOrderId);
-  if (stored.some((t) => t.purchaseCount > 0)) throw conflict('Purchases exist on the booking\'s tabs: it cannot be unseated');
-  if (stored.some((t) => t.orderCount > 0)) throw conflict('Orders were placed on the booking\'s tabs after seating: it cannot be unseated');
-  const started = order?.dispatches.find((d) => isPastAccepted(d.status));
-  if (started) throw conflict(`The kitchen is past accepting dispatch ${started.id} (${started.status}): the booking cannot be unseated`);
+  const { seating } = preOrder;
+  if ((seating?.orderId ?? null) !== prev.seatingOrderId) throw new Error(`booking ${id}: its seating order ${prev.seatingOrderId} is not its pre-order's`);
 
   const now = new Date().toISOString();
-  const reversed: ReversedDispatch[] = (order?.dispatches ?? []).filter((d) => d.status !== 'reversed').map((d) => ({ orderId: order!.id, dispatchId: d.id, coursingId: d.coursingId }));
+  const reversed: ReversedDispatch[] = (seating?.dispatches ?? []).map((d) => ({ orderId: seating!.orderId, dispatchId: d.id, coursingId: d.coursingId }));
   const tabs = prev.tabs.map((t): BookingTab => (t.status === 'open' ? { ...t, status: 'pre_arrival' } : t));
   const next = withTabs({ ...prev, status: to, statusBeforeSeating: null, seatedAt: null, seatingOrderId: null, version: prev.version + 1, updatedAt: now }, tabs);
-  const nextOrder: Order | undefined = order && {
-    ...order,
-    dispatches: order.dispatches.map((d) => (d.status === 'reversed' ? d : { ...d, status: 'reversed', updatedAt: now })),
-    updatedAt: now,
-    version: order.version + 1,
-  };
-  const correction: PrintJob | undefined = reversed.length
+  const correction: PrintJob | undefined = seating && reversed.length
     ? {
         id: randomUUID(),
         locationId: prev.locationId,
         kind: 'kitchen_correction',
         status: 'queued',
-        content: { bookingId: id, tableIds: prev.tableIds, reason, reversed: order!.dispatches.filter((d) => d.status !== 'reversed').map((d) => ({ dispatchId: d.id, coursingId: d.coursingId, items: d.items })) },
+        content: { bookingId: id, tableIds: prev.tableIds, reason, reversed: seating.dispatches.map((d) => ({ dispatchId: d.id, coursingId: d.coursingId, items: d.items })) },
         createdAt: now,
       }
     : undefined;
 
-  await bookings.write(companyId, {
-    prev,
-    next,
-    tabs: tabChanges(prev.tabs, tabs, now, true),
-    openTabs: claimChanges(prev, next),
-    orders: nextOrder ? [{ order: nextOrder, expectedVersion: order!.version }] : [],
-    printJobs: correction ? [correction] : [],
-    events: [
-      newEvent(companyId, 'booking.unseated', id, { ...next, reason, reversedDispatches: reversed }),
-      ...reversed.map((r) => newEvent(companyId, 'order.reversed', r.orderId, { ...r, bookingId: id, tabId: order!.tabId, reason })),
-    ],
-  });
+  try {
+    await writeBooking(companyId, {
+      prev,
+      next,
+      tabs: tabChanges(prev.tabs, tabs, now, true),
+      openTabs: claimChanges(prev, next),
+      ...(seating ? { reversal: { orderId: seating.orderId, dispatches: seating.dispatches.length, refused: () => conflict('A dispatch of the seating is past accepted') } } : {}),
+      ...(seating ? { preOrder: { read: preOrder, seating: null } } : {}),
+      printJobs: correction ? [correction] : [],
+      events: [
+        newEvent(companyId, 'booking.unseated', id, { ...next, reason, reversedDispatches: reversed }),
+        ...reversed.map((r) => newEvent(companyId, 'order.reversed', r.orderId, { ...r, bookingId: id, tabId: seating!.tabId, reason })),
+      ],
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT') throw (await unseatRefusal(companyId, prev)) ?? err;
+    throw err;
+  }
   return next;
 }
 
@@ -140,7 +161,7 @@ export async function splitTabs(principal: Principal, id: string): Promise<Booki
   const now = new Date().toISOString();
   const tabs = [prev.tab, ...prev.tableIds.slice(1).map((t) => own.get(t)!)];
   const next = withTabs({ ...prev, version: prev.version + 1, updatedAt: now }, tabs);
-  await bookings.write(companyId, {
+  await writeBooking(companyId, {
     prev,
     next,
     tabs: tabCreates(next, created, now),

@@ -1,7 +1,7 @@
 /**
  * A location's booking settings (spec 2.8): read (the defaults are stored on first read) and
- * changed field by field. Bookings read them through `settingsOf`, which falls back to the
- * defaults without writing.
+ * changed field by field. Booking operations read them with everything else and take
+ * `settingsInForce`, which falls back to the defaults without writing.
  */
 import type { Principal } from '../../auth/principal';
 import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
@@ -40,10 +40,8 @@ export function defaultSettings(locationId: number, now: string): BookingSetting
 
 const settingFields = Object.keys(bookingSettingsFields) as (keyof PutBookingSettingsBody)[];
 
-/** The settings in force at a location (the defaults when none are stored); nothing is written. */
-export async function settingsOf(companyId: number, locationId: number): Promise<BookingSettings> {
-  return (await bookingSettings.get(companyId, locationId)) ?? defaultSettings(locationId, new Date().toISOString());
-}
+/** The settings in force at a location, given those stored (the defaults when none are); nothing is written. */
+export const settingsInForce = (stored: BookingSettings | undefined, locationId: number): BookingSettings => stored ?? defaultSettings(locationId, new Date().toISOString());
 
 /** GET: the stored settings; a location without any gets the defaults stored (404 for a location the company does not have). */
 export async function getBookingSettings(principal: Principal, locationId: number): Promise<BookingSettings> {

@@ -1,11 +1,13 @@
 /**
- * Which tabs a booking has for its tables, and which tab each table's "open tab" claim points to.
- * Pure. The primary tab (tabs[0]) is made with the booking and never replaced by a table change:
- * it serves the primary table (tableIds[0], or none) and keeps the pre-order. With the
- * `per_resource` strategy every other table gets a tab of its own; with `single`, only a split
- * (while seated) gives them one.
+ * Which tabs a booking has for its tables, which tab each table's "open tab" claim points to, and
+ * the tab and claim writes that carry a change out. Pure. The primary tab (tabs[0]) is made with
+ * the booking and never replaced by a table change: it serves the primary table (tableIds[0], or
+ * none) and keeps the pre-order. With the `per_resource` strategy every other table gets a tab of
+ * its own; with `single`, only a split (while seated) gives them one.
  */
-import type { BookingTab, TabStrategy } from '../../data/bookings';
+import type { Booking, BookingTab, TabStrategy } from '../../data/bookings';
+import type { OpenTabChange } from '../../data/openTabs';
+import type { TabWrite } from '../../data/tabs';
 import type { TabStatus } from './states';
 
 export interface TabsPlan {
@@ -56,6 +58,9 @@ export function planTabs(current: readonly BookingTab[], tableIds: readonly stri
   return { tabs, created, changed, activeRemoved };
 }
 
+/** The booking with its tabs: `tab` is the primary, `tabs[0]`. */
+export const withTabs = (b: Omit<Booking, 'tab' | 'tabs'>, tabs: BookingTab[]): Booking => ({ ...b, tab: tabs[0]!, tabs });
+
 /** The tab serving each table of the booking: its own tab, else the primary. */
 export function openTabClaims(tabs: readonly BookingTab[], tableIds: readonly string[]): Map<string, string> {
   const own = new Map(tabs.slice(1).filter((t) => t.tableId !== null).map((t) => [t.tableId!, t.id]));
@@ -78,4 +83,62 @@ export function diffClaims(before: ReadonlyMap<string, string>, after: ReadonlyM
   }
   for (const tableId of before.keys()) if (!after.has(tableId)) diff.release.push(tableId);
   return diff;
+}
+
+/** The tables the booking's open tabs claim: each table by the tab serving it, while that tab is open. */
+export function claimsOf(b: Pick<Booking, 'tabs' | 'tableIds'>): Map<string, string> {
+  const open = new Set(b.tabs.filter((t) => t.status === 'open').map((t) => t.id));
+  return new Map([...openTabClaims(b.tabs, b.tableIds)].filter(([, tabId]) => open.has(tabId)));
+}
+
+/** The claim changes between two states of a booking (`prev` undefined: a new booking). */
+export function claimChanges(prev: Pick<Booking, 'tabs' | 'tableIds'> | undefined, next: Booking): OpenTabChange[] {
+  const diff = diffClaims(prev ? claimsOf(prev) : new Map(), claimsOf(next));
+  return [
+    ...diff.release.map((tableId) => ({ op: 'release' as const, tableId, bookingId: next.id })),
+    ...diff.repoint.map((c) => ({ op: 'repoint' as const, ...c, bookingId: next.id })),
+    ...diff.claim.map((c) => ({ op: 'claim' as const, ...c, bookingId: next.id })),
+  ];
+}
+
+/** Writes making new tabs of the booking (for its primary guest), at time `at`. */
+export const tabCreates = (b: Booking, created: readonly BookingTab[], at: string): TabWrite[] =>
+  created.map((t) => ({
+    create: {
+      id: t.id,
+      locationId: b.locationId,
+      bookingId: b.id,
+      tableId: t.tableId,
+      status: t.status,
+      primaryUserId: b.primaryUserId,
+      preOrder: [],
+      purchaseCount: 0,
+      orderCount: 0,
+      openedAt: t.status === 'open' ? at : null,
+      closedAt: null,
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+    },
+  }));
+
+/** Writes moving existing tabs from their state in `before` to `after` (same ids); `at` stamps openedAt/closedAt. */
+export function tabChanges(before: readonly BookingTab[], after: readonly BookingTab[], at: string, untouched = false): TabWrite[] {
+  return after.flatMap((next): TabWrite[] => {
+    const prev = before.find((t) => t.id === next.id);
+    if (!prev || (prev.status === next.status && prev.tableId === next.tableId)) return [];
+    return [
+      {
+        id: next.id,
+        expectedStatus: prev.status,
+        set: {
+          ...(prev.status !== next.status ? { status: next.status } : {}),
+          ...(prev.tableId !== next.tableId ? { tableId: next.tableId } : {}),
+          ...(next.status === 'open' && prev.status !== 'open' ? { openedAt: at } : {}),
+          ...(next.status === 'closed' ? { closedAt: at } : {}),
+        },
+        ...(untouched ? { untouched } : {}),
+      },
+    ];
+  });
 }

@@ -7,11 +7,19 @@
  * - An end time at or before the start time ends on the next day (22:00-01:00).
  */
 import { DateTime, IANAZone } from 'luxon';
+import type { Booking } from '../../data/bookings';
 import { unprocessable } from '../../errors';
 
-export interface Slot {
+/** A half-open range of instants [startMs, endMs). */
+export interface Interval {
   startMs: number;
   endMs: number;
+}
+
+/** A booking's interval as instants. */
+export const intervalOf = (b: Pick<Booking, 'startsAt' | 'endsAt'>): Interval => ({ startMs: Date.parse(b.startsAt), endMs: Date.parse(b.endsAt) });
+
+export interface Slot extends Interval {
   /** ISO 8601 UTC with Z. */
   startsAt: string;
   endsAt: string;

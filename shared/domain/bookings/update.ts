@@ -3,20 +3,30 @@
  * re-checks the settings' rules and the table holds; a new set of tables replaces the old one,
  * re-planning the tabs. Locked bookings stay editable by hand (the lock only pins them against
  * the optimizer). `booking.updated` carries only the fields that changed.
+ *
+ * The booking is read first: its location, tables and date name everything else a move reads
+ * (settings, tables, table days), which is then read in one round trip before one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
-import { bookings, type Booking } from '../../data/bookings';
+import { noRead, readTogether } from '../../data/batch';
+import type { Booking } from '../../data/bookings';
+import { bookingSettings } from '../../data/bookingSettings';
+import { writeBooking } from '../../data/bookingWrite';
 import { diningTables } from '../../data/tables';
+import { tableDays } from '../../data/tableDays';
 import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
-import { bookingFor, claimChanges, holdsTables, holdWrites, intervalOf, retryingContention, tabChanges, tabCreates, tableAt, tableNotFound, withTabs } from './lifecycle';
+import { placeHolds, retryingContention } from './holdPlacement';
+import { holdReads, holdsTables, MAX_BUFFER_MINUTES } from './holds';
+import { bookingFor } from './read';
+import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
-import { settingsOf } from './settings';
-import { planTabs } from './tabs';
-import { slotLasting, slotOf } from './time';
+import { settingsInForce } from './settings';
+import { claimChanges, planTabs, tabChanges, tabCreates, withTabs } from './tabs';
+import { intervalOf, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
 const reported = [
@@ -43,9 +53,8 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const { companyId } = principal;
   const prev = await bookingFor(principal, id);
   const slot = slotAfter(prev, input);
-  // tableIds supersedes the legacy tableId, which becomes a one-element set.
-  const tableField = input.tableIds ? '/tableIds' : '/tableId';
-  const tableIds = input.tableIds ?? (input.tableId !== undefined ? [input.tableId] : prev.tableIds);
+  const requested = requestedTables(input, prev.tableIds);
+  const { tableIds } = requested;
   const strategy = input.defaultTabStrategy ?? prev.defaultTabStrategy;
 
   const moved = slot.startsAt !== prev.startsAt || slot.endsAt !== prev.endsAt;
@@ -61,25 +70,32 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const plan = tablesChanged || strategyChanged ? planTabs(prev.tabs, tableIds, strategy, seated, randomUUID) : undefined;
   if (plan && plan.activeRemoved.length > 0 && input.confirmRemoveActiveTab !== true) {
     throw new AppError('CONFLICT', 'A table being removed has an open tab; send confirmRemoveActiveTab: true to remove it anyway', [
-      { path: tableField, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
+      { path: requested.field, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
     ]);
   }
 
   const needsSettings = moved || tablesChanged || partyChanged;
+  const placesHolds = holdsTables(prev) && (moved || tablesChanged);
   const added = tableIds.filter((t) => !prev.tableIds.includes(t));
-  const [settings, tables] = await Promise.all([
-    needsSettings ? settingsOf(companyId, prev.locationId) : undefined,
-    tablesChanged || moved ? diningTables.getMany(companyId, prev.locationId, tableIds) : [],
-  ]);
-  const missing = added.find((t) => !tables.some((found) => found.id === t));
-  if (missing) throw tableNotFound(prev.locationId, missing, tableAt(tableField, tableIds, missing));
-  if (settings && (moved || partyChanged)) {
-    // The advance rules apply to a new start, not to a party already here.
-    const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
-    assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
-  }
+  // The hold's days for the longest buffer: the settings that fix the buffer are read with them.
+  const widest = { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: MAX_BUFFER_MINUTES, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } };
 
   return retryingContention(async () => {
+    const read = await readTogether({
+      settings: needsSettings ? bookingSettings.read(companyId, prev.locationId) : noRead(undefined),
+      tables: tablesChanged || moved ? diningTables.readMany(companyId, prev.locationId, tableIds) : noRead([]),
+      days: placesHolds ? tableDays.read(companyId, holdReads(widest)) : noRead([]),
+    });
+    const settings = needsSettings ? settingsInForce(read.settings, prev.locationId) : undefined;
+    assertTablesFound(prev.locationId, requested, read.tables, added);
+    if (settings && (moved || partyChanged)) {
+      // The advance rules apply to a new start, not to a party already here.
+      const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
+      assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
+    }
+    const placement = placesHolds ? { ...widest, bufferMinutes: settings!.bufferMinutes } : undefined;
+    const tableDayWrites = placement ? await placeHolds(companyId, placement, read.days, read.tables) : [];
+
     const now = new Date().toISOString();
     const delay = settings?.autoNoShowDelayMinutes ?? null;
     const next = withTabs(
@@ -106,31 +122,13 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       },
       plan?.tabs ?? prev.tabs,
     );
+    const changed = plan?.changed ?? [];
+    const tabWrites = [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)];
+    const openTabs = claimChanges(prev, next);
+
     const changes = changedFields(prev, next, reported);
     if (Object.keys(changes).length === 0) return prev;
-
-    const tableDays =
-      holdsTables(prev) && (moved || tablesChanged)
-        ? await holdWrites(companyId, {
-            bookingId: id,
-            tableIds,
-            slot,
-            zone: prev.timezone,
-            bufferMinutes: settings!.bufferMinutes,
-            before: { tableIds: prev.tableIds, slot: intervalOf(prev) },
-            tables,
-            field: tableField,
-          })
-        : [];
-    const changed = plan?.changed ?? [];
-    await bookings.write(companyId, {
-      prev,
-      next,
-      tableDays,
-      tabs: [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)],
-      openTabs: claimChanges(prev, next),
-      events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
-    });
+    await writeBooking(companyId, { prev, next, tableDays: tableDayWrites, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
     return next;
   });
 }

@@ -1,17 +1,23 @@
 /**
- * The state operations of decisions.md §5 that do not seat or unseat: confirm, check in,
- * complete, no-show (by hand and by the sweeper), cancel (by id and by confirmation code), and
- * lock. Each is one transaction conditioned on the booking's version, so of two concurrent
- * operations one wins and the other answers 409.
+ * The operations that move a booking between the states of decisions.md §5 (states.ts), other
+ * than seating and unseating (seating.ts): confirm, check in, complete, no-show (by hand and by
+ * the sweeper), cancel (by id and by confirmation code), and lock. Each is one transaction
+ * conditioned on the booking's version, so of two concurrent operations one wins and the other
+ * answers 409.
  */
 import type { Principal } from '../../auth/principal';
-import { bookings, type Booking, type BookingWrite } from '../../data/bookings';
-import { notFound, unprocessable } from '../../errors';
+import { bookings, type Booking } from '../../data/bookings';
+import { bookingSettings, CancellationRefused } from '../../data/bookingSettings';
+import { writeBooking, type BookingWrite } from '../../data/bookingWrite';
+import { dueForNoShow } from '../../data/noShowSweep';
+import { conflict, notFound, unprocessable } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import type { CancelBookingBody } from '../../schemas/bookings';
-import { activeChange, bookingFor, claimChanges, holdsTables, releaseOf, tabChanges, withTabs } from './lifecycle';
-import { settingsOf } from './settings';
+import { holdsTables, releaseOf } from './holds';
+import { bookingFor } from './read';
+import { activeChange } from './rules';
 import { nextStatus, type BookingOperation } from './states';
+import { claimChanges, tabChanges, withTabs } from './tabs';
 
 /** What a guest may see of their booking through its confirmation code (no staff notes, no contact details). */
 export interface PublicBooking {
@@ -54,6 +60,8 @@ interface Finish {
   /** Tabs to close: all that are not closed, or only those still before arrival. */
   close: 'all' | 'pre_arrival' | 'none';
   reason?: string | null;
+  /** A guest's cancellation: what the location's policy must allow (checked in the transaction). */
+  policy?: { wholeHoursBefore: number };
 }
 
 /**
@@ -87,9 +95,10 @@ async function transition(companyId: number, prev: Booking, op: Exclude<BookingO
     ...(holdsTables(prev) && !holdsTables(next) ? { releaseHolds: releaseOf(prev) } : {}),
     ...(history ? { guestHistory: history } : {}),
     activeBookings: activeChange(prev, next),
+    ...(finish.policy ? { cancellationPolicy: finish.policy } : {}),
     events: [newEvent(companyId, eventOf[op], prev.id, { ...next }, op === 'check-in' ? { status: to } : null)],
   };
-  await bookings.write(companyId, change);
+  await writeBooking(companyId, change);
   return next;
 }
 
@@ -118,20 +127,26 @@ export async function cancelBooking(principal: Principal, id: string, input: Can
 }
 
 /**
- * The guest cancels by the confirmation code (public). Inside the location's
- * cancellationPolicyHours before the start it is refused with 422.
+ * The guest cancels by the confirmation code (public): one read (the code's lookup carries the
+ * booking), one transaction. Inside the location's cancellationPolicyHours before the start it is
+ * refused with 422; the policy is a condition of the transaction, and only a refusal reads it, to
+ * name it.
  */
 export async function cancelByCode(code: string): Promise<PublicBooking> {
   const found = await bookings.findByCode(code);
   if (!found) throw notFound('Booking');
   const { companyId, booking } = found;
   if (booking.status === 'cancelled') return publicBooking(booking);
-  const { cancellationPolicyHours: hours } = await settingsOf(companyId, booking.locationId);
-  if (hours !== null && Date.now() > Date.parse(booking.startsAt) - hours * 3_600_000) {
+  const wholeHoursBefore = Math.floor((Date.parse(booking.startsAt) - Date.now()) / 3_600_000);
+  try {
+    return publicBooking(await transition(companyId, booking, 'cancel', { close: 'all', reason: 'Cancelled by the guest', policy: { wholeHoursBefore } }));
+  } catch (err) {
+    if (!(err instanceof CancellationRefused)) throw err;
+    const hours = (await bookingSettings.get(companyId, booking.locationId))?.cancellationPolicyHours ?? null;
+    if (hours === null) throw conflict('The cancellation policy changed meanwhile; try again');
     const message = `Bookings can be cancelled online up to ${hours} hours before they start; contact the restaurant`;
     throw unprocessable(message, [{ path: '/settings/cancellationPolicyHours', message }]);
   }
-  return publicBooking(await transition(companyId, booking, 'cancel', { close: 'all', reason: 'Cancelled by the guest' }));
 }
 
 /** Pins (or frees) the booking's tables against the optimizer; editing by hand stays allowed. */
@@ -139,7 +154,7 @@ export async function lockBooking(principal: Principal, id: string, locked: bool
   const prev = await bookingFor(principal, id);
   if (prev.locked === locked) return prev;
   const next: Booking = { ...prev, locked, version: prev.version + 1, updatedAt: new Date().toISOString() };
-  await bookings.write(principal.companyId, { prev, next, events: [newEvent(principal.companyId, 'booking.updated', id, { ...next }, { locked })] });
+  await writeBooking(principal.companyId, { prev, next, events: [newEvent(principal.companyId, 'booking.updated', id, { ...next }, { locked })] });
   return next;
 }
 
@@ -152,7 +167,7 @@ const SWEEP_LOOKBACK_HOURS = 24;
  * that changed meanwhile is left to the next run. Answers how many were marked.
  */
 export async function sweepNoShows(nowMs = Date.now()): Promise<number> {
-  const due = await bookings.dueForNoShow(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs);
+  const due = await dueForNoShow(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs);
   let marked = 0;
   for (const { companyId, bookingId } of due) {
     const booking = await bookings.get(companyId, bookingId);

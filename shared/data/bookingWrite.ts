@@ -1,0 +1,103 @@
+/**
+ * The one transaction of a booking change. The domain says what changes (the booking before and
+ * after, the holds it places or drops, its tabs, claims, orders, pre-order and events); this module
+ * turns that into steps, each with the condition that keeps its invariant, and writes them at once.
+ */
+import { AppError } from '../errors';
+import type { DomainEvent } from '../events/catalog';
+import { activeBookingsStep, linkSteps, type ActiveBookingsChange } from './bookingLinks';
+import { bookingEntity, codeStep, type Booking } from './bookings';
+import { bookingSettings } from './bookingSettings';
+import { guestHistoryStep, type GuestHistoryChange } from './guests';
+import { locationExistsStep } from './locations';
+import { sweepSteps } from './noShowSweep';
+import { openTabSteps, type OpenTabChange } from './openTabs';
+import { orderEntity, reverseDispatchesStep, type Order } from './orders';
+import { outboxStep } from './outbox';
+import { preOrders, type PreOrder, type SeatingOrder } from './preOrders';
+import { printJobEntity, type PrintJob } from './printJobs';
+import { Contention, tableDays, type TableDayWrite } from './tableDays';
+import { tabSteps, type TabWrite } from './tabs';
+import { transact, type Step } from './transact';
+
+/** One change of a booking and everything that moves with it, written as one transaction by `writeBooking`. */
+export interface BookingWrite {
+  /**
+   * The booking as read, or undefined for a new one. The write is conditioned on its version; the
+   * code lookup, the link items and the no-show sweep item follow from prev → next.
+   */
+  prev?: Booking;
+  next: Booking;
+  /** Table-day items to put back, each at the version read (holds placed or moved). */
+  tableDays?: TableDayWrite[];
+  /** A hold to drop without reading: the booking's tables and the days its hold is in. */
+  releaseHolds?: { tableIds: readonly string[]; dates: readonly string[] };
+  tabs?: TabWrite[];
+  openTabs?: OpenTabChange[];
+  /** New orders (seating's order of the pre-order). */
+  orders?: Order[];
+  /** The seating's order whose dispatches unseating reverses; `refused` when one is past accepted. */
+  reversal?: { orderId: string; dispatches: number; refused: () => AppError };
+  /** The pre-order as read, which must not have changed since; with `seating`, the seating's order recorded (or, null, cleared). */
+  preOrder?: { read: PreOrder; seating?: SeatingOrder | null };
+  printJobs?: PrintJob[];
+  /** Added to the primary guest's history at the location. */
+  guestHistory?: GuestHistoryChange;
+  /** A guest's cancellation: the location's policy must allow it this many whole hours before the start. */
+  cancellationPolicy?: { wholeHoursBefore: number };
+  /** Added to the primary guest's count of active bookings at the location (spec 2.8 maxActiveBookingsPerGuest caps it). */
+  activeBookings?: ActiveBookingsChange;
+  events: DomainEvent[];
+}
+
+function bookingSteps(companyId: number, w: BookingWrite): Step[] {
+  const { prev, next } = w;
+  const at = next.updatedAt;
+  const steps: Step[] = prev
+    ? [bookingEntity.versionedPutStep(companyId, next, prev.version)]
+    : [locationExistsStep(companyId, next.locationId), bookingEntity.newItemStep(companyId, next)];
+  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
+  if (next.primaryUserId !== null) {
+    if (w.activeBookings && w.activeBookings.delta !== 0) steps.push(activeBookingsStep(companyId, next.primaryUserId, next.locationId, w.activeBookings));
+    if (w.guestHistory) steps.push(guestHistoryStep(companyId, next.primaryUserId, next.locationId, w.guestHistory));
+  }
+  steps.push(...(w.tableDays ?? []).map((day) => tableDays.writeStep(companyId, day)));
+  for (const tableId of w.releaseHolds?.tableIds ?? []) for (const date of w.releaseHolds!.dates) steps.push(tableDays.releaseStep(companyId, tableId, date, next.id));
+  steps.push(...tabSteps(companyId, w.tabs ?? [], at), ...openTabSteps(companyId, w.openTabs ?? []));
+  steps.push(...(w.orders ?? []).map((order) => orderEntity.newItemStep(companyId, order)));
+  if (w.reversal) steps.push(reverseDispatchesStep(companyId, w.reversal.orderId, w.reversal.dispatches, at, w.reversal.refused));
+  if (w.preOrder) {
+    const { read, seating } = w.preOrder;
+    steps.push(seating === undefined ? preOrders.unchangedStep(companyId, read) : preOrders.seatingStep(companyId, read, seating, at));
+  }
+  if (w.cancellationPolicy) steps.push(bookingSettings.cancellableStep(companyId, next.locationId, w.cancellationPolicy.wholeHoursBefore));
+  steps.push(...(w.printJobs ?? []).map((job) => printJobEntity.newItemStep(companyId, job)), ...w.events.map(outboxStep));
+  return steps;
+}
+
+/**
+ * Writes the change as one transaction. A failed condition answers the error its item means
+ * (Contention for table days, CodeTaken, TableOccupied, 409 for a booking or tab changed
+ * meanwhile); a transaction that met a concurrent one on the same items answers Contention.
+ */
+export async function writeBooking(companyId: number, change: BookingWrite): Promise<void> {
+  const fromConditions = new WeakSet<object>();
+  const steps = bookingSteps(companyId, change).map((s): Step => {
+    const toError = s.onConditionFailed;
+    if (!toError) return s;
+    return {
+      ...s,
+      onConditionFailed: () => {
+        const err = toError();
+        fromConditions.add(err);
+        return err;
+      },
+    };
+  });
+  try {
+    await transact(steps);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT' && !fromConditions.has(err)) throw new Contention();
+    throw err;
+  }
+}
