@@ -18,8 +18,8 @@ export const weekHours = {
 };
 
 /** A fresh location of company 1, so a test can change it freely. */
-export async function newLocation(name = 'Test bistro'): Promise<{ id: number; [field: string]: unknown }> {
-  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone: 'Europe/Stockholm', operatingHours: weekHours } });
+export async function newLocation(name = 'Test bistro', timezone = 'Europe/Stockholm'): Promise<{ id: number; [field: string]: unknown }> {
+  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone, operatingHours: weekHours } });
   expect(out.status).toBe(200);
   return out.body.data;
 }
