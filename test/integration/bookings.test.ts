@@ -12,9 +12,11 @@ import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/r
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
-const companyId = 20_000 + Math.floor(Math.random() * 1000);
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
 const LOCATION = 31;
 
 async function events(): Promise<Record<string, any>[]> {
