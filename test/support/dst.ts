@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 /** How far ahead to look: every zone that skips an hour does so once a year. */
 const SEARCH_DAYS = 2 * 366;
 
-/** Whether local 02:30 of `date` (YYYY-MM-DD) exists in `zone`: Luxon moves a time the clocks skip forward. */
+/** Whether local 02:30 exists on the day of `date` in its zone: Luxon moves a time the clocks skip forward. */
 const halfPastTwoExists = (date: DateTime) => {
   const t = DateTime.fromObject({ year: date.year, month: date.month, day: date.day, hour: 2, minute: 30 }, { zone: date.zone });
   return t.hour === 2 && t.minute === 30;
