@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Four suites: unit (pure logic, no I/O), integration (data layer against DynamoDB Local),
- * api (HTTP against the local stage), infra (synthesized CloudFormation).
+ * api (HTTP against the local stage), infra (synthesized CloudFormation); and api-coverage, which
+ * checks that the api suite called every route, so it runs after it: api is group 1, api-coverage
+ * group 2 (not 0 and 1: with one worker, Vitest runs group-0 projects last, in a group of their own).
  */
 export default defineConfig({
   test: {
@@ -17,9 +19,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
       },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 } },
+      { extends: true, test: { name: 'api-coverage', include: ['test/api-coverage/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -1,5 +1,6 @@
 /** What the bookings API tests share: a fresh location with tables, bookings made over HTTP, reads back. */
 import { expect } from 'vitest';
+import { soonestSpringForward } from '../support/dst';
 import { call } from '../support/http';
 import { admin, newLocation, newTable } from './setup-helpers';
 
@@ -7,19 +8,27 @@ export { admin, expectRefused, keyWith, theirAdmin, theirLocation, unknownUuid }
 
 export interface Place {
   id: number;
+  timezone: string;
   tables: { id: string; name: string }[];
 }
 
 /** A location of company 1 of its own, with `tables` tables and the booking settings given (any test may change it freely). */
-export async function newPlace(settings: Record<string, unknown> = {}, tables = 3): Promise<Place> {
-  const location = await newLocation('Booking bistro');
+export async function newPlace(settings: Record<string, unknown> = {}, tables = 3, timezone = 'Europe/Stockholm'): Promise<Place> {
+  const location = await newLocation('Booking bistro', timezone);
   const made = [];
   for (let i = 1; i <= tables; i++) made.push(await newTable(location.id, { name: `B${i}`, minCapacity: 1, maxCapacity: 8 }));
   const all = { maxAdvanceDays: 365, ...settings };
   const put = await call('PUT', `/api/v1/locations/${location.id}/booking-settings`, { key: admin(), body: all });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
-  return { id: location.id, tables: made.map((t) => ({ id: t.id, name: t.name as string })) };
+  return { id: location.id, timezone, tables: made.map((t) => ({ id: t.id, name: t.name as string })) };
 }
+
+/**
+ * The next day on which the clocks skip 02:00-03:00, at least two days ahead, and a zone that has
+ * it: Europe/Stockholm or Australia/Sydney, whichever comes first, so it is always well inside a
+ * booking window of a year (one zone's next spring-forward can be 371 days away).
+ */
+export const nextSkippedHour = () => soonestSpringForward(['Europe/Stockholm', 'Australia/Sydney'], new Date(Date.now() + 2 * 86_400_000));
 
 /** A local date `days` from today (UTC calendar), as YYYY-MM-DD. */
 export const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -29,7 +38,7 @@ export const bookingBody = (place: Place, extra: Record<string, unknown> = {}) =
   bookingDate: dayAhead(10),
   startTime: '19:00',
   endTime: '21:00',
-  timezone: 'Europe/Stockholm',
+  timezone: place.timezone,
   guestCount: 2,
   tableIds: [place.tables[0]!.id],
   guestName: 'Ada Lovelace',

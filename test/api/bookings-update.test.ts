@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { seededLocation } from './setup-helpers';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
+import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, nextSkippedHour, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
 
 const patch = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}`, { key, body });
 const today = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
@@ -56,13 +56,23 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     expect((await getBooking(b.id)).endTime).toBe('22:00');
   });
 
-  it('re-checks the settings on a move or a new party size (422 naming the rule) and the zone (422 for a skipped hour)', async () => {
+  it('re-checks the settings on a move or a new party size (422 naming the rule)', async () => {
     const place = await newPlace({ maxAdvanceDays: 30, maxPartySize: 6 });
     const b = await book(place);
     expectRefused(await patch(b.id, { bookingDate: dayAhead(40) }), 422, 'UNPROCESSABLE', '/settings/maxAdvanceDays');
     expectRefused(await patch(b.id, { guestCount: 7 }), 422, 'UNPROCESSABLE', '/settings/maxPartySize');
-    expectRefused(await patch(b.id, { bookingDate: '2027-03-28', startTime: '02:30' }), 422, 'UNPROCESSABLE', '/startTime');
     expect(await getBooking(b.id)).toEqual(b);
+  });
+
+  it('re-checks the zone on a move: 422 for the hour the clocks skip on the next spring-forward day, a day it could move to otherwise', async () => {
+    const { zone, date } = nextSkippedHour();
+    const place = await newPlace({}, 1, zone);
+    const b = await book(place);
+    expectRefused(await patch(b.id, { bookingDate: date, startTime: '02:30' }), 422, 'UNPROCESSABLE', '/startTime');
+    expect(await getBooking(b.id)).toEqual(b);
+    const moved = await patch(b.id, { bookingDate: date, startTime: '03:30' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data).toMatchObject({ bookingDate: date, startTime: '03:30', endTime: '05:30' });
   });
 
   it('keeps a locked booking editable by hand', async () => {

@@ -1,9 +1,25 @@
-/** Coursings over HTTP against the local stage, with the seeded keys (issue acceptance list). */
-import { describe, expect, it } from 'vitest';
+/**
+ * Coursings over HTTP against the local stage (issue acceptance list). The file acts as a company
+ * of its own, with two locations of its own, so no other file's traffic moves its lists or its
+ * keys' rate windows.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
+import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
-const admin = () => company(1).keys.admin;
-const location = () => company(1).locations[0]!.locationId;
+let own: OwnCompany;
+let locations: [number, number];
+beforeAll(async () => {
+  own = await freshCompany('Coursings test company');
+  const make = async (name: string) => {
+    const out = await call('POST', '/api/v1/locations', { key: own.keys.admin, body: { name, timezone: 'Europe/Stockholm', operatingHours: {} } });
+    expect(out.status).toBe(200);
+    return out.body.data.id as number;
+  };
+  locations = [await make('Coursings bistro'), await make('Coursings annex')];
+});
+const admin = () => own.keys.admin;
+const location = () => locations[0];
 
 const rateHeaders = (h: Headers) => ({
   limit: h.get('x-ratelimit-limit'),
@@ -44,7 +60,7 @@ describe('coursings over HTTP', () => {
   });
 
   it('answers 403 when the readonly key creates a coursing', async () => {
-    const out = await call('POST', '/api/v1/coursings', { key: company(1).keys.readonly, body: { locationId: location(), title: 'Nope', order: 1 } });
+    const out = await call('POST', '/api/v1/coursings', { key: own.keys.readonly, body: { locationId: location(), title: 'Nope', order: 1 } });
     expect(out.status).toBe(403);
     expect(out.body.error.code).toBe('FORBIDDEN');
   });
@@ -68,13 +84,13 @@ describe('coursings over HTTP', () => {
   });
 
   it('hides another company\'s coursing (404) and location (404)', async () => {
-    const theirs = await call('POST', '/api/v1/coursings', { key: company(2).keys.admin, body: { locationId: company(2).locations[0]!.locationId, title: 'Theirs', order: 1 } });
+    const theirs = await call('POST', '/api/v1/coursings', { key: company(1).keys.admin, body: { locationId: company(1).locations[0]!.locationId, title: 'Theirs', order: 1 } });
     expect(theirs.status).toBe(200);
     const out = await call('PUT', `/api/v1/coursings/${theirs.body.data.id}`, { key: admin(), body: { title: 'Mine now' } });
     expect(out.status).toBe(404);
     const list = await call('GET', `/api/v1/coursings?limit=100`, { key: admin() });
     expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(theirs.body.data.id);
-    const foreignLocation = await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: company(2).locations[0]!.locationId, title: 'x', order: 1 } });
+    const foreignLocation = await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: company(1).locations[0]!.locationId, title: 'x', order: 1 } });
     expect(foreignLocation.status).toBe(404);
   });
 
@@ -89,7 +105,7 @@ describe('coursings over HTTP', () => {
   });
 
   it('puts the three rate-limit headers on every answer; Remaining drops by one per request', async () => {
-    const key = company(1).keys.premium;
+    const key = await testKey(own.companyId, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], tier: 'premium' });
     const answers = [
       await call('GET', '/api/v1/coursings', { key }),
       await call('POST', '/api/v1/coursings', { key, body: { locationId: location(), title: 'x', order: 500 } }),
@@ -112,9 +128,8 @@ describe('coursings over HTTP', () => {
 
 describe('location-limited keys on coursings', () => {
   it('may create and list at their locations only', async () => {
-    const { testKey } = await import('../support/stage-data');
-    const [here, there] = company(1).locations.map((l) => l.locationId);
-    const key = await testKey(1, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], locationIds: [here!] });
+    const [here, there] = locations;
+    const key = await testKey(own.companyId, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], locationIds: [here!] });
     const created = await call('POST', '/api/v1/coursings', { key, body: { locationId: here, title: 'Local', order: 3 } });
     expect(created.status).toBe(200);
     expect((await call('POST', '/api/v1/coursings', { key, body: { locationId: there, title: 'Elsewhere', order: 3 } })).status).toBe(403);
@@ -132,9 +147,7 @@ describe('location-limited keys on coursings', () => {
   });
 
   it('must name a location when limited to several', async () => {
-    const { testKey } = await import('../support/stage-data');
-    const locations = company(1).locations.map((l) => l.locationId);
-    const key = await testKey(1, { permissions: ['coursings.read'], locationIds: locations });
+    const key = await testKey(own.companyId, { permissions: ['coursings.read'], locationIds: locations });
     expect((await call('GET', '/api/v1/coursings', { key })).status).toBe(403);
     expect((await call('GET', `/api/v1/coursings?locationId=${locations[1]}`, { key })).status).toBe(200);
   });

@@ -1,9 +1,25 @@
 /** What the setup API tests share: keys, fixtures made over HTTP, and the shape of refusals. */
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { call, company, type Answer } from '../support/http';
-import { testKey } from '../support/stage-data';
+import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
-export const admin = () => company(1).keys.admin;
+/** The file's own company once `useOwnCompany` ran (each test file has its own copy of this module). */
+let own: OwnCompany | undefined;
+
+/**
+ * Makes every helper of this module act as a company made for the calling test file alone (see
+ * `freshCompany`): for files that count a collection of "their" company or check that nothing else
+ * changed in it. Call it at the top of the file; company 1 stays the default otherwise.
+ */
+export function useOwnCompany(name: string): () => OwnCompany {
+  beforeAll(async () => {
+    own = await freshCompany(name);
+  });
+  return () => own!;
+}
+
+/** The admin key of the company the file acts as: its own (`useOwnCompany`) or company 1. */
+export const admin = () => own?.keys.admin ?? company(1).keys.admin;
 /** Company 2's admin key and its location: the other side of the tenant wall. */
 export const theirAdmin = () => company(2).keys.admin;
 export const theirLocation = () => company(2).locations[0]!.locationId;
@@ -17,14 +33,14 @@ export const weekHours = {
   friday: [{ open: '18:00', close: '02:00' }],
 };
 
-/** A fresh location of company 1, so a test can change it freely. */
-export async function newLocation(name = 'Test bistro'): Promise<{ id: number; [field: string]: unknown }> {
-  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone: 'Europe/Stockholm', operatingHours: weekHours } });
+/** A fresh location of the file's company, so a test can change it freely. */
+export async function newLocation(name = 'Test bistro', timezone = 'Europe/Stockholm'): Promise<{ id: number; [field: string]: unknown }> {
+  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone, operatingHours: weekHours } });
   expect(out.status).toBe(200);
   return out.body.data;
 }
 
-/** A table (2-4 guests unless `body` says otherwise) at a location of company 1. */
+/** A table (2-4 guests unless `body` says otherwise) at a location of the file's company. */
 export async function newTable(locationId: number, body: Record<string, unknown>): Promise<{ id: string; [field: string]: unknown }> {
   const out = await call('POST', `/api/v1/locations/${locationId}/tables`, { key: admin(), body: { minCapacity: 2, maxCapacity: 4, ...body } });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -38,5 +54,5 @@ export function expectRefused(answer: Answer, status: number, code: string, path
   if (path !== undefined) expect(answer.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
 }
 
-/** A key of company 1 holding only `permissions`, optionally limited to some locations. */
-export const keyWith = (permissions: string[], locationIds?: number[]) => testKey(1, { permissions, ...(locationIds ? { locationIds } : {}) });
+/** A key of the file's company holding only `permissions`, optionally limited to some locations. */
+export const keyWith = (permissions: string[], locationIds?: number[]) => testKey(own?.companyId ?? 1, { permissions, ...(locationIds ? { locationIds } : {}) });

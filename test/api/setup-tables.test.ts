@@ -7,6 +7,9 @@ const tablesAt = (locationId: number) => `/api/v1/locations/${locationId}/tables
 const tableAt = (locationId: number, id: string) => `${tablesAt(locationId)}/${id}`;
 const read = async (locationId: number, id: string) => (await call('GET', tableAt(locationId, id), { key: admin() })).body.data;
 const total = async (locationId: number) => (await call('GET', `${tablesAt(locationId)}?limit=1`, { key: admin() })).body.meta.pagination.total as number;
+/** A location this file alone writes to, for the checks that count its tables (other files add tables to the seeded ones). */
+let bounds: Promise<number> | undefined;
+const boundsLocation = () => (bounds ??= newLocation('Bounds').then((l) => l.id));
 
 describe('tables: the happy path', () => {
   it('creates, reads, lists, updates and deletes a table, keeping partners in step', async () => {
@@ -91,7 +94,7 @@ describe('tables: validation, one case per bound', () => {
   ];
 
   it.each(cases)('refuses a create with %s (400, details), creating nothing', async (_, change, path) => {
-    const { locationId } = seededLocation(1);
+    const locationId = await boundsLocation();
     const before = await total(locationId);
     expectRefused(await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'Bounds', minCapacity: 2, maxCapacity: 4, ...change } }), 400, 'VALIDATION_FAILED', path);
     expect(await total(locationId)).toBe(before);
@@ -150,7 +153,8 @@ describe('tables: refusals', () => {
     expect(await read(locationId, second.id)).toEqual(second);
     expect(await read(locationId, first.id)).toEqual(first);
     // Another location may use the name.
-    expect((await call('POST', tablesAt(seededLocation(1).locationId), { key: admin(), body: { name: 'Window 1', minCapacity: 1, maxCapacity: 2 } })).status).toBe(200);
+    const elsewhere = await newLocation('Elsewhere');
+    expect((await call('POST', tablesAt(elsewhere.id), { key: admin(), body: { name: 'Window 1', minCapacity: 1, maxCapacity: 2 } })).status).toBe(200);
   });
 
   it('refuses to delete a table a booking group includes (409), and deletes it once the group lets go', async () => {
@@ -212,7 +216,11 @@ describe('tables: permissions, tenancy and location-limited keys', () => {
   });
 
   it('lets a location-limited key work at its location only', async () => {
-    const [mine, other] = [seededLocation(0), seededLocation(1)];
+    const made = async (name: string) => {
+      const { id: locationId } = await newLocation(name);
+      return { locationId, tables: [await newTable(locationId, { name: 'T1' })] };
+    };
+    const [mine, other] = [await made('Mine'), await made('Not mine')];
     const key = await keyWith(['tables.read', 'tables.manage'], [mine.locationId]);
     expect((await call('GET', tablesAt(mine.locationId), { key })).status).toBe(200);
     expect((await call('GET', tableAt(mine.locationId, mine.tables[0]!.id), { key })).status).toBe(200);

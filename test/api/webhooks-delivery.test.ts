@@ -50,6 +50,8 @@ interface Received {
   json: { id: string; eventId: string; event: string; [k: string]: unknown };
   /** Set when the answer was written (an aborted request never gets one). */
   answered?: number;
+  /** Resolves when the receiver is done with the request: answered, or found aborted when its answer was due. */
+  settled: Promise<void>;
 }
 
 let receiver: Server;
@@ -74,14 +76,17 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
-      const r: Received = { path: req.url!, headers: req.headers, body, json: JSON.parse(body) };
+      let settle!: () => void;
+      const r: Received = { path: req.url!, headers: req.headers, body, json: JSON.parse(body), settled: new Promise<void>((ok) => (settle = ok)) };
       received.push(r);
       const answer: { status: number; delayMs?: number } = behaviours[r.path]?.(r) ?? { status: 404 };
       const { status, delayMs = 0 } = answer;
       setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(status).end();
-        r.answered = status;
+        if (!res.destroyed) {
+          res.writeHead(status).end();
+          r.answered = status;
+        }
+        settle();
       }, delayMs);
     });
   });
@@ -340,7 +345,7 @@ describe('durability', () => {
     await stage.pipeline.stop(); // attempts in flight are abandoned, unrecorded
     const cutOff = mine().filter((r) => r.answered === undefined);
     expect(cutOff.length).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all(mine().map((r) => r.settled)); // every answer that was due has been written or found aborted
     expect(mine().filter((r) => r.answered !== undefined).length).toBeLessThan(ids.size);
 
     await stage.pipeline.start(); // reads the stream from its start again; the worker resumes

@@ -2,15 +2,28 @@
  * Webhook subscriptions, deliveries and the event log over HTTP against the shared local stage:
  * every operation's happy path, bounds, permission, tenant wall, location-limited keys and refusals.
  * (The delivery pipeline itself — signatures, retries, dead letters — is in webhooks-delivery.test.ts.)
+ * The file acts as a company of its own, so the subscription counts below see only what it made.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
-import { testKey } from '../support/stage-data';
+import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
 const SUBS = '/api/v1/webhooks/subscriptions';
-const admin = () => company(1).keys.admin;
+let own: OwnCompany;
+beforeAll(async () => {
+  own = await freshCompany('Webhooks test company');
+});
+const admin = () => own.keys.admin;
+const readonly = () => own.keys.readonly;
+let location: Promise<number> | undefined;
+/** A location of the file's company, made on first use. */
+const ownLocation = () =>
+  (location ??= call('POST', '/api/v1/locations', { key: admin(), body: { name: 'Webhooks bistro', timezone: 'Europe/Stockholm', operatingHours: {} } }).then((out) => {
+    expect(out.status).toBe(200);
+    return out.body.data.id as number;
+  }));
 const theirs = () => company(2).keys.admin;
 const unknownId = () => randomUUID();
 
@@ -109,8 +122,8 @@ describe('create a subscription', () => {
 
   it('needs webhooks.manage (403), and a key for every location (403)', async () => {
     const before = await total();
-    expect((await create({ url: hookUrl }, company(1).keys.readonly)).status).toBe(403);
-    const limited = await testKey(1, { permissions: ['webhooks.manage', 'webhooks.read'], locationIds: [company(1).locations[0]!.locationId] });
+    expect((await create({ url: hookUrl }, readonly())).status).toBe(403);
+    const limited = await testKey(own.companyId, { permissions: ['webhooks.manage', 'webhooks.read'], locationIds: [await ownLocation()] });
     const out = await create({ url: hookUrl }, limited);
     expect(out.status).toBe(403);
     expect(out.body.error.code).toBe('FORBIDDEN');
@@ -143,20 +156,20 @@ describe('list subscriptions', () => {
   });
 
   it('needs webhooks.read (403); readonly keys have it', async () => {
-    const key = await testKey(1, { permissions: ['coursings.read'] });
+    const key = await testKey(own.companyId, { permissions: ['coursings.read'] });
     expect((await call('GET', SUBS, { key })).status).toBe(403);
-    expect((await call('GET', SUBS, { key: company(1).keys.readonly })).status).toBe(200);
+    expect((await call('GET', SUBS, { key: readonly() })).status).toBe(200);
   });
 });
 
 describe('get, update and delete a subscription', () => {
   it('gets one by id; malformed ids 400, unknown and other companies\' 404, without webhooks.read 403', async () => {
     const s = await createOk();
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: company(1).keys.readonly })).body.data).toMatchObject({ id: s.id, url: hookUrl });
+    expect((await call('GET', `${SUBS}/${s.id}`, { key: readonly() })).body.data).toMatchObject({ id: s.id, url: hookUrl });
     expect((await call('GET', `${SUBS}/not-a-uuid`, { key: admin() })).status).toBe(400);
     expect((await call('GET', `${SUBS}/${unknownId()}`, { key: admin() })).status).toBe(404);
     expect((await call('GET', `${SUBS}/${s.id}`, { key: theirs() })).status).toBe(404);
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: await testKey(1, { permissions: ['coursings.read'] }) })).status).toBe(403);
+    expect((await call('GET', `${SUBS}/${s.id}`, { key: await testKey(own.companyId, { permissions: ['coursings.read'] }) })).status).toBe(403);
   });
 
   it('updates url, events, description and active; an update that changes nothing keeps the version', async () => {
@@ -187,7 +200,7 @@ describe('get, update and delete a subscription', () => {
 
   it('refuses to update without webhooks.manage (403), another company\'s (404) or a malformed id (400)', async () => {
     const s = await createOk();
-    expect((await call('PATCH', `${SUBS}/${s.id}`, { key: company(1).keys.readonly, body: { active: false } })).status).toBe(403);
+    expect((await call('PATCH', `${SUBS}/${s.id}`, { key: readonly(), body: { active: false } })).status).toBe(403);
     expect((await call('PATCH', `${SUBS}/${s.id}`, { key: theirs(), body: { active: false } })).status).toBe(404);
     expect((await call('PATCH', `${SUBS}/nope`, { key: admin(), body: { active: false } })).status).toBe(400);
     expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toMatchObject({ active: true, version: 1 });
@@ -197,7 +210,7 @@ describe('get, update and delete a subscription', () => {
     const s = await createOk();
     const before = await total();
     expect((await call('DELETE', `${SUBS}/${s.id}`, { key: theirs() })).status).toBe(404);
-    expect((await call('DELETE', `${SUBS}/${s.id}`, { key: company(1).keys.readonly })).status).toBe(403);
+    expect((await call('DELETE', `${SUBS}/${s.id}`, { key: readonly() })).status).toBe(403);
     expect((await call('DELETE', `${SUBS}/x`, { key: admin() })).status).toBe(400);
     const out = await call('DELETE', `${SUBS}/${s.id}`, { key: admin() });
     expect(out.status).toBe(200);
@@ -222,7 +235,7 @@ describe('rotate a secret', () => {
 
   it('refuses without webhooks.manage (403), for another company (404), for a malformed id (400)', async () => {
     const s = await createOk();
-    expect((await call('POST', `${SUBS}/${s.id}/rotate-secret`, { key: company(1).keys.readonly })).status).toBe(403);
+    expect((await call('POST', `${SUBS}/${s.id}/rotate-secret`, { key: readonly() })).status).toBe(403);
     expect((await call('POST', `${SUBS}/${s.id}/rotate-secret`, { key: theirs() })).status).toBe(404);
     expect((await call('POST', `${SUBS}/1/rotate-secret`, { key: admin() })).status).toBe(400);
     expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data.version).toBe(1);
@@ -249,7 +262,7 @@ describe('test events, attempts and retries', () => {
     hold = Promise.resolve();
 
     const attempts = await until(async () => {
-      const page = await call('GET', `${SUBS}/${s.id}/deliveries`, { key: company(1).keys.readonly });
+      const page = await call('GET', `${SUBS}/${s.id}/deliveries`, { key: readonly() });
       return page.body.data.length ? page.body : undefined;
     });
     expect(attempts.data).toEqual([expect.objectContaining({ deliveryId: delivery.id, event: 'webhook.test', round: 1, attempt: 1, status: 'delivered', httpStatus: 200, error: null, durationMs: expect.any(Number) })]);
@@ -291,7 +304,7 @@ describe('test events, attempts and retries', () => {
     expect((await call(method, `${SUBS}/nope/${op}`, { key: admin() })).status).toBe(400);
     expect((await call(method, `${SUBS}/${unknownId()}/${op}`, { key: admin() })).status).toBe(404);
     expect((await call(method, `${SUBS}/${s.id}/${op}`, { key: theirs() })).status).toBe(404);
-    const weak = method === 'GET' ? await testKey(1, { permissions: ['coursings.read'] }) : company(1).keys.readonly;
+    const weak = method === 'GET' ? await testKey(own.companyId, { permissions: ['coursings.read'] }) : readonly();
     expect((await call(method, `${SUBS}/${s.id}/${op}`, { key: weak })).status).toBe(403);
   });
 
@@ -306,7 +319,7 @@ describe('test events, attempts and retries', () => {
     expect((await call('POST', `/api/v1/webhooks/deliveries/${unknownId()}/retry`, { key: admin() })).status).toBe(404);
     expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: theirs() })).status).toBe(404);
     expect((await call('POST', '/api/v1/webhooks/deliveries/123/retry', { key: admin() })).status).toBe(400);
-    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: company(1).keys.readonly })).status).toBe(403);
+    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: readonly() })).status).toBe(403);
   });
 });
 
@@ -317,7 +330,7 @@ describe('event log', () => {
     const since = new Date().toISOString();
     const mine = [await createOk(), await createOk(), await createOk()];
     const other = await createOk({}, theirs());
-    const out = await call('GET', `${EVENTS}?type=webhook-subscription.created&since=${since}&limit=100`, { key: company(1).keys.readonly });
+    const out = await call('GET', `${EVENTS}?type=webhook-subscription.created&since=${since}&limit=100`, { key: readonly() });
     expect(out.status).toBe(200);
     const ids = out.body.data.map((e: { resourceId: string }) => e.resourceId);
     expect(ids.filter((id: string) => mine.some((m) => m.id === id))).toEqual(mine.map((m) => m.id));
@@ -357,8 +370,8 @@ describe('event log', () => {
   });
 
   it('needs webhooks.read (403) and a key for every location (403)', async () => {
-    expect((await call('GET', EVENTS, { key: await testKey(1, { permissions: ['coursings.read'] }) })).status).toBe(403);
-    const limited = await testKey(1, { permissions: ['webhooks.read'], locationIds: [company(1).locations[0]!.locationId] });
+    expect((await call('GET', EVENTS, { key: await testKey(own.companyId, { permissions: ['coursings.read'] }) })).status).toBe(403);
+    const limited = await testKey(own.companyId, { permissions: ['webhooks.read'], locationIds: [await ownLocation()] });
     expect((await call('GET', EVENTS, { key: limited })).status).toBe(403);
   });
 });

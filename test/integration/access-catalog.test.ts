@@ -10,9 +10,11 @@ import { createPermission, deletePermission, isCustomPermission, seedBuiltInPerm
 import { createRole, seedSystemRoles, updateRole } from '../../shared/domain/roles';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own companies and its own permission keys, so files can share the table. */
-const companyId = 7100 + Math.floor(Math.random() * 800);
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
 const word = () => Array.from({ length: 12 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 const operator: Principal = { kind: 'user', companyId, permissions: [], tier: 'standard', locationIds: null, rateSubject: 'user:1', internalOperator: true, userId: '1' };
 
@@ -48,10 +50,11 @@ describe('permission catalog', () => {
 
   it('refuses a second permission with the same key (409), writing nothing', async () => {
     const p = await newPermission();
-    const before = (await permissions.list()).length;
     const err = await failure(newPermission(p.key));
     expect(err).toMatchObject({ code: 'CONFLICT' });
-    expect(await permissions.list()).toHaveLength(before);
+    // The catalog is platform-wide and other files add to it: only this key's entries are checked.
+    expect((await permissions.list()).filter((x) => x.key === p.key).map((x) => x.id)).toEqual([p.id]);
+    expect((await events(companyId)).filter((e) => e.event === 'permission.created' && e.data.key === p.key)).toHaveLength(1);
   });
 
   it('lets exactly one of two concurrent creates of a key win', async () => {
@@ -71,12 +74,13 @@ describe('permission catalog', () => {
   });
 
   it('gives every built-in an id in key order, and seeding again adds nothing', async () => {
-    const before = await permissions.list();
+    const before = (await permissions.list()).filter((p) => p.builtIn);
     await seedBuiltInPermissions();
     const builtIns = (await permissions.list()).filter((p) => p.builtIn);
     expect(builtIns.map((p) => p.key).sort()).toEqual([...builtInPermissions]);
     expect([...builtIns].sort((a, b) => a.id - b.id).map((p) => p.key)).toEqual([...builtInPermissions]);
-    expect(await permissions.list()).toHaveLength(before.length);
+    // Other files add custom permissions meanwhile; the built-ins are what seeding could have added to.
+    expect(builtIns).toEqual(before);
   });
 });
 
@@ -135,7 +139,7 @@ describe('usage of a permission by roles', () => {
 });
 
 describe('roles', () => {
-  const seededCompany = companyId + 1000;
+  const seededCompany = ids.next();
 
   beforeAll(async () => {
     await seedSystemRoles(seededCompany);

@@ -17,8 +17,10 @@ import { createApiKey, issueApiKey, revokeApiKey, updateApiKey } from '../../sha
 import { createPermission, deletePermission, isCustomPermission } from '../../shared/domain/permissions';
 import { logger } from '../../shared/http/middleware';
 import type { AppError } from '../../shared/errors';
+import { idBlock } from '../support/id-blocks';
 
-const companyId = 8100 + Math.floor(Math.random() * 800);
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
 const word = () => Array.from({ length: 12 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 const operator: Principal = { kind: 'user', companyId, permissions: [], tier: 'standard', locationIds: null, rateSubject: 'user:1', internalOperator: true, userId: '1' };
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as AppError);

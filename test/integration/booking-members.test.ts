@@ -8,10 +8,12 @@ import { activeStatuses, type BookingStatus } from '../../shared/domain/bookings
 import { memberLimit } from '../../shared/domain/bookingMembers';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
-const companyId = 9000 + Math.floor(Math.random() * 1000);
-const otherCompany = companyId + 1000;
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
+const otherCompany = ids.next();
 const LOCATION_ID = 101;
 
 /**

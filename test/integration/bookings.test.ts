@@ -18,9 +18,11 @@ import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/r
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
-const companyId = 20_000 + Math.floor(Math.random() * 1000);
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
 const LOCATION = 31;
 
 async function events(): Promise<Record<string, any>[]> {
@@ -31,6 +33,7 @@ const raw = async (pk: string, sk: string) => (await db().send(new GetCommand({ 
 
 const code = () => Array.from({ length: 8 }, () => 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 31)]).join('');
 
+// Booking dates here are fixed and in the past on purpose: the repository stores and finds them, it never compares them with now.
 let seq = 0;
 /** A booking of the test location, primary tab before arrival. */
 function aBooking(change: Partial<Booking> = {}): Booking {
@@ -40,12 +43,12 @@ function aBooking(change: Partial<Booking> = {}): Booking {
   return {
     id: randomUUID(),
     locationId: LOCATION,
-    bookingDate: '2027-05-10',
+    bookingDate: '2025-05-10',
     startTime: `1${n % 10}:00`,
     endTime: `1${n % 10}:30`,
     timezone: 'Europe/Stockholm',
-    startsAt: `2027-05-10T0${n % 10}:00:00.000Z`,
-    endsAt: `2027-05-10T0${n % 10}:30:00.000Z`,
+    startsAt: `2025-05-10T0${n % 10}:00:00.000Z`,
+    endsAt: `2025-05-10T0${n % 10}:30:00.000Z`,
     guestCount: 2,
     tableId: change.tableIds?.[0] ?? null,
     tableIds: [],
@@ -120,8 +123,8 @@ describe('bookings repository: creating', () => {
     expect(await bookings.get(companyId, b.id)).toEqual(b);
     expect(await bookings.findByCode(b.confirmationCode)).toEqual({ companyId, booking: b });
     expect(await tabs.get(companyId, b.tab.id)).toMatchObject({ bookingId: b.id, status: 'pre_arrival', purchaseCount: 0, orderCount: 0 });
-    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2027-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
-    expect(await raw(`C#${companyId}#USER#901#BOOKINGS`, `2027-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
+    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
+    expect(await raw(`C#${companyId}#USER#901#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
     expect(await raw(`C#${companyId}#USER#901#ACTIVE`, `L#${String(LOCATION).padStart(12, '0')}`)).toMatchObject({ n: 1 });
     expect((await events()).length).toBe(before + 1);
   });
@@ -151,18 +154,18 @@ describe('bookings repository: creating', () => {
 });
 
 describe('bookings repository: table days', () => {
-  const day = (tableId: string) => ({ tableId, date: '2027-05-10' });
+  const day = (tableId: string) => ({ tableId, date: '2025-05-10' });
   const readDays = async (wanted: { tableId: string; date: string }[]) => (await readTogether({ days: tableDays.read(companyId, wanted) })).days;
 
   it('reads absent days as empty, writes them once (absent → version 1), and refuses a write at a stale version with Contention', async () => {
     const table = randomUUID();
-    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: {}, version: null }]);
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: {}, version: null }]);
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
-    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, version: 1 }]);
+    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, version: 1 }]);
 
     const b = aBooking({ tableIds: [table] });
-    await expect(create(b, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [b.id]: [3, 4] }, expectedVersion: null }] })).rejects.toBeInstanceOf(Contention);
+    await expect(create(b, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [3, 4] }, expectedVersion: null }] })).rejects.toBeInstanceOf(Contention);
     expect(await bookings.get(companyId, b.id)).toBeUndefined();
     expect((await readDays([day(table)]))[0]!.holds).toEqual({ [a.id]: [1, 2] });
   });
@@ -170,7 +173,7 @@ describe('bookings repository: table days', () => {
   it('lets exactly one of concurrent writes of one table day commit', async () => {
     const table = randomUUID();
     const attempts = Array.from({ length: 8 }, () => aBooking({ tableIds: [table] }));
-    const results = await Promise.allSettled(attempts.map((b) => create(b, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }] })));
+    const results = await Promise.allSettled(attempts.map((b) => create(b, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }] })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(Contention);
     expect(Object.keys((await readDays([day(table)]))[0]!.holds)).toHaveLength(1);
@@ -179,24 +182,24 @@ describe('bookings repository: table days', () => {
   it('places a hold from the days read with everything else, reading any day it needs that was not read', async () => {
     const table = randomUUID();
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
-    const slot = { startMs: Date.parse('2027-05-10T10:00:00Z'), endMs: Date.parse('2027-05-10T23:00:00Z') };
+    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
+    const slot = { startMs: Date.parse('2025-05-10T10:00:00Z'), endMs: Date.parse('2025-05-10T23:00:00Z') };
     const placement = { bookingId: 'b', requested: { field: '/tableIds' as const, tableIds: [table] }, slot, zone: 'Europe/Stockholm', bufferMinutes: 0 };
     const given = await readDays([day(table)]);
     const writes = await placeHolds(companyId, placement, given, []);
     expect(writes.map((w) => [w.date, w.expectedVersion, Object.keys(w.holds).sort()])).toEqual([
-      ['2027-05-10', 1, [a.id, 'b'].sort()],
-      ['2027-05-11', null, ['b']],
+      ['2025-05-10', 1, [a.id, 'b'].sort()],
+      ['2025-05-11', null, ['b']],
     ]);
   });
 
   it('drops a hold without reading, moving the version on', async () => {
     const table = randomUUID();
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2027-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null }] });
+    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null }] });
     const cancelled = { ...a, status: 'cancelled' as const, version: 2 };
-    await writeBooking(companyId, { prev: a, next: cancelled, releaseHolds: { tableIds: [table], dates: ['2027-05-10'] }, events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })] });
-    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2027-05-10', holds: { other: [5, 6] }, version: 2 }]);
+    await writeBooking(companyId, { prev: a, next: cancelled, releaseHolds: { tableIds: [table], dates: ['2025-05-10'] }, events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })] });
+    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: { other: [5, 6] }, version: 2 }]);
   });
 });
 
@@ -221,17 +224,17 @@ describe('bookings repository: changes', () => {
 
   it('moves the link items and the sweep item with the booking', async () => {
     const table = randomUUID();
-    const a = aBooking({ tableIds: [table], autoNoShowAt: '2027-05-10T10:20:00.000Z' });
+    const a = aBooking({ tableIds: [table], autoNoShowAt: '2025-05-10T10:20:00.000Z' });
     await create(a);
-    expect(await raw('SWEEP#2027-05-10T10', `2027-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
-    const moved = { ...a, bookingDate: '2027-05-11', startTime: '20:00', autoNoShowAt: '2027-05-11T18:20:00.000Z', version: 2 };
+    expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
+    const moved = { ...a, bookingDate: '2025-05-11', startTime: '20:00', autoNoShowAt: '2025-05-11T18:20:00.000Z', version: 2 };
     await writeBooking(companyId, { prev: a, next: moved, events: [newEvent(companyId, 'booking.updated', a.id, { ...moved })] });
-    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2027-05-10#${a.startTime}#${a.id}`)).toBeUndefined();
-    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2027-05-11#20:00#${a.id}`)).toBeDefined();
-    expect(await raw('SWEEP#2027-05-10T10', `2027-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
-    const due = await dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:30:00Z'));
-    expect(due).toContainEqual({ companyId, bookingId: a.id, dueAt: '2027-05-11T18:20:00.000Z' });
-    expect((await dueForNoShow(Date.parse('2027-05-11T17:00:00Z'), Date.parse('2027-05-11T18:10:00Z'))).map((d) => d.bookingId)).not.toContain(a.id);
+    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${a.startTime}#${a.id}`)).toBeUndefined();
+    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-11#20:00#${a.id}`)).toBeDefined();
+    expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
+    const due = await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:30:00Z'));
+    expect(due).toContainEqual({ companyId, bookingId: a.id, dueAt: '2025-05-11T18:20:00.000Z' });
+    expect((await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:10:00Z'))).map((d) => d.bookingId)).not.toContain(a.id);
   });
 
   it('keeps one open tab per table: a second claim fails with TableOccupied, writing nothing', async () => {
@@ -278,12 +281,12 @@ describe('bookings repository: lists', () => {
   it('pages a location by date and time, filtering on the page, with links for tables and guests', async () => {
     const table = randomUUID();
     const made = [
-      aBooking({ bookingDate: '2027-06-01', startTime: '12:00', tableIds: [table], primaryUserId: 950 }),
-      aBooking({ bookingDate: '2027-06-01', startTime: '18:00', status: 'cancelled' }),
-      aBooking({ bookingDate: '2027-06-02', startTime: '11:00', tableIds: [table] }),
+      aBooking({ bookingDate: '2025-06-01', startTime: '12:00', tableIds: [table], primaryUserId: 950 }),
+      aBooking({ bookingDate: '2025-06-01', startTime: '18:00', status: 'cancelled' }),
+      aBooking({ bookingDate: '2025-06-02', startTime: '11:00', tableIds: [table] }),
     ];
     for (const b of made) await create(b);
-    const query = { page: 1, limit: 10, from: '2027-06-01', to: '2027-06-02', keep: () => true };
+    const query = { page: 1, limit: 10, from: '2025-06-01', to: '2025-06-02', keep: () => true };
     const byLocation = await bookings.list(companyId, { ...query, source: { by: 'location', locationId: LOCATION } });
     expect(byLocation.items.map((b) => b.id)).toEqual(made.map((b) => b.id));
     const confirmed = await bookings.list(companyId, { ...query, source: { by: 'company' }, keep: (b) => b.status === 'confirmed' });
@@ -294,7 +297,7 @@ describe('bookings repository: lists', () => {
     const second = await bookings.list(companyId, { ...query, source: { by: 'table', tableId: table }, limit: 1, cursor: byTable.pagination.nextCursor! });
     expect(second.items.map((b) => b.id)).toEqual([made[2]!.id]);
     expect((await bookings.list(companyId, { ...query, source: { by: 'guest', userId: 950 } })).items).toEqual([made[0]]);
-    expect((await bookings.onDate(companyId, LOCATION, '2027-06-01')).map((b) => b.id)).toEqual([made[0]!.id, made[1]!.id]);
+    expect((await bookings.onDate(companyId, LOCATION, '2025-06-01')).map((b) => b.id)).toEqual([made[0]!.id, made[1]!.id]);
   });
 });
 

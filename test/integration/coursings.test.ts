@@ -8,10 +8,12 @@ import { locations, type Location } from '../../shared/data/locations';
 import { normalizeHours } from '../../shared/domain/openingHours';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
-const companyId = 7000 + Math.floor(Math.random() * 1000);
-const otherCompany = companyId + 1000;
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
+const otherCompany = ids.next();
 
 function coursing(locationId: number, order: number, title = `Course ${order}`): Coursing {
   const now = new Date().toISOString();
@@ -84,8 +86,8 @@ describe('coursings repository', () => {
 });
 
 describe('paging', () => {
-  const loc = 900 + Math.floor(Math.random() * 50);
-  const pageCompany = companyId + 500;
+  const loc = ids.next();
+  const pageCompany = ids.next();
   const made: Coursing[] = [];
 
   beforeAll(async () => {

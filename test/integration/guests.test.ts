@@ -11,11 +11,13 @@ import { outboxStep } from '../../shared/data/outbox';
 import { createGuest, searchGuests, type GuestMatch } from '../../shared/domain/guests';
 import { weekdays } from '../../shared/schemas/locations';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test file works in its own companies, so files can run in parallel on one table. */
-const companyId = 20_000 + Math.floor(Math.random() * 10_000);
-const otherCompany = companyId + 10_000;
-const searchCompany = companyId + 20_000;
+const ids = idBlock(import.meta.url);
+const companyId = ids.next();
+const otherCompany = ids.next();
+const searchCompany = ids.next();
 
 const principal = (company: number, locationIds: number[] | null = null): Principal => ({
   kind: 'apiKey',

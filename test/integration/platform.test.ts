@@ -8,6 +8,9 @@ import { ID_BLOCK_SIZE, nextId, reserveIdsBelow } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { idBlock } from '../support/id-blocks';
+
+const ids = idBlock(import.meta.url);
 
 describe('rate windows', () => {
   it('counts atomically up to the limit, then refuses without counting', async () => {
@@ -53,7 +56,7 @@ describe('id counters', () => {
 
 describe('API keys', () => {
   it('stores only the hash: a created key authenticates, and its plaintext is in no item', async () => {
-    const companyId = 8800 + Math.floor(Math.random() * 100);
+    const companyId = ids.next();
     const { record, key } = await issueApiKey(companyId, { name: 'Till 1', tier: 'premium', permissions: ['coursings.read'], locationIds: [5] });
     clearKeyCache();
     const principal = await authenticate({ 'x-api-key': key });

@@ -16,10 +16,11 @@ import { createCoursing } from '../../shared/domain/coursings';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createTable, deleteTable, getTable, updateTable } from '../../shared/domain/tables';
 import { newEvent } from '../../shared/events/catalog';
+import { idBlock } from '../support/id-blocks';
 
 /** Each test works in its own company, so tests and files can share the table. */
-let nextCompany = 20_000 + Math.floor(Math.random() * 10_000) * 10;
-const admin = (): Principal => ({ kind: 'user', companyId: nextCompany++, permissions: [], tier: 'unlimited', locationIds: null, rateSubject: 'test', internalOperator: false });
+const ids = idBlock(import.meta.url);
+const admin = (): Principal => ({ kind: 'user', companyId: ids.next(), permissions: [], tier: 'unlimited', locationIds: null, rateSubject: 'test', internalOperator: false });
 
 const hours = { monday: [{ open: '11:00', close: '22:00' }] };
 const newLocation = (p: Principal, name = 'Bistro') => createLocation(p, { name, timezone: 'Europe/Stockholm', operatingHours: hours });

@@ -17,10 +17,10 @@ import { dispatch } from '../../shared/webhooks/dispatch';
 import { deliveryIdFor } from '../../shared/webhooks/payload';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../shared/webhooks/schedule';
 import { newSecret, sign } from '../../shared/webhooks/signing';
+import { idBlock } from '../support/id-blocks';
 
-const base = 9500 + Math.floor(Math.random() * 400) * 10;
-let nextCompany = base;
-const freshCompany = () => ++nextCompany;
+const ids = idBlock(import.meta.url);
+const freshCompany = () => ids.next();
 
 /** A receiver whose answers the test scripts: a status per request, or a delay. */
 let server: Server;

@@ -14,11 +14,11 @@ import { transact } from '../../shared/data/transact';
 import { outboxStep } from '../../shared/data/outbox';
 import { newDelivery } from '../../shared/webhooks/payload';
 import { newSecret } from '../../shared/webhooks/signing';
+import { idBlock } from '../support/id-blocks';
 
 /** Each file works in its own companies, so files can run in parallel on one table. */
-const base = 9000 + Math.floor(Math.random() * 500) * 10;
-let nextCompany = base;
-const freshCompany = () => ++nextCompany;
+const ids = idBlock(import.meta.url);
+const freshCompany = () => ids.next();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -5,13 +5,17 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { authenticate } from '../../shared/auth/authenticate';
+import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
+import { companies } from '../../shared/data/companies';
+import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { seedSystemRoles } from '../../shared/domain/roles';
 
 let connected = false;
 function connect() {
@@ -50,6 +54,31 @@ export async function exhaustRateWindow(key: string): Promise<void> {
     };
     await Promise.all(Array.from({ length: 16 }, fill));
   }
+}
+
+export interface OwnCompany {
+  companyId: number;
+  name: string;
+  /** Every permission (unlimited tier), and every `*.read` permission (standard tier), as the seed's keys. */
+  keys: { admin: string; readonly: string };
+}
+
+/**
+ * A company of the caller's own, made the way the local seed makes one (the company item, its
+ * system roles, keys) with the next free company id: no other test file can add to its
+ * collections, so counts and "nothing else changed" checks over it are deterministic. It has no
+ * locations; the file makes what it needs.
+ */
+export async function freshCompany(name: string): Promise<OwnCompany> {
+  connect();
+  const companyId = await nextId('company');
+  await companies.put({ id: companyId, name, createdAt: new Date().toISOString() });
+  await seedSystemRoles(companyId);
+  const [admin, readonly] = await Promise.all([
+    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', permissions: [...builtInPermissions], locationIds: null }),
+    issueApiKey(companyId, { name: 'Own read-only key', tier: 'standard', permissions: readPermissions(), locationIds: null }),
+  ]);
+  return { companyId, name, keys: { admin: admin.key, readonly: readonly.key } };
 }
 
 /** A bearer token of a user of the company who is not an internal operator, signed with the stage's secret. */
