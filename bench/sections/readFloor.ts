@@ -229,8 +229,9 @@ export function readFloorMarkdown(r: ReadFloorResult): string[] {
       ]),
     ),
     '',
-    `For information, the rate window's own UpdateItem (as the stage sent it) sent raw in the same rounds: median ${ms(r.rawWindow.median)}, p90 ${ms(r.rawWindow.p90)}.`,
-    'The chain sends it beside the read, so with spare CPU the slower of the two sets the floor of a request.',
+    `For information, the rate window's own UpdateItem (as the stage sent it) sent raw in the same rounds: median ${ms(r.rawWindow.median)}, p90 ${ms(r.rawWindow.p90)};`,
+    `with the raw GetItem, one after the other, ${ms(r.rawWindow.median + r.cases[0]!.rawTiming.median)}. The chain sends the two together; DynamoDB would serve them`,
+    'side by side (the slower one sets the floor), DynamoDB Local serves them one after the other (docs/benchmarks.md, §6).',
     '',
     `Load average (1, 5, 15 min) before the timed rounds: ${loads(r.load.before)}; after: ${loads(r.load.after)} (2 cores: above 2 the figures are CPU-starved).`,
   ];
