@@ -35,6 +35,9 @@ export interface FloorCase {
   rawTiming: Timing;
   /** Median over HTTP / median of the raw call. */
   ratio: number;
+  /** The raw call and the rate window's UpdateItem sent together (what the stage sends), and the HTTP median over it. */
+  pairTiming: Timing;
+  pairRatio: number;
   /** The DynamoDB commands the stage sent for one warm request, in order. */
   stageCommands: string[];
 }
@@ -162,15 +165,17 @@ export async function readFloor(): Promise<ReadFloorResult> {
       () => http.get(listPath),
       () => raw.send(new QueryCommand(queryInput)),
       () => raw.send(new UpdateCommand(windowInput)),
+      () => Promise.all([raw.send(new GetCommand(getInput)), raw.send(new UpdateCommand(windowInput))]),
+      () => Promise.all([raw.send(new QueryCommand(queryInput)), raw.send(new UpdateCommand(windowInput))]),
     ];
     const before = loadavg();
-    const [httpGet, rawGet, httpList, rawQuery, rawWindow] = (await interleaved(tasks)).map(timing) as [Timing, Timing, Timing, Timing, Timing];
+    const [httpGet, rawGet, httpList, rawQuery, rawWindow, getPair, queryPair] = (await interleaved(tasks)).map(timing) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing];
     const after = loadavg();
     const names = (sent: { name: string }[]) => sent.map((s) => s.name.replace(/Command$/, ''));
     return {
       cases: [
-        { name: 'GET by id', http: `GET ${byIdPath}`, raw: 'GetItem of the same item', httpTiming: httpGet, rawTiming: rawGet, ratio: httpGet.median / rawGet.median, stageCommands: names(byIdSent) },
-        { name: 'list page', http: `GET ${listPath}`, raw: 'Query of the same index and partition', httpTiming: httpList, rawTiming: rawQuery, ratio: httpList.median / rawQuery.median, stageCommands: names(listSent) },
+        { name: 'GET by id', http: `GET ${byIdPath}`, raw: 'GetItem of the same item', httpTiming: httpGet, rawTiming: rawGet, ratio: httpGet.median / rawGet.median, pairTiming: getPair, pairRatio: httpGet.median / getPair.median, stageCommands: names(byIdSent) },
+        { name: 'list page', http: `GET ${listPath}`, raw: 'Query of the same index and partition', httpTiming: httpList, rawTiming: rawQuery, ratio: httpList.median / rawQuery.median, pairTiming: queryPair, pairRatio: httpList.median / queryPair.median, stageCommands: names(listSent) },
       ],
       rawWindow,
       settings: { warmup: WARMUP, rounds: ROUNDS, block: BLOCK },
@@ -191,11 +196,19 @@ export async function readFloor(): Promise<ReadFloorResult> {
 
 /** Checks of the section: [check, budget, measured, passed]. */
 export function readFloorChecks(r: ReadFloorResult): [string, string, string, boolean][] {
-  return r.cases.map((c) => [
-    `§6 Round-trip floor: ${c.name} over HTTP / ${c.raw}`,
-    `≤ ${FLOOR_BUDGET_RATIO} (median)`,
-    `${c.ratio.toFixed(2)} (${ms(c.httpTiming.median)} / ${ms(c.rawTiming.median)})`,
-    c.ratio <= FLOOR_BUDGET_RATIO,
+  return r.cases.flatMap((c): [string, string, string, boolean][] => [
+    [
+      `§6 Round-trip floor: ${c.name} over HTTP / ${c.raw}`,
+      `≤ ${FLOOR_BUDGET_RATIO} (median)`,
+      `${c.ratio.toFixed(2)} (${ms(c.httpTiming.median)} / ${ms(c.rawTiming.median)})`,
+      c.ratio <= FLOOR_BUDGET_RATIO,
+    ],
+    [
+      `§6 Round-trip floor: ${c.name} over HTTP / the same call and the window's UpdateItem sent together raw`,
+      `≤ ${FLOOR_BUDGET_RATIO} (median)`,
+      `${c.pairRatio.toFixed(2)} (${ms(c.httpTiming.median)} / ${ms(c.pairTiming.median)})`,
+      c.pairRatio <= FLOOR_BUDGET_RATIO,
+    ],
   ]);
 }
 
@@ -211,10 +224,11 @@ export function readFloorMarkdown(r: ReadFloorResult): string[] {
     'is the DynamoDB command the handler itself sent for that request (recorded during a warm request), sent again with a',
     'DocumentClient of its own on the same DynamoDB Local. Requests are sequential; after',
     `${warmup} warm-up requests of each kind, ${rounds} rounds each run a block of ${block} of every kind in turn (${rounds * block} samples each).`,
-    'Each round also sends a block of the rate window\'s UpdateItem raw (below the table).',
+    'Each round also sends a block of the rate window\'s UpdateItem raw (below the table), and blocks of each raw call sent together with',
+    'the window\'s UpdateItem, as the stage sends them ("raw + window together"): the floor of this design on this DynamoDB Local.',
     '',
     table(
-      ['Case', 'Over HTTP', 'Raw', 'HTTP median', 'HTTP p90', 'Raw median', 'Raw p90', 'Ratio of medians', 'Budget', 'Commands the stage sent (warm)'],
+      ['Case', 'Over HTTP', 'Raw', 'HTTP median', 'HTTP p90', 'Raw median', 'Raw p90', 'Ratio of medians', 'Raw + window together', 'Ratio to that', 'Budget', 'Commands the stage sent (warm)'],
       r.cases.map((c) => [
         c.name,
         `\`${c.http}\``,
@@ -224,6 +238,8 @@ export function readFloorMarkdown(r: ReadFloorResult): string[] {
         ms(c.rawTiming.median),
         ms(c.rawTiming.p90),
         `**${c.ratio.toFixed(2)}**`,
+        ms(c.pairTiming.median),
+        `**${c.pairRatio.toFixed(2)}**`,
         `≤ ${FLOOR_BUDGET_RATIO}`,
         c.stageCommands.join(', '),
       ]),
