@@ -61,6 +61,17 @@ async function tableHeld(place: Place, tableId: string, slot: { bookingDate: str
 /** The company's items of one entity (a Scan of the stage: after the races, never during them). */
 const itemsOf = (items: Record<string, unknown>[], entity: string) => items.filter((i) => i.entity === entity && i.companyId === own().companyId);
 
+/**
+ * Runs the rounds one after another, then reads what they left: the company's events since the
+ * first round began, and the stage's items.
+ */
+async function raceRounds<T>(round: (r: number) => Promise<T>) {
+  const since = new Date().toISOString();
+  const rounds: T[] = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await round(r));
+  return { rounds, events: await companyEvents(since), items: await stageItems() };
+}
+
 /** How the rounds of a race ended, as a line in the test output (which outcomes the timing gave). */
 function tally(name: string, outcomes: string[]): void {
   const counts = outcomes.reduce<Record<string, number>>((all, o) => ({ ...all, [o]: (all[o] ?? 0) + 1 }), {});
@@ -69,17 +80,14 @@ function tally(name: string, outcomes: string[]): void {
 
 describe('cancel vs seat of one booking', () => {
   it('ends seated, cancelled, or seated then cancelled; the loser leaves no tab, claim, hold or event', async () => {
+    // A table per round: a seated party keeps its table claimed.
     const place = await newPlace({}, ROUNDS);
-    const since = new Date().toISOString();
-    const rounds = [];
-    for (let r = 0; r < ROUNDS; r++) {
+    const { rounds, events, items } = await raceRounds(async (r) => {
       const table = place.tables[r]!;
       const b = await book(place, { tableIds: [table.id] });
       const [seat, cancel] = await race(() => act(b.id, 'seat', {}), () => act(b.id, 'cancel', { reason: 'Race' }), r);
-      rounds.push({ b, table, seat, cancel });
-    }
-    const events = await companyEvents(since);
-    const items = await stageItems();
+      return { b, table, seat, cancel };
+    });
     const outcomes: string[] = [];
     for (const { b, table, seat, cancel } of rounds) {
       const after = await getBooking(b.id);
@@ -136,9 +144,7 @@ describe('cancel vs seat of one booking', () => {
 describe('unseat vs a new order on the seated booking', () => {
   it('either the order stands on the open tab (unseat refused) or the booking is unseated and the tab has no order', async () => {
     const place = await newPlace({}, ROUNDS);
-    const since = new Date().toISOString();
-    const rounds = [];
-    for (let r = 0; r < ROUNDS; r++) {
+    const { rounds, events, items } = await raceRounds(async (r) => {
       const table = place.tables[r]!;
       const b = await book(place, { tableIds: [table.id] });
       const seatAnswer = await act(b.id, 'seat', {});
@@ -149,10 +155,8 @@ describe('unseat vs a new order on the seated booking', () => {
         () => call('POST', `/api/v1/tabs/${seated.tab.id}/orders`, { key: admin(), body: { items: [{ name: 'Soup', price: 900, quantity: 1 }] } }),
         r,
       );
-      rounds.push({ seated, table, unseat, order });
-    }
-    const events = await companyEvents(since);
-    const items = await stageItems();
+      return { seated, table, unseat, order };
+    });
     const outcomes: string[] = [];
     for (const { seated, table, unseat, order } of rounds) {
       const after = await getBooking(seated.id);
@@ -205,18 +209,15 @@ describe('two PATCHes of one booking', () => {
   it('ends as one of them applied, or both one after the other; only the final tables are held', async () => {
     const place = await newPlace({}, 3);
     const [t1, t2, t3] = place.tables.map((t) => t.id) as [string, string, string];
-    const since = new Date().toISOString();
-    const rounds = [];
-    for (let r = 0; r < ROUNDS; r++) {
+    const { rounds, events } = await raceRounds(async (r) => {
       // Each round on a day of its own, so its holds meet no other round's.
       const b = await book(place, { bookingDate: dayAhead(20 + r), tableIds: [t1] });
       // Even rounds: two table moves; odd rounds: a new time against a table move (both can apply).
-      const changes = r % 2 === 0 ? [{ tableIds: [t2] }, { tableIds: [t3] }] : [{ startTime: '16:00', endTime: '18:00' }, { tableIds: [t2] }];
-      const patch = (body: Record<string, unknown>) => () => call('PATCH', `/api/v1/bookings/${b.id}`, { key: admin(), body });
+      const changes: { tableIds?: string[]; startTime?: string; endTime?: string }[] = r % 2 === 0 ? [{ tableIds: [t2] }, { tableIds: [t3] }] : [{ startTime: '16:00', endTime: '18:00' }, { tableIds: [t2] }];
+      const patch = (body: object) => () => call('PATCH', `/api/v1/bookings/${b.id}`, { key: admin(), body });
       const answers = await race(patch(changes[0]!), patch(changes[1]!), r);
-      rounds.push({ b, changes, answers });
-    }
-    const events = await companyEvents(since);
+      return { b, changes, answers };
+    });
     const outcomes: string[] = [];
     for (const { b, changes, answers } of rounds) {
       const after = await getBooking(b.id);
@@ -226,7 +227,7 @@ describe('two PATCHes of one booking', () => {
       outcomes.push(winners.length === 2 ? 'both' : winners.length === 1 ? `${changes.indexOf(winners[0]!.change) === 0 ? 'first' : 'second'}` : 'neither');
       winners.forEach((w, i) => expect(w.answer.body.data.version).toBe(b.version + i + 1));
       let expected: Record<string, any> = b;
-      for (const { change } of winners) expected = { ...expected, ...change, ...('tableIds' in change ? { tableId: change.tableIds![0] } : {}) };
+      for (const { change } of winners) expected = { ...expected, ...change, ...(change.tableIds ? { tableId: change.tableIds[0] } : {}) };
       expect(after).toEqual(winners.at(-1)?.answer.body.data ?? b);
       expect(after).toMatchObject({ ...expected, version: b.version + winners.length, tab: expect.anything(), tabs: expect.anything(), updatedAt: expect.any(String), endsAt: expect.any(String), startsAt: expect.any(String) });
       const updated = eventsAbout(events, b.id, 'booking.updated');
@@ -243,19 +244,15 @@ describe('two PATCHes of one booking', () => {
 
 describe('deleting a location vs creating a table in it', () => {
   it('either the table stands in the location (delete refused) or both are gone: never a table in a deleted location', async () => {
-    const since = new Date().toISOString();
-    const rounds = [];
-    for (let r = 0; r < ROUNDS; r++) {
+    const { rounds, events, items } = await raceRounds(async (r) => {
       const location = await newLocation(`Race ${r}`);
       const [remove, create] = await race(
         () => call('DELETE', `/api/v1/locations/${location.id}`, { key: admin() }),
         () => call('POST', `/api/v1/locations/${location.id}/tables`, { key: admin(), body: { name: 'R1', minCapacity: 1, maxCapacity: 4 } }),
         r,
       );
-      rounds.push({ location, remove, create });
-    }
-    const events = await companyEvents(since);
-    const items = await stageItems();
+      return { location, remove, create };
+    });
     const outcomes: string[] = [];
     const pad = (id: number) => String(id).padStart(12, '0');
     for (const { location, remove, create } of rounds) {
