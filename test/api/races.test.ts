@@ -15,6 +15,8 @@ import { newLocation, useOwnCompany } from './setup-helpers';
 const own = useOwnCompany('Races company');
 
 const ROUNDS = 12;
+/** A race test makes and reads back a few hundred requests: on a loaded machine that outlasts the suite's 60 s. */
+const RACE_TIMEOUT_MS = 240_000;
 
 type Call = () => Promise<Answer>;
 
@@ -138,7 +140,7 @@ describe('cancel vs seat of one booking', () => {
       }
     }
     tally('cancel vs seat', outcomes);
-  });
+  }, RACE_TIMEOUT_MS);
 });
 
 describe('unseat vs a new order on the seated booking', () => {
@@ -199,7 +201,7 @@ describe('unseat vs a new order on the seated booking', () => {
       }
     }
     tally('unseat vs order', outcomes);
-  });
+  }, RACE_TIMEOUT_MS);
 });
 
 describe('two PATCHes of one booking', () => {
@@ -239,7 +241,7 @@ describe('two PATCHes of one booking', () => {
       if (after.startTime !== b.startTime) for (const table of after.tableIds) expect(await tableHeld(place, table, slotOf(b))).toBe(false);
     }
     tally('two PATCHes', outcomes);
-  });
+  }, RACE_TIMEOUT_MS);
 });
 
 describe('deleting a location vs creating a table in it', () => {
@@ -298,5 +300,5 @@ describe('deleting a location vs creating a table in it', () => {
     const locationIds = new Set(itemsOf(items, 'LOCATION').map((l) => l.id));
     expect(itemsOf(items, 'TABLE').filter((t) => !locationIds.has(t.locationId))).toEqual([]);
     tally('delete location vs create table', outcomes);
-  });
+  }, RACE_TIMEOUT_MS);
 });
