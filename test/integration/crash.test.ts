@@ -103,10 +103,10 @@ async function coursing(c: Company) {
 }
 
 /** A seated booking whose pre-order went to the kitchen (one order, one dispatch per coursing). */
-async function seated(c: Company, extra: Record<string, unknown> = {}) {
+async function seated(c: Company) {
   const p = await place(c);
   const mains = await coursing(c);
-  const b = await booking(c, p, extra);
+  const b = await booking(c, p);
   await setPreOrder(c.principal, b.id, { items: [{ name: 'Soup', price: 900, quantity: 2 }, { name: 'Steak', price: 2900, quantity: 1, coursingId: mains.id }] });
   return { p, mains, booking: await seatBooking(c.principal, b.id, {}) };
 }
