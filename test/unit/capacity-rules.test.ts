@@ -152,7 +152,7 @@ describe('effectiveSetting: the enabled, covering setting with the lowest priori
 });
 
 describe('settingProblems: what the schema cannot see', () => {
-  const valid = { timeStart: null, timeEnd: null, validFrom: null, validTo: null };
+  const valid: Pick<CapacitySetting, 'timeStart' | 'timeEnd' | 'validFrom' | 'validTo'> = { timeStart: null, timeEnd: null, validFrom: null, validTo: null };
   const cases: [string, Partial<typeof valid>, object, string[]][] = [
     ['the whole day', {}, {}, []],
     ['a window', { timeStart: '11:00:00', timeEnd: '14:00:00' }, {}, []],
