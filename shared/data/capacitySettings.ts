@@ -11,7 +11,6 @@
 import { unprocessable, type AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { MAX_CAPACITY_SETTINGS } from '../schemas/capacity';
 import { getItem } from './batch';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
@@ -43,6 +42,9 @@ export interface CapacitySetting {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Capacity settings one location may have: the order path reads all of them with every order. */
+export const MAX_CAPACITY_SETTINGS = 100;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#CAPSETS`;
 const settingPrefix = (locationId: number) => `CAPSET#${keys.pad(locationId)}#`;

@@ -7,11 +7,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
 
-/** Capacity settings one location may have: the order path reads all of them with every order. */
-export const MAX_CAPACITY_SETTINGS = 100;
-/** How far ahead an extended waiting time may end. */
-export const MAX_WAITING_DAYS = 7;
-
 const name = displayName(100);
 const validOnDays = Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
   minItems: 1,

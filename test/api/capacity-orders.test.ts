@@ -125,7 +125,7 @@ describe('orders during an extended waiting time', () => {
 
   it('shows none on the order seating makes of a pre-order', async () => {
     const place = await newPlace({}, 1);
-    const b = await book(place, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
+    const b = await book(place);
     expect((await preOrder(b.id, [line(2)])).status).toBe(200);
     expect((await act(b.id, 'seat', {})).status).toBe(200);
     expect((await tabOrders(b.tab.id)).map((o) => [o.kind, o.extendedWaitingTime])).toEqual([['pre_order', null]]);

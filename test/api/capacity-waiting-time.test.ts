@@ -3,6 +3,7 @@
  * X-Location-Id), delete; bounds, permissions, the tenant wall and events. That one which has
  * ended reads as none is proved with a clock the test sets, in test/integration/capacity.test.ts.
  */
+import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
@@ -36,9 +37,10 @@ describe('extended waiting time: the happy path', () => {
     expect((await call('GET', path, { key: admin(), headers: { 'X-Location-Id': String(place) } })).body.data).toEqual(running);
 
     // A zone offset is read as the instant it names; the delay stays when left out.
-    const later = new Date(Date.parse(endsAt) + 30 * 60_000);
-    const local = `${later.toISOString().slice(0, 19)}+00:00`;
-    const extended = await put({ locationId: place, endsAt: local });
+    const later = new Date(Math.ceil(Date.parse(endsAt) / 1000) * 1000 + 30 * 60_000);
+    const inKolkata = DateTime.fromJSDate(later, { zone: 'Asia/Kolkata' }).toISO({ suppressMilliseconds: true })!;
+    expect(inKolkata).toMatch(/\+05:30$/);
+    const extended = await put({ locationId: place, endsAt: inKolkata });
     expect(extended.body.data).toEqual({ ...running, endsAt: later.toISOString(), version: 2, updatedAt: expect.stringMatching(/Z$/) });
     expect((await get(place)).body.data).toEqual(extended.body.data);
 

@@ -6,13 +6,12 @@
  * of the order's own transaction, so two orders racing for a slot's last place cannot both win.
  */
 import { noRead, readTogether } from '../../data/batch';
-import { bookingSettings } from '../../data/bookingSettings';
+import { bookingSettings, DEFAULT_SLOT_INTERVAL_MINUTES } from '../../data/bookingSettings';
 import { capacitySettings, slotCounts, type CapacitySetting, type SlotClaim, type SlotCountMove } from '../../data/capacitySettings';
 import { locationEntity } from '../../data/locations';
 import type { OrderDelay } from '../../data/orders';
 import { waitingTimes } from '../../data/waitingTimes';
 import { AppError, conflict, notFound } from '../../errors';
-import { settingsInForce } from '../bookings/settings';
 import { breaks, claimMoves, effectiveSetting, slotAt, type CounterMove, type TimeSlot } from './rules';
 import { runningAt } from './waitingTime';
 
@@ -41,7 +40,7 @@ export async function capacityAt(companyId: number, locationId: number, atMs: nu
   ]);
   const timezone = zone ?? read.location?.timezone;
   if (timezone === undefined) throw notFound(`Location ${locationId}`);
-  const slot = slotAt(atMs, timezone, settingsInForce(read.bookingSettings, locationId).slotIntervalMinutes);
+  const slot = slotAt(atMs, timezone, read.bookingSettings?.slotIntervalMinutes ?? DEFAULT_SLOT_INTERVAL_MINUTES);
   const running = runningAt(read.waitingTime, atMs);
   return { locationId, slot, setting: effectiveSetting(settings, slot), delay: running && { delayInMinutes: running.delayInMinutes, endsAt: running.endsAt } };
 }

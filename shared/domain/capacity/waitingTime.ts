@@ -10,9 +10,12 @@ import { locationEntity } from '../../data/locations';
 import { waitingTimes, type ExtendedWaitingTime } from '../../data/waitingTimes';
 import { notFound, unprocessable, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
-import { MAX_WAITING_DAYS, type DeleteWaitingTimeQuery, type GetWaitingTimeQuery, type PutWaitingTimeBody } from '../../schemas/capacity';
+import type { DeleteWaitingTimeQuery, GetWaitingTimeQuery, PutWaitingTimeBody } from '../../schemas/capacity';
 import { assertLocationAllowed, listLocation } from '../access';
 import { changedFields } from '../changes';
+
+/** How far ahead an extended waiting time may end. */
+export const MAX_WAITING_DAYS = 7;
 
 /** The stored waiting time if it is still running at `nowMs` (it runs while now < endsAt); null once it has ended. */
 export const runningAt = (stored: ExtendedWaitingTime | undefined, nowMs: number): ExtendedWaitingTime | null =>
