@@ -28,34 +28,27 @@ async function newSetting(body: Record<string, unknown> = {}, at = locationId) {
 describe('capacity settings: the happy path', () => {
   it('creates, reads, lists, updates and deletes a setting, with an event for each change', async () => {
     const since = new Date().toISOString();
-    const created = await call('POST', settingsAt(locationId), {
-      key: admin(),
-      body: {
-        name: 'Friday dinner',
-        validOnDays: [6, 5],
-        orderCapacity: 20,
-        itemCapacity: 120,
-        priority: 3,
-        enabled: true,
-        timeStart: '18:00:00',
-        timeEnd: '01:30:00',
-        validFrom: '2030-05-01T00:00:00+02:00',
-        validTo: '2030-09-01T00:00:00Z',
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const setting = created.body.data;
-    expect(setting).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      locationId,
+    const body = {
       name: 'Friday dinner',
-      validOnDays: [5, 6],
+      validOnDays: [6, 5],
       orderCapacity: 20,
       itemCapacity: 120,
       priority: 3,
       enabled: true,
       timeStart: '18:00:00',
       timeEnd: '01:30:00',
+      validFrom: '2030-05-01T00:00:00+02:00',
+      validTo: '2030-09-01T00:00:00Z',
+    };
+    const created = await call('POST', settingsAt(locationId), { key: admin(), body });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const setting = created.body.data;
+    // Days sorted, instants in UTC.
+    expect(setting).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      locationId,
+      ...body,
+      validOnDays: [5, 6],
       validFrom: '2030-04-30T22:00:00.000Z',
       validTo: '2030-09-01T00:00:00.000Z',
       version: 1,
