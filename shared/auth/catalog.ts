@@ -11,7 +11,7 @@ const grouped: Record<string, string[]> = {
   api_keys: ['read', 'manage'],
   booking_groups: ['read', 'manage'],
   bookings: ['read', 'create', 'update', 'manage'],
-  capacity_settings: ['manage'],
+  capacity_settings: ['read', 'manage'],
   coursings: ['read', 'create', 'update'],
   custom_tags: ['read', 'create', 'update'],
   items: ['read', 'manage'],

@@ -35,8 +35,8 @@ export const locationEntity = defineEntity({
 });
 
 /** What a location holds, each kind counted per location (the list totals of its collection). */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING';
-const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings' };
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET';
+const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings' };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
 export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
@@ -90,8 +90,8 @@ export const locations = {
   },
 
   /**
-   * Deletes the location as it was read, only while it holds no tables, booking groups or
-   * coursings: each content counter must be zero, and goes with the location.
+   * Deletes the location as it was read, only while it holds no tables, booking groups,
+   * coursings or capacity settings: each content counter must be zero, and goes with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {
     const emptyContent = (kind: LocationContent): Step =>
@@ -102,6 +102,7 @@ export const locations = {
       emptyContent('TABLE'),
       emptyContent('BGROUP'),
       emptyContent('COURSING'),
+      emptyContent('CAPSET'),
       locationEntity.versionedDeleteStep(companyId, l),
       counterStep(counter(companyId), -1),
       outboxStep(event),

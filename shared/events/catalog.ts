@@ -2,7 +2,8 @@
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
  * Names of decisions.md §6, plus events for the other resources (coursings, permissions, roles,
- * guests, locations, tables, booking groups) so that every change has an event.
+ * guests, locations, tables, booking groups, capacity settings, extended waiting times) so that
+ * every change has an event.
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
@@ -54,6 +55,12 @@ export const eventCatalog = {
   'booking-group.updated': 'booking-group',
   'booking-group.deleted': 'booking-group',
   'booking-settings.updated': 'booking-settings',
+  'capacity-setting.created': 'capacity-setting',
+  'capacity-setting.updated': 'capacity-setting',
+  'capacity-setting.deleted': 'capacity-setting',
+  'extended-waiting-time.created': 'extended-waiting-time',
+  'extended-waiting-time.updated': 'extended-waiting-time',
+  'extended-waiting-time.deleted': 'extended-waiting-time',
   'tab.updated': 'tab',
   'order.created': 'order',
   'order.updated': 'order',
