@@ -85,11 +85,11 @@ describe('bearer tokens of an identity provider shared with other stages and app
   const idp = { issuer: 'https://id.example/', audience: 'https://api.brigade.example/dev' };
   let server: Server;
   let jwksUrl: string;
-  let privateKey: CryptoKey;
+  let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey as CryptoKey;
+    privateKey = pair.privateKey;
     const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'idp-1', alg: 'RS256', use: 'sig' }] });
     server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
