@@ -35,7 +35,7 @@ resetConfig();
 setDb(undefined);
 const ddb = mockClient(DynamoDBDocumentClient);
 
-let key: { plaintext: string; hash: string; keyId: string };
+let key: Awaited<ReturnType<typeof generateApiKey>>;
 const lookupKey = () => ({ pk: `KEY#${key.keyId}`, sk: 'KEY' });
 const roleKey = { pk: 'C#1', sk: 'ROLE#000000000007' };
 const lookups = () => ddb.commandCalls(GetCommand).filter((c) => c.args[0].input.Key?.pk === lookupKey().pk).length;
@@ -97,7 +97,6 @@ describe('forgetting a key', () => {
 
 // bcrypt is real here: on a busy machine a run can take most of a second.
 describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, () => {
-  const keyIdOf = (plaintext: string) => plaintext.split('_')[2]!;
   /** A well-formed key of the local stage with this keyId and a random secret. */
   const forged = (keyId = randomBase62(12).toLowerCase()) => `brigade_dev_${keyId}_${randomBase62(40)}`;
   const refusedCount = async (keys: string[], now?: number) => (await Promise.allSettled(keys.map((k) => auth(k, now)))).filter((r) => r.status === 'rejected').length;
