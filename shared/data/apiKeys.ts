@@ -161,7 +161,7 @@ export const apiKeys = {
    * names and in the company's total, and records the event; the locations and role named must exist.
    */
   async create(companyId: number, s: StoredApiKey, credential: KeyCredential, refs: KeyReferences, event: DomainEvent): Promise<void> {
-    const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, ...credential, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
+    const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, hash: credential.hash, fingerprint: credential.fingerprint, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
     await transactNaming([
       apiKeyEntity.newItemStep(companyId, itemOf({ ...s, capped: refs.liveLimit !== undefined })),
       authEntity.newItemStep(companyId, { ...auth, keyId: s.record.keyId }),

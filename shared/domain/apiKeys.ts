@@ -130,7 +130,7 @@ async function store(companyId: number, input: NewApiKey, refs: KeyReferences): 
     version: 1,
   };
   try {
-    await apiKeys.create(companyId, { record, usageKey }, generated, refs, newEvent(companyId, 'api-key.created', record.id, { ...record }));
+    await apiKeys.create(companyId, { record, usageKey }, { hash: generated.hash, fingerprint: generated.fingerprint }, refs, newEvent(companyId, 'api-key.created', record.id, { ...record }));
   } catch (err) {
     if (usageKey) await plans.detach(usageKey);
     throw err;
