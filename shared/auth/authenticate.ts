@@ -12,7 +12,8 @@
  *   key's is refused without bcrypt: random secrets with a real keyId almost never reach it.
  * - bcrypt runs at most `BCRYPT_ATTEMPTS_PER_KEY_ID` times per keyId per minute per container
  *   for secrets not yet verified here (successes give their attempt back); beyond that such a
- *   secret is refused unverified and not cached.
+ *   secret is refused unverified and not cached. Concurrent requests with one key share one
+ *   verification, so a busy real key spends one attempt, not one per request.
  *
  * Lookups are strongly consistent reads: a new key works as soon as its creation has answered,
  * and a revoked one is refused by the first verification after its entry's 60 s (at once in the
@@ -52,6 +53,8 @@ const verifiedByKeyId = new Map<string, string>();
 const refused = new Map<string, number>();
 /** keyId → bcrypt runs spent on unverified secrets in the minute since `since`. */
 const budgets = new Map<string, { spent: number; since: number }>();
+/** Digest → the verification under way (at most one per key at a time). */
+const inFlight = new Map<string, Promise<Principal | null>>();
 
 export const keyCacheStats = () => ({ entries: verified.size, maxEntries: VERIFIED_MAX, refusedEntries: refused.size, ttlSeconds: KEY_CACHE_TTL_MS / 1000 });
 export const clearKeyCache = () => {
@@ -142,17 +145,26 @@ async function cachedPrincipalOfKey(key: string, now: number): Promise<Principal
   const known = verified.get(digest);
   if (known && known.expiresAt > now) return known.principal;
   if ((refused.get(digest) ?? 0) > now) return null;
+  // Concurrent requests with one key (the local stage serves many at once) share one verification.
+  const pending = inFlight.get(digest);
+  if (pending) return pending;
+  const verification = verify(key, parsed.keyId, digest, known, now).finally(() => inFlight.delete(digest));
+  inFlight.set(digest, verification);
+  return verification;
+}
 
-  const auth = await apiKeys.findAuth(parsed.keyId);
-  const matches = auth && !auth.revoked ? await secretMatches(key, parsed.keyId, auth, known, now) : false;
-  if (matches === 'unjudged') return null; // over the keyId's bcrypt budget: refused, but no verdict to cache
+/** Reads the key's lookup item, judges the secret and caches the verdict (a refusal for lack of budget is no verdict). */
+async function verify(key: string, keyId: string, digest: string, known: Verified | undefined, now: number): Promise<Principal | null> {
+  const auth = await apiKeys.findAuth(keyId);
+  const matches = auth && !auth.revoked ? await secretMatches(key, keyId, auth, known, now) : false;
+  if (matches === 'unjudged') return null;
   if (!matches) {
     dropVerified(digest);
     refuse(digest, now);
     return null;
   }
-  const principal = await principalOf(auth!, parsed.keyId);
-  remember(digest, { principal, keyId: parsed.keyId, hash: auth!.hash, expiresAt: now + KEY_CACHE_TTL_MS });
+  const principal = await principalOf(auth!, keyId);
+  remember(digest, { principal, keyId, hash: auth!.hash, expiresAt: now + KEY_CACHE_TTL_MS });
   return principal;
 }
 

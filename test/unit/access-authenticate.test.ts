@@ -165,6 +165,14 @@ describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, (
     expect(bcryptRuns.count).toBe(1 + BCRYPT_ATTEMPTS_PER_KEY_ID);
   });
 
+  it('verifies a key asked by many requests at once with one read and one bcrypt run', async () => {
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem({ fingerprint: key.fingerprint }) });
+    const answers = await Promise.all(Array.from({ length: 3 * BCRYPT_ATTEMPTS_PER_KEY_ID }, () => auth()));
+    expect(answers.every((p) => p.companyId === 1)).toBe(true);
+    expect(bcryptRuns.count).toBe(1);
+    expect(lookups()).toBe(1);
+  });
+
   it('states its limit: a container that never verified a key without a fingerprint refuses it while a flood has spent the minute\'s bcrypt runs', async () => {
     ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem() });
     const t0 = Date.now();
