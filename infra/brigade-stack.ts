@@ -45,6 +45,8 @@ export class BrigadeStack extends Stack {
       INTERNAL_OPERATOR_IDS: settings.internalOperatorIds,
       JWKS_URL: settings.jwksUrl,
       JWT_ISSUER: settings.jwtIssuer,
+      JWT_AUDIENCE: settings.jwtAudience,
+      API_KEYS_PER_COMPANY: String(settings.apiKeysPerCompany),
     };
     const { authorizer } = new CredentialAuthorizer(this, 'Credential', { stage, durability, table, environment, usageKeys: usage.keys });
 

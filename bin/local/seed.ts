@@ -4,7 +4,7 @@
  * default), and four API keys (admin, readonly, standard, premium), plus an internal operator's token.
  */
 import { randomUUID } from 'node:crypto';
-import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
+import { ADMIN_ROLE, builtInPermissions, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { companies } from '../../shared/data/companies';
 import { reserveIdsBelow } from '../../shared/data/ids';
@@ -82,10 +82,11 @@ async function seedLocation(companyId: number, spec: (typeof plan)[number]['loca
   return { locationId: spec.id, name: spec.name, timezone: spec.timezone, tables: tables.map(({ id, name, minCapacity, maxCapacity }) => ({ id, name, minCapacity, maxCapacity })) };
 }
 
-async function seedKeys(companyId: number) {
+/** The admin key holds the admin role: every permission, including those the platform adds later. */
+async function seedKeys(companyId: number, adminRoleId: number) {
   const all = [...builtInPermissions];
   const [admin, readonly, standard, premium] = await Promise.all([
-    issueApiKey(companyId, { name: 'Seeded admin key', tier: 'unlimited', permissions: all }),
+    issueApiKey(companyId, { name: 'Seeded admin key', tier: 'unlimited', roleId: adminRoleId }),
     issueApiKey(companyId, { name: 'Seeded read-only key', tier: 'standard', permissions: readPermissions() }),
     issueApiKey(companyId, { name: 'Seeded standard key', tier: 'standard', permissions: all }),
     issueApiKey(companyId, { name: 'Seeded premium key', tier: 'premium', permissions: all }),
@@ -101,8 +102,8 @@ export async function seed(baseUrl: string, jwtSecret: string): Promise<DevKeys>
   const seeded = await Promise.all(
     plan.map(async (c) => {
       await companies.put({ id: c.companyId, name: c.name, createdAt: now });
-      await seedSystemRoles(c.companyId);
-      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId)]);
+      const roleIds = await seedSystemRoles(c.companyId);
+      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId, roleIds[ADMIN_ROLE]!)]);
       return { companyId: c.companyId, name: c.name, locations: locs, keys };
     }),
   );

@@ -10,7 +10,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { authenticate } from '../auth/authenticate';
-import { tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
+import { holds, tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows, type Hit } from '../data/rateWindows';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { RouteRuntime } from '../routes';
@@ -189,7 +189,7 @@ export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
   return {
     before: (request) => {
       const { principal } = state(request);
-      if (route.permission && !principal?.permissions.includes(route.permission)) {
+      if (route.permission && !(principal && holds(principal, route.permission))) {
         throw forbidden(`This credential lacks the permission ${route.permission}`);
       }
     },

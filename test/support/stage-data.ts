@@ -5,7 +5,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { authenticate } from '../../shared/auth/authenticate';
-import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
+import { ADMIN_ROLE, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
@@ -59,7 +59,7 @@ export async function exhaustRateWindow(key: string): Promise<void> {
 export interface OwnCompany {
   companyId: number;
   name: string;
-  /** Every permission (unlimited tier), and every `*.read` permission (standard tier), as the seed's keys. */
+  /** The admin role (every permission, unlimited tier), and every `*.read` permission (standard tier), as the seed's keys. */
   keys: { admin: string; readonly: string };
 }
 
@@ -73,9 +73,9 @@ export async function freshCompany(name: string): Promise<OwnCompany> {
   connect();
   const companyId = await nextId('company');
   await companies.put({ id: companyId, name, createdAt: new Date().toISOString() });
-  await seedSystemRoles(companyId);
+  const roleIds = await seedSystemRoles(companyId);
   const [admin, readonly] = await Promise.all([
-    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', permissions: [...builtInPermissions], locationIds: null }),
+    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', roleId: roleIds[ADMIN_ROLE]!, locationIds: null }),
     issueApiKey(companyId, { name: 'Own read-only key', tier: 'standard', permissions: readPermissions(), locationIds: null }),
   ]);
   return { companyId, name, keys: { admin: admin.key, readonly: readonly.key } };

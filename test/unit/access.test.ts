@@ -48,8 +48,8 @@ describe('built-in catalog and system roles', () => {
     expect(describeBuiltIn('variant_groups.read')).toEqual({ name: 'Read variant groups', category: 'variant_groups' });
   });
 
-  it('gives owner everything, readonly every read, and the platform operator everything', () => {
-    expect(systemRoles.owner).toEqual(builtInPermissions);
+  it('gives admin everything, readonly every read, and the platform operator everything', () => {
+    expect(systemRoles.admin).toEqual(builtInPermissions);
     expect(systemRoles.readonly).toEqual(readPermissions());
     expect(systemRoles.readonly.every((p) => p.endsWith('.read'))).toBe(true);
     expect(PLATFORM_OPERATOR_ROLE.permissions).toEqual(builtInPermissions);
