@@ -179,7 +179,7 @@ describe('the search index on a few hundred guests', () => {
     expect(await ids('0046705550002')).toEqual([named['Berit Åberg Nilsson']]);
   });
 
-  it.each(['ber', 'berg', 'an', 'anna k', 'åsa', 'asa', 'öberg', 'jose', 'zoe', 'jons', 'bertil', 'lars.', 'anna.bergstrom', '+46 70', '+44 7700 9', '0047 90', '49150'])(
+  it.each(['ber', 'berg', 'an', 'anna k', 'åsa', 'asa', 'öberg', 'jose', 'zoe', 'jons', 'bertil', 'lars.', 'anna.bergstrom', '+46 70', '+44 780 0', '0047 90', '49150'])(
     'pages through exactly the guests %j matches, each once',
     async (q) => {
       const { ids, pages } = await searchAll(searchCompany, q, 7);
