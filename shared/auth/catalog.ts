@@ -14,6 +14,7 @@ const grouped: Record<string, string[]> = {
   capacity_settings: ['read', 'manage'],
   coursings: ['read', 'create', 'update'],
   custom_tags: ['read', 'create', 'update'],
+  events: ['read'],
   items: ['read', 'manage'],
   locations: ['read', 'manage'],
   orders: ['read', 'manage'],

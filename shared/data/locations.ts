@@ -16,6 +16,11 @@ export interface Location {
   operatingHours: WeekHours;
   address: string | null;
   phone: string | null;
+  /**
+   * ISO 3166-1 alpha-2, or null: local phone numbers given at the location are read in it. Always
+   * written; absent only on a location stored before the field existed (read as null).
+   */
+  country?: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -30,7 +35,7 @@ export const locationEntity = defineEntity({
   label: 'location',
   key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
   keyOf: (companyId, l: Location) => [companyId, l.id] as const,
-  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'version', 'createdAt', 'updatedAt'],
+  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'country', 'version', 'createdAt', 'updatedAt'],
   indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
 });
 

@@ -75,6 +75,53 @@ export const eventCatalog = {
 
 export type EventName = keyof typeof eventCatalog;
 export const eventNames = Object.keys(eventCatalog) as EventName[];
+export type ResourceKind = (typeof eventCatalog)[EventName];
+
+/**
+ * Who may see an event of each resource kind: a credential that could read the resource directly.
+ * `read` is the permission its read operations require. `scope` says whether those reads are
+ * limited by a credential's locations: `location` (the event is shown to a location-limited
+ * credential only when it names one of its locations, see eventLocation), or `company` (keys,
+ * roles and the permission catalog are read company-wide).
+ */
+export const resourceAccess: Record<ResourceKind, { read: string; scope: 'location' | 'company' }> = {
+  booking: { read: 'bookings.read', scope: 'location' },
+  'booking-member': { read: 'bookings.read', scope: 'location' },
+  'booking-settings': { read: 'bookings.read', scope: 'location' },
+  guest: { read: 'bookings.read', scope: 'location' },
+  'variant-group': { read: 'variant_groups.read', scope: 'location' },
+  variant: { read: 'variant_groups.read', scope: 'location' },
+  schedule: { read: 'schedules.read', scope: 'location' },
+  'schedule-rule': { read: 'schedules.read', scope: 'location' },
+  'menu-layout': { read: 'schedules.read', scope: 'location' },
+  order: { read: 'orders.read', scope: 'location' },
+  tab: { read: 'tabs.read', scope: 'location' },
+  location: { read: 'locations.read', scope: 'location' },
+  table: { read: 'tables.read', scope: 'location' },
+  'booking-group': { read: 'booking_groups.read', scope: 'location' },
+  coursing: { read: 'coursings.read', scope: 'location' },
+  'api-key': { read: 'api_keys.read', scope: 'company' },
+  role: { read: 'roles.read', scope: 'company' },
+  permission: { read: 'permissions.read', scope: 'company' },
+  'webhook-subscription': { read: 'webhooks.read', scope: 'location' },
+};
+
+/**
+ * The location an event's resource belongs to, when the event says: the `locationId` of its data
+ * (bookings, tables, coursings, orders …), or the resource id of a location or of its booking
+ * settings. Null otherwise (guests and webhook subscriptions belong to no location; some events
+ * do not carry theirs): a location-limited credential is not shown such an event unless its
+ * resource is read company-wide.
+ */
+export function eventLocation(payload: Pick<EventPayload, 'resource' | 'resourceId' | 'data'>): number | null {
+  const fromData = payload.data.locationId;
+  if (typeof fromData === 'number') return fromData;
+  if (payload.resource === 'location' || payload.resource === 'booking-settings') {
+    const id = Number(payload.resourceId);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  }
+  return null;
+}
 
 /** The webhook payload of spec §6, exactly as receivers get it. */
 export interface EventPayload {
