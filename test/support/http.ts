@@ -1,5 +1,6 @@
 /** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
 import { inject } from 'vitest';
+import type { WebhookDelivery } from '../../shared/data/webhookDeliveries';
 
 export const devKeys = () => inject('devKeys');
 export const company = (n: 1 | 2) => devKeys().companies[n - 1]!;
@@ -27,3 +28,16 @@ export async function call<T = any>(
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
+
+/**
+ * The delivery as stored once the stage's webhook pipeline has recorded its latest attempt and it
+ * waits for nothing (delivered, dead, cancelled, or failed with its next attempt not yet due):
+ * `LocalPipeline.settled()`, through the door test/support/local-stage-setup.ts opens. An event to
+ * await, where a test would otherwise poll the attempts list.
+ */
+export async function settledDelivery(companyId: number, deliveryId: string): Promise<WebhookDelivery | null> {
+  const res = await fetch(`${inject('pipelineDoor')}/deliveries/${companyId}/${deliveryId}/settled`);
+  if (!res.ok) throw new Error(`the pipeline door answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as WebhookDelivery | null;
+}
+
