@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedEventNames } from '../../shared/domain/events';
-import { call, company } from '../support/http';
+import { Changes } from '../support/changes';
+import { call, company, settledDelivery } from '../support/http';
 import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
 const SUBS = '/api/v1/webhooks/subscriptions';
@@ -30,11 +31,13 @@ const unknownId = () => randomUUID();
 
 /**
  * A receiver in this process; the stage's pipeline (another process) delivers to it over loopback.
- * Requests to /hold wait until the test releases them.
+ * Requests to /hold wait until the test releases them. Tests await arrivals (`arrivals.until`) and
+ * the pipeline's record of an attempt (`settledDelivery`), never the clock.
  */
 let receiver: Server;
 let hookUrl: string;
 const arrived: { id: string; event: string }[] = [];
+const arrivals = new Changes();
 let hold: Promise<void> = Promise.resolve();
 /** Subscriptions this file made, removed at the end (a company may have at most 50). */
 const made: { id: string; key: string }[] = [];
@@ -45,6 +48,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', async () => {
       arrived.push({ id: String(req.headers['webhook-id']), event: JSON.parse(body).event });
+      arrivals.changed();
       if (req.url === '/hold') await hold;
       res.writeHead(200).end();
     });
@@ -72,15 +76,6 @@ const createOk = async (body: Record<string, unknown> = {}, key = admin()) => {
   return out.body.data as { id: string; secret: string; version: number; events: string[] };
 };
 const total = async (key = admin()) => (await call('GET', `${SUBS}?limit=1`, { key })).body.meta.pagination.total as number;
-const until = async <T>(what: () => Promise<T | undefined>, ms = 10_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const found = await what();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe('create a subscription', () => {
   it('answers the subscription with its secret, once; events default to every event the credential can read, stored by name', async () => {
@@ -225,11 +220,16 @@ describe('get, update and delete a subscription', () => {
 describe('rotate a secret', () => {
   it('answers a new secret once; the old one keeps signing for 24 hours', async () => {
     const s = await createOk();
+    const asked = Date.now();
     const out = await call('POST', `${SUBS}/${s.id}/rotate-secret`, { key: admin() });
+    const answered = Date.now();
     expect(out.status).toBe(200);
     expect(out.body.data.secret).toMatch(/^whsec_/);
     expect(out.body.data.secret).not.toBe(s.secret);
-    expect(Date.parse(out.body.data.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
+    // 24 hours from the moment of the rotation, which lies between the call and its answer.
+    const expires = Date.parse(out.body.data.previousSecretExpiresAt);
+    expect(expires).toBeGreaterThanOrEqual(asked + 24 * 3600_000);
+    expect(expires).toBeLessThanOrEqual(answered + 24 * 3600_000);
     expect(out.body.data.version).toBe(2);
     expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).not.toHaveProperty('secret');
   });
@@ -256,16 +256,14 @@ describe('test events, attempts and retries', () => {
     expect(delivery).not.toHaveProperty('body');
 
     // While the receiver holds the request the delivery is pending: no retry.
-    await until(async () => arrived.find((a) => a.id === delivery.id));
+    await arrivals.until(() => arrived.find((a) => a.id === delivery.id));
     const pending = await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: admin() });
     expect(pending.status).toBe(409);
     release();
     hold = Promise.resolve();
 
-    const attempts = await until(async () => {
-      const page = await call('GET', `${SUBS}/${s.id}/deliveries`, { key: readonly() });
-      return page.body.data.length ? page.body : undefined;
-    });
+    expect(await settledDelivery(own.companyId, delivery.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    const attempts = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: readonly() })).body;
     expect(attempts.data).toEqual([expect.objectContaining({ deliveryId: delivery.id, event: 'webhook.test', round: 1, attempt: 1, status: 'delivered', httpStatus: 200, error: null, durationMs: expect.any(Number) })]);
     expect(attempts.meta.pagination).toMatchObject({ page: 1, limit: 20, total: 1, nextCursor: null });
     // The attempts log names the event; its payload is not in it (the log shows payloads by their resources' reads).
@@ -283,19 +281,15 @@ describe('test events, attempts and retries', () => {
     await new Promise<void>((ok) => closed.close(() => ok()));
     const s = await createOk({ url: deadUrl });
     const delivery = (await call('POST', `${SUBS}/${s.id}/test`, { key: admin() })).body.data;
-    const failed = await until(async () => {
-      const page = await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() });
-      return page.body.data[0];
-    });
+    await settledDelivery(own.companyId, delivery.id);
+    const [failed] = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data;
     expect(failed).toMatchObject({ deliveryId: delivery.id, status: 'failed', httpStatus: null, error: 'connection refused', nextAttemptAt: expect.any(String) });
 
     const out = await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: admin() });
     expect(out.status).toBe(200);
     expect(out.body.data).toMatchObject({ id: delivery.id, status: 'pending', round: 2, attempts: 0 });
-    const second = await until(async () => {
-      const page = await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() });
-      return page.body.data.find((a: { round: number }) => a.round === 2);
-    });
+    await settledDelivery(own.companyId, delivery.id);
+    const second = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data.find((a: { round: number }) => a.round === 2);
     expect(second).toMatchObject({ attempt: 1, status: 'failed' });
   });
 
