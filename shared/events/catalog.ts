@@ -100,6 +100,8 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   table: { read: 'tables.read', scope: 'location' },
   'booking-group': { read: 'booking_groups.read', scope: 'location' },
   coursing: { read: 'coursings.read', scope: 'location' },
+  'capacity-setting': { read: 'capacity_settings.read', scope: 'location' },
+  'extended-waiting-time': { read: 'locations.read', scope: 'location' },
   'api-key': { read: 'api_keys.read', scope: 'company' },
   role: { read: 'roles.read', scope: 'company' },
   permission: { read: 'permissions.read', scope: 'company' },
