@@ -14,22 +14,22 @@ const localDir = mkdtempSync(join(tmpdir(), 'brigade-start-'));
 afterAll(() => rmSync(localDir, { recursive: true, force: true }));
 
 /**
- * The processes of a process group that still run, from Linux's /proc: `pid (name)` each. One that
- * has ended but waits for its parent to notice (a zombie, e.g. an orphan init has not reaped yet)
- * runs nothing and does not count.
+ * The processes of a process group that still run, from Linux's /proc: `pid (name)` each. A process
+ * that is ending does not count: one that has closed all its files (the kernel does that before it
+ * marks the process a zombie) or a zombie (ended, waiting for its parent, e.g. init, to reap it).
  */
 function runningInGroup(pgid: number): string[] {
   const running: string[] = [];
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) !== pgid || state === 'Z' || state === 'X' || readdirSync(`/proc/${pid}/fd`).length === 0) continue;
+      running.push(`${pid} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
     } catch {
       continue; // ended meanwhile
     }
-    // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === pgid && state !== 'Z' && state !== 'X') running.push(`${pid} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
   }
   return running;
 }
@@ -102,8 +102,9 @@ describe('npm start', () => {
         if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err; // already ended (a failed start): the test's own error tells why
       }
     }
-    // Every process that holds the group's output (npm, sh, tsx, node) has ended once it closes, and
-    // the stage ends only after DynamoDB Local's JVM has: nothing of the group may still run.
+    // The group's output closes once every process holding it (npm, sh, tsx, node) has closed its
+    // files, i.e. is ending; the stage's node ends only after DynamoDB Local's JVM has ended (and
+    // reaps it). So nothing of the group may still run, the JVM least of all.
     await stage.closed;
     expect(runningInGroup(stage.pid)).toEqual([]);
   });

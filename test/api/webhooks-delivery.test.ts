@@ -104,7 +104,7 @@ beforeAll(async () => {
   localDir = mkdtempSync(join(tmpdir(), 'brigade-webhooks-'));
   const { startLocalStage } = await import('../../bin/local/stage');
   stage = await startLocalStage({ port: 0, localDir });
-});
+}, 300_000); // a stage of its own (a JVM and the seed): a net for two shared cores, not a budget
 
 afterAll(async () => {
   await stage?.stop();
