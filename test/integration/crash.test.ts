@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtInPermissions } from '../../shared/auth/catalog';
 import type { Principal } from '../../shared/auth/principal';
 import { db, setDb, tableName } from '../../shared/data/client';
 import { ID_BLOCK_SIZE, nextId, releaseIdBlocks } from '../../shared/data/ids';
@@ -34,6 +35,8 @@ import { seatBooking, splitTabs, unseatBooking } from '../../shared/domain/booki
 import { getBookingSettings, putBookingSettings } from '../../shared/domain/bookings/settings';
 import { cancelBooking, cancelByCode, checkInBooking, completeBooking, confirmBooking, lockBooking, markNoShow } from '../../shared/domain/bookings/transitions';
 import { updateBooking } from '../../shared/domain/bookings/update';
+import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
+import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createGuest } from '../../shared/domain/guests';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
@@ -67,7 +70,7 @@ interface Company {
 function newCompany(): Company {
   const companyId = ids.next();
   crash.companyId = companyId;
-  const principal: Principal = { kind: 'user', companyId, permissions: [], tier: 'unlimited', locationIds: null, rateSubject: `test:${companyId}`, internalOperator: true };
+  const principal: Principal = { kind: 'user', companyId, permissions: [...builtInPermissions], tier: 'unlimited', locationIds: null, rateSubject: `test:${companyId}`, internalOperator: true };
   return { companyId, principal };
 }
 
@@ -114,6 +117,10 @@ async function seated(c: Company) {
 /** Letters only (permission keys have no digits): the company's id spelled a-j. */
 const spelled = (n: number) => String(n).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
 const permission = (c: Company, name = 'thing') => createPermission(c.principal, { key: `crash_${spelled(c.companyId)}.${name}`, name: 'Crash permission' });
+
+/** Every day, the whole day: whatever slot an order falls in is counted. */
+const capacitySetting = (c: Company) => createCapacitySetting(c.principal, LOCATION, { name: 'Always', validOnDays: [1, 2, 3, 4, 5, 6, 7], orderCapacity: 50, itemCapacity: 500 });
+const waitingTime = (c: Company, delayInMinutes = 20) => putExtendedWaitingTime(c.principal, { locationId: LOCATION, endsAt: new Date(Date.now() + 3_600_000).toISOString(), delayInMinutes });
 
 const subscription = (c: Company) => createSubscription(c.principal, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
 
@@ -243,6 +250,34 @@ const rows: Row<unknown>[] = [
     },
     run: (c, order) => updateDispatch(c.principal, order.id, order.dispatches[0]!.id, { status: 'accepted' }),
   }),
+
+  // capacity (slot counters move in the order's own transaction)
+  row({ op: 'createCapacitySetting', setup: (c) => place(c), run: (c) => capacitySetting(c) }),
+  row({ op: 'updateCapacitySetting', setup: async (c) => (await place(c), capacitySetting(c)), run: (c, k) => updateCapacitySetting(c.principal, LOCATION, k.id, { orderCapacity: 10, name: 'Busy' }) }),
+  row({ op: 'deleteCapacitySetting', setup: async (c) => (await place(c), capacitySetting(c)), run: (c, k) => deleteCapacitySetting(c.principal, LOCATION, k.id) }),
+  row({
+    op: 'createTabOrder',
+    variant: "under a capacity setting: the slot's counter",
+    setup: async (c) => {
+      const s = await seated(c);
+      await capacitySetting(c);
+      return s;
+    },
+    run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ name: 'Wine', price: 1200, quantity: 2 }] }),
+  }),
+  row({
+    op: 'setPreOrder',
+    variant: "under a capacity setting: the slot's counter",
+    setup: async (c) => {
+      const p = await place(c);
+      await capacitySetting(c);
+      return booking(c, p);
+    },
+    run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 3 }] }),
+  }),
+  row({ op: 'putExtendedWaitingTime', variant: 'starts one', setup: (c) => place(c), run: (c) => waitingTime(c) }),
+  row({ op: 'putExtendedWaitingTime', variant: 'changes the running one', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => waitingTime(c, 45) }),
+  row({ op: 'deleteExtendedWaitingTime', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => deleteExtendedWaitingTime(c.principal, { locationId: LOCATION }) }),
 
   // guests and the menu
   row({ op: 'createGuest', setup: async () => undefined, run: (c) => createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }) }),

@@ -172,7 +172,7 @@ function kind(item: Item): string {
 }
 
 /**
- * What changed between two snapshots, without ids, keys' ids or times: one line per item made
+ * What changed between two snapshots, without ids, keys' ids or times (ISO strings, `ttl`): one line per item made
  * (`+ BOOKING`), removed (`- TABLE`) or changed (`~ TAB orderCount+1 status version+1`), sorted.
  * Numbers changed by a delta say it, so a counter or version moved twice shows.
  */
@@ -185,6 +185,7 @@ export function changeShape(before: Map<string, Item>, after: Map<string, Item>)
       continue;
     }
     const fields = [...new Set([...Object.keys(was), ...Object.keys(item)])].sort().flatMap((f) => {
+      if (f === 'ttl' && f in was && f in item) return []; // epoch seconds: a time, not a count
       if (!(f in was)) return [`+${f}`];
       if (!(f in item)) return [`-${f}`];
       if (typeof was[f] === 'number' && typeof item[f] === 'number') return was[f] === item[f] ? [] : [`${f}${(item[f] as number) > (was[f] as number) ? '+' : ''}${(item[f] as number) - (was[f] as number)}`];
