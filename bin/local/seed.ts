@@ -44,10 +44,10 @@ const combinable: [string, string][] = [['T3', 'T4'], ['T6', 'T7'], ['T1', 'T2']
 
 const plan = [
   { companyId: 1, name: 'Brigade Demo Restaurants AB', locations: [
-    { id: 101, name: 'Bistro Södermalm', timezone: 'Europe/Stockholm' },
-    { id: 102, name: 'Bistro Vasastan', timezone: 'Europe/Stockholm' },
+    { id: 101, name: 'Bistro Södermalm', timezone: 'Europe/Stockholm', country: 'SE' },
+    { id: 102, name: 'Bistro Vasastan', timezone: 'Europe/Stockholm', country: 'SE' },
   ] },
-  { companyId: 2, name: 'Harbour Kitchen Ltd', locations: [{ id: 103, name: 'Harbour Kitchen Leith', timezone: 'Europe/London' }] },
+  { companyId: 2, name: 'Harbour Kitchen Ltd', locations: [{ id: 103, name: 'Harbour Kitchen Leith', timezone: 'Europe/London', country: 'GB' }] },
 ];
 
 /** The company's own administrator, for the seed: it adds each location through the domain, as the API would. */
@@ -63,7 +63,7 @@ const administrator = (companyId: number): Principal => ({
 
 async function seedLocation(companyId: number, spec: (typeof plan)[number]['locations'][number]) {
   const operatingHours = Object.fromEntries(weekdays.map((d) => [d, hours(d)])) as OperatingHours;
-  const { createdAt: now } = await createLocation(administrator(companyId), { name: spec.name, timezone: spec.timezone, operatingHours }, spec.id);
+  const { createdAt: now } = await createLocation(administrator(companyId), { name: spec.name, timezone: spec.timezone, country: spec.country, operatingHours }, spec.id);
   // The whole floor plan in one transaction (the API adds one table per call), partner lists symmetric by construction.
   const ids = new Map(floorPlan.map(([name]) => [name, randomUUID()]));
   const partners = (name: string) => combinable.filter((pair) => pair.includes(name)).map((pair) => ids.get(pair[0] === name ? pair[1] : pair[0])!).sort();

@@ -16,6 +16,11 @@ export interface Location {
   operatingHours: WeekHours;
   address: string | null;
   phone: string | null;
+  /**
+   * ISO 3166-1 alpha-2, or null: local phone numbers given at the location are read in it. Always
+   * written; absent only on a location stored before the field existed (read as null).
+   */
+  country?: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -30,13 +35,13 @@ export const locationEntity = defineEntity({
   label: 'location',
   key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
   keyOf: (companyId, l: Location) => [companyId, l.id] as const,
-  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'version', 'createdAt', 'updatedAt'],
+  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'country', 'version', 'createdAt', 'updatedAt'],
   indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
 });
 
 /** What a location holds, each kind counted per location (the list totals of its collection). */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING';
-const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings' };
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET';
+const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings' };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
 export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
@@ -90,8 +95,8 @@ export const locations = {
   },
 
   /**
-   * Deletes the location as it was read, only while it holds no tables, booking groups or
-   * coursings: each content counter must be zero, and goes with the location.
+   * Deletes the location as it was read, only while it holds no tables, booking groups,
+   * coursings or capacity settings: each content counter must be zero, and goes with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {
     const emptyContent = (kind: LocationContent): Step =>
@@ -102,6 +107,7 @@ export const locations = {
       emptyContent('TABLE'),
       emptyContent('BGROUP'),
       emptyContent('COURSING'),
+      emptyContent('CAPSET'),
       locationEntity.versionedDeleteStep(companyId, l),
       counterStep(counter(companyId), -1),
       outboxStep(event),

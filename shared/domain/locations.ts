@@ -9,6 +9,8 @@ import type { Page } from '../page';
 import type { CreateLocationBody, ListLocationsQuery, OperatingHours, UpdateLocationBody } from '../schemas/locations';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
+import { parsePhone } from './contact';
+import { isCountryCode } from './countries';
 import { hoursProblems, normalizeHours } from './openingHours';
 
 /**
@@ -22,6 +24,27 @@ function assertValid(input: { timezone?: string; operatingHours?: OperatingHours
   if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
   if (input.operatingHours) problems.push(...hoursProblems(input.operatingHours, '/operatingHours'));
   if (problems.length) throw validationFailed('The location is not valid', problems);
+}
+
+/**
+ * The contact fields the input names, as stored: `country` an assigned ISO 3166-1 alpha-2 code in
+ * upper case, `phone` in E.164 (a local number read in the country the location has after the
+ * change); 400 naming each problem.
+ */
+function checkedContact(input: { phone?: string | null; country?: string | null }, was?: Pick<Location, 'country'>): Partial<Pick<Location, 'phone' | 'country'>> {
+  const problems: FieldProblem[] = [];
+  const out: Partial<Pick<Location, 'phone' | 'country'>> = {};
+  if (input.country !== undefined) {
+    out.country = input.country === null ? null : input.country.toUpperCase();
+    if (out.country !== null && !isCountryCode(out.country)) problems.push({ path: '/country', message: 'is not an ISO 3166-1 alpha-2 country code (e.g. SE)' });
+  }
+  if (typeof input.phone === 'string') {
+    const parsed = parsePhone(input.phone, out.country !== undefined ? out.country : (was?.country ?? null));
+    if (parsed.ok) out.phone = parsed.e164;
+    else problems.push({ path: '/phone', message: parsed.problem });
+  } else if (input.phone === null) out.phone = null;
+  if (problems.length) throw validationFailed('The location is not valid', problems);
+  return out;
 }
 
 async function current(principal: Principal, locationId: number): Promise<Location> {
@@ -45,6 +68,7 @@ export const getLocation = (principal: Principal, locationId: number): Promise<L
 export async function createLocation(principal: Principal, input: CreateLocationBody, id?: number): Promise<Location> {
   if (principal.locationIds) throw forbidden('This credential is limited to some locations and cannot create one');
   assertValid(input);
+  const contact = checkedContact(input);
   const now = new Date().toISOString();
   const location: Location = {
     id: id ?? (await nextId('location')),
@@ -52,7 +76,8 @@ export async function createLocation(principal: Principal, input: CreateLocation
     timezone: input.timezone,
     operatingHours: normalizeHours(input.operatingHours),
     address: input.address ?? null,
-    phone: input.phone ?? null,
+    phone: contact.phone ?? null,
+    country: contact.country ?? null,
     createdAt: now,
     updatedAt: now,
     version: 1,
@@ -68,14 +93,16 @@ export async function createLocation(principal: Principal, input: CreateLocation
 export async function updateLocation(principal: Principal, locationId: number, input: UpdateLocationBody): Promise<Location> {
   const prev = await current(principal, locationId);
   assertValid(input);
+  const contact = checkedContact(input, prev);
   const next: Location = {
     ...prev,
     ...input,
+    ...contact,
     operatingHours: input.operatingHours ? normalizeHours(input.operatingHours) : prev.operatingHours,
     version: prev.version + 1,
     updatedAt: new Date().toISOString(),
   };
-  const changes = changedFields(prev, next, ['name', 'timezone', 'operatingHours', 'address', 'phone']);
+  const changes = changedFields(prev, next, ['name', 'timezone', 'operatingHours', 'address', 'phone', 'country']);
   if (Object.keys(changes).length === 0) return prev;
   const { companyId } = principal;
   const events = [newEvent(companyId, 'location.updated', String(locationId), { ...next }, changes)];

@@ -135,8 +135,9 @@ export function credential(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
  * `onError` wait for it too, so every answer carries exact headers and a refusal (or a failure to
  * count: 503) replaces whatever the operation answered, a result, a 404 or a 403 alike. A request
  * whose credential failed has nothing to overlap: it waits for the count, then answers 401.
+ * `now` looks up `Date.now` at each request, so a clock a test freezes (vi.useFakeTimers) applies.
  */
-export function rateWindow(route: RouteRuntime, now: () => number = Date.now): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function rateWindow(route: RouteRuntime, now: () => number = () => Date.now()): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const count = async (s: RequestState): Promise<void> => {
     const limit = tierLimits[s.principal?.tier ?? 'standard'];
     const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;

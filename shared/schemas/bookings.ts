@@ -62,7 +62,7 @@ export const CreateBookingBody = Type.Object(
     bookingSource: Type.Optional(text(50)),
     guestName: Type.Optional(text(200)),
     guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-    guestPhone: Type.Optional(text(40, 'with the country code; stored as E.164')),
+    guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
     seatImmediately: Type.Optional(Type.Boolean({ description: 'seat at once (a party at the door); needs a table' })),
   },
   { additionalProperties: false },

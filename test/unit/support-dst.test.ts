@@ -1,7 +1,7 @@
-/** The test helper that finds spring-forward days (test/support/dst.ts), checked against known transitions. */
+/** The test helpers that find the days clocks change (test/support/dst.ts), checked against known transitions. */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { nextSpringForward, soonestSpringForward } from '../support/dst';
+import { nextFallBack, nextSpringForward, soonestSpringForward } from '../support/dst';
 
 const at = (iso: string) => new Date(iso);
 
@@ -30,6 +30,21 @@ describe('nextSpringForward', () => {
     expect(nextSpringForward('UTC', at('2027-01-01T00:00:00Z'))).toBeUndefined();
     expect(nextSpringForward('Asia/Tokyo', at('2027-01-01T00:00:00Z'))).toBeUndefined();
     expect(() => nextSpringForward('Mars/Olympus')).toThrow('Mars/Olympus');
+  });
+});
+
+describe('nextFallBack', () => {
+  it('finds the day the clocks go back: the last Sunday of October in Europe/Stockholm, the first Sunday of April in Australia/Sydney', () => {
+    expect(nextFallBack('Europe/Stockholm', at('2026-11-22T12:00:00Z'))).toBe('2027-10-31');
+    expect(nextFallBack('Australia/Sydney', at('2027-06-01T00:00:00Z'))).toBe('2028-04-02');
+    expect(nextFallBack('America/New_York', at('2026-04-01T00:00:00Z'))).toBe('2026-11-01');
+  });
+
+  it('answers a 25-hour day, and undefined for a zone that never goes back', () => {
+    const date = nextFallBack('Europe/Stockholm', at('2027-01-01T00:00:00Z'))!;
+    const day = DateTime.fromISO(date, { zone: 'Europe/Stockholm' });
+    expect(day.plus({ days: 1 }).diff(day, 'hours').hours).toBe(25);
+    expect(nextFallBack('Asia/Tokyo', at('2027-01-01T00:00:00Z'))).toBeUndefined();
   });
 });
 
