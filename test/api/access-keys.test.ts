@@ -367,7 +367,8 @@ describe('the plaintext', () => {
     expect(dump).toContain(mine.keyId);
     expect(dump).not.toContain(mine.key);
     expect(dump).not.toContain(mine.key.split('_').at(-1));
-    const payloads = items.filter((i) => i.entity === 'OUTBOX').map((i) => i.payload as { event: string; resourceId: string });
+    // Events only: delivery requests are outbox items too, without a payload.
+    const payloads = items.filter((i) => i.entity === 'OUTBOX' && i.payload !== undefined).map((i) => i.payload as { event: string; resourceId: string });
     const events = payloads.filter((p) => p.resourceId === mine.id).map((p) => p.event);
     expect(events.sort()).toEqual(['api-key.created', 'api-key.revoked']);
   });

@@ -2,7 +2,7 @@
  * Direct access to the local stage's database from an API test worker, for fixtures the API
  * cannot make (yet), such as a key with exactly the permissions a test needs.
  */
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { authenticate } from '../../shared/auth/authenticate';
 import { ADMIN_ROLE, readPermissions } from '../../shared/auth/catalog';
@@ -15,6 +15,7 @@ import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { allItems } from './scan';
 import { seedSystemRoles } from '../../shared/domain/roles';
 
 let connected = false;
@@ -96,12 +97,5 @@ export async function platformOperatorRoleId(companyId: number): Promise<number>
 /** Every item of the stage's table (a Scan: for assertions about what is stored, never on a request path). */
 export async function stageItems(): Promise<Record<string, unknown>[]> {
   connect();
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return allItems();
 }
