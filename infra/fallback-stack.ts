@@ -9,7 +9,8 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { Route } from '../shared/routes';
-import type { EndpointSettings } from './area-stack';
+import { roleFor, type EndpointSettings } from './area-stack';
+import { fallbackAccess } from './data-access';
 import { HandlerFunction } from './handler-function';
 
 export interface FallbackStackProps extends NestedStackProps {
@@ -34,7 +35,7 @@ export class FallbackStack extends NestedStack {
     const handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/fallback.ts',
       functionName: `brigade-${stage}-fallback`,
-      role: settings.role,
+      role: roleFor(this, settings, fallbackAccess),
       environment: settings.environment,
       durability: settings.durability,
     });
