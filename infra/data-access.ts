@@ -39,7 +39,7 @@ export interface Family {
 }
 
 export const families = {
-  company: { partitions: ['C#*'], holds: "a company's items: every tenant partition starts with C#<companyId>, index partitions too" },
+  company: { partitions: ['C#*'], holds: "a company's items: every tenant partition starts with C#<companyId>, and so does every index partition the API reads" },
   webhookSubscriptions: {
     partitions: ['C#*#WHSUB#*', 'C#*#WHSUBS'],
     guarded: true,

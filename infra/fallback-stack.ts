@@ -2,7 +2,8 @@
  * Answers for requests that match no operation, in the contract's envelope: `ANY` on every API
  * resource (so a known path with another method reaches functions/fallback.ts, which answers 405
  * with `Allow`) and a greedy `/{proxy+}` at the root (unknown paths: 404). Specific methods always
- * win over `ANY` in API Gateway, so operations are unaffected. One function serves them all.
+ * win over `ANY` in API Gateway, so operations are unaffected. One function serves them all, with
+ * a role that may only count the request and verify a presented credential (data-access.ts).
  */
 import { NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';

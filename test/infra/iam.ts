@@ -31,7 +31,12 @@ export const itemRequest = (action: string, partition: string): ItemRequest => {
 };
 
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const like = (pattern: string, value: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's').test(value);
+const globs = new Map<string, RegExp>();
+const like = (pattern: string, value: string) => {
+  let glob = globs.get(pattern);
+  if (!glob) globs.set(pattern, (glob = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's')));
+  return glob.test(value);
+};
 
 const actionMatches = (statement: Statement, action: string) =>
   list(statement.Action).some((a) => a === '*' || a === action || (a.endsWith('*') && action.startsWith(a.slice(0, -1))));
@@ -69,17 +74,34 @@ export const allowed = (statements: readonly Statement[], request: ItemRequest) 
 /** Every action a role's statements allow on something (for "no apigateway:*" and the like). */
 export const allowedActions = (statements: readonly Statement[]) => statements.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action));
 
+export interface FunctionRole {
+  /** The role's construct path in its stack. */
+  roleId: string;
+  description: string | undefined;
+  statements: Statement[];
+}
+
+const rolesBySynth = new WeakMap<Synthesized, Map<string, FunctionRole>>();
+
 /** The execution role of the function with this name, and every statement of the policies attached to it. */
-export function roleOfFunction(synth: Synthesized, functionName: string): { roleId: string; description: string | undefined; statements: Statement[] } {
-  for (const stack of synth.stacks) {
-    const resources = synth.template(stack).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
-    const fn = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.FunctionName === functionName);
-    if (!fn) continue;
-    const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const statements = Object.values(resources)
-      .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
-      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-    return { roleId: `${stack.node.path}/${roleId}`, description: resources[roleId]?.Properties.Description as string | undefined, statements };
+export function roleOfFunction(synth: Synthesized, functionName: string): FunctionRole {
+  let roles = rolesBySynth.get(synth);
+  if (!roles) {
+    roles = new Map();
+    for (const stack of synth.stacks) {
+      const resources = synth.template(stack).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
+      const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy');
+      for (const fn of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function' && typeof r.Properties.FunctionName === 'string')) {
+        const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const statements = policies
+          .filter((p) => (p.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
+          .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+        roles.set(fn.Properties.FunctionName as string, { roleId: `${stack.node.path}/${roleId}`, description: resources[roleId]?.Properties.Description as string | undefined, statements });
+      }
+    }
+    rolesBySynth.set(synth, roles);
   }
-  throw new Error(`no function ${functionName}`);
+  const role = roles.get(functionName);
+  if (!role) throw new Error(`no function ${functionName}`);
+  return role;
 }
