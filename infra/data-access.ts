@@ -85,10 +85,12 @@ export interface AreaAccess {
 /** What each area of the route table touches beyond the defaults (read from its data modules). */
 export const areaAccess: Record<string, AreaAccess> = {
   health: { public: { healthProbe: ['GetItem'] } },
-  // Coursings, guests (new guest ids), locations, tables, booking groups (new location ids): the tenant profile.
+  // Coursings, guests (new guest ids), locations, tables, booking groups (new location ids),
+  // capacity settings and waiting times: the tenant profile.
   menu: {},
   guests: {},
   setup: {},
+  capacity: {},
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
   webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
   access: {
