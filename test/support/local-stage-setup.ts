@@ -1,8 +1,9 @@
 /**
- * API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port, the record
- * of the routes the suite called (test/support/route-log.ts), which the api-coverage project checks,
- * and a loopback door to the stage's webhook pipeline, so that test files (in workers of their own)
- * can await it instead of polling (`settledDelivery` in test/support/http.ts).
+ * API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port; the records
+ * of the routes the suite called (test/support/route-log.ts) and of the DynamoDB calls each route's
+ * handler made (test/support/dynamo-log.ts), which the api-coverage project checks; and a loopback
+ * door to the stage's webhook pipeline, so that test files (in workers of their own) can await it
+ * instead of polling (`settledDelivery` in test/support/http.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +13,7 @@ import type { TestProject } from 'vitest/node';
 import type { DevKeys } from '../../bin/local/seed';
 import type { LocalPipeline } from '../../bin/local/pipeline';
 import { startLocalStage } from '../../bin/local/stage';
+import { recordDynamoCalls } from './dynamo-log';
 import { recordRoutes } from './route-log';
 
 declare module 'vitest' {
@@ -25,6 +27,8 @@ declare module 'vitest' {
     routeLog: string;
     /** Base URL of the door to the stage's webhook pipeline (see `pipelineDoor`). */
     pipelineDoor: string;
+    /** The file the DynamoDB calls of the API suite's requests go to (read by api-coverage). */
+    dynamoLog: string;
   }
 }
 
@@ -50,8 +54,12 @@ export default async function setup(project: TestProject) {
   const localDir = mkdtempSync(join(tmpdir(), 'brigade-api-'));
   const stage = await startLocalStage({ port: 0, localDir });
   const routeLog = join(localDir, 'route-log.json');
-  const stopRecording = recordRoutes(Number(new URL(stage.devKeys.baseUrl).port), routeLog);
+  const dynamoLog = join(localDir, 'dynamo-log.json');
+  const port = Number(new URL(stage.devKeys.baseUrl).port);
+  const stopRecording = recordRoutes(port, routeLog);
+  const stopRecordingCalls = recordDynamoCalls(port, dynamoLog);
   project.vitest.provide('routeLog', routeLog);
+  project.vitest.provide('dynamoLog', dynamoLog);
   project.provide('devKeys', stage.devKeys);
   project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
   project.provide('jwtSecret', process.env.JWT_SECRET!); // startLocalStage put it there
@@ -59,6 +67,7 @@ export default async function setup(project: TestProject) {
   project.provide('pipelineDoor', door.url);
   return async () => {
     stopRecording();
+    stopRecordingCalls();
     await stage.stop(); // answers the door's waiters (503) before it closes
     await new Promise<void>((ok) => door.server.close(() => ok()));
     rmSync(localDir, { recursive: true, force: true });
