@@ -50,7 +50,7 @@ export async function createLocation(principal: Principal, input: CreateLocation
     id: id ?? (await nextId('location')),
     name: input.name,
     timezone: input.timezone,
-    operatingHours: normalizeHours(input.operatingHours),
+    operatingHours: normalizeHours(input.operatingHours ?? {}),
     address: input.address ?? null,
     phone: input.phone ?? null,
     createdAt: now,
