@@ -6,10 +6,10 @@
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { activeBookingsStep, linkSteps, type ActiveBookingsChange } from './bookingLinks';
-import { bookingEntity, codeStep, type Booking } from './bookings';
+import { bookingEntity, codeStep, usesItsPlace, type Booking } from './bookings';
 import { bookingSettings } from './bookingSettings';
 import { guestHistoryStep, type GuestHistoryChange } from './guests';
-import { locationExistsStep } from './locations';
+import { locationExistsStep, tablelessUseStep } from './locations';
 import { sweepSteps } from './noShowSweep';
 import { openTabSteps, type OpenTabChange } from './openTabs';
 import { orderEntity, reverseDispatchesStep, type Order } from './orders';
@@ -17,6 +17,7 @@ import { outboxStep } from './outbox';
 import { preOrders, type PreOrder, type SeatingOrder } from './preOrders';
 import { printJobEntity, type PrintJob } from './printJobs';
 import { Contention, tableDays, type TableDayWrite } from './tableDays';
+import { tableUseStep } from './tables';
 import { tabSteps, type TabWrite } from './tabs';
 import { transact, type Step } from './transact';
 
@@ -50,13 +51,24 @@ export interface BookingWrite {
   events: DomainEvent[];
 }
 
+/** The places a booking uses: its tables, or (null) its location when it has none; none once it no longer needs them. */
+const placesUsed = (b: Booking | undefined): (string | null)[] => (b && usesItsPlace(b) ? (b.tableIds.length > 0 ? b.tableIds : [null]) : []);
+
+/** The counts of users that move between two states of a booking (docs/setup.md, "Deleting what is in use"). */
+function useSteps(companyId: number, prev: Booking | undefined, next: Booking): Step[] {
+  const before = placesUsed(prev);
+  const after = placesUsed(next);
+  const use = (place: string | null, delta: number) => (place === null ? tablelessUseStep(companyId, next.locationId, delta) : tableUseStep(companyId, next.locationId, place, delta));
+  return [...before.filter((p) => !after.includes(p)).map((p) => use(p, -1)), ...after.filter((p) => !before.includes(p)).map((p) => use(p, 1))];
+}
+
 function bookingSteps(companyId: number, w: BookingWrite): Step[] {
   const { prev, next } = w;
   const at = next.updatedAt;
   const steps: Step[] = prev
     ? [bookingEntity.versionedPutStep(companyId, next, prev.version)]
     : [locationExistsStep(companyId, next.locationId), bookingEntity.newItemStep(companyId, next)];
-  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
+  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...useSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
   if (next.primaryUserId !== null) {
     if (w.activeBookings && w.activeBookings.delta !== 0) steps.push(activeBookingsStep(companyId, next.primaryUserId, next.locationId, w.activeBookings));
     if (w.guestHistory) steps.push(guestHistoryStep(companyId, next.primaryUserId, next.locationId, w.guestHistory));

@@ -52,7 +52,8 @@ export interface OrderDelay {
 export interface Order {
   id: string;
   tabId: string;
-  bookingId: string;
+  /** The tab's booking when the order was placed (null on a tab opened without one). */
+  bookingId: string | null;
   locationId: number;
   /** `pre_order`: the booking's pre-order, sent when it was seated; `order`: placed on the open tab. */
   kind: 'order' | 'pre_order';

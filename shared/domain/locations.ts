@@ -2,8 +2,8 @@
 import { IANAZone } from 'luxon';
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
-import { locations, type Location } from '../data/locations';
-import { forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
+import { locations, type Location, type LocationContent } from '../data/locations';
+import { AppError, forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateLocationBody, ListLocationsQuery, OperatingHours, UpdateLocationBody } from '../schemas/locations';
@@ -11,6 +11,7 @@ import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
 import { parsePhone } from './contact';
 import { isCountryCode } from './countries';
+import { bookingsInUse, inUseConflict } from './inUse';
 import { hoursProblems, normalizeHours } from './openingHours';
 
 /**
@@ -74,7 +75,7 @@ export async function createLocation(principal: Principal, input: CreateLocation
     id: id ?? (await nextId('location')),
     name: input.name,
     timezone: input.timezone,
-    operatingHours: normalizeHours(input.operatingHours),
+    operatingHours: normalizeHours(input.operatingHours ?? {}),
     address: input.address ?? null,
     phone: contact.phone ?? null,
     country: contact.country ?? null,
@@ -114,9 +115,34 @@ export async function updateLocation(principal: Principal, locationId: number, i
   return next;
 }
 
-/** Deletes an empty location (409 while it has tables, booking groups or coursings); answers what was deleted. */
+const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings' };
+
+/**
+ * 409 naming what keeps the location, read once its delete was refused: its tables, booking
+ * groups and coursings (their counters), and the bookings that use it or its tables from a little
+ * before today on (a bounded read; the bookings without a table are also counted). Undefined
+ * when nothing does (the refusal was a concurrent change of the location).
+ */
+async function locationInUse(companyId: number, location: Location): Promise<AppError | undefined> {
+  const [contents, inUse] = await Promise.all([locations.contents(companyId, location.id), bookingsInUse(companyId, { by: 'location', locationId: location.id })]);
+  const held = (Object.keys(contentLabels) as (keyof typeof contentLabels)[]).filter((kind) => contents[kind] > 0);
+  const count = Math.max(inUse.found.length, contents.BOOKING);
+  if (held.length === 0 && count === 0) return undefined;
+  const blockers = held.length ? [`it still has ${held.map((k) => `${contentLabels[k]} (${contents[k]})`).join(', ')}: delete them`] : [];
+  return inUseConflict(`Location ${location.id}`, blockers, { count, atLeast: inUse.more, inUse, listing: `/api/v1/bookings?locationId=${location.id}` });
+}
+
+/**
+ * Deletes an empty location: 409 naming what it still has (tables, booking groups, coursings) and
+ * the bookings that still use it. Answers what was deleted.
+ */
 export async function deleteLocation(principal: Principal, locationId: number): Promise<Location> {
+  const { companyId } = principal;
   const location = await current(principal, locationId);
-  await locations.remove(principal.companyId, location, newEvent(principal.companyId, 'location.deleted', String(locationId), { ...location }));
+  try {
+    await locations.remove(companyId, location, newEvent(companyId, 'location.deleted', String(locationId), { ...location }));
+  } catch (err) {
+    throw (err instanceof AppError && err.code === 'CONFLICT' && (await locationInUse(companyId, location))) || err;
+  }
   return location;
 }

@@ -9,7 +9,7 @@ import { nextId } from '../data/ids';
 import { permissions, permissionsNotFound, type IsCounted, type Permission } from '../data/permissions';
 import { AppError, conflict, forbidden, notFound, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
-import { Page } from '../page';
+import { pageInMemory, type Page } from '../page';
 import type { CreatePermissionBody, ListPermissionsQuery, UpdatePermissionBody } from '../schemas/access';
 import { changedFields } from './changes';
 
@@ -19,21 +19,17 @@ function assertInternalOperator(principal: Principal): void {
   }
 }
 
-/** Filters, orders by key and pages the catalog, which is read whole (it is small). Pure. */
+/**
+ * Filters, orders by key and pages the catalog, which is read whole (it is small). Pure. The
+ * cursor goes on after the last key listed (the filters come from the query, as on every list).
+ */
 export function pagePermissions(all: readonly Permission[], query: ListPermissionsQuery): Page<Permission> {
   const needle = query.search?.toLowerCase();
   const matches = all
     .filter((p) => query.category === undefined || p.category === query.category)
     .filter((p) => needle === undefined || [p.key, p.name, p.description ?? ''].some((text) => text.toLowerCase().includes(needle)))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const start = (query.page - 1) * query.limit;
-  return new Page(matches.slice(start, start + query.limit), {
-    page: query.page,
-    limit: query.limit,
-    total: matches.length,
-    totalPages: Math.ceil(matches.length / query.limit),
-    nextCursor: null,
-  });
+  return pageInMemory(matches, query, 'permissions', (p) => p.key);
 }
 
 export async function listPermissions(query: ListPermissionsQuery): Promise<Page<Permission>> {

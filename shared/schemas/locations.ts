@@ -37,8 +37,9 @@ export const LocationPath = Type.Object({ locationId: NumericId });
 
 export const ListLocationsQuery = Type.Object(pageQuery(100, 20));
 
+/** Without `operatingHours` the location is stored with every day closed (docs/setup.md: what that means for availability). */
 export const CreateLocationBody = Type.Object(
-  { name, timezone, operatingHours: OperatingHours, address: Type.Optional(address), phone: Type.Optional(phone), country: Type.Optional(country) },
+  { name, timezone, operatingHours: Type.Optional(OperatingHours), address: Type.Optional(address), phone: Type.Optional(phone), country: Type.Optional(country) },
   { additionalProperties: false },
 );
 

@@ -137,6 +137,8 @@ describe('POST /api/v1/bookings: validation, one case per bound', () => {
     ['guestName over 200 characters', { guestName: 'x'.repeat(201) }, '/guestName'],
     ['internalNotes over 2000 characters', { internalNotes: 'x'.repeat(2001) }, '/internalNotes'],
     ['no guest named and no primaryUserId', { guestName: undefined }, '/guestName'],
+    ['guestCount 0 without seatImmediately (only a walk-in seated at once)', { guestCount: 0 }, '/guestCount'],
+    ['guestCount 0 with seatImmediately false', { guestCount: 0, seatImmediately: false }, '/guestCount'],
     ['seatImmediately not a boolean', { seatImmediately: 'yes' }, '/seatImmediately'],
     ['an unknown field', { partySize: 2 }, '/partySize'],
     ['locationId missing', { locationId: undefined }, '/locationId'],

@@ -123,10 +123,20 @@ describe('locations: validation, one case per bound', () => {
     expect((await call('GET', '/api/v1/locations?limit=1', { key: admin() })).body.meta.pagination.total).toBe(before);
   });
 
-  it('requires name, timezone and operatingHours on create', async () => {
+  it('requires name and timezone on create', async () => {
     const out = await call('POST', '/api/v1/locations', { key: admin(), body: {} });
     expectRefused(out, 400, 'VALIDATION_FAILED');
-    expect(out.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/name', '/operatingHours', '/timezone']);
+    expect(out.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/name', '/timezone']);
+  });
+
+  it('creates a location without operatingHours: every day closed until hours are set', async () => {
+    const created = await call('POST', '/api/v1/locations', { key: admin(), body: { name: 'No hours yet', timezone: 'Europe/Stockholm' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const closed = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
+    expect(created.body.data).toMatchObject({ name: 'No hours yet', operatingHours: closed, address: null, phone: null, version: 1 });
+    expect(await read(created.body.data.id)).toEqual(created.body.data);
+    const hours = await call('PATCH', at(created.body.data.id), { key: admin(), body: { operatingHours: weekHours } });
+    expect(hours.body.data).toMatchObject({ operatingHours: { ...closed, ...weekHours }, version: 2 });
   });
 
   it.each(cases)('refuses an update with %s (400, details), changing nothing', async (_, change, path) => {

@@ -107,6 +107,14 @@ describe('create a subscription', () => {
     ['a private address', { url: 'https://10.0.0.1/hook' }, '/url'],
     ['the metadata address', { url: 'https://169.254.169.254/latest/meta-data' }, '/url'],
     ['credentials in the url', { url: 'https://user:pass@127.0.0.1/hook' }, '/url'],
+    // IPv6 forms that carry a private IPv4 address (issue 10 item 14): judged by the address they carry.
+    ['an IPv4-compatible IPv6 address of a private one (::/96)', { url: 'https://[::a00:1]/hook' }, '/url'],
+    ['an IPv4-translated IPv6 address of a private one (::ffff:0:0:0/96)', { url: 'https://[::ffff:0:a00:1]/hook' }, '/url'],
+    ['a NAT64 address of the metadata address (64:ff9b::/96)', { url: 'https://[64:ff9b::a9fe:a9fe]/latest/meta-data' }, '/url'],
+    ['a local-use NAT64 address (64:ff9b:1::/48)', { url: 'https://[64:ff9b:1::808:808]/hook' }, '/url'],
+    ['a 6to4 address of a private one (2002::/16)', { url: 'https://[2002:c0a8:101::1]/hook' }, '/url'],
+    ['a Teredo address whose client is private (2001::/32)', { url: 'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook' }, '/url'],
+    ['a Teredo address whose server is private', { url: 'https://[2001:0:a00:1:8000:63bf:f7f7:f7f7]/hook' }, '/url'],
   ])('refuses %s (400, nothing written)', async (_, body, path) => {
     const before = await total();
     const out = await create({ url: hookUrl, ...body });
@@ -183,6 +191,7 @@ describe('get, update and delete a subscription', () => {
   it.each([
     ['an empty body', {}, '/'],
     ['a refused url', { url: 'https://192.168.0.10/hook' }, '/url'],
+    ['a 6to4 url carrying a private address', { url: 'https://[2002:a00:1::1]/hook' }, '/url'],
     ['an unknown event', { events: ['table.exploded'] }, '/events/0'],
     ['a non-boolean active', { active: 'yes' }, '/active'],
     ['an unknown field', { version: 9 }, '/version'],
@@ -283,7 +292,7 @@ describe('test events, attempts and retries', () => {
     const delivery = (await call('POST', `${SUBS}/${s.id}/test`, { key: admin() })).body.data;
     await settledDelivery(own.companyId, delivery.id);
     const [failed] = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data;
-    expect(failed).toMatchObject({ deliveryId: delivery.id, status: 'failed', httpStatus: null, error: 'connection refused', nextAttemptAt: expect.any(String) });
+    expect(failed).toMatchObject({ deliveryId: delivery.id, status: 'failed', httpStatus: null, error: 'refused', nextAttemptAt: expect.any(String) });
 
     const out = await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: admin() });
     expect(out.status).toBe(200);

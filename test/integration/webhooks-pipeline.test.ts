@@ -169,7 +169,7 @@ describe('a delivery attempt', () => {
     expect(await attemptDelivery(ref, { settings, now })).toEqual({ kind: 'stale' });
 
     const delivery = await deliveries.get(companyId, ref.deliveryId);
-    expect(delivery).toMatchObject({ status: 'dead', attempts: MAX_ATTEMPTS, nextAttemptAt: null, lastHttpStatus: 500, lastError: 'HTTP 500', alertId: (dead as { alertId: string }).alertId });
+    expect(delivery).toMatchObject({ status: 'dead', attempts: MAX_ATTEMPTS, nextAttemptAt: null, lastHttpStatus: 500, lastError: 'status 500', alertId: (dead as { alertId: string }).alertId });
     const alert = await alerts.get(companyId, delivery!.alertId!);
     expect(alert).toMatchObject({
       alertType: DEAD_ALERT_TYPE,
@@ -199,7 +199,7 @@ describe('a delivery attempt', () => {
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 600 });
     expect(await attemptDelivery(queued[0]!, { settings, random: middle })).toMatchObject({ kind: 'retry' });
-    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({ status: 'failed', lastHttpStatus: null, lastError: 'no answer within 300 ms' });
+    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({ status: 'failed', lastHttpStatus: null, lastError: 'timeout' });
   });
 
   it('leaves an aborted attempt unrecorded and claimed until its lease ends', async () => {

@@ -2,6 +2,7 @@
  * Direct access to the local stage's database from an API test worker, for fixtures the API
  * cannot make (yet), such as a key with exactly the permissions a test needs.
  */
+import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { authenticate } from '../../shared/auth/authenticate';
@@ -13,6 +14,8 @@ import { db, setDb, tableName } from '../../shared/data/client';
 import { companies } from '../../shared/data/companies';
 import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
+import { tabEntity, type Tab } from '../../shared/data/tabs';
+import { transact } from '../../shared/data/transact';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { allItems } from './scan';
@@ -98,4 +101,30 @@ export async function platformOperatorRoleId(companyId: number): Promise<number>
 export async function stageItems(): Promise<Record<string, unknown>[]> {
   connect();
   return allItems();
+}
+
+/**
+ * A tab opened at a location without a booking (a walk-in or bar tab), straight into the stage's
+ * table: the area that opens such tabs is not built yet, and seating can link one to a booking.
+ */
+export async function tabWithoutBooking(companyId: number, locationId: number, status: Tab['status'] = 'open'): Promise<Tab> {
+  connect();
+  const now = new Date().toISOString();
+  const tab: Tab = {
+    id: randomUUID(),
+    locationId,
+    bookingId: null,
+    tableId: null,
+    status,
+    primaryUserId: null,
+    purchaseCount: 0,
+    orderCount: 0,
+    openedAt: status === 'pre_arrival' ? null : now,
+    closedAt: status === 'closed' ? now : null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await transact([tabEntity.newItemStep(companyId, tab)]);
+  return tab;
 }

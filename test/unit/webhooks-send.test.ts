@@ -1,7 +1,7 @@
 /** One webhook POST against receivers on loopback: statuses, redirects, timeouts, aborts, refused addresses. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../shared/webhooks/send';
+import { failureOf, postWebhook } from '../../shared/webhooks/send';
 import { guardedLookup } from '../../shared/webhooks/urlPolicy';
 import { Changes } from '../support/changes';
 
@@ -51,15 +51,15 @@ describe('postWebhook', () => {
   });
 
   it('fails on other statuses, and does not follow redirects', async () => {
-    expect(await post('/fail')).toMatchObject({ httpStatus: 503, error: 'HTTP 503' });
+    expect(await post('/fail')).toMatchObject({ httpStatus: 503, error: 'status 503' });
     const before = received.length;
-    expect(await post('/moved')).toMatchObject({ httpStatus: 302, error: expect.stringMatching(/redirects are not followed/) });
+    expect(await post('/moved')).toMatchObject({ httpStatus: 302, error: 'status 302' });
     expect(received.slice(before).map((r) => r.path)).toEqual(['/moved']);
   });
 
   it('fails when the receiver does not answer within the timeout', async () => {
     const result = await post('/held'); // the receiver holds its answer past the end of the test
-    expect(result).toMatchObject({ httpStatus: null, error: 'no answer within 400 ms' });
+    expect(result).toMatchObject({ httpStatus: null, error: 'timeout' });
     expect(result.durationMs).toBeGreaterThanOrEqual(390);
   });
 
@@ -68,7 +68,24 @@ describe('postWebhook', () => {
     await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
     const port = (closed.address() as { port: number }).port;
     await new Promise<void>((ok) => closed.close(() => ok()));
-    expect(await postWebhook(`http://127.0.0.1:${port}/`, '{}', {}, local)).toMatchObject({ httpStatus: null, error: 'connection refused' });
+    expect(await postWebhook(`http://127.0.0.1:${port}/`, '{}', {}, local)).toMatchObject({ httpStatus: null, error: 'refused' });
+  });
+
+  it('records a TLS failure as tls (https to a receiver that speaks plain http)', async () => {
+    const result = await postWebhook(`${base.replace('http:', 'https:')}/ok`, '{}', {}, local);
+    expect(result).toMatchObject({ httpStatus: null, error: 'tls' });
+  });
+
+  it('records a host that does not resolve as dns, and other connection failures as network', () => {
+    expect(failureOf(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' }))).toBe('dns');
+    expect(failureOf(Object.assign(new Error('getaddrinfo EAI_AGAIN x'), { code: 'EAI_AGAIN' }))).toBe('dns');
+    expect(failureOf(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe('network');
+    expect(failureOf(Object.assign(new Error('connect EHOSTUNREACH 10.1.2.3:443'), { code: 'EHOSTUNREACH' }))).toBe('network');
+    expect(failureOf(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }))).toBe('tls');
+    expect(failureOf(Object.assign(new Error("Hostname/IP does not match certificate's altnames"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }))).toBe('tls');
+    expect(failureOf(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }))).toBe('tls');
+    expect(failureOf(Object.assign(new Error('connect ETIMEDOUT 10.1.2.3:443'), { code: 'ETIMEDOUT' }))).toBe('timeout');
+    expect(failureOf(new Error('something else'))).toBe('network');
   });
 
   it('rejects (does not report a failure) when aborted, as the local worker does when it stops', async () => {
@@ -83,9 +100,13 @@ describe('postWebhook', () => {
 
   it('refuses, without connecting, what the stage does not allow', async () => {
     const before = received.length;
-    expect(await post('/ok', { stage: 'dev' })).toMatchObject({ httpStatus: null, error: expect.stringMatching(/must be an https URL/) });
-    expect(await postWebhook('https://127.0.0.1:1/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'address 127.0.0.1 is not allowed' });
-    expect(await postWebhook('https://localhost:1/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: expect.stringMatching(/address (127\.0\.0\.1|::1) is not allowed/) });
+    // Each is recorded as the category alone: no address, no socket text.
+    expect(await post('/ok', { stage: 'dev' })).toMatchObject({ httpStatus: null, error: 'blocked' });
+    expect(await postWebhook('https://127.0.0.1/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
+    expect(await postWebhook('https://localhost/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
+    expect(await postWebhook('https://[::ffff:7f00:1]/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
+    // Another port than 443 on a deployed stage, even to a public address.
+    expect(await postWebhook('https://93.184.215.14:8443/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
     expect(received.length).toBe(before);
   });
 });

@@ -35,7 +35,7 @@ export type CreatedBooking = Booking & { seatWarning?: string };
 
 /**
  * What the schema cannot check (400 with details): the time zone is an IANA name, the phone is a
- * possible number, and the guest is named unless a walk-in is seated at once. Answers the guest
+ * possible number, and the guest is named and the party counted unless a walk-in is seated at once. Answers the guest
  * fields as stored: email lower-cased, phone in E.164. A local phone number (no country code) is
  * read once the location is (`localGuestPhone`): its `guestPhone` here is null.
  */
@@ -52,6 +52,7 @@ function checkedGuest(input: CreateBookingBody): { guestName: string | null; gue
   if (!named && !input.seatImmediately) {
     problems.push({ path: '/guestName', message: 'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId; only a walk-in seated at once may be anonymous' });
   }
+  if (input.guestCount === 0 && !input.seatImmediately) problems.push({ path: '/guestCount', message: 'may be 0 only for a walk-in seated at once (seatImmediately: true)' });
   if (problems.length) throw validationFailed('The booking is not valid', problems);
   return { guestName: input.guestName ?? null, guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null, guestPhone };
 }
