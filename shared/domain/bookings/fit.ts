@@ -17,7 +17,7 @@ export const MAX_COMBINED_TABLES = 8;
  * Sets listed at most: a floor where every table combines with every other has millions; the
  * first sets found (smallest first from each table) are the ones a party needs.
  */
-export const MAX_TABLE_SETS = 20_000;
+export const MAX_TABLE_SETS = 5_000;
 
 /** A table, or tables pushed together: the primary (the largest) first. */
 export interface TableSet {
