@@ -185,8 +185,11 @@ export const bookings = {
   },
 
   /** Every booking of a location on a local date, by start time: one Query (more only past 1 MB). */
-  async onDate(companyId: number, locationId: number, date: string): Promise<Booking[]> {
-    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'begins_with', value: `${date}#` } });
+  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> => bookings.between(companyId, locationId, date, date),
+
+  /** Every booking of a location from one local date to another (inclusive), by date and start time: one Query (more only past 1 MB). */
+  async between(companyId: number, locationId: number, from: string, to: string): Promise<Booking[]> {
+    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'between', low: `${from}#`, high: `${to}#~` } });
     return items.map(bookingEntity.from);
   },
 };

@@ -202,7 +202,7 @@ describe('the slots of a day', () => {
   });
 
   it('offer the next available slots after a time', () => {
-    const slots = slotsOf({ name: '', bookings: [booking(['T1'], day, '18:00', '20:00')] });
+    const slots = slotsOf({ name: '', bookings: [booking(['T1'], day, '18:00', '20:00')], expect: {} });
     expect(nextAvailable(slots, local(day, '18:00'), 2).map((s) => s.time)).toEqual(['20:15', '20:30']);
   });
 });
