@@ -15,7 +15,7 @@ import type { DiningTable } from '../../shared/data/tables';
 import { daySlots, inForce, nextAvailable, slotReasons, type AvailabilitySlot, type BookingAround, type SlotReason } from '../../shared/domain/bookings/availability';
 import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
-import { instantOf, localDay, slotOf } from '../../shared/domain/bookings/time';
+import { instantOf, instantsOf, instantsOfDate, localDay, slotOf } from '../../shared/domain/bookings/time';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextFallBack, nextSpringForward } from '../support/dst';
 
@@ -199,6 +199,13 @@ describe('the slots of a day', () => {
     const [first, second] = [back.find((s) => s.time === '02:30')!, back.find((s) => s.time === '03:00')!];
     // 02:30 summer time, then 03:00 winter time: 90 minutes apart in real time.
     expect(Date.parse(second.startsAt) - Date.parse(first.startsAt)).toBe(1.5 * HOUR);
+  });
+
+  it('find each wall time\'s instants as instantsOf does, on an ordinary day (one offset) and on both clock-change days', () => {
+    for (const date of [day, addDays(day, 1), springForward, addDays(springForward, -1), fallBack, addDays(fallBack, 1)]) {
+      const of = instantsOfDate(date, zone);
+      for (const time of ['00:00', '01:45', '02:00', '02:30', '03:00', '12:15', '23:45']) expect(of(time), `${date} ${time}`).toEqual(instantsOf(date, time, zone));
+    }
   });
 
   it('offer the next available slots after a time', () => {

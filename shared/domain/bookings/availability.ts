@@ -21,7 +21,7 @@ import { holdsTables } from './holds';
 import { clashes } from './occupancy';
 import { brokenRule, type BookingRuleSettings } from './rules';
 import { openSpans, wallTimesOfDay, within } from './serviceHours';
-import { instantsOf, intervalOf, type Interval } from './time';
+import { instantsOfDate, intervalOf, type Interval } from './time';
 
 const MINUTE = 60_000;
 
@@ -128,9 +128,10 @@ export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {
   const scheduled = schedule ? openSpans(schedule, r.date, r.zone) : undefined;
   const floor = floorOf(r);
   const slots: AvailabilitySlot[] = [];
+  const instantsOf = instantsOfDate(r.date, r.zone);
   for (const time of wallTimesOfDay(settings.slotIntervalMinutes)) {
     // A wall time the clocks skip is no slot; one they repeat is its first occurrence, as a booking's start is.
-    const [startMs] = instantsOf(r.date, time, r.zone);
+    const [startMs] = instantsOf(time);
     if (startMs === undefined) continue;
     const stay = { startMs, endMs: startMs + settings.defaultDurationMinutes * MINUTE };
     const at = { time, startsAt: new Date(stay.startMs).toISOString(), endsAt: new Date(stay.endMs).toISOString() };

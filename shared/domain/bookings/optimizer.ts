@@ -73,8 +73,15 @@ export interface SeatingPlan {
 
 export const DEFAULT_SEED = 20_261_122;
 const ROUNDS = 1_000;
-/** Bookings a round takes off the floor at most. */
+/** Bookings a round takes off the floor at most: neighbours in time, or those on the tables it trades. */
 const RUIN = 6;
+const RUIN_TABLES = 8;
+/** Blockers moved aside at each step of an ejection chain, at most, and the chain's depth. */
+const EJECT = 2;
+const EJECTION_DEPTH = 3;
+const EJECTION_TRIES = 60;
+/** Share of the rounds from a booking without a table that first try a chain of ejections for it. */
+const EJECTION_ROUNDS = 0.2;
 /** How often a round puts a booking back at a random free place rather than its best. */
 const NOISE = 0.2;
 
@@ -131,7 +138,8 @@ class Seating {
   readonly oversizeOf: number[][];
   readonly seats: number[];
   readonly holds: Entry[][];
-  readonly value: number[];
+  /** Each table's sellable seat-minutes; NaN until asked again after the table changed. */
+  private readonly value: number[];
   readonly at: number[];
   readonly initial: number[];
   /** Each booking's movable neighbours in time (their stays clash, buffers counted, were they on one table). */
@@ -139,6 +147,8 @@ class Seating {
   readonly buffer: number;
   private readonly withCache: Map<number, number>[];
   private readonly withoutCache: Map<number, number>[];
+  /** Every reseating as [booking, set before], so that a change can be undone back to a mark. */
+  private readonly journal: Change[] = [];
 
   constructor(
     readonly p: SeatingProblem,
@@ -168,7 +178,7 @@ class Seating {
     this.holds = p.tables.map((t) => p.fixed.filter((f) => f.tableIds.includes(t.id)).map((f) => ({ owner: -1, startMs: f.startMs, endMs: f.endMs })).sort((a, b) => a.startMs - b.startMs));
     this.at = p.movable.map(() => -1);
     this.initial.forEach((s, b) => s >= 0 && this.place(b, s));
-    this.value = p.tables.map((_, t) => this.valueOf(t, this.holds[t]!));
+    this.value = p.tables.map(() => Number.NaN);
     this.withCache = p.tables.map(() => new Map());
     this.withoutCache = p.tables.map(() => new Map());
     this.near = stayOf.map((s, i) => stayOf.flatMap((o, j) => (j !== i && clash(s, o, this.buffer) ? [j] : [])));
@@ -177,6 +187,12 @@ class Seating {
   /** Table t's sellable seat-minutes with these holds. */
   valueOf(t: number, holds: readonly Interval[]): number {
     return sellableSeatMinutes(this.seats[t]!, holds, this.p.terms);
+  }
+
+  /** Table t's sellable seat-minutes as it is. */
+  valueAt(t: number): number {
+    const v = this.value[t]!;
+    return Number.isNaN(v) ? (this.value[t] = this.valueOf(t, this.holds[t]!)) : v;
   }
 
   /** Table t's value with booking b's stay added (b is not on it). */
@@ -233,6 +249,14 @@ class Seating {
     return this.holds.map((list) => list.every((e) => e.owner === b || !clash(e, stay, this.buffer)));
   }
 
+  /** The bookings whose holds on set s's tables clash with booking b's stay (-1 for a fixed hold). */
+  blockers(b: number, s: number): number[] {
+    const stay = this.stayOf[b]!;
+    const found = new Set<number>();
+    for (const t of this.setTables[s]!) for (const e of this.holds[t]!) if (e.owner !== b && clash(e, stay, this.buffer)) found.add(e.owner);
+    return [...found];
+  }
+
   /** Booking b's own part of the score at set s. */
   part(b: number, s: number): Delta {
     if (s < 0) return { ...NONE, moves: this.initial[b] === -1 ? 0 : 1 };
@@ -247,8 +271,8 @@ class Seating {
     const left = from < 0 ? [] : this.setTables[from]!;
     const taken = this.setTables[s]!;
     let sellable = 0;
-    for (const t of left) if (!taken.includes(t)) sellable += this.valueWithout(t, b) - this.value[t]!;
-    for (const t of taken) if (!left.includes(t)) sellable += this.valueWith(t, b) - this.value[t]!;
+    for (const t of left) if (!taken.includes(t)) sellable += this.valueWithout(t, b) - this.valueAt(t);
+    for (const t of taken) if (!left.includes(t)) sellable += this.valueWith(t, b) - this.valueAt(t);
     return { ...own, sellable };
   }
 
@@ -262,14 +286,15 @@ class Seating {
       const holds: Interval[] = this.holds[t]!.filter((e) => e.owner !== b && e.owner !== c);
       if (this.setTables[there]!.includes(t)) holds.push(this.stayOf[b]!);
       if (this.setTables[here]!.includes(t)) holds.push(this.stayOf[c]!);
-      sellable += this.valueOf(t, holds) - this.value[t]!;
+      sellable += this.valueOf(t, holds) - this.valueAt(t);
     }
     return { ...own, sellable };
   }
 
   /** Reseats as the changes say (lifting them all first, so a swap is one change); answers the tables touched. */
-  apply(changes: readonly Change[]): Set<number> {
+  apply(changes: readonly Change[], log = true): Set<number> {
     const touched = new Set<number>();
+    if (log) for (const [b] of changes) this.journal.push([b, this.at[b]!]);
     for (const [b] of changes) {
       for (const t of this.at[b]! < 0 ? [] : this.setTables[this.at[b]!]!) touched.add(t);
       this.lift(b);
@@ -280,11 +305,37 @@ class Seating {
       for (const t of this.setTables[s]!) touched.add(t);
     }
     for (const t of touched) {
-      this.value[t] = this.valueOf(t, this.holds[t]!);
+      this.value[t] = Number.NaN;
       this.withCache[t]!.clear();
       this.withoutCache[t]!.clear();
     }
     return touched;
+  }
+
+  /** Where the journal is now: undo(mark) puts the seating back as it was then. */
+  mark(): number {
+    return this.journal.length;
+  }
+
+  /** Undoes every reseating since the mark; answers the bookings it moved back. */
+  undo(mark: number): number[] {
+    const back: number[] = [];
+    while (this.journal.length > mark) {
+      const [b, s] = this.journal.pop()!;
+      if (this.at[b] !== s) this.apply([[b, s]], false);
+      back.push(b);
+    }
+    return back;
+  }
+
+  /** The bookings reseated since the mark (moved at least once; some may be back where they were). */
+  since(mark: number): number[] {
+    return [...new Set(this.journal.slice(mark).map(([b]) => b))];
+  }
+
+  /** Forgets the journal (the search keeps what it has): it would only grow. */
+  forget(): void {
+    this.journal.length = 0;
   }
 
   score(): Score {
@@ -297,7 +348,7 @@ class Seating {
       over += d.oversize;
       moves += d.moves;
     });
-    return { placedCovers: covers, sellableSeatMinutes: this.value.reduce((a, v) => a + v, 0), oversizeSeatMinutes: over, moves };
+    return { placedCovers: covers, sellableSeatMinutes: this.value.reduce((a, _, t) => a + this.valueAt(t), 0), oversizeSeatMinutes: over, moves };
   }
 
   /**
@@ -359,6 +410,42 @@ function descend(st: Seating, start: Iterable<number>): void {
   }
 }
 
+/**
+ * Seats booking b (now without a table): at its best free set, else on a set whose blockers (at
+ * most EJECT, none fixed, none already moved by this chain) can be seated elsewhere the same way,
+ * `depth` steps deep, trying at most `budget.tries` sets in all. Leaves the seating as it was when
+ * it fails.
+ */
+function seatByEjection(st: Seating, b: number, depth: number, budget = { tries: EJECTION_TRIES }, chain: ReadonlySet<number> = new Set()): boolean {
+  const free = bestPlace(st, b);
+  if (free) {
+    st.apply([[b, free.set]]);
+    return true;
+  }
+  if (depth === 0) return false;
+  const options = st.candidates[b]!.map((s) => ({ s, blocking: st.blockers(b, s) })).filter(({ blocking }) => blocking.length <= EJECT && blocking.every((x) => x >= 0 && !chain.has(x)));
+  options.sort((x, y) => x.blocking.length - y.blocking.length);
+  const inChain = new Set([...chain, b]);
+  for (const { s, blocking } of options) {
+    if (budget.tries-- <= 0) return false;
+    const mark = st.mark();
+    st.apply([...blocking.map((x): Change => [x, -1]), [b, s]]);
+    if (blocking.every((x) => seatByEjection(st, x, depth - 1, budget, inChain))) return true;
+    st.undo(mark);
+  }
+  return false;
+}
+
+/** Tries to seat each booking still without a table by a chain of ejections; answers those moved. */
+function seatTheUnseated(st: Seating): number[] {
+  const moved: number[] = [];
+  for (const b of st.at.flatMap((s, i) => (s < 0 ? [i] : []))) {
+    const mark = st.mark();
+    if (seatByEjection(st, b, EJECTION_DEPTH)) moved.push(...st.since(mark));
+  }
+  return moved;
+}
+
 /** A free set for b: the best, or now and then any free one (NOISE of the time), so that rounds explore. */
 function somePlace(st: Seating, b: number, random: () => number): number | undefined {
   if (random() >= NOISE) return bestPlace(st, b)?.set;
@@ -368,22 +455,50 @@ function somePlace(st: Seating, b: number, random: () => number): number | undef
 }
 
 /**
- * Takes a few bookings around a random one off the floor and puts them back one by one (bigger
- * parties first, or in a random order), each at its best free place or now and then another.
- * Answers what to search from next, or false when one that must keep a table finds none.
+ * The bookings a round takes off the floor, around a pivot: either its neighbours in time, drawn at
+ * random; or everyone near it in time on its own tables and on another set it could take (so that
+ * two parties can trade whole sets of tables, with what sits around them), with that set.
+ */
+function toRuin(st: Seating, pivot: number, random: () => number): { taken: number[]; target?: number } {
+  const taken = [pivot];
+  if (random() < 0.5) {
+    const pool = [...st.near[pivot]!];
+    while (taken.length < RUIN && pool.length > 0) taken.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+    return { taken };
+  }
+  const options = st.candidates[pivot]!.filter((s) => s !== st.at[pivot]);
+  const target = options[Math.floor(random() * options.length)];
+  if (target === undefined) return { taken };
+  const tables = new Set([...(st.at[pivot]! >= 0 ? st.setTables[st.at[pivot]!]! : []), ...st.setTables[target]!]);
+  const around = st.affected(tables, [pivot]).filter((b) => b !== pivot);
+  while (taken.length < RUIN_TABLES && around.length > 0) taken.push(around.splice(Math.floor(random() * around.length), 1)[0]!);
+  return { taken, target };
+}
+
+/**
+ * Takes a few bookings around a random one off the floor and puts them back one by one (the pivot
+ * first on the set it trades for, when it trades; then bigger parties first, or in a random order),
+ * each at its best free place or now and then another. Answers what to search from next, or false
+ * when one that must keep a table finds none.
  */
 function ruinAndRecreate(st: Seating, random: () => number): number[] | false {
   // Half the rounds start from a booking without a table, when there is one: room for it is what gains most.
   const unplaced = st.at.flatMap((s, b) => (s < 0 ? [b] : []));
   const pivot = unplaced.length > 0 && random() < 0.5 ? unplaced[Math.floor(random() * unplaced.length)]! : Math.floor(random() * st.at.length);
-  const pool = [pivot, ...st.near[pivot]!];
-  const taken: number[] = [];
-  while (taken.length < RUIN && pool.length > 0) taken.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+  if (st.at[pivot] === -1 && random() < EJECTION_ROUNDS) {
+    const mark = st.mark();
+    if (seatByEjection(st, pivot, EJECTION_DEPTH)) return st.since(mark);
+  }
+  const { taken, target } = toRuin(st, pivot, random);
   // A booking that had tables must get some; one the search seated may give its place to another as large.
   const mustSit = new Set(taken.filter((b) => st.initial[b]! >= 0));
   const touched = st.apply(taken.map((b): Change => [b, -1]));
   const bySize = random() < 0.5;
   const order = taken.map((b) => ({ b, key: (bySize ? st.p.movable[b]!.guestCount : 0) + random() })).sort((x, y) => y.key - x.key);
+  if (target !== undefined && st.freeFor(pivot, target)) {
+    for (const t of st.apply([[pivot, target]])) touched.add(t);
+    order.splice(order.findIndex((o) => o.b === pivot), 1);
+  }
   for (const { b } of order) {
     const place = somePlace(st, b, random);
     if (place !== undefined) for (const t of st.apply([[b, place]])) touched.add(t);
@@ -419,11 +534,13 @@ export function optimizeSeating(p: SeatingProblem, options: OptimizerOptions = {
     p.movable.map((b) => ({ startMs: b.startMs, endMs: b.endMs })),
   );
   const before = st.score();
+  // Guests placed count first: seat who can be seated, then improve the rest.
+  seatTheUnseated(st);
   descend(st, p.movable.keys());
   let current = st.score();
   let best = { at: [...st.at], score: current };
   for (let round = 0; round < rounds && p.movable.length > 0; round++) {
-    const saved = [...st.at];
+    st.forget();
     const next = ruinAndRecreate(st, random);
     if (next) descend(st, next);
     const score = st.score();
@@ -431,7 +548,7 @@ export function optimizeSeating(p: SeatingProblem, options: OptimizerOptions = {
       current = score;
       if (compareScores(score, best.score) < 0) best = { at: [...st.at], score };
     } else {
-      st.apply(saved.flatMap((s, b): Change[] => (st.at[b] === s ? [] : [[b, s]])));
+      st.undo(0);
     }
   }
   const moves = p.movable.flatMap((b, i): Move[] => (best.at[i] === st.initial[i] ? [] : [{ bookingId: b.id, from: [...b.tableIds], to: [...st.sets[best.at[i]!]!.tableIds] }]));
