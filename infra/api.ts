@@ -6,12 +6,14 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Validations } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { addGatewayErrors } from './gateway-responses';
+import { addGatewayErrors, gatewayErrors, wafBlocked } from './gateway-responses';
 import type { DeployStage, Durability } from './settings';
 
 export interface BrigadeApiProps {
   stage: DeployStage;
   durability: Durability;
+  /** The web ACL's rate window (edge.ts): how long a blocked client waits at most (`Retry-After`). */
+  wafWindowSeconds: number;
 }
 
 /** One JSON line per request; principalId is the caller's rate subject (`key:<keyId>`, `user:<sub>`). */
@@ -34,7 +36,7 @@ const accessLogFormat = apigw.AccessLogFormat.custom(
 export class BrigadeApi extends Construct {
   readonly restApi: apigw.RestApi;
 
-  constructor(scope: Construct, id: string, { stage, durability }: BrigadeApiProps) {
+  constructor(scope: Construct, id: string, { stage, durability, wafWindowSeconds }: BrigadeApiProps) {
     super(scope, id);
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: durability.logRetention,
@@ -60,16 +62,12 @@ export class BrigadeApi extends Construct {
         dataTraceEnabled: false,
       },
     });
-    addGatewayErrors(this.restApi);
+    addGatewayErrors(this.restApi, [...gatewayErrors, wafBlocked(wafWindowSeconds)]);
 
     Validations.of(this.restApi).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
         reason: 'Every handler validates path, query and body against the route table schemas (ajv) and answers 400 VALIDATION_FAILED with field details, which API Gateway request validators cannot produce.',
-      },
-      {
-        id: 'AwsSolutions-APIG3',
-        reason: 'No WAF web ACL yet: callers are identified merchants throttled per key by usage plans and counted per hour by the handlers; public operations are rate-limited per client IP.',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

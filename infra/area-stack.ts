@@ -1,17 +1,23 @@
 /**
  * One nested stack per route `area`: the area's functions, their log groups, invoke permissions
- * and methods (four resources per operation). Splitting by area keeps every stack far below
- * CloudFormation's 500 resources. The methods attach to API resources (path segments) of the
- * parent stack: a segment such as `/api/v1/locations/{locationId}` serves several areas, and a
- * resource must never move between stacks when an area starts or stops using a segment.
+ * and methods (four resources per operation), and the roles they run with (data-access.ts: one for
+ * the area, one for its public operations, one per permission the area singles out). Splitting by
+ * area keeps every stack far below CloudFormation's 500 resources. The methods attach to API
+ * resources (path segments) of the parent stack: a segment such as
+ * `/api/v1/locations/{locationId}` serves several areas, and a resource must never move between
+ * stacks when an area starts or stops using a segment.
  */
-import { NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
+import { NestedStack, Stack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { Route } from '../shared/routes';
+import type { Tier } from '../shared/schemas/access';
+import { accessOf, type RoleAccess } from './data-access';
 import { HandlerFunction } from './handler-function';
+import { HandlerRole } from './handler-role';
 import type { DeployStage, Durability } from './settings';
+import type { BrigadeTable } from './table';
 
 /** What every operation's function and method share, built once in the parent stack. */
 export interface EndpointSettings {
@@ -19,9 +25,21 @@ export interface EndpointSettings {
   durability: Durability;
   api: apigw.RestApi;
   authorizer: apigw.IAuthorizer;
-  role: iam.IRole;
+  table: BrigadeTable;
+  /** The tier plans, for the roles that add merchants' usage keys to them. */
+  plans: Record<Tier, apigw.UsagePlan>;
   environment: Record<string, string>;
 }
+
+/** The role of some access in this stack, made once however many functions share it. */
+export function roleFor(scope: Construct, settings: EndpointSettings, access: RoleAccess): iam.IRole {
+  const id = `${pascalCase(access.name)}Role`;
+  const existing = scope.node.tryFindChild(id);
+  if (existing) return existing as HandlerRole;
+  return new HandlerRole(scope, id, { table: settings.table, access, logGroupPrefix: `/aws/lambda/brigade-${settings.stage}-`, plans: settings.plans });
+}
+
+export const pascalCase = (name: string) => name.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
 export interface AreaStackProps extends NestedStackProps {
   routes: readonly Route[];
@@ -39,7 +57,7 @@ export class AreaStack extends NestedStack {
  * Public operations take no credential. Every other one goes through the authorizer and needs an
  * API key, which is what makes the usage plans meter it (the authorizer names the key).
  */
-const accessOf = (route: Route, authorizer: apigw.IAuthorizer): apigw.MethodOptions =>
+const methodOptionsOf = (route: Route, authorizer: apigw.IAuthorizer): apigw.MethodOptions =>
   route.permission === null
     ? { authorizationType: apigw.AuthorizationType.NONE, apiKeyRequired: false }
     : { authorizationType: apigw.AuthorizationType.CUSTOM, authorizer, apiKeyRequired: true };
@@ -60,7 +78,7 @@ class RouteEndpoint extends Construct {
     const handler = new HandlerFunction(this, 'Handler', {
       entry: route.handler,
       functionName: `brigade-${stage}-${route.operationId}`,
-      role: settings.role,
+      role: roleFor(Stack.of(this), settings, accessOf(route)),
       environment: settings.environment,
       durability: settings.durability,
     });
@@ -79,7 +97,7 @@ class RouteEndpoint extends Construct {
         service: 'lambda',
         path: `2015-03-31/functions/${handler.function.functionArn}/invocations`,
       }),
-      options: { operationName: route.operationId, ...accessOf(route, settings.authorizer) },
+      options: { operationName: route.operationId, ...methodOptionsOf(route, settings.authorizer) },
     });
 
     Validations.of(method).acknowledge({

@@ -1,16 +1,17 @@
 /**
  * One deployed stage of Brigade. The parent stack holds what every operation shares (table, API
- * and its resources, stage, authorizer, usage plans, the handlers' role); each route area is a
- * nested stack (area-stack.ts). The operations come from the route table and nowhere else.
+ * and its resources, stage, web ACL, authorizer, usage plans); each route area is a nested stack
+ * with its functions and their roles (area-stack.ts). The operations come from the route table and
+ * nowhere else.
  */
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { routes as routeTable, type Route } from '../shared/routes';
 import { BrigadeApi } from './api';
-import { AreaStack, type EndpointSettings } from './area-stack';
+import { AreaStack, pascalCase, type EndpointSettings } from './area-stack';
 import { CredentialAuthorizer } from './credential-authorizer';
+import { EdgeFirewall, edgeSettings } from './edge';
 import { FallbackStack } from './fallback-stack';
-import { HandlerRole } from './handler-role';
 import { NoShowSweeper } from './no-show-sweeper';
 import { durabilityOf, type StageSettings } from './settings';
 import { BrigadeTable } from './table';
@@ -31,9 +32,11 @@ export class BrigadeStack extends Stack {
     assertUnique(routes);
     const { stage } = settings;
     const durability = durabilityOf(stage);
+    const edge = edgeSettings(this.node, stage);
 
     const table = new BrigadeTable(this, 'Table', durability);
-    const api = new BrigadeApi(this, 'Api', { stage, durability }).restApi;
+    const api = new BrigadeApi(this, 'Api', { stage, durability, wafWindowSeconds: edge.waf.windowSeconds }).restApi;
+    new EdgeFirewall(this, 'Edge', { stage, api, routes, limits: edge.waf });
     const usage = new UsageTiers(this, 'Usage', { api, stage, durability });
 
     /** What shared/config.ts reads; every function gets it. */
@@ -45,15 +48,25 @@ export class BrigadeStack extends Stack {
       INTERNAL_OPERATOR_IDS: settings.internalOperatorIds,
       JWKS_URL: settings.jwksUrl,
       JWT_ISSUER: settings.jwtIssuer,
+      JWT_AUDIENCE: settings.jwtAudience,
+      API_KEYS_PER_COMPANY: String(settings.apiKeysPerCompany),
     };
-    const { authorizer } = new CredentialAuthorizer(this, 'Credential', { stage, durability, table, environment, usageKeys: usage.keys });
+    const { authorizer } = new CredentialAuthorizer(this, 'Credential', {
+      stage,
+      durability,
+      table,
+      environment,
+      usageKeys: usage.keys,
+      reservedConcurrency: edge.authorizerConcurrency,
+    });
 
     const endpoints: EndpointSettings = {
       stage,
       durability,
       api,
       authorizer,
-      role: new HandlerRole(this, 'HandlerRole', { table, logGroupPrefix: `/aws/lambda/brigade-${stage}-`, plans: usage.plans }),
+      table,
+      plans: usage.plans,
       environment: {
         ...environment,
         // Where the api-keys operations attach a new merchant's usage key.
@@ -74,8 +87,6 @@ function groupByArea(routes: readonly Route[]): Map<string, Route[]> {
   for (const route of routes) byArea.set(route.area, [...(byArea.get(route.area) ?? []), route]);
   return byArea;
 }
-
-const pascalCase = (name: string) => name.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
 /** Two rows for one operation id or one method and path would deploy, then fail in CloudFormation. */
 function assertUnique(routes: readonly Route[]): void {

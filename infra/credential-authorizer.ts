@@ -7,7 +7,9 @@ import { Duration } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { functionGrants } from './data-access';
 import { HandlerFunction } from './handler-function';
+import { grantData } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
 import type { UsageKeys } from './usage-tiers';
@@ -18,6 +20,8 @@ export interface CredentialAuthorizerProps {
   table: BrigadeTable;
   environment: Record<string, string>;
   usageKeys: UsageKeys;
+  /** Its reserved concurrency (edge.ts): a flood of requests stops here, not at the account's limit. */
+  reservedConcurrency: number;
 }
 
 export class CredentialAuthorizer extends Construct {
@@ -27,8 +31,8 @@ export class CredentialAuthorizer extends Construct {
     super(scope, id);
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     // A key is found by its keyId in one GetItem (shared/data/apiKeys.ts); a role-based key also
-    // reads its role (one GetItem), which the same grant covers.
-    role.addToPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
+    // reads its role (one GetItem of its company's partition).
+    grantData(role, props.table, functionGrants.authorizer);
     const handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/authorizer.ts',
       functionName: `brigade-${props.stage}-authorizer`,
@@ -36,6 +40,7 @@ export class CredentialAuthorizer extends Construct {
       environment: { ...props.environment, USAGE_KEYS: JSON.stringify(props.usageKeys) },
       durability: props.durability,
       // Not smaller than the handlers: bcrypt is CPU-bound and Lambda's CPU share grows with memory.
+      reservedConcurrency: props.reservedConcurrency,
     });
     handler.logGroup.grantWrite(role);
 

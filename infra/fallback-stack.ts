@@ -2,14 +2,16 @@
  * Answers for requests that match no operation, in the contract's envelope: `ANY` on every API
  * resource (so a known path with another method reaches functions/fallback.ts, which answers 405
  * with `Allow`) and a greedy `/{proxy+}` at the root (unknown paths: 404). Specific methods always
- * win over `ANY` in API Gateway, so operations are unaffected. One function serves them all.
+ * win over `ANY` in API Gateway, so operations are unaffected. One function serves them all, with
+ * a role that may only count the request and verify a presented credential (data-access.ts).
  */
 import { NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import type { Route } from '../shared/routes';
-import type { EndpointSettings } from './area-stack';
+import { roleFor, type EndpointSettings } from './area-stack';
+import { fallbackAccess } from './data-access';
 import { HandlerFunction } from './handler-function';
 
 export interface FallbackStackProps extends NestedStackProps {
@@ -34,7 +36,7 @@ export class FallbackStack extends NestedStack {
     const handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/fallback.ts',
       functionName: `brigade-${stage}-fallback`,
-      role: settings.role,
+      role: roleFor(this, settings, fallbackAccess),
       environment: settings.environment,
       durability: settings.durability,
     });

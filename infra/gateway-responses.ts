@@ -6,7 +6,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { AppError, statusOf, type ErrorCode } from '../shared/errors';
 import { errorBody } from '../shared/http/envelope';
 
-interface GatewayError {
+export interface GatewayError {
   type: apigw.ResponseType;
   code: ErrorCode;
   message: string;
@@ -31,13 +31,27 @@ export const gatewayErrors: readonly GatewayError[] = [
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, code: 'PAYLOAD_TOO_LARGE', message: 'The body is too large' },
   // The authorizer throws only when it cannot check a credential (functions/authorizer.ts).
   { type: apigw.ResponseType.AUTHORIZER_FAILURE, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },
+  // The authorizer could not be invoked: at its reserved concurrency during a flood (edge.ts), or down.
+  { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },
 ];
+
+/**
+ * The web ACL's block (edge.ts): every rule of it is a rate limit, so a block is a 429. The client
+ * is let through again once its count over the rules' window falls under the limit: at most one
+ * window after it stops.
+ */
+export const wafBlocked = (windowSeconds: number): GatewayError => ({
+  type: apigw.ResponseType.WAF_FILTERED,
+  code: 'RATE_LIMITED',
+  message: 'Too many requests from this client, credential or public path; slow down',
+  headers: { 'Retry-After': String(windowSeconds) },
+});
 
 /** `$context.requestId` is filled in by API Gateway: the body is a mapping template. */
 const gatewayErrorBody = (e: GatewayError) => errorBody(new AppError(e.code, e.message), '$context.requestId');
 
-export function addGatewayErrors(api: apigw.RestApi): void {
-  for (const e of gatewayErrors) {
+export function addGatewayErrors(api: apigw.RestApi, errors: readonly GatewayError[] = gatewayErrors): void {
+  for (const e of errors) {
     api.addGatewayResponse(e.type.responseType, {
       type: e.type,
       ...(e.keepStatus ? {} : { statusCode: String(statusOf[e.code]) }),

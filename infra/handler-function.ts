@@ -39,6 +39,8 @@ export interface HandlerFunctionProps {
   memorySize?: number;
   /** Default 10 s (HTTP handlers); queue consumers set their own. */
   timeout?: Duration;
+  /** Reserved concurrency: the function's own share of the account's, and its ceiling. */
+  reservedConcurrency?: number;
 }
 
 export class HandlerFunction extends Construct {
@@ -65,6 +67,7 @@ export class HandlerFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       role: props.role,
       logGroup: this.logGroup,
       environment: props.environment,

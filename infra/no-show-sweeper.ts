@@ -1,14 +1,16 @@
 /**
  * The no-show sweeper (functions/sweeper/no-shows.ts): a function run every 5 minutes by an
  * EventBridge schedule, with a role that allows only the item reads and writes its transactions
- * make on the table (no index, no Scan).
+ * make, on the families they touch (data-access.ts; no Scan, no API keys, no webhook secrets).
  */
 import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { functionGrants } from './data-access';
 import { HandlerFunction } from './handler-function';
+import { grantData } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
 
@@ -37,12 +39,7 @@ export class NoShowSweeper extends Construct {
     });
     sweeper.logGroup.grantWrite(role);
     // Queries the sweep partitions, reads bookings, writes each no-show's transaction.
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
-        resources: [table.tableArn],
-      }),
-    );
+    grantData(role, table, functionGrants.noShowSweeper);
     this.rule = new events.Rule(this, 'Schedule', {
       description: 'Marks bookings as no-shows autoNoShowDelayMinutes after their start',
       schedule: SWEEP_SCHEDULE,

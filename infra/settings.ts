@@ -4,7 +4,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { Stage } from '../shared/config';
+import { DEFAULT_API_KEYS_PER_COMPANY, type Stage } from '../shared/config';
 
 /** The stages CDK deploys; `local` runs on one machine (bin/local.ts) and never here. */
 export type DeployStage = Exclude<Stage, 'local'>;
@@ -16,7 +16,11 @@ export interface StageSettings {
   internalOperatorIds: string;
   /** Where Bearer tokens' signing keys are published; empty disables Bearer tokens. */
   jwksUrl: string;
+  /** The `iss` and `aud` a token must carry; both required when `jwksUrl` is set (checked here, at synth). */
   jwtIssuer: string;
+  jwtAudience: string;
+  /** Live API keys a company may create through the API (API_KEYS_PER_COMPANY; default 50). */
+  apiKeysPerCompany: number;
 }
 
 export function stageSettings(node: Node): StageSettings {
@@ -24,13 +28,25 @@ export function stageSettings(node: Node): StageSettings {
   if (!deployStages.includes(stage as DeployStage)) {
     throw new Error(`-c stage=${stage}: the stage must be one of ${deployStages.join(', ')}`);
   }
-  const text = (key: string) => String(node.tryGetContext(key) ?? '');
-  return {
+  const text = (key: string) => String(node.tryGetContext(key) ?? '').trim();
+  const settings = {
     stage: stage as DeployStage,
     internalOperatorIds: text('internalOperatorIds'),
     jwksUrl: text('jwksUrl'),
     jwtIssuer: text('jwtIssuer'),
+    jwtAudience: text('jwtAudience'),
+    apiKeysPerCompany: Number(text('apiKeysPerCompany') || DEFAULT_API_KEYS_PER_COMPANY),
   };
+  if (settings.jwksUrl && (!settings.jwtIssuer || !settings.jwtAudience)) {
+    const missing = ['jwtIssuer', 'jwtAudience'].filter((k) => !settings[k as 'jwtIssuer' | 'jwtAudience']);
+    throw new Error(
+      `-c stage=${stage}: jwksUrl is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} empty. Bearer tokens must be bound to this stage's issuer and this API's audience, or a token the identity provider issued to another stage or application would be accepted here; set -c jwtIssuer=… -c jwtAudience=…, or leave jwksUrl empty to turn Bearer tokens off.`,
+    );
+  }
+  if (!Number.isInteger(settings.apiKeysPerCompany) || settings.apiKeysPerCompany < 1) {
+    throw new Error(`-c stage=${stage}: apiKeysPerCompany must be a positive integer, not "${text('apiKeysPerCompany')}"`);
+  }
+  return settings;
 }
 
 /** How long a stage's data and logs outlive a mistake: production keeps everything. */

@@ -39,8 +39,8 @@ export class BrigadeTable extends dynamodb.Table {
     }
   }
 
-  /** The table and each index by name: grants need no `index/*` wildcard. */
-  get itemArns(): string[] {
-    return [this.tableArn, ...table.indexes.map((i) => `${this.tableArn}/index/${i.name}`)];
+  /** An index by name: grants need no `index/*` wildcard. */
+  indexArn(name: string): string {
+    return `${this.tableArn}/index/${name}`;
   }
 }

@@ -6,6 +6,12 @@
  * (`usageIdentifierKey`): the merchant key's own usage key when it has one, else its tier's
  * shared fallback key, or the anonymous key for a credential that did not verify. Clients never
  * send these values, so they are identifiers, not secrets, and are derived from stage and name.
+ *
+ * A fallback key is shared by a crowd: every JWT user (all at the standard tier), and keys made
+ * before usage keys existed. A tier plan's per-key throttle would make that crowd one bucket, where
+ * one busy user slows every other; so the fallback keys sit on a plan of their own, the crowd plan,
+ * whose throttle is only a ceiling for the crowd, and each member of it is limited on its own by
+ * the web ACL (edge.ts: per bearer token, per API key) and by its hourly window.
  */
 import { createHash } from 'node:crypto';
 import { Arn, Stack } from 'aws-cdk-lib';
@@ -18,15 +24,17 @@ import { tiers, type Tier } from '../shared/schemas/access';
 import type { DeployStage, Durability } from './settings';
 
 /**
- * Per-second limits per key. Every caller of a tier without a key of its own (JWT users, keys
- * created before usage keys existed) shares the tier's fallback key, so these are sized for a
- * crowd, well above one client's hourly allowance spread over the hour.
+ * Per-second limits per merchant key (its own usage key): bursts well above the tier's hourly
+ * allowance spread over the hour. Callers without a usage key of their own are on the crowd plan.
  */
 export const tierThrottles: Record<Tier, apigw.ThrottleSettings> = {
   standard: { rateLimit: 50, burstLimit: 100 },
   premium: { rateLimit: 200, burstLimit: 400 },
   unlimited: { rateLimit: 1000, burstLimit: 2000 },
 };
+
+/** Per key of the crowd plan (each tier's fallback key): the crowd's ceiling, not one caller's. */
+export const crowdThrottle: apigw.ThrottleSettings = { rateLimit: 1000, burstLimit: 2000 };
 
 /** The USAGE_KEYS the authorizer reads: a fallback key value per tier, and the anonymous one. */
 export type UsageKeys = Record<Tier | 'anonymous', string>;
@@ -42,7 +50,10 @@ export interface UsageTiersProps {
 }
 
 export class UsageTiers extends Construct {
+  /** The tier plans, where merchants' own usage keys go. */
   readonly plans: Record<Tier, apigw.UsagePlan>;
+  /** The plan of the tiers' fallback keys. */
+  readonly crowdPlan: apigw.UsagePlan;
   readonly keys: UsageKeys;
 
   constructor(scope: Construct, id: string, { api, stage, durability }: UsageTiersProps) {
@@ -56,11 +67,18 @@ export class UsageTiers extends Construct {
           description: `Brigade ${tier} tier`,
           throttle: tierThrottles[tier],
         });
-        this.addKey(plan, stage, tier);
         new StageAssociation(this, `${tier}StageAssociation`, { plan, api, settings: association });
         return [tier, plan];
       }),
     ) as Record<Tier, apigw.UsagePlan>;
+    this.crowdPlan = new apigw.UsagePlan(this, 'crowdPlan', {
+      name: `brigade-${stage}-crowd`,
+      description: "Brigade tiers' fallback keys: JWT users and keys without a usage key of their own, each limited by the web ACL",
+      throttle: crowdThrottle,
+    });
+    new StageAssociation(this, 'crowdStageAssociation', { plan: this.crowdPlan, api, settings: association });
+    for (const tier of tiers) this.addKey(this.crowdPlan, stage, tier);
+    // Callers whose credential did not verify: one small bucket for all of them.
     this.addKey(this.plans.standard, stage, 'anonymous');
   }
 

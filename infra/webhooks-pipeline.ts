@@ -25,7 +25,9 @@ import { outboxFilterPattern } from '../shared/webhooks/filter';
 import { MAX_ATTEMPTS, leaseMs } from '../shared/webhooks/schedule';
 import { DEFAULT_TIMEOUT_MS } from '../shared/webhooks/settings';
 import { DEAD_DELIVERIES_METRIC, METRICS_NAMESPACE } from '../shared/webhooks/telemetry';
+import { functionGrants, type Grants } from './data-access';
 import { HandlerFunction } from './handler-function';
+import { grantData } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
 
@@ -114,8 +116,9 @@ class PipelineFunction extends Construct {
     this.function.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
   }
 
-  allow(actions: string[], resources: string[]): void {
-    this.role.addToPolicy(new iam.PolicyStatement({ actions, resources }));
+  /** The item families of the table it may touch (data-access.ts), nothing else of it. */
+  allowData(table: BrigadeTable, grants: Grants): void {
+    grantData(this.role, table, grants);
   }
 }
 
@@ -155,8 +158,7 @@ export class WebhooksPipeline extends NestedStack {
       timeout: DISPATCHER_FUNCTION_TIMEOUT,
     });
     // Reads the company's subscriptions (gsi1), creates delivery records, queues them.
-    dispatcher.allow(['dynamodb:Query'], [`${table.tableArn}/index/gsi1`]);
-    dispatcher.allow(['dynamodb:PutItem'], [table.tableArn]);
+    dispatcher.allowData(table, functionGrants.webhookDispatcher);
     delivery.queue.grantSendMessages(dispatcher.role);
     dispatcher.consume(fanOut.queue);
 
@@ -169,7 +171,7 @@ export class WebhooksPipeline extends NestedStack {
     });
     // Reads a delivery and its subscription (two GetItems), claims and records the delivery,
     // logs the attempt, raises the alert. Consuming the queue includes ChangeMessageVisibility.
-    deliverer.allow(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], [table.tableArn]);
+    deliverer.allowData(table, functionGrants.webhookDeliverer);
     delivery.deadLetters.grantSendMessages(deliverer.role);
     deliverer.consume(delivery.queue);
 

@@ -16,17 +16,37 @@ export interface Config {
   jwtSecret: string | undefined;
   /** JWKS URL for Bearer tokens on deployed stages. */
   jwksUrl: string | undefined;
+  /**
+   * The `iss` and `aud` every Bearer token must carry: this stage's issuer and this API. Without
+   * both, no token is accepted. The local stage has its own (`localTokenBinding`).
+   */
   jwtIssuer: string | undefined;
+  jwtAudience: string | undefined;
   /** User ids (JWT `sub`) allowed to manage the permission catalog. */
   internalOperatorIds: ReadonlySet<string>;
   /** /ready reports `degraded` when a dependency answers slower than this. */
   readySlowMs: number;
+  /** Live API keys a company may create through the API (docs/access.md, threat model). */
+  apiKeysPerCompany: number;
 }
 
 /** The API's version string: <YYYYMMDD>-<HHMM>-<counter>. */
 export const API_VERSION = '20261120-2200-1';
 
 const stages: readonly Stage[] = ['local', 'dev', 'prod'];
+
+/** The issuer and audience of the local stage's own HS256 tokens (no other stage accepts them). */
+export const localTokenBinding = { issuer: 'urn:brigade:local', audience: 'urn:brigade:local:api' } as const;
+
+/** The default of API_KEYS_PER_COMPANY. */
+export const DEFAULT_API_KEYS_PER_COMPANY = 50;
+
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not "${value}"`);
+  return n;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const stage = (env.STAGE ?? 'local') as Stage;
@@ -39,9 +59,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiVersion: API_VERSION,
     jwtSecret: env.JWT_SECRET || undefined,
     jwksUrl: env.JWKS_URL || undefined,
-    jwtIssuer: env.JWT_ISSUER || undefined,
+    jwtIssuer: env.JWT_ISSUER || (stage === 'local' ? localTokenBinding.issuer : undefined),
+    jwtAudience: env.JWT_AUDIENCE || (stage === 'local' ? localTokenBinding.audience : undefined),
     internalOperatorIds: new Set((env.INTERNAL_OPERATOR_IDS ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     readySlowMs: Number(env.READY_SLOW_MS ?? 250),
+    apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
   };
 }
 

@@ -161,7 +161,7 @@ export async function guestSearch(): Promise<GuestSearchResult> {
       await run('email prefix', 'anna.berg', population, sent),
       await run('one guest\'s whole email', someone.email!, population, sent),
       await run('phone prefix', '+46 70 1', population, sent),
-      await run('phone prefix, 00 and separators', '0044 (7700) 12', population, sent),
+      await run('phone prefix, 00 and separators', '0044 (780) 01', population, sent),
       await run('name-word prefix', 'ber', population, sent),
       await run('accented name', 'åsa', population, sent),
       await run('later name word, accented', 'öberg', population, sent),

@@ -29,9 +29,14 @@ export function freePort(): Promise<number> {
 const localClient = (endpoint: string) =>
   new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
 
-async function waitUntilServing(endpoint: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Asks until the JVM answers (it says nothing when it is ready). The limit is generous: a JVM that
+ * starts in 10 s on a quiet machine takes over 30 s on two cores shared by several test runs. It is
+ * measured on the monotonic clock, so a wall clock that jumps (or is faked) does not move it.
+ */
+async function waitUntilServing(endpoint: string, child: ChildProcess, output: () => string, timeoutMs = 120_000): Promise<void> {
   const client = localClient(endpoint);
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output()}`);
@@ -39,7 +44,7 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, output: (
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${output()}`);
+        if (performance.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${output()}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

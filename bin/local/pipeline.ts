@@ -12,6 +12,8 @@
  *   attempt unrecorded; its claim expires and a restarted worker delivers it. Nothing is lost.
  *
  * WEBHOOK_BACKOFF_SCALE and WEBHOOK_TIMEOUT_MS (shared/webhooks/settings.ts) apply here as on AWS.
+ * Tests wait on the pipeline's progress, never on the clock: `drained()` resolves when it has nothing
+ * left to do, `settled()` when one delivery's latest attempt is recorded.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeTableCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -25,7 +27,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { toAppError } from '../../shared/data/errors';
 import type { DeliveryRef } from '../../shared/data/outbox';
-import { deliveries } from '../../shared/data/webhookDeliveries';
+import { deliveries, type WebhookDelivery } from '../../shared/data/webhookDeliveries';
 import { AppError } from '../../shared/errors';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { dispatch } from '../../shared/webhooks/dispatch';
@@ -60,11 +62,59 @@ const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal
   if (!isAbort(err)) throw err;
 });
 
+/**
+ * What the loops report when they make progress (a read, a pass over the due index, an attempt
+ * done): a promise for the next report, rejected when the pipeline stops. Waiting for a condition
+ * is checking it, then awaiting the next report, then checking again; nothing sleeps.
+ */
+class Progress {
+  private current!: Promise<void>;
+  private settle!: { ok: () => void; fail: (err: Error) => void };
+  private stopped: Error | undefined;
+
+  constructor() {
+    this.renew();
+  }
+
+  private renew(): void {
+    this.current = new Promise<void>((ok, fail) => (this.settle = { ok, fail }));
+    this.current.catch(() => undefined); // a report nobody awaited must not count as unhandled
+  }
+
+  report(): void {
+    if (this.stopped) return;
+    const { ok } = this.settle;
+    this.renew();
+    ok();
+  }
+
+  stop(): void {
+    this.stopped = new Error('the local webhook pipeline stopped');
+    this.settle.fail(this.stopped);
+  }
+
+  /** Resolves once `holds` answers true, checked now and after each report. */
+  async until(holds: () => boolean | Promise<boolean>): Promise<void> {
+    for (;;) {
+      if (this.stopped) throw this.stopped;
+      const next = this.current; // taken before the check, so a report made during it is not missed
+      if (await holds()) return;
+      await next;
+    }
+  }
+}
+
 class StreamReader {
   private readonly started = new Set<string>();
   private readonly finished = new Set<string>();
   private readonly readers: Promise<void>[] = [];
   private rescan = new AbortController();
+  /** Shard scans and GetRecords calls started so far, and what they found (for `caughtUp`). */
+  private scansStarted = 0;
+  private scansDone = 0;
+  private readsStarted = 0;
+  /** Per open shard, the number of its latest read that found nothing more. */
+  private readonly emptyReads = new Map<string, number>();
 
   constructor(
     private readonly streams: DynamoDBStreamsClient,
@@ -72,12 +122,26 @@ class StreamReader {
     private readonly handle: (record: StreamRecord) => Promise<void>,
     private readonly pollMs: number,
     private readonly signal: AbortSignal,
+    private readonly progress: Progress,
   ) {}
+
+  /**
+   * Resolves when every record written before the call is handled: a shard scan started after it
+   * has finished, and every shard it found open has since been read to its end (a GetRecords,
+   * started after the call, that found nothing more).
+   */
+  async caughtUp(): Promise<void> {
+    const scans = this.scansStarted;
+    const reads = this.readsStarted;
+    this.rescan.abort(); // scan now rather than in up to SHARD_SCAN_MS
+    await this.progress.until(() => this.scansDone > scans && [...this.started].every((id) => this.finished.has(id) || (this.emptyReads.get(id) ?? 0) > reads));
+  }
 
   /** Finds shards (again from time to time, so new ones are picked up) and reads each. */
   async run(): Promise<void> {
     while (!this.signal.aborted) {
       try {
+        const scan = ++this.scansStarted;
         for (const shard of await this.shards()) {
           const id = shard.ShardId!;
           const parent = shard.ParentShardId;
@@ -87,6 +151,8 @@ class StreamReader {
           this.started.add(id);
           this.readers.push(this.readShard(id));
         }
+        this.scansDone = scan;
+        this.progress.report();
       } catch (err) {
         if (!this.signal.aborted) log.error('local pipeline: cannot describe the stream', { error: err as Error });
       }
@@ -125,6 +191,7 @@ class StreamReader {
       try {
         iterator ??= await this.iterator(shardId, lastSequence);
         if (!iterator) break;
+        const read = ++this.readsStarted;
         const out = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
         for (const record of out.Records ?? []) {
           await this.handleUntilDone(record);
@@ -133,7 +200,11 @@ class StreamReader {
         }
         iterator = out.NextShardIterator;
         if (!iterator) break; // a closed shard, read to its end
-        if (!out.Records?.length) await pause(this.pollMs, this.signal);
+        if (!out.Records?.length) {
+          this.emptyReads.set(shardId, read);
+          this.progress.report();
+          await pause(this.pollMs, this.signal);
+        }
       } catch (err) {
         if (this.signal.aborted) return;
         // An expired or trimmed iterator: ask again from the last record handled.
@@ -143,6 +214,7 @@ class StreamReader {
       }
     }
     this.finished.add(shardId);
+    this.progress.report();
     this.rescan.abort(); // its children can be read now
   }
 
@@ -172,8 +244,25 @@ class StreamReader {
 class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private nudge = new AbortController();
+  /** Passes over the due index started so far, and the latest that found nothing at all to do. */
+  private passes = 0;
+  private lastEmptyPass = 0;
 
-  constructor(private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly progress: Progress,
+  ) {}
+
+  /**
+   * Resolves when a pass started after the call found the due index empty with no attempt running:
+   * every delivery is delivered, dead or cancelled (failed ones are retried first, however far off
+   * their next attempt is).
+   */
+  async empty(): Promise<void> {
+    const passes = this.passes;
+    this.wake();
+    await this.progress.until(() => this.lastEmptyPass > passes);
+  }
 
   /** Looks at the due index now (new deliveries were queued). */
   wake(): void {
@@ -184,12 +273,17 @@ class DeliveryWorker {
     while (!this.signal.aborted) {
       let sleepMs = MAX_IDLE_MS;
       try {
+        const pass = ++this.passes;
+        const idle = this.inFlight.size === 0;
         const now = Date.now();
-        for (const next of await deliveries.upcoming(CONCURRENCY)) {
+        const upcoming = await deliveries.upcoming(CONCURRENCY);
+        for (const next of upcoming) {
           const dueIn = Date.parse(next.dueAt) - now;
           if (dueIn > 0) sleepMs = Math.min(sleepMs, dueIn);
           else if (!this.inFlight.has(next.deliveryId) && this.inFlight.size < CONCURRENCY) this.attempt(next);
         }
+        if (idle && upcoming.length === 0) this.lastEmptyPass = pass;
+        this.progress.report();
       } catch (err) {
         if (!this.signal.aborted) log.error('local pipeline: cannot read due deliveries', { error: err as Error });
         sleepMs = RETRY_PAUSE_MS;
@@ -204,11 +298,13 @@ class DeliveryWorker {
     const running = attemptDelivery(ref, { signal: this.signal }).then(
       () => {
         this.inFlight.delete(ref.deliveryId);
+        this.progress.report();
         this.wake(); // a slot is free, and the attempt may have made something due
       },
       (err: unknown) => {
         // No wake-up: a delivery that keeps failing this way is looked at on the next round only.
         this.inFlight.delete(ref.deliveryId);
+        this.progress.report();
         if (!this.signal.aborted) log.error('local pipeline: delivery attempt failed', { deliveryId: ref.deliveryId, error: err as Error });
       },
     );
@@ -216,9 +312,14 @@ class DeliveryWorker {
   }
 }
 
+/** A delivery that waits for nothing: finished, or failed with its next attempt not yet due. */
+const atRest = (d: WebhookDelivery | undefined, now: number) =>
+  !d || (d.status !== 'pending' && (d.status !== 'failed' || Date.parse(d.nextAttemptAt!) > now));
+
 export class LocalPipeline {
   private stopController: AbortController | undefined;
   private running: Promise<unknown> | undefined;
+  private loops: { reader: StreamReader; worker: DeliveryWorker; delivering: Progress } | undefined;
 
   constructor(private readonly options: LocalPipelineOptions) {}
 
@@ -236,14 +337,18 @@ export class LocalPipeline {
     if (!streamArn) throw new Error(`table ${tableName} has no stream`);
 
     const stop = new AbortController();
+    // Two channels: a settled() waiter reads the table on each report, and an idle shard reports every pollMs.
+    const [reading, delivering] = [new Progress(), new Progress()];
+    stop.signal.addEventListener('abort', () => [reading, delivering].forEach((p) => p.stop()));
     const streams = new DynamoDBStreamsClient({ endpoint, ...localCredentials });
-    const worker = new DeliveryWorker(stop.signal);
+    const worker = new DeliveryWorker(stop.signal, delivering);
     const enqueue = async () => worker.wake();
     const handle = async (record: StreamRecord) => {
       if (!matchesPattern(outboxFilterPattern, record)) return;
       await dispatch(outboxMessageFromImage(repairEmptyMaps(record.dynamodb!.NewImage as Record<string, AttributeValue>)), enqueue);
     };
-    const reader = new StreamReader(streams, streamArn, handle, pollMs, stop.signal);
+    const reader = new StreamReader(streams, streamArn, handle, pollMs, stop.signal, reading);
+    this.loops = { reader, worker, delivering };
     this.stopController = stop;
     this.running = Promise.all([reader.run(), worker.run()]).finally(() => streams.destroy());
   }
@@ -255,6 +360,38 @@ export class LocalPipeline {
     await this.running;
     this.stopController = undefined;
     this.running = undefined;
+    this.loops = undefined;
+  }
+
+  private started() {
+    if (!this.loops) throw new Error('the local webhook pipeline is not running');
+    return this.loops;
+  }
+
+  /**
+   * Resolves when the pipeline has nothing left to do: every outbox item written before the call
+   * is dispatched, and then no delivery is open (each is delivered, dead or cancelled) and no
+   * attempt runs. Nothing more reaches a receiver until something new is written. It waits out
+   * failed deliveries' retries, so it suits a stage whose backoff is scaled down
+   * (WEBHOOK_BACKOFF_SCALE). Rejects when the pipeline stops first.
+   */
+  async drained(): Promise<void> {
+    const { reader, worker } = this.started();
+    await reader.caughtUp();
+    await worker.empty();
+  }
+
+  /**
+   * Resolves with the delivery (undefined when there is none) once its latest attempt is recorded
+   * and it waits for nothing: delivered, dead or cancelled, or failed with its next attempt not yet
+   * due. A delivery made due again (a manual retry) is settled once that attempt is recorded.
+   * Rejects when the pipeline stops first.
+   */
+  async settled(companyId: number, deliveryId: string): Promise<WebhookDelivery | undefined> {
+    const { delivering } = this.started();
+    let found: WebhookDelivery | undefined;
+    await delivering.until(async () => atRest((found = await deliveries.get(companyId, deliveryId)), Date.now()));
+    return found;
   }
 }
 

@@ -4,7 +4,7 @@
  * default), and four API keys (admin, readonly, standard, premium), plus an internal operator's token.
  */
 import { randomUUID } from 'node:crypto';
-import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
+import { ADMIN_ROLE, builtInPermissions, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { companies } from '../../shared/data/companies';
 import { reserveIdsBelow } from '../../shared/data/ids';
@@ -44,10 +44,10 @@ const combinable: [string, string][] = [['T3', 'T4'], ['T6', 'T7'], ['T1', 'T2']
 
 const plan = [
   { companyId: 1, name: 'Brigade Demo Restaurants AB', locations: [
-    { id: 101, name: 'Bistro Södermalm', timezone: 'Europe/Stockholm' },
-    { id: 102, name: 'Bistro Vasastan', timezone: 'Europe/Stockholm' },
+    { id: 101, name: 'Bistro Södermalm', timezone: 'Europe/Stockholm', country: 'SE' },
+    { id: 102, name: 'Bistro Vasastan', timezone: 'Europe/Stockholm', country: 'SE' },
   ] },
-  { companyId: 2, name: 'Harbour Kitchen Ltd', locations: [{ id: 103, name: 'Harbour Kitchen Leith', timezone: 'Europe/London' }] },
+  { companyId: 2, name: 'Harbour Kitchen Ltd', locations: [{ id: 103, name: 'Harbour Kitchen Leith', timezone: 'Europe/London', country: 'GB' }] },
 ];
 
 /** The company's own administrator, for the seed: it adds each location through the domain, as the API would. */
@@ -63,7 +63,7 @@ const administrator = (companyId: number): Principal => ({
 
 async function seedLocation(companyId: number, spec: (typeof plan)[number]['locations'][number]) {
   const operatingHours = Object.fromEntries(weekdays.map((d) => [d, hours(d)])) as OperatingHours;
-  const { createdAt: now } = await createLocation(administrator(companyId), { name: spec.name, timezone: spec.timezone, operatingHours }, spec.id);
+  const { createdAt: now } = await createLocation(administrator(companyId), { name: spec.name, timezone: spec.timezone, country: spec.country, operatingHours }, spec.id);
   // The whole floor plan in one transaction (the API adds one table per call), partner lists symmetric by construction.
   const ids = new Map(floorPlan.map(([name]) => [name, randomUUID()]));
   const partners = (name: string) => combinable.filter((pair) => pair.includes(name)).map((pair) => ids.get(pair[0] === name ? pair[1] : pair[0])!).sort();
@@ -82,10 +82,11 @@ async function seedLocation(companyId: number, spec: (typeof plan)[number]['loca
   return { locationId: spec.id, name: spec.name, timezone: spec.timezone, tables: tables.map(({ id, name, minCapacity, maxCapacity }) => ({ id, name, minCapacity, maxCapacity })) };
 }
 
-async function seedKeys(companyId: number) {
+/** The admin key holds the admin role: every permission, including those the platform adds later. */
+async function seedKeys(companyId: number, adminRoleId: number) {
   const all = [...builtInPermissions];
   const [admin, readonly, standard, premium] = await Promise.all([
-    issueApiKey(companyId, { name: 'Seeded admin key', tier: 'unlimited', permissions: all }),
+    issueApiKey(companyId, { name: 'Seeded admin key', tier: 'unlimited', roleId: adminRoleId }),
     issueApiKey(companyId, { name: 'Seeded read-only key', tier: 'standard', permissions: readPermissions() }),
     issueApiKey(companyId, { name: 'Seeded standard key', tier: 'standard', permissions: all }),
     issueApiKey(companyId, { name: 'Seeded premium key', tier: 'premium', permissions: all }),
@@ -101,8 +102,8 @@ export async function seed(baseUrl: string, jwtSecret: string): Promise<DevKeys>
   const seeded = await Promise.all(
     plan.map(async (c) => {
       await companies.put({ id: c.companyId, name: c.name, createdAt: now });
-      await seedSystemRoles(c.companyId);
-      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId)]);
+      const roleIds = await seedSystemRoles(c.companyId);
+      const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId, roleIds[ADMIN_ROLE]!)]);
       return { companyId: c.companyId, name: c.name, locations: locs, keys };
     }),
   );

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { resetConfig } from '../../shared/config';
+import { localTokenBinding, resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { releaseIdBlocks } from '../../shared/data/ids';
 import { ensureTable, startDynamoDbLocal } from './dynamodb';
@@ -73,6 +73,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       TABLE_NAME: process.env.TABLE_NAME ?? 'brigade-local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       JWT_SECRET: jwtSecret,
+      // The local stage's own issuer and audience: its tokens are good nowhere else, and no other stage's here.
+      JWT_ISSUER: localTokenBinding.issuer,
+      JWT_AUDIENCE: localTokenBinding.audience,
       INTERNAL_OPERATOR_IDS: process.env.INTERNAL_OPERATOR_IDS ?? LOCAL_OPERATOR_ID,
     });
     resetConfig();

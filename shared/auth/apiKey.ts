@@ -1,8 +1,10 @@
 /**
  * API key format (decisions.md §2): `brigade_<live|dev>_<keyId>_<secret>`. `keyId` (12 of a-z0-9)
- * finds the stored hash; `secret` (40 base62) carries the entropy. The whole key is bcrypt-hashed.
+ * finds the stored hash; `secret` (40 base62, 238 bits) carries the entropy. The whole key is
+ * bcrypt-hashed; beside the hash is kept a fingerprint (32 bits of its SHA-256) that refuses a
+ * wrong secret without running bcrypt (docs/access.md, threat model).
  */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Stage } from '../config';
 
 export const BCRYPT_COST = 10;
@@ -39,12 +41,20 @@ export interface NewKey {
   keyId: string;
   plaintext: string;
   hash: string;
+  fingerprint: string;
 }
+
+/**
+ * The first 32 bits of the key's SHA-256, as 8 hex digits. A random secret matches a stored one
+ * once in 2^32 tries, so junk with a real keyId almost never reaches bcrypt; and it tells whoever
+ * reads it nothing usable about a 238-bit secret.
+ */
+export const keyFingerprint = (plaintext: string): string => createHash('sha256').update(plaintext).digest('hex').slice(0, 8);
 
 export async function generateApiKey(stage: Stage): Promise<NewKey> {
   const keyId = randomString(KEY_ID_ALPHABET, 12);
   const plaintext = `${keyPrefix(stage)}${keyId}_${randomBase62(40)}`;
-  return { keyId, plaintext, hash: await (await bcrypt()).hash(plaintext, BCRYPT_COST) };
+  return { keyId, plaintext, hash: await (await bcrypt()).hash(plaintext, BCRYPT_COST), fingerprint: keyFingerprint(plaintext) };
 }
 
 export const verifyApiKey = async (plaintext: string, hash: string): Promise<boolean> => (await bcrypt()).compare(plaintext, hash);

@@ -1,58 +1,124 @@
 /**
  * Credential → principal. Used by the API Gateway authorizer on AWS and by the Middy chain where
- * no authorizer ran (the local stage). A verified API key is cached by the SHA-256 of the key for
- * at most 60 s, so bcrypt runs once per key per container, and a revocation or a change of the key
- * or its role bites within a minute everywhere (at once in the process that made it).
+ * no authorizer ran (the local stage). The design against floods (docs/access.md, threat model):
+ *
+ * - A key that does not parse is refused at once: no read, no bcrypt, no cache entry.
+ * - Verified keys and refused keys are cached apart (SHA-256 of the key → entry, 60 s, each at
+ *   most 10,000 entries, the oldest dropped first), so junk can only evict junk.
+ * - A verified key is remembered with the hash it verified against after its 60 s are up: once
+ *   they are, the next request reads the lookup item again (revocation, changes) but needs no
+ *   bcrypt while the hash is the same. A key this container has verified is never locked out.
+ * - A secret whose fingerprint (32 bits of its SHA-256, on the lookup item) differs from the
+ *   key's is refused without bcrypt: random secrets with a real keyId almost never reach it.
+ * - bcrypt runs at most `BCRYPT_ATTEMPTS_PER_KEY_ID` times per keyId per minute per container
+ *   for secrets not yet verified here (successes give their attempt back); beyond that such a
+ *   secret is refused unverified and not cached. Concurrent requests with one key share one
+ *   verification, so a busy real key spends one attempt, not one per request.
+ *
+ * Lookups are strongly consistent reads: a new key works as soon as its creation has answered,
+ * and a revoked one is refused by the first verification after its entry's 60 s (at once in the
+ * process that revoked it).
  */
 import { createHash } from 'node:crypto';
 import { config } from '../config';
-import { apiKeys } from '../data/apiKeys';
+import { apiKeys, type ApiKeyAuth } from '../data/apiKeys';
 import { roles } from '../data/roles';
 import { unauthenticated } from '../errors';
-import { parseApiKey, verifyApiKey } from './apiKey';
+import { keyFingerprint, parseApiKey, verifyApiKey } from './apiKey';
+import { builtInPermissions } from './catalog';
 import { verifyBearer } from './jwt';
 import type { Principal } from './principal';
 
 export const KEY_CACHE_TTL_MS = 60_000;
-const KEY_CACHE_MAX = 10_000;
+const VERIFIED_MAX = 10_000;
+const REFUSED_MAX = 10_000;
+/** bcrypt runs a keyId may cost one container per minute for secrets not verified there yet. */
+export const BCRYPT_ATTEMPTS_PER_KEY_ID = 5;
+const BUDGETS_MAX = 10_000;
 
-interface Cached {
-  principal: Principal | null;
-  /** Set when the key verified: the index below points back at this entry. */
-  keyId?: string;
+interface Verified {
+  principal: Principal;
+  keyId: string;
+  /** The bcrypt hash the key verified against: while the lookup item holds the same, no bcrypt again. */
+  hash: string;
+  /** Until then the principal is used as it is; after, it is read again. */
   expiresAt: number;
 }
-const keyCache = new Map<string, Cached>();
+
+/** Digest of the key → its verified entry. */
+const verified = new Map<string, Verified>();
 /** keyId → digest of its verified entry, so a change to a key can drop it by keyId. */
 const verifiedByKeyId = new Map<string, string>();
+/** Digest of a refused key → until when it stays refused without a read. */
+const refused = new Map<string, number>();
+/** keyId → bcrypt runs spent on unverified secrets in the minute since `since`. */
+const budgets = new Map<string, { spent: number; since: number }>();
+/** Digest → the verification under way (at most one per key at a time). */
+const inFlight = new Map<string, Promise<Principal | null>>();
 
-export const keyCacheStats = () => ({ entries: keyCache.size, maxEntries: KEY_CACHE_MAX, ttlSeconds: KEY_CACHE_TTL_MS / 1000 });
+export const keyCacheStats = () => ({ entries: verified.size, maxEntries: VERIFIED_MAX, refusedEntries: refused.size, ttlSeconds: KEY_CACHE_TTL_MS / 1000 });
 export const clearKeyCache = () => {
-  keyCache.clear();
+  verified.clear();
   verifiedByKeyId.clear();
+  refused.clear();
+  budgets.clear();
 };
 
-function dropEntry(digest: string): void {
-  const keyId = keyCache.get(digest)?.keyId;
+/** Sets `key` in a map of at most `max` entries, dropping the oldest first (`drop` for extra bookkeeping). */
+function putBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number, drop: (key: K) => void = (k) => map.delete(k)): void {
+  map.delete(key); // re-inserted: the newest
+  while (map.size >= max) drop(map.keys().next().value!);
+  map.set(key, value);
+}
+
+function dropVerified(digest: string): void {
+  const keyId = verified.get(digest)?.keyId;
   if (keyId !== undefined && verifiedByKeyId.get(keyId) === digest) verifiedByKeyId.delete(keyId);
-  keyCache.delete(digest);
+  verified.delete(digest);
+}
+
+function remember(digest: string, entry: Verified): void {
+  const previous = verifiedByKeyId.get(entry.keyId);
+  if (previous !== undefined && previous !== digest) dropVerified(previous);
+  putBounded(verified, digest, entry, VERIFIED_MAX, dropVerified);
+  verifiedByKeyId.set(entry.keyId, digest);
+  refused.delete(digest);
+}
+
+const refuse = (digest: string, now: number) => putBounded(refused, digest, now + KEY_CACHE_TTL_MS, REFUSED_MAX);
+
+/** Takes one bcrypt run from the keyId's budget for this minute; false when it is spent. */
+function spend(keyId: string, now: number): boolean {
+  const budget = budgets.get(keyId);
+  const current = budget && budget.since + KEY_CACHE_TTL_MS > now ? budget : { spent: 0, since: now };
+  if (current.spent >= BCRYPT_ATTEMPTS_PER_KEY_ID) return false;
+  putBounded(budgets, keyId, { spent: current.spent + 1, since: current.since }, BUDGETS_MAX);
+  return true;
+}
+
+/** A bcrypt run that verified the key gives its attempt back: only failures use the budget up. */
+function giveBack(keyId: string): void {
+  const budget = budgets.get(keyId);
+  if (budget && budget.spent > 0) budget.spent -= 1;
 }
 
 /** Drops the cached principal of a key that was just revoked or changed in this process. */
 export function forgetApiKey(keyId: string): void {
   const digest = verifiedByKeyId.get(keyId);
-  if (digest !== undefined) dropEntry(digest);
+  if (digest !== undefined) dropVerified(digest);
 }
 
-async function principalOfKey(key: string, keyId: string): Promise<Principal | null> {
-  const auth = await apiKeys.findAuth(keyId);
-  if (!auth || auth.revoked || !(await verifyApiKey(key, auth.hash))) return null;
-  // A key with a role holds the role's permissions as they are now (the role stores their keys).
-  const permissions = auth.roleId ? ((await roles.grantOf(auth.companyId, auth.roleId)) ?? []) : auth.permissions;
+async function principalOf(auth: ApiKeyAuth, keyId: string): Promise<Principal> {
+  // A key with a role holds the role's permissions as they are now (the role stores their keys);
+  // the admin role holds every permission, including those the platform adds after this moment.
+  const role = auth.roleId ? await roles.grantOf(auth.companyId, auth.roleId) : undefined;
+  const all = role?.allPermissions === true;
+  const permissions = auth.roleId ? (all ? [...new Set([...builtInPermissions, ...role!.permissionKeys])] : (role?.permissionKeys ?? [])) : auth.permissions;
   return {
     kind: 'apiKey',
     companyId: auth.companyId,
     permissions,
+    ...(all ? { allPermissions: true as const } : {}),
     tier: auth.tier,
     locationIds: auth.locationIds,
     rateSubject: `key:${keyId}`,
@@ -62,18 +128,43 @@ async function principalOfKey(key: string, keyId: string): Promise<Principal | n
   };
 }
 
+/** Whether `key` is the key of `auth`, running bcrypt only when nothing cheaper can tell. */
+async function secretMatches(key: string, keyId: string, auth: ApiKeyAuth, known: Verified | undefined, now: number): Promise<boolean | 'unjudged'> {
+  if (known?.hash === auth.hash) return true; // this very key verified against this very hash before
+  if (auth.fingerprint !== undefined && auth.fingerprint !== keyFingerprint(key)) return false;
+  if (!spend(keyId, now)) return 'unjudged';
+  const ok = await verifyApiKey(key, auth.hash);
+  if (ok) giveBack(keyId);
+  return ok;
+}
+
 async function cachedPrincipalOfKey(key: string, now: number): Promise<Principal | null> {
-  const digest = createHash('sha256').update(key).digest('base64url');
-  const hit = keyCache.get(digest);
-  if (hit && hit.expiresAt > now) return hit.principal;
   const parsed = parseApiKey(key, config().stage);
-  const principal = parsed ? await principalOfKey(key, parsed.keyId) : null;
-  dropEntry(digest);
-  if (keyCache.size >= KEY_CACHE_MAX) dropEntry(keyCache.keys().next().value!);
-  // Only a verified key is indexed: a wrong secret for the same keyId must not displace it.
-  const keyId = principal ? parsed!.keyId : undefined;
-  keyCache.set(digest, { principal, expiresAt: now + KEY_CACHE_TTL_MS, ...(keyId ? { keyId } : {}) });
-  if (keyId) verifiedByKeyId.set(keyId, digest);
+  if (!parsed) return null;
+  const digest = createHash('sha256').update(key).digest('base64url');
+  const known = verified.get(digest);
+  if (known && known.expiresAt > now) return known.principal;
+  if ((refused.get(digest) ?? 0) > now) return null;
+  // Concurrent requests with one key (the local stage serves many at once) share one verification.
+  const pending = inFlight.get(digest);
+  if (pending) return pending;
+  const verification = verify(key, parsed.keyId, digest, known, now).finally(() => inFlight.delete(digest));
+  inFlight.set(digest, verification);
+  return verification;
+}
+
+/** Reads the key's lookup item, judges the secret and caches the verdict (a refusal for lack of budget is no verdict). */
+async function verify(key: string, keyId: string, digest: string, known: Verified | undefined, now: number): Promise<Principal | null> {
+  const auth = await apiKeys.findAuth(keyId);
+  const matches = auth && !auth.revoked ? await secretMatches(key, keyId, auth, known, now) : false;
+  if (matches === 'unjudged') return null;
+  if (!matches) {
+    dropVerified(digest);
+    refuse(digest, now);
+    return null;
+  }
+  const principal = await principalOf(auth!, keyId);
+  remember(digest, { principal, keyId, hash: auth!.hash, expiresAt: now + KEY_CACHE_TTL_MS });
   return principal;
 }
 

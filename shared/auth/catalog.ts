@@ -11,9 +11,10 @@ const grouped: Record<string, string[]> = {
   api_keys: ['read', 'manage'],
   booking_groups: ['read', 'manage'],
   bookings: ['read', 'create', 'update', 'manage'],
-  capacity_settings: ['manage'],
+  capacity_settings: ['read', 'manage'],
   coursings: ['read', 'create', 'update'],
   custom_tags: ['read', 'create', 'update'],
+  events: ['read'],
   items: ['read', 'manage'],
   locations: ['read', 'manage'],
   orders: ['read', 'manage'],
@@ -55,7 +56,7 @@ export function describeBuiltIn(key: string): { name: string; category: string }
   return { name: `${verbs[action] ?? action} ${noun}`, category: resource };
 }
 
-/** Administering access and integrations: owners only. */
+/** Administering access and integrations: admins only. */
 const administration = new Set(['permissions.create', 'permissions.update', 'permissions.delete', 'roles.create', 'roles.update', 'api_keys.manage', 'webhooks.manage']);
 /** Reads of access, integration and financial data that floor staff do not need. */
 const backOfficeReads = new Set(['permissions.read', 'roles.read', 'api_keys.read', 'webhooks.read', 'reports.read']);
@@ -72,17 +73,24 @@ const serviceActions = new Set([
   'reviews.create',
 ]);
 
-export type SystemRoleName = 'owner' | 'manager' | 'staff' | 'readonly';
+export type SystemRoleName = 'admin' | 'manager' | 'staff' | 'readonly';
+
+/**
+ * The system role that holds every permission of the catalog, including those the platform adds
+ * later (decisions.md §2): it is stored with the built-ins and marked, and authentication, the
+ * role list and every grant check read the mark, not the stored list.
+ */
+export const ADMIN_ROLE: SystemRoleName = 'admin';
 
 /**
  * The system roles every company gets (isSystem, not updatable):
- * - owner: every built-in permission;
+ * - admin: every permission (the built-ins when seeded; custom ones too, see ADMIN_ROLE);
  * - manager: runs the restaurants — everything but administering access and integrations;
  * - staff: floor service — the service actions, and reads other than access, integrations and reports;
  * - readonly: every read.
  */
 export const systemRoles: Record<SystemRoleName, readonly string[]> = {
-  owner: builtInPermissions,
+  admin: builtInPermissions,
   manager: builtInPermissions.filter((p) => !administration.has(p)),
   staff: builtInPermissions.filter((p) => serviceActions.has(p) || (p.endsWith('.read') && !backOfficeReads.has(p))),
   readonly: readPermissions(),

@@ -9,7 +9,13 @@ export const tierLimits: Record<Tier, number> = { standard: 1_000, premium: 10_0
 export interface Principal {
   kind: 'apiKey' | 'user';
   companyId: number;
+  /** The permissions it holds (for a key of the admin role: every built-in, see `allPermissions`). */
   permissions: string[];
+  /**
+   * A key of the company's admin system role: it holds every permission of the catalog, including
+   * those the platform adds after the key was verified. Ask `holds`, not `permissions`.
+   */
+  allPermissions?: true;
   tier: Tier;
   /** Locations the credential may act on; null means every location of the company. */
   locationIds: number[] | null;
@@ -27,6 +33,9 @@ export interface Principal {
    */
   usageKey?: string;
 }
+
+/** Whether the principal holds the permission `key`. */
+export const holds = (principal: Principal, key: string): boolean => principal.allPermissions === true || principal.permissions.includes(key);
 
 /**
  * What the API Gateway authorizer passes to the handlers in `requestContext.authorizer`:

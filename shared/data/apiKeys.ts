@@ -2,10 +2,14 @@
  * API keys: the record the API shows (`C#<cid>` / `APIKEY#<uuid>`, listed through gsi1
  * `C#<cid>#APIKEYS` by creation time) and the lookup item authentication reads (`KEY#<keyId>`).
  * Every change writes both in one transaction. The plaintext is stored nowhere; the lookup item
- * holds its bcrypt hash.
+ * holds its bcrypt hash and a 32-bit fingerprint (docs/access.md, threat model).
+ *
+ * The company's counter item counts every key (`n`, the list's total) and the live keys made
+ * through the API (`live`), which a create may raise only while it is below the stage's cap: a
+ * condition of the creating transaction, so concurrent creates cannot overshoot it.
  */
 import type { Tier } from '../schemas/access';
-import { AppError } from '../errors';
+import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { UsageKey } from '../ports/usagePlans';
@@ -13,7 +17,7 @@ import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
-import { counterStep, listPage, type PageRequest } from './paging';
+import { listPage, type PageRequest } from './paging';
 import { transactNaming, usageSteps, type IsCounted, type PermissionRef } from './permissions';
 import { assignableRoleStep } from './roles';
 import { updateStep, type Step } from './transact';
@@ -41,6 +45,8 @@ export interface ApiKeyRecord {
 export interface StoredApiKey {
   record: ApiKeyRecord;
   usageKey: UsageKey | null;
+  /** Counted in the company's live keys under the cap (made through the API); revoking it uncounts it. */
+  capped?: boolean;
 }
 
 /** What authentication needs, found by the key's `keyId` in one GetItem. */
@@ -48,6 +54,8 @@ export interface ApiKeyAuth {
   apiKeyId: string;
   companyId: number;
   hash: string;
+  /** The first 32 bits of the key's SHA-256: refuses a wrong secret without bcrypt. Absent on keys made before it existed. */
+  fingerprint?: string;
   tier: Tier;
   /** The key's own permissions; empty when it has a role. */
   permissions: string[];
@@ -67,10 +75,21 @@ export interface KeyReferences {
   roleId?: number | undefined;
   /** Which of the key's permissions their `usage` counts (the custom ones). */
   counted: IsCounted;
+  /**
+   * On creation: the most live keys the company may have made through the API, this one included
+   * (409 beyond). Absent: the key is not counted (the local seed and test fixtures).
+   */
+  liveLimit?: number | undefined;
+}
+
+/** What verifies a key: its bcrypt hash and its fingerprint. */
+export interface KeyCredential {
+  hash: string;
+  fingerprint: string;
 }
 
 /** The record as stored: the usage key is kept beside it so a change or revocation can move or remove it without another read. */
-type ApiKeyItem = ApiKeyRecord & { usageKeyId?: string; usageKey?: string };
+type ApiKeyItem = ApiKeyRecord & { usageKeyId?: string; usageKey?: string; capped?: boolean };
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#APIKEYS`;
 const counter = (companyId: number) => companyKey(companyId, 'COUNT#APIKEY');
@@ -81,7 +100,7 @@ const apiKeyEntity = defineEntity({
   label: 'API key',
   key: (companyId: number, id: string) => companyKey(companyId, `APIKEY#${id}`),
   keyOf: (companyId, k: ApiKeyItem) => [companyId, k.id] as const,
-  fields: ['id', 'keyId', 'prefix', 'name', 'tier', 'roleId', 'permissions', 'locationIds', 'createdAt', 'updatedAt', 'revokedAt', 'version', 'usageKeyId', 'usageKey'],
+  fields: ['id', 'keyId', 'prefix', 'name', 'tier', 'roleId', 'permissions', 'locationIds', 'createdAt', 'updatedAt', 'revokedAt', 'version', 'usageKeyId', 'usageKey', 'capped'],
   indexes: (companyId, k) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${k.createdAt}#${k.id}` }),
 });
 
@@ -94,14 +113,32 @@ const authEntity = defineEntity({
   label: 'API key',
   key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' }),
   keyOf: (_companyId, a: ApiKeyAuth & { keyId: string }) => [a.keyId] as const,
-  fields: ['apiKeyId', 'companyId', 'hash', 'tier', 'permissions', 'roleId', 'locationIds', 'revoked', 'usageKey'],
+  fields: ['apiKeyId', 'companyId', 'hash', 'fingerprint', 'tier', 'permissions', 'roleId', 'locationIds', 'revoked', 'usageKey'],
 });
 
-const stored = ({ usageKeyId, usageKey, ...record }: ApiKeyItem): StoredApiKey => ({
+const stored = ({ usageKeyId, usageKey, capped, ...record }: ApiKeyItem): StoredApiKey => ({
   record,
   usageKey: usageKeyId === undefined ? null : { id: usageKeyId, value: usageKey! },
+  capped: capped === true,
 });
-const itemOf = (s: StoredApiKey): ApiKeyItem => ({ ...s.record, ...(s.usageKey ? { usageKeyId: s.usageKey.id, usageKey: s.usageKey.value } : {}) });
+const itemOf = (s: StoredApiKey): ApiKeyItem => ({
+  ...s.record,
+  ...(s.usageKey ? { usageKeyId: s.usageKey.id, usageKey: s.usageKey.value } : {}),
+  ...(s.capped ? { capped: true } : {}),
+});
+
+/**
+ * Counts a new key in the company's total and, when it is capped, in its live keys, refused (409,
+ * naming the limit) when they are already at `limit`. A counter that predates `live` starts it at 0.
+ */
+function countNewStep(companyId: number, limit: number | undefined): Step {
+  if (limit === undefined) return updateStep(counter(companyId), { entity: 'COUNTER' }, { add: { n: 1 } });
+  return updateStep(counter(companyId), { entity: 'COUNTER' }, {
+    add: { n: 1, live: 1 },
+    condition: { expression: 'attribute_not_exists(#live) OR #live < :limit', names: { '#live': 'live' }, values: { ':limit': limit } },
+    onConditionFailed: () => conflict(`This company already has ${limit} live API keys, the most it may have; revoke one before creating another`),
+  });
+}
 
 /** The lookup item's grant, as authentication reads it. */
 const grantOf = (r: ApiKeyRecord) => ({ tier: r.tier, permissions: r.permissions ?? [], roleId: r.roleId, locationIds: r.locationIds });
@@ -123,12 +160,12 @@ export const apiKeys = {
    * Stores the key's record and its lookup item together, counts it in the custom permissions it
    * names and in the company's total, and records the event; the locations and role named must exist.
    */
-  async create(companyId: number, s: StoredApiKey, hash: string, refs: KeyReferences, event: DomainEvent): Promise<void> {
-    const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, hash, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
+  async create(companyId: number, s: StoredApiKey, credential: KeyCredential, refs: KeyReferences, event: DomainEvent): Promise<void> {
+    const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, hash: credential.hash, fingerprint: credential.fingerprint, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
     await transactNaming([
-      apiKeyEntity.newItemStep(companyId, itemOf(s)),
+      apiKeyEntity.newItemStep(companyId, itemOf({ ...s, capped: refs.liveLimit !== undefined })),
       authEntity.newItemStep(companyId, { ...auth, keyId: s.record.keyId }),
-      counterStep(counter(companyId), 1),
+      countNewStep(companyId, refs.liveLimit),
       ...usageSteps(permissionRefs(s.record), 1, refs.counted),
       ...referenceSteps(companyId, refs),
       outboxStep(event),
@@ -162,16 +199,23 @@ export const apiKeys = {
     ]);
   },
 
-  /** Marks the record and the lookup item revoked; the key no longer counts in its permissions' usage. */
+  /**
+   * Marks the record and the lookup item revoked; the key no longer counts in its permissions'
+   * usage, nor, if it was capped, in the company's live keys.
+   */
   async revoke(companyId: number, next: StoredApiKey, prev: ApiKeyRecord, counted: IsCounted, event: DomainEvent): Promise<void> {
     await transactNaming([
       apiKeyEntity.versionedPutStep(companyId, itemOf(next), prev.version),
       authUpdateStep(prev.keyId, { revoked: true }),
       ...usageSteps(permissionRefs(prev), -1, counted),
+      ...(next.capped ? [updateStep(counter(companyId), {}, { add: { live: -1 } })] : []),
       outboxStep(event),
     ]);
   },
 
-  /** What authentication needs of the key `keyId`: 1 GetItem. */
-  findAuth: (keyId: string): Promise<ApiKeyAuth | undefined> => authEntity.get(keyId),
+  /**
+   * What authentication needs of the key `keyId`: 1 GetItem, strongly consistent, so a key works
+   * as soon as its creation answered and a revocation is seen by the next verification.
+   */
+  findAuth: (keyId: string): Promise<ApiKeyAuth | undefined> => authEntity.getWith({ consistent: true }, keyId),
 };

@@ -34,6 +34,9 @@ export interface BookingSettings {
   updatedAt: string;
 }
 
+/** The slot length of a location that never set its booking settings (spec 2.8 allows 15, 30, 45, 60, 90). */
+export const DEFAULT_SLOT_INTERVAL_MINUTES = 15;
+
 /** The location's cancellation policy refused a guest's cancellation when it was written. */
 export class CancellationRefused extends AppError {
   constructor() {

@@ -6,10 +6,10 @@
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { activeBookingsStep, linkSteps, type ActiveBookingsChange } from './bookingLinks';
-import { bookingEntity, codeStep, type Booking } from './bookings';
+import { bookingEntity, codeStep, usesItsPlace, type Booking } from './bookings';
 import { bookingSettings } from './bookingSettings';
 import { guestHistoryStep, type GuestHistoryChange } from './guests';
-import { locationExistsStep } from './locations';
+import { locationExistsStep, tablelessUseStep } from './locations';
 import { sweepSteps } from './noShowSweep';
 import { openTabSteps, type OpenTabChange } from './openTabs';
 import { orderEntity, reverseDispatchesStep, type Order } from './orders';
@@ -17,6 +17,7 @@ import { outboxStep } from './outbox';
 import { preOrders, type PreOrder, type SeatingOrder } from './preOrders';
 import { printJobEntity, type PrintJob } from './printJobs';
 import { Contention, tableDays, type TableDayWrite } from './tableDays';
+import { tableUseStep } from './tables';
 import { tabSteps, type TabWrite } from './tabs';
 import { transact, type Step } from './transact';
 
@@ -48,6 +49,32 @@ export interface BookingWrite {
   /** Added to the primary guest's count of active bookings at the location (spec 2.8 maxActiveBookingsPerGuest caps it). */
   activeBookings?: ActiveBookingsChange;
   events: DomainEvent[];
+}
+
+/** The places a booking uses: its tables, or (null) its location when it has none; none once it no longer needs them. */
+const placesUsed = (b: Booking | undefined): (string | null)[] => (b && usesItsPlace(b) ? (b.tableIds.length > 0 ? b.tableIds : [null]) : []);
+
+/**
+ * The counts of users that move between the states of the bookings written together (docs/setup.md,
+ * "Deleting what is in use"): one step per place whose count changes, net over the bookings, so
+ * that two bookings trading tables touch no count (and no item twice).
+ */
+function useSteps(companyId: number, changes: readonly BookingWrite[]): Step[] {
+  const deltas = new Map<string, { locationId: number; place: string | null; delta: number }>();
+  const count = (locationId: number, place: string | null, delta: number) => {
+    const key = `${locationId}|${place ?? ''}`;
+    const entry = deltas.get(key) ?? deltas.set(key, { locationId, place, delta: 0 }).get(key)!;
+    entry.delta += delta;
+  };
+  for (const { prev, next } of changes) {
+    const before = placesUsed(prev);
+    const after = placesUsed(next);
+    for (const p of before) if (!after.includes(p)) count(next.locationId, p, -1);
+    for (const p of after) if (!before.includes(p)) count(next.locationId, p, 1);
+  }
+  return [...deltas.values()]
+    .filter((d) => d.delta !== 0)
+    .map(({ locationId, place, delta }) => (place === null ? tablelessUseStep(companyId, locationId, delta) : tableUseStep(companyId, locationId, place, delta)));
 }
 
 function bookingSteps(companyId: number, w: BookingWrite): Step[] {
@@ -89,7 +116,7 @@ export const writeBooking = (companyId: number, change: BookingWrite): Promise<v
  */
 export async function writeBookings(companyId: number, changes: readonly BookingWrite[]): Promise<void> {
   const fromConditions = new WeakSet<object>();
-  const steps = changes.flatMap((change) => bookingSteps(companyId, change)).map((s): Step => {
+  const steps = [...changes.flatMap((change) => bookingSteps(companyId, change)), ...useSteps(companyId, changes)].map((s): Step => {
     const toError = s.onConditionFailed;
     if (!toError) return s;
     return {

@@ -14,7 +14,7 @@ import { AppError } from '../errors';
 import { Page } from '../page';
 import { getItem } from './batch';
 import { linkSource, listSortKey, type LinkSource } from './bookingLinks';
-import type { BookingStatus, TabStatus } from '../schemas/bookingStates';
+import { activeStatuses, type BookingStatus, type TabStatus } from '../schemas/bookingStates';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { queryAll, readLog, type PageRequest } from './paging';
@@ -77,6 +77,16 @@ export interface Booking {
   updatedAt: string;
   version: number;
 }
+
+/**
+ * Whether the booking still uses its tables (its location, when it has none): while it is active
+ * (it holds them) or one of its tabs is open (a bill is still owed there). A table or location in
+ * use cannot be deleted (docs/setup.md); bookingWrite.ts keeps the count of users.
+ */
+export const usesItsPlace = (b: Pick<Booking, 'status' | 'tabs'>) => activeStatuses.includes(b.status) || b.tabs.some((t) => t.status === 'open');
+
+/** The most bookings of one location and day a table map reads (60 tables × 30 turns is 1800). */
+export const MAX_DAY_BOOKINGS = 2000;
 
 const locationPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#BOOKINGS`;
 const companyPartition = (companyId: number) => `${keys.company(companyId)}#BOOKINGS`;
@@ -184,12 +194,18 @@ export const bookings = {
     return new Page(shown, { page: read.page, limit: read.limit, total, totalPages: Math.ceil(total / read.limit), nextCursor: read.nextCursor });
   },
 
-  /** Every booking of a location on a local date, by start time: one Query (more only past 1 MB). */
-  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> => bookings.between(companyId, locationId, date, date),
+  /**
+   * Every booking of a location on a local date, by start time: one Query (more only past 1 MB).
+   * At most MAX_DAY_BOOKINGS (TooMany beyond: a table map of more is not read whole).
+   */
+  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> => bookings.between(companyId, locationId, date, date, MAX_DAY_BOOKINGS),
 
-  /** Every booking of a location from one local date to another (inclusive), by date and start time: one Query (more only past 1 MB). */
-  async between(companyId: number, locationId: number, from: string, to: string): Promise<Booking[]> {
-    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'between', low: `${from}#`, high: `${to}#~` } });
+  /**
+   * Every booking of a location from one local date to another (inclusive), by date and start
+   * time: one Query (more only past 1 MB). At most `max` (TooMany beyond): by default MAX_DAY_BOOKINGS for each of the three days the floor reads.
+   */
+  async between(companyId: number, locationId: number, from: string, to: string, max = 3 * MAX_DAY_BOOKINGS): Promise<Booking[]> {
+    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'between', low: `${from}#`, high: `${to}#~` } }, max);
     return items.map(bookingEntity.from);
   },
 };

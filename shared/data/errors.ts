@@ -8,6 +8,8 @@ const unavailableNames = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
+  // The SDK's retry of a transaction met its own first attempt still running, every time it tried.
+  'TransactionInProgressException',
 ]);
 const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 

@@ -24,7 +24,8 @@ import { transact, updateStep, type Step } from './transact';
 
 export interface Guest {
   id: number;
-  name: string;
+  /** Optional on create (spec 2.11 asks only for an email or a phone). */
+  name: string | null;
   email: string | null;
   phone: string | null;
   createdAt: string;
@@ -159,19 +160,32 @@ interface SearchStart {
 /** The guest is listed at the first of its tokens (in index order) that the prefix matches. */
 const listsGuest = (item: Item, prefix: string) => (item.tokens as string[]).find((t) => t.startsWith(prefix)) === item.token;
 
+/** Which of the guests (by id) a caller may see; absent: all of them. */
+type Visible = (guestIds: number[]) => Promise<Set<number>>;
+
 /**
- * One page: reads ahead (2 × limit + 1 index items, one Query) so that guests found twice still
- * leave a full page. The next page starts after the last item this page consumed.
+ * One page: reads ahead (2 × limit + 1 index items, one Query) so that guests found twice, or
+ * hidden from the caller, still leave a full page. The next page starts after the last item this
+ * page consumed.
  */
-async function searchPage(span: QuerySpan, prefix: string, limit: number, start: Key | undefined): Promise<{ guests: Guest[]; next: Key | undefined }> {
+async function searchPage(span: QuerySpan, prefix: string, limit: number, start: Key | undefined, visible?: Visible): Promise<{ guests: Guest[]; next: Key | undefined }> {
   const { items, lastKey } = await queryUntil(span, 2 * limit + 1, start);
+  const listed = items.flatMap((item, i) => (listsGuest(item, prefix) ? [{ i, guest: guestEntity.from(item) }] : []));
+  const shown = visible ? await visible(listed.map((l) => l.guest.id)) : undefined;
   const guests: Guest[] = [];
-  for (const [i, item] of items.entries()) {
-    if (!listsGuest(item, prefix)) continue;
+  for (const { i, guest } of listed) {
+    if (shown && !shown.has(guest.id)) continue;
     if (guests.length === limit) return { guests, next: itemKey(items[i - 1]!, 'gsi1') };
-    guests.push(guestEntity.from(item));
+    guests.push(guest);
   }
   return { guests, next: lastKey && itemKey(lastKey, 'gsi1') };
+}
+
+/** The guests among `guestIds` with history at one of the locations: one round trip (BatchGetItem per 100 keys). */
+async function withHistoryAt(companyId: number, locationIds: readonly number[], guestIds: readonly number[]): Promise<Set<number>> {
+  const keys = guestIds.flatMap((guestId) => locationIds.map((locationId) => [companyId, guestId, locationId] as [number, number, number]));
+  if (keys.length === 0) return new Set();
+  return new Set((await historyEntity.getMany(keys)).map((h) => h.guestId));
 }
 
 export const guests = {
@@ -185,7 +199,7 @@ export const guests = {
    * returned (the email's guest when email and phone belong to different guests). Concurrent
    * identical creates make one guest: the losers find the winner's.
    */
-  async add(companyId: number, g: Guest, tokens: readonly string[], event: DomainEvent): Promise<Guest> {
+  async add(companyId: number, g: Guest, tokens: readonly string[], event: DomainEvent): Promise<{ guest: Guest; created: boolean }> {
     const steps: Step[] = [
       guestEntity.newItemStep(companyId, g),
       ...contactRefs(g).map((ref) => contactEntity.newItemStep(companyId, { guestId: g.id, ...ref }, () => new ContactTaken())),
@@ -195,9 +209,9 @@ export const guests = {
     for (let attempt = 1; ; attempt++) {
       try {
         await transact(steps);
-        return g;
+        return { guest: g, created: true };
       } catch (err) {
-        if (err instanceof ContactTaken) return guests.byContact(companyId, g);
+        if (err instanceof ContactTaken) return { guest: await guests.byContact(companyId, g), created: false };
         // A concurrent transaction on the same contact items: retry, and see its outcome.
         if (!(err instanceof AppError && err.code === 'CONFLICT') || attempt === CREATE_ATTEMPTS) throw err;
         await pause(attempt);
@@ -217,15 +231,17 @@ export const guests = {
   /**
    * Guests whose tokens start with `prefix` (already normalized), in index order, one Query per
    * page. `total` counts the guests listed up to this page: exact once nextCursor is null.
-   * `page` N without a cursor walks the N - 1 pages before it.
+   * `page` N without a cursor walks the N - 1 pages before it. With `locationIds`, only guests
+   * with history at one of them are listed (each page reads their history items too).
    */
-  async search(companyId: number, prefix: string, req: PageRequest): Promise<Page<Guest>> {
+  async search(companyId: number, prefix: string, req: PageRequest, locationIds?: readonly number[]): Promise<Page<Guest>> {
+    const visible: Visible | undefined = locationIds && ((ids) => withHistoryAt(companyId, locationIds, ids));
     const span = searchSpan(companyId, prefix);
     const cursor = req.cursor ? decodeCursor(req.cursor, span) : undefined;
     let start: SearchStart = cursor ? { page: cursor.page, key: cursor.key, found: cursor.listed ?? 0 } : { page: 1, key: undefined, found: 0 };
     const target = cursor ? cursor.page : req.page;
     for (;;) {
-      const { guests: listed, next } = await searchPage(span, prefix, req.limit, start.key);
+      const { guests: listed, next } = await searchPage(span, prefix, req.limit, start.key, visible);
       const found = start.found + listed.length;
       const atTarget = start.page === target;
       if (atTarget || !next) {
@@ -241,6 +257,9 @@ export const guests = {
       start = { page: start.page + 1, key: next, found };
     }
   },
+
+  /** Whether the guest has history (a booking) at one of the locations. */
+  hasHistoryAt: async (companyId: number, guestId: number, locationIds: readonly number[]): Promise<boolean> => (await withHistoryAt(companyId, locationIds, [guestId])).size > 0,
 
   /**
    * The guests' history at the location, absent items as zeros: one round trip, which also reads

@@ -1,6 +1,7 @@
-import { conflict, notFound, validationFailed } from '../errors';
+import { conflict, notFound } from '../errors';
+import { getItems } from './batch';
 import type { DomainEvent } from '../events/catalog';
-import { Page } from '../page';
+import { pageInMemory, type Page } from '../page';
 import type { WeekHours } from '../schemas/locations';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
@@ -16,6 +17,11 @@ export interface Location {
   operatingHours: WeekHours;
   address: string | null;
   phone: string | null;
+  /**
+   * ISO 3166-1 alpha-2, or null: local phone numbers given at the location are read in it. Always
+   * written; absent only on a location stored before the field existed (read as null).
+   */
+  country?: string | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -30,30 +36,21 @@ export const locationEntity = defineEntity({
   label: 'location',
   key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
   keyOf: (companyId, l: Location) => [companyId, l.id] as const,
-  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'version', 'createdAt', 'updatedAt'],
+  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'country', 'version', 'createdAt', 'updatedAt'],
   indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
 });
 
-/** What a location holds, each kind counted per location (the list totals of its collection). */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING';
-const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings' };
+/**
+ * What a location holds, each kind counted per location: the list totals of its collections, and
+ * (BOOKING) the bookings without a table that still use the location (active, or with an open tab:
+ * bookings with tables are counted on their tables, which the location must not have either).
+ */
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'BOOKING';
+export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'BOOKING'];
+const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', BOOKING: 'bookings without a table that use it' };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
 export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
-
-/** The cursor of a list of chosen ids: the page it continues at (the ids come from the credential, not the cursor). */
-const encodeIdsCursor = (page: number) => Buffer.from(JSON.stringify({ ids: page })).toString('base64url');
-function decodeIdsCursor(cursor: string): number {
-  let page: unknown;
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    page = Object.keys(parsed).length === 1 ? parsed.ids : undefined;
-  } catch {
-    page = undefined;
-  }
-  if (!Number.isInteger(page) || (page as number) < 1) throw validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
-  return page as number;
-}
 
 export const locations = {
   get: locationEntity.get,
@@ -68,16 +65,8 @@ export const locations = {
    * to some locations lists these, read with one BatchGetItem per 100 ids.
    */
   async listByIds(companyId: number, ids: readonly number[], req: PageRequest): Promise<Page<Location>> {
-    const page = req.cursor ? decodeIdsCursor(req.cursor) : req.page;
     const found = (await locationEntity.getMany([...new Set(ids)].map((id) => [companyId, id] as [number, number]))).sort((a, b) => a.id - b.id);
-    const more = page * req.limit < found.length;
-    return new Page(found.slice((page - 1) * req.limit, page * req.limit), {
-      page,
-      limit: req.limit,
-      total: found.length,
-      totalPages: Math.ceil(found.length / req.limit),
-      nextCursor: more ? encodeIdsCursor(page + 1) : null,
-    });
+    return pageInMemory(found, req, 'locations-by-id', (l) => l.id);
   },
 
   async create(companyId: number, l: Location, event: DomainEvent): Promise<void> {
@@ -89,25 +78,37 @@ export const locations = {
     await transact([locationEntity.versionedPutStep(companyId, next, expectedVersion), ...events.map(outboxStep)]);
   },
 
+  /** How much of each kind of content the location has (absent counters as 0): one BatchGetItem. */
+  async contents(companyId: number, locationId: number): Promise<Record<LocationContent, number>> {
+    const keys = locationContents.map((kind) => locationCounter(companyId, locationId, kind));
+    const found = new Map((await getItems(keys)).map((i) => [i.sk, Number(i.n ?? 0)]));
+    return Object.fromEntries(locationContents.map((kind, i) => [kind, Math.max(found.get(keys[i]!.sk) ?? 0, 0)])) as Record<LocationContent, number>;
+  },
+
   /**
-   * Deletes the location as it was read, only while it holds no tables, booking groups or
-   * coursings: each content counter must be zero, and goes with the location.
+   * Deletes the location as it was read, only while it holds no tables, booking groups,
+   * coursings or capacity settings and no booking without a table uses it: each content counter must be zero, and goes
+   * with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {
     const emptyContent = (kind: LocationContent): Step =>
-      deleteStep(locationCounter(companyId, l.id, kind), { expression: 'attribute_not_exists(n) OR n = :zero', values: { ':zero': 0 } }, () =>
+      deleteStep(locationCounter(companyId, l.id, kind), { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } }, () =>
         conflict(`Location ${l.id} still has ${contentNames[kind]}; delete them first`),
       );
     await transact([
-      emptyContent('TABLE'),
-      emptyContent('BGROUP'),
-      emptyContent('COURSING'),
+      ...locationContents.map(emptyContent),
       locationEntity.versionedDeleteStep(companyId, l),
       counterStep(counter(companyId), -1),
       outboxStep(event),
     ]);
   },
 };
+
+/**
+ * A booking without a table starts (+1) or stops (−1) using the location: its count keeps the
+ * location from being deleted under it (a booking with tables is counted on its tables instead).
+ */
+export const tablelessUseStep = (companyId: number, locationId: number, delta: number): Step => counterStep(locationCounter(companyId, locationId, 'BOOKING'), delta);
 
 /** A transaction step that holds only if the location exists in the company (else 404). */
 export const locationExistsStep = (companyId: number, locationId: number): Step => locationEntity.existsStep([companyId, locationId], () => notFound(`Location ${locationId}`));

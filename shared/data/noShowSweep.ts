@@ -27,7 +27,8 @@ export async function dueForNoShow(sinceMs: number, nowMs: number): Promise<{ co
   const due: { companyId: number; bookingId: string; dueAt: string }[] = [];
   const bound = `${new Date(nowMs).toISOString()}#~`;
   for (let hour = Math.floor(sinceMs / HOUR) * HOUR; hour <= nowMs; hour += HOUR) {
-    const items = await queryAll({ partition: `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, range: { op: '<', value: bound } });
+    // Not a request: the sweeper reads every due booking of the hour, across companies.
+    const items = await queryAll({ partition: `SWEEP#${new Date(hour).toISOString().slice(0, 13)}`, range: { op: '<', value: bound } }, Infinity);
     due.push(...items.map((i) => ({ companyId: i.companyId as number, bookingId: i.bookingId as string, dueAt: i.dueAt as string })));
   }
   return due;

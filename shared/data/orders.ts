@@ -11,6 +11,7 @@ import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { DispatchStatus } from '../schemas/bookingStates';
 import { tableName } from './client';
+import { slotCountStep, type SlotCountMove } from './capacitySettings';
 import { coursingEntity } from './coursings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
@@ -42,15 +43,27 @@ export interface Dispatch {
   updatedAt: string;
 }
 
+/** The extended waiting time that ran when an order was placed (docs/capacity.md). */
+export interface OrderDelay {
+  delayInMinutes: number | null;
+  endsAt: string;
+}
+
 export interface Order {
   id: string;
   tabId: string;
-  bookingId: string;
+  /** The tab's booking when the order was placed (null on a tab opened without one). */
+  bookingId: string | null;
   locationId: number;
   /** `pre_order`: the booking's pre-order, sent when it was seated; `order`: placed on the open tab. */
   kind: 'order' | 'pre_order';
   items: OrderLine[];
   dispatches: Dispatch[];
+  /**
+   * The extended waiting time running when the order was placed on the tab; null when none ran.
+   * The order seating makes of a pre-order stores none (it reads as null).
+   */
+  extendedWaitingTime?: OrderDelay | null;
   createdAt: string;
   updatedAt: string;
   version: number;
@@ -63,7 +76,7 @@ export const orderEntity = defineEntity({
   label: 'order',
   key: (companyId: number, id: string) => companyKey(companyId, `ORDER#${id}`),
   keyOf: (companyId, o: Order) => [companyId, o.id] as const,
-  fields: ['id', 'tabId', 'bookingId', 'locationId', 'kind', 'items', 'dispatches', 'createdAt', 'updatedAt', 'version'],
+  fields: ['id', 'tabId', 'bookingId', 'locationId', 'kind', 'items', 'dispatches', 'extendedWaitingTime', 'createdAt', 'updatedAt', 'version'],
   indexes: (companyId, o) => ({ gsi1pk: tabPartition(companyId, o.tabId), gsi1sk: `${o.createdAt}#${o.id}` }),
 });
 
@@ -95,21 +108,31 @@ export interface CoursingCheck {
 export const coursingCheckStep = (companyId: number, c: CoursingCheck): Step =>
   checkStep(coursingEntity.key(companyId, c.coursingId), { expression: 'locationId = :loc', values: { ':loc': c.locationId } }, c.onMissing);
 
+/** The order as the API shows it: an order stored without a waiting time shows null. */
+const shown = (o: Order): Order => ({ ...o, extendedWaitingTime: o.extendedWaitingTime ?? null });
+
 export const orders = {
-  get: orderEntity.get,
+  get: async (companyId: number, id: string): Promise<Order | undefined> => {
+    const found = await orderEntity.get(companyId, id);
+    return found && shown(found);
+  },
   read: orderEntity.read,
 
   /** A tab's orders, oldest first: one Query per page. Not counted: `total` is exact on the last page, a lower bound before it. */
   async listByTab(companyId: number, tabId: string, page: PageRequest): Promise<Page<Order>> {
-    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), orderEntity.from);
+    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), (item) => shown(orderEntity.from(item)));
   },
 
-  /** Places an order on an open tab (409 when it is not open) whose coursings are the location's, with its event. */
-  async place(companyId: number, order: Order, coursings: readonly CoursingCheck[], event: DomainEvent): Promise<void> {
+  /**
+   * Places an order on an open tab (409 when it is not open) whose coursings are the location's,
+   * with its event and the moves of the slot counters it claims (409 when the slot is full).
+   */
+  async place(companyId: number, order: Order, coursings: readonly CoursingCheck[], event: DomainEvent, slotMoves: readonly SlotCountMove[] = []): Promise<void> {
     await transact([
       orderEntity.newItemStep(companyId, order),
       orderPlacedStep(companyId, order.tabId, order.createdAt),
       ...coursings.map((c) => coursingCheckStep(companyId, c)),
+      ...slotMoves.map((m) => slotCountStep(companyId, m)),
       outboxStep(event),
     ]);
   },

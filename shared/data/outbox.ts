@@ -3,7 +3,7 @@
  * and the stream carries outbox items, and only those, to the webhook pipeline. This module is the
  * outbox item's one codec: written here, read back by `outboxMessageOf`.
  */
-import type { DomainEvent, EventPayload } from '../events/catalog';
+import { eventLocation, type DomainEvent, type EventPayload } from '../events/catalog';
 import { keys } from './keys';
 import { putNewStep, type Step } from './transact';
 
@@ -28,10 +28,15 @@ export interface DeliveryRef {
 /** The partition of a company's event log (oldest first), and of one event type's log (gsi1). */
 export const eventLogPartition = (companyId: number, type?: string) => `${keys.company(companyId)}#EVENTS${type ? `#${type}` : ''}`;
 
-/** The outbox item of an event: written in the same transaction as the change it describes. */
+/**
+ * The outbox item of an event: written in the same transaction as the change it describes. It
+ * carries the location of the event's resource (`eventLocation`), when there is one, for the
+ * event log's filter of location-limited credentials.
+ */
 export function outboxStep(event: DomainEvent): Step {
   const { payload, companyId } = event;
   const position = `${payload.timestamp}#${payload.id}`;
+  const locationId = eventLocation(payload);
   return putNewStep({
     pk: eventLogPartition(companyId),
     sk: position,
@@ -40,6 +45,7 @@ export function outboxStep(event: DomainEvent): Step {
     gsi1sk: position,
     entity: 'OUTBOX',
     companyId,
+    ...(locationId === null ? {} : { locationId }),
     payload,
     ttl: keptAsEvents(payload.timestamp),
   });

@@ -4,8 +4,8 @@
  * (`queryAll`), and the opaque cursor every list accepts.
  */
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { validationFailed } from '../errors';
-import { Page } from '../page';
+import { AppError, validationFailed } from '../errors';
+import { assertPageDepth, Page } from '../page';
 import type { Item } from './batch';
 import { db, tableName } from './client';
 import { sdk } from './errors';
@@ -98,28 +98,46 @@ function queryInput(span: QuerySpan): QueryCommandInput {
 
 /**
  * The one query loop: reads the span from `start` on until `want` items are read or the span ends
- * (DynamoDB pages at 1 MB). Answers the items and the key to go on from, if any.
+ * (DynamoDB pages at 1 MB). Answers the items and the key to go on from, if any. Items a filter
+ * drops count as read (DynamoDB's ScannedCount): a filter never makes the loop walk the rest of a
+ * partition looking for matches; a filtered span answers fewer items, and `lastKey` says where
+ * reading stopped.
  */
 export async function queryUntil(span: QuerySpan, want: number, start?: Item): Promise<{ items: Item[]; lastKey: Item | undefined }> {
   const input = queryInput(span);
   return sdk(async () => {
     const items: Item[] = [];
+    let read = 0;
     let lastKey = start;
     do {
-      const limit = Number.isFinite(want) ? { Limit: want - items.length } : {};
+      const limit = Number.isFinite(want) ? { Limit: want - read } : {};
       const out = await db().send(new QueryCommand({ ...input, ...limit, ExclusiveStartKey: lastKey }));
       items.push(...(out.Items ?? []));
+      read += out.ScannedCount ?? out.Items?.length ?? 0;
       lastKey = out.LastEvaluatedKey;
-    } while (lastKey && items.length < want);
+    } while (lastKey && read < want);
     return { items, lastKey };
   });
 }
 
+/** A collection read whole has more items than its bound: answering it would mean reading without end. */
+export class TooMany extends AppError {
+  constructor(readonly max: number) {
+    super('UNPROCESSABLE', `More than ${max} items to read at once`);
+  }
+}
+
 /**
- * Every item of a span. For collections known to be small (a party's members, a day's bookings,
- * the permission catalog), never for a list a client pages through.
+ * Every item of a span, for collections known to be small (a party's members, a day's bookings,
+ * the permission catalog, a company's webhook subscriptions), never for a list a client pages
+ * through. Reads at most `max` + 1 items: more is TooMany (422), never a read to the end of an
+ * unbounded partition. Only what is not a request (the no-show sweep) passes Infinity.
  */
-export const queryAll = async (span: QuerySpan): Promise<Item[]> => (await queryUntil(span, Infinity)).items;
+export async function queryAll(span: QuerySpan, max = 1000): Promise<Item[]> {
+  const { items, lastKey } = await queryUntil(span, max === Infinity ? Infinity : max + 1);
+  if (items.length > max || (lastKey !== undefined && max !== Infinity)) throw new TooMany(max);
+  return items;
+}
 
 /**
  * Opaque to clients: the page number and the last key read; for a list whose pages are not all
@@ -184,6 +202,7 @@ export function counterStep(counter: Collection['counter'], delta: number): Step
 export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Item) => T): Promise<Page<T>> {
   const span: QuerySpan = { index: c.index, partition: c.partition, ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}) };
   const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
+  if (!start) assertPageDepth(req);
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit;
 
@@ -224,13 +243,16 @@ export interface LogRead {
  */
 export async function readLog(span: QuerySpan, req: PageRequest, lead = 0): Promise<LogRead> {
   const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
+  if (!start) assertPageDepth(req);
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit + lead;
-  const { items } = await queryUntil(span, skip + req.limit + 1, start?.key);
+  const { items, lastKey } = await queryUntil(span, skip + req.limit + 1, start?.key);
   const pageItems = items.slice(skip, skip + req.limit);
-  const more = items.length > skip + req.limit;
-  const last = pageItems.at(-1);
-  return { head: items.slice(0, skip), items: pageItems, page, limit: req.limit, more, nextCursor: more && last ? cursorAfter(page, last, span.index) : null };
+  const full = items.length > skip + req.limit;
+  // A filter that dropped items leaves the page short with more to read: go on where reading stopped.
+  const after = full ? pageItems.at(-1) : span.filter && lastKey;
+  const more = full || Boolean(after);
+  return { head: items.slice(0, skip), items: pageItems, page, limit: req.limit, more, nextCursor: after ? cursorAfter(page, after, span.index) : null };
 }
 
 /**

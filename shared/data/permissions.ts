@@ -49,6 +49,8 @@ export type IsCounted = (key: string) => boolean;
 
 const PARTITION = 'PERMISSIONS';
 const ID_PREFIX = 'ID#';
+/** The catalog is read whole on every list and grant: it is made by internal operators, and this bounds the read. */
+const MAX_CATALOG = 10_000;
 /** The company argument of the catalog's entities, which belong to no company (it is not stored). */
 const CATALOG = 0;
 
@@ -89,7 +91,7 @@ export const permissionsNotFound = (problems: FieldProblem[]) =>
 let known: Map<number, string> | undefined;
 
 async function readCatalog(): Promise<Permission[]> {
-  const items = await queryAll({ partition: PARTITION, range: { op: 'begins_with', value: ID_PREFIX } });
+  const items = await queryAll({ partition: PARTITION, range: { op: 'begins_with', value: ID_PREFIX } }, MAX_CATALOG);
   const found = items.map((i) => stored(permissionEntity.from(i)).permission);
   known = new Map(found.map((p) => [p.id, p.key]));
   return found;

@@ -13,6 +13,7 @@ import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { ReadRequest } from './batch';
 import { bookingGuardStep, type BookingGuard } from './bookings';
+import { slotCountStep, type SlotClaim, type SlotCountMove } from './capacitySettings';
 import { companyKey, defineEntity } from './entity';
 import { coursingCheckStep, type CoursingCheck, type OrderLine } from './orders';
 import { outboxStep } from './outbox';
@@ -29,6 +30,8 @@ export interface PreOrder {
   bookingId: string;
   items: OrderLine[];
   seating: SeatingOrder | null;
+  /** Where its items are counted: the slot of the booking's start under the setting in force then (null: nowhere). */
+  capacityClaim: SlotClaim | null;
   /** null: no pre-order was ever set. */
   version: number | null;
 }
@@ -38,7 +41,7 @@ const preOrderEntity = defineEntity({
   label: 'pre-order',
   key: (companyId: number, bookingId: string) => companyKey(companyId, `PREORDER#${bookingId}`),
   keyOf: (companyId, p: PreOrder) => [companyId, p.bookingId] as const,
-  fields: ['bookingId', 'items', 'seating', 'version'],
+  fields: ['bookingId', 'items', 'seating', 'capacityClaim', 'version'],
 });
 
 /** The pre-order as read: still at the version read (null: still absent). */
@@ -53,21 +56,33 @@ export const preOrders = {
       keys: request.keys,
       answer: (found) => {
         const stored = request.answer(found);
-        return stored ? { ...stored, seating: stored.seating ?? null } : { bookingId, items: [], seating: null, version: null };
+        return stored ? { ...stored, seating: stored.seating ?? null, capacityClaim: stored.capacityClaim ?? null } : { bookingId, items: [], seating: null, capacityClaim: null, version: null };
       },
     };
   },
 
   /**
-   * Replaces the items (the last writer wins, as with any replace; the version moves on, so a
-   * seating that read the old ones fails), with the event, while the booking is in one of
-   * `statuses` and every coursing named is the location's.
+   * Replaces the pre-order read at `when.expectedVersion` (409 if another request changed it
+   * since: its count in a slot would go wrong), with the event, while the booking is in one of
+   * `statuses` and every coursing named is the location's. `claim` records where its items are
+   * counted now; `slotMoves` move the slot counters from the claim read to it.
    */
-  async set(companyId: number, bookingId: string, items: OrderLine[], when: { statuses: BookingGuard['statuses']; coursings: readonly CoursingCheck[]; at: string }, event: DomainEvent): Promise<void> {
+  async set(
+    companyId: number,
+    bookingId: string,
+    items: OrderLine[],
+    when: { statuses: BookingGuard['statuses']; coursings: readonly CoursingCheck[]; at: string; expectedVersion: number | null; claim: SlotClaim | null; slotMoves: readonly SlotCountMove[] },
+    event: DomainEvent,
+  ): Promise<void> {
     await transact([
       bookingGuardStep(companyId, bookingId, { statuses: when.statuses }, () => conflict('The booking was seated or changed by another request; read it again and retry')),
-      updateStep(preOrderEntity.key(companyId, bookingId), { entity: 'PRE_ORDER', companyId, bookingId, items, updatedAt: when.at }, { add: { version: 1 } }),
+      updateStep(preOrderEntity.key(companyId, bookingId), { entity: 'PRE_ORDER', companyId, bookingId, items, capacityClaim: when.claim ?? undefined, updatedAt: when.at }, {
+        add: { version: 1 },
+        condition: asRead(when.expectedVersion),
+        onConditionFailed: changed,
+      }),
       ...when.coursings.map((c) => coursingCheckStep(companyId, c)),
+      ...when.slotMoves.map((m) => slotCountStep(companyId, m)),
       outboxStep(event),
     ]);
   },

@@ -30,6 +30,14 @@ export interface StoredRole {
   role: Role;
   permissionKeys: string[];
   platformOperator: boolean;
+  /** The admin system role: it holds every permission of the catalog, whatever `permissionIds` stored. */
+  allPermissions?: true;
+}
+
+/** What authenticating a key with this role needs. */
+export interface RoleGrant {
+  permissionKeys: string[];
+  allPermissions: boolean;
 }
 
 type RoleItem = Role & Omit<StoredRole, 'role'>;
@@ -43,12 +51,17 @@ const roleEntity = defineEntity({
   label: 'role',
   key: (companyId: number, id: number) => companyKey(companyId, `ROLE#${keys.pad(id)}`),
   keyOf: (companyId, r: RoleItem) => [companyId, r.id] as const,
-  fields: ['id', 'name', 'description', 'permissionIds', 'isSystem', 'createdAt', 'updatedAt', 'version', 'permissionKeys', 'platformOperator'],
+  fields: ['id', 'name', 'description', 'permissionIds', 'isSystem', 'createdAt', 'updatedAt', 'version', 'permissionKeys', 'platformOperator', 'allPermissions'],
   indexes: (companyId, r) => (r.platformOperator ? {} : { gsi1pk: listPartition(companyId), gsi1sk: keys.pad(r.id) }),
 });
 
-const stored = ({ permissionKeys, platformOperator, ...role }: RoleItem): StoredRole => ({ role, permissionKeys, platformOperator: platformOperator === true });
-const itemOf = (s: StoredRole): RoleItem => ({ ...s.role, permissionKeys: s.permissionKeys, platformOperator: s.platformOperator });
+const stored = ({ permissionKeys, platformOperator, allPermissions, ...role }: RoleItem): StoredRole => ({
+  role,
+  permissionKeys,
+  platformOperator: platformOperator === true,
+  ...(allPermissions === true ? { allPermissions } : {}),
+});
+const itemOf = (s: StoredRole): RoleItem => ({ ...s.role, permissionKeys: s.permissionKeys, platformOperator: s.platformOperator, ...(s.allPermissions ? { allPermissions: true as const } : {}) });
 
 const refsOf = (s: StoredRole, only?: ReadonlySet<number>): PermissionRef[] =>
   s.role.permissionIds
@@ -61,14 +74,18 @@ export const roles = {
     return found && stored(found);
   },
 
-  /** The permission keys a role grants (authentication of a key with a role), or undefined. */
-  async grantOf(companyId: number, id: number): Promise<string[] | undefined> {
-    return (await roleEntity.get(companyId, id))?.permissionKeys;
+  /**
+   * What a role grants, for authenticating a key that has it, or undefined: a strongly consistent
+   * read, so a change of the role is seen by the next verification.
+   */
+  async grantOf(companyId: number, id: number): Promise<RoleGrant | undefined> {
+    const found = await roleEntity.getWith({ consistent: true }, companyId, id);
+    return found && { permissionKeys: found.permissionKeys, allPermissions: found.allPermissions === true };
   },
 
-  /** The company's roles by id, without the platform-operator role. */
-  list(companyId: number, page: PageRequest): Promise<Page<Role>> {
-    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => stored(roleEntity.from(i)).role);
+  /** The company's roles by id, without the platform-operator role, each with its bookkeeping. */
+  list(companyId: number, page: PageRequest): Promise<Page<StoredRole>> {
+    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => stored(roleEntity.from(i)));
   },
 
   /**
@@ -97,8 +114,9 @@ export const roles = {
   },
 };
 
+/** 404 for a `roleId` that names no role a key of the company may be given (the platform-operator role answers so too). */
+export const unassignableRole = (roleId: number) => new AppError('NOT_FOUND', `Role ${roleId} not found`, [{ path: '/roleId', message: 'names no role of this company' }]);
+
 /** A transaction step that holds only if the role exists in the company and may be given to a key. */
 export const assignableRoleStep = (companyId: number, roleId: number): Step =>
-  checkStep(roleEntity.key(companyId, roleId), { expression: 'attribute_exists(pk) AND platformOperator <> :yes', values: { ':yes': true } }, () =>
-    new AppError('NOT_FOUND', `Role ${roleId} not found`, [{ path: '/roleId', message: 'names no role of this company' }]),
-  );
+  checkStep(roleEntity.key(companyId, roleId), { expression: 'attribute_exists(pk) AND platformOperator <> :yes', values: { ':yes': true } }, () => unassignableRole(roleId));

@@ -24,10 +24,14 @@ export interface DiningTable {
   version: number;
 }
 
-/** A table as stored: the resource, and the booking groups that include it (kept by the groups' writes). */
+/**
+ * A table as stored: the resource, the booking groups that include it (kept by the groups'
+ * writes) and how many bookings use it (kept by the bookings' writes, `tableUseStep`).
+ */
 export interface StoredTable {
   table: DiningTable;
   groupIds: string[];
+  bookingsUsing: number;
 }
 
 /** A table write of a transaction: its new state, and the version it was read at. */
@@ -99,7 +103,7 @@ const tableCounter = (companyId: number, locationId: number) => locationCounter(
 export const diningTables = {
   async get(companyId: number, locationId: number, id: string): Promise<StoredTable | undefined> {
     const item = await getItem(tableEntity.key(companyId, locationId, id));
-    return item && { table: tableEntity.from(item), groupIds: [...((item.groupIds as Set<string> | undefined) ?? [])].sort() };
+    return item && { table: tableEntity.from(item), groupIds: [...((item.groupIds as Set<string> | undefined) ?? [])].sort(), bookingsUsing: Math.max(Number(item.bookingsUsing ?? 0), 0) };
   },
 
   /** The tables among `ids` that the location has (one BatchGetItem). */
@@ -145,13 +149,16 @@ export const diningTables = {
     ]);
   },
 
-  /** Deletes the table as read, unless a booking group took it in meanwhile; its partners drop it from their lists. */
+  /**
+   * Deletes the table as read, unless a booking group took it in or a booking started using it
+   * meanwhile; its partners drop it from their lists.
+   */
   async remove(companyId: number, t: DiningTable, partners: TableWrite[], events: DomainEvent[]): Promise<void> {
     await transact([
       deleteStep(
         tableEntity.key(companyId, t.locationId, t.id),
-        { expression: 'version = :v AND attribute_not_exists(groupIds)', values: { ':v': t.version } },
-        () => conflict(`Table ${t.id} was changed or added to a booking group by another request; read it again and retry`),
+        { expression: 'version = :v AND attribute_not_exists(groupIds) AND (attribute_not_exists(bookingsUsing) OR bookingsUsing <= :zero)', values: { ':v': t.version, ':zero': 0 } },
+        () => conflict(`Table ${t.id} was changed, added to a booking group or booked by another request; read it again and retry`),
       ),
       releaseName(companyId, t),
       counterStep(tableCounter(companyId, t.locationId), -1),
@@ -160,6 +167,20 @@ export const diningTables = {
     ]);
   },
 };
+
+/**
+ * A booking starts (+1) or stops (−1) using the table (bookings.ts `usesItsPlace`): counted on the
+ * table item, under the condition that it exists. So a booking cannot land on a table deleted
+ * since it was read (404), and a table cannot be deleted while a booking uses it: the delete is
+ * conditioned on the count, and of two such transactions at once one fails.
+ */
+export function tableUseStep(companyId: number, locationId: number, tableId: string, delta: number): Step {
+  return updateStep(tableEntity.key(companyId, locationId, tableId), {}, {
+    add: { bookingsUsing: delta },
+    condition: { expression: 'attribute_exists(pk)' },
+    onConditionFailed: () => (delta > 0 ? new AppError('NOT_FOUND', `Table ${tableId} not found at location ${locationId}`) : conflict(`Table ${tableId} of location ${locationId} is missing`)),
+  });
+}
 
 /**
  * A step that records (add) or forgets (remove) that a booking group includes the table. It holds

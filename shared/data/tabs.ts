@@ -15,7 +15,8 @@ import { updateStep, type Condition, type Step } from './transact';
 export interface Tab {
   id: string;
   locationId: number;
-  bookingId: string;
+  /** Null for a tab opened without a booking (a walk-in or bar tab) until seating links it to one. */
+  bookingId: string | null;
   /** The table it serves; null for a booking without tables. */
   tableId: string | null;
   status: TabStatus;
@@ -39,8 +40,8 @@ export const tabEntity = defineEntity({
   fields: ['id', 'locationId', 'bookingId', 'tableId', 'status', 'primaryUserId', 'purchaseCount', 'orderCount', 'openedAt', 'closedAt', 'createdAt', 'updatedAt', 'version'],
 });
 
-/** The fields of a tab that its booking's operations change. */
-export type TabChange = Partial<Pick<Tab, 'status' | 'tableId' | 'openedAt' | 'closedAt'>>;
+/** The fields of a tab that its booking's operations change (`bookingId` only when seating links a tab opened without one). */
+export type TabChange = Partial<Pick<Tab, 'status' | 'tableId' | 'bookingId' | 'openedAt' | 'closedAt'>>;
 
 export type TabWrite =
   | { create: Tab }
@@ -51,6 +52,8 @@ export type TabWrite =
       set: TabChange;
       /** Also require that nothing was bought or ordered on it (unseating). */
       untouched?: boolean;
+      /** Also require that it belongs to no booking (seating links it). */
+      unlinked?: boolean;
     };
 
 /** The steps that make or change tabs, at time `at`. */
@@ -61,6 +64,10 @@ export function tabSteps(companyId: number, writes: readonly TabWrite[], at: str
     if (w.untouched) {
       condition.expression += ' AND purchaseCount = :zero AND orderCount = :zero';
       condition.values![':zero'] = 0;
+    }
+    if (w.unlinked) {
+      condition.expression += ' AND (attribute_not_exists(bookingId) OR attribute_type(bookingId, :null))';
+      condition.values![':null'] = 'NULL';
     }
     return updateStep(tabEntity.key(companyId, w.id), { ...w.set, updatedAt: at }, {
       add: { version: 1 },
@@ -81,6 +88,8 @@ export function orderPlacedStep(companyId: number, tabId: string, at: string): S
 
 export const tabs = {
   get: tabEntity.get,
+  /** A read of one tab, to send with others in one round trip. */
+  read: (companyId: number, id: string) => tabEntity.read(companyId, id),
   /** Reads of several tabs (those that exist, in the order asked), to send with others in one round trip. */
   readMany: (companyId: number, ids: readonly string[]) => tabEntity.readMany(ids.map((id) => [companyId, id] as [number, string])),
 };

@@ -91,9 +91,15 @@ const openCondition = (d: WebhookDelivery): Condition => ({
   values: { ':round': d.round, ':pending': 'pending', ':failed': 'failed' },
 });
 
-/** A change of the delivery written alone, if `condition` holds: whether it was written. */
-const changedIf = async (companyId: number, d: WebhookDelivery, patch: Item, condition: Condition) =>
-  (await writeAlone(updateStep(deliveryEntity.key(companyId, d.id), patch, { condition }))).written;
+/**
+ * A change of the delivery written alone, if `condition` holds: whether it was written. `ours`
+ * recognises the change in the item that failed the condition: the SDK's retry of a write that
+ * committed but whose answer was lost fails the condition on the write itself (docs/entities.md).
+ */
+async function changedIf(companyId: number, d: WebhookDelivery, patch: Item, condition: Condition, ours: (current: Item) => boolean = () => false): Promise<boolean> {
+  const write = await writeAlone(updateStep(deliveryEntity.key(companyId, d.id), patch, { condition }));
+  return write.written || (write.current !== undefined && ours(write.current));
+}
 
 export const deliveries = {
   get: deliveryEntity.get,
@@ -137,15 +143,17 @@ export const deliveries = {
 
   /**
    * Takes a due delivery for one attempt: moves it out of reach (due again at `leaseUntil`, should
-   * the worker die) and marks it with `claim`. False when it was not due or someone else took it.
+   * the worker die) and marks it with `claim`. False when it was not due or someone else took it;
+   * true when the item already carries this `claim` (our claim committed, its answer was lost).
    */
   claim(companyId: number, d: WebhookDelivery, claim: string, now: string, leaseUntil: string): Promise<boolean> {
     const open = openCondition(d);
-    return changedIf(companyId, d, { nextAttemptAt: leaseUntil, claim, ...due(companyId, d.id, leaseUntil) }, {
+    const condition = {
       expression: `${open.expression} AND #attempts = :attempts AND #next <= :now`,
       names: { ...open.names, '#attempts': 'attempts', '#next': 'nextAttemptAt' },
       values: { ...open.values, ':attempts': d.attempts, ':now': now },
-    });
+    };
+    return changedIf(companyId, d, { nextAttemptAt: leaseUntil, claim, ...due(companyId, d.id, leaseUntil) }, condition, (current) => current.claim === claim);
   },
 
   /** Writes an attempt's outcome, if this worker still holds the claim. */

@@ -1,7 +1,8 @@
 /**
  * API keys (decisions.md §2, §7): the plaintext exists only in the answer to the creation. A key
  * holds either a role's permissions or its own list, at a rate-limit tier, optionally limited to
- * some locations. Nobody can mint a key stronger than itself (docs/access.md).
+ * some locations. Nobody can mint a key stronger than itself, nor change, revoke or delete one;
+ * a company has at most the stage's cap of live keys made through the API (docs/access.md).
  */
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, keyPrefix } from '../auth/apiKey';
@@ -9,7 +10,7 @@ import { forgetApiKey } from '../auth/authenticate';
 import type { Principal, Tier } from '../auth/principal';
 import { config } from '../config';
 import { apiKeys, type ApiKeyRecord, type KeyReferences, type StoredApiKey } from '../data/apiKeys';
-import { roles } from '../data/roles';
+import { roles, unassignableRole } from '../data/roles';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
@@ -17,7 +18,8 @@ import { usagePlans } from '../ports/usagePlans';
 import type { CreateApiKeyBody, ListApiKeysQuery, UpdateApiKeyBody } from '../schemas/access';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
-import { assertMayGrant, assertPermissionsExist, isCustomPermission } from './permissions';
+import { assertMayGrant, assertNoShortfall, assertPermissionsExist, isCustomPermission, keysHeld, permissionShortfalls, type HeldGrant, type Shortfall } from './permissions';
+import { visibleRole } from './roles';
 
 export interface NewApiKey {
   name: string;
@@ -45,9 +47,12 @@ export function chosenGrant(input: { roleId?: number | undefined; permissions?: 
   return undefined;
 }
 
+/** Whether `tier` is above the caller's: only API keys are bounded by their tier (users' tier is their own rate window). Pure. */
+const tierAbove = (principal: Principal, tier: Tier) => principal.kind === 'apiKey' && tierRank[tier] > tierRank[principal.tier];
+
 /** An API key may give a key no higher tier than its own (403). Users' tier is their own rate window, not a bound. Pure. */
 export function assertTierAllowed(principal: Principal, tier: Tier): void {
-  if (principal.kind === 'apiKey' && tierRank[tier] > tierRank[principal.tier]) {
+  if (tierAbove(principal, tier)) {
     throw new AppError('FORBIDDEN', `This key is on the ${principal.tier} tier and may not give a key the ${tier} tier`, [{ path: '/tier', message: `at most ${principal.tier}` }]);
   }
 }
@@ -78,10 +83,29 @@ async function checkGrant(principal: Principal, grant: 'role' | 'permissions', i
     assertMayGrant(principal, grants);
     return;
   }
-  const role = await roles.get(principal.companyId, input.roleId!);
-  if (!role) throw new AppError('NOT_FOUND', `Role ${input.roleId} not found`, [{ path: '/roleId', message: 'names no role of this company' }]);
+  // To a company's callers the platform-operator role is an unknown role; internal operators see it, and may not give it either.
+  const role = await visibleRole(principal, input.roleId!, () => unassignableRole(input.roleId!));
   if (role.platformOperator) throw forbidden('The platform-operator role cannot be given to a key');
-  assertMayGrant(principal, role.permissionKeys.map((key) => ({ key, path: '/roleId' })));
+  assertMayGrant(principal, (await keysHeld(role)).map((key) => ({ key, path: '/roleId' })));
+}
+
+/** What a key holds as it is: its own permissions, or its role's now (every permission, for the admin role). */
+async function heldByKey(principal: Principal, key: ApiKeyRecord): Promise<HeldGrant> {
+  if (key.roleId === null) return { permissionKeys: key.permissions ?? [] };
+  return (await roles.get(principal.companyId, key.roleId)) ?? { permissionKeys: [] };
+}
+
+/**
+ * Whoever changes, revokes or deletes a key must reach its locations and hold everything it holds
+ * as it is: each of its permissions and (API keys) at least its tier. 403 naming what is lacking.
+ */
+async function assertMayManage(principal: Principal, key: ApiKeyRecord): Promise<void> {
+  assertWithinReach(principal, key);
+  const tier: Shortfall[] = tierAbove(principal, key.tier)
+    ? [{ lacking: `the ${key.tier} tier (this credential is on ${principal.tier})`, problem: { path: '/tier', message: `the key is on the ${key.tier} tier, above this credential's ${principal.tier}` } }]
+    : [];
+  const path = key.roleId === null ? '/permissions' : '/roleId';
+  assertNoShortfall('this API key', [...tier, ...(await permissionShortfalls(principal, await heldByKey(principal, key), path))]);
 }
 
 /** Generates the key, gives it a usage key at its tier and stores both; a failed write leaves no usage key behind. */
@@ -106,7 +130,7 @@ async function store(companyId: number, input: NewApiKey, refs: KeyReferences): 
     version: 1,
   };
   try {
-    await apiKeys.create(companyId, { record, usageKey }, generated.hash, refs, newEvent(companyId, 'api-key.created', record.id, { ...record }));
+    await apiKeys.create(companyId, { record, usageKey }, { hash: generated.hash, fingerprint: generated.fingerprint }, refs, newEvent(companyId, 'api-key.created', record.id, { ...record }));
   } catch (err) {
     if (usageKey) await plans.detach(usageKey);
     throw err;
@@ -114,7 +138,7 @@ async function store(companyId: number, input: NewApiKey, refs: KeyReferences): 
   return { record, key: generated.plaintext };
 }
 
-/** Mints a key without a caller to check (the local seed and test fixtures); returns its record and plaintext. */
+/** Mints a key without a caller to check (the local seed and test fixtures), outside the cap; returns its record and plaintext. */
 export function issueApiKey(companyId: number, input: NewApiKey): Promise<{ record: ApiKeyRecord; key: string }> {
   return store(companyId, input, { locationIds: [], counted: isCustomPermission });
 }
@@ -127,7 +151,7 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyBody
   const { record, key } = await store(
     principal.companyId,
     { name: input.name, tier: input.tier, roleId: input.roleId ?? null, permissions: input.permissions ?? null, locationIds },
-    { locationIds: input.locationIds ?? [], roleId: input.roleId, counted: isCustomPermission },
+    { locationIds: input.locationIds ?? [], roleId: input.roleId, counted: isCustomPermission, liveLimit: config().apiKeysPerCompany },
   );
   return { ...record, key };
 }
@@ -151,7 +175,7 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
   const current = await stored(principal, id);
   const prev = current.record;
   if (prev.revokedAt) throw conflict('The API key is revoked and can no longer be changed');
-  assertWithinReach(principal, prev);
+  await assertMayManage(principal, prev);
   const grant = chosenGrant(input, false);
   if (input.tier) assertTierAllowed(principal, input.tier);
   const locationIds = input.locationIds === undefined ? prev.locationIds : locationsGiven(principal, input.locationIds);
@@ -189,11 +213,11 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
 export async function revokeApiKey(principal: Principal, id: string): Promise<ApiKeyRecord> {
   const current = await stored(principal, id);
   const prev = current.record;
-  assertWithinReach(principal, prev);
+  await assertMayManage(principal, prev);
   if (prev.revokedAt) return prev;
   const now = new Date().toISOString();
   const next: ApiKeyRecord = { ...prev, revokedAt: now, updatedAt: now, version: prev.version + 1 };
-  await apiKeys.revoke(principal.companyId, { record: next, usageKey: null }, prev, isCustomPermission, newEvent(principal.companyId, 'api-key.revoked', id, { ...next }));
+  await apiKeys.revoke(principal.companyId, { ...current, record: next, usageKey: null }, prev, isCustomPermission, newEvent(principal.companyId, 'api-key.revoked', id, { ...next }));
   forgetApiKey(prev.keyId);
   if (current.usageKey) await (await usagePlans()).detach(current.usageKey);
   return next;

@@ -76,11 +76,15 @@ export function memberRequest(input: Pick<AddBookingMemberBody, 'userId' | 'gues
   return input.userId !== undefined ? { userId: input.userId } : named(input.guestName!, input.guestEmail);
 }
 
-/** A guest user of the company as a member: its name and email (404 naming userId when the company has no such user). */
+/**
+ * A guest user of the company as a member: its name and email (404 naming userId when the company
+ * has no such user). A guest created without a name is "Guest": never its email or phone, which the
+ * party's public list would show.
+ */
 async function guestContact(companyId: number, userId: number): Promise<MemberContact> {
   const guest = await guests.get(companyId, userId);
   if (!guest) throw new AppError('NOT_FOUND', `User ${userId} not found`, [{ path: '/userId', message: 'is not a guest user of the company' }]);
-  return { userId: guest.id, guestName: guest.name, guestEmail: guest.email };
+  return { userId: guest.id, guestName: guest.name ?? 'Guest', guestEmail: guest.email };
 }
 
 /** The member as the API shows it to staff (the stored location is bookkeeping). */

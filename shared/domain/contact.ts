@@ -1,12 +1,18 @@
 /**
  * Contact details and search terms of guests, as pure functions: email and phone normalization
  * (what makes two guests "the same"), and the search tokens a guest is found by.
+ *
+ * Phone numbers are read by libphonenumber-js (`core`, with its `min` metadata less the display
+ * formats: shared/domain/phoneMetadata.ts), which knows every country's calling code, trunk
+ * prefix, lengths and number ranges. A local number needs the country it was typed in.
  */
+import { AsYouType, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/core';
+import { phoneMetadata } from './phoneMetadata';
 
-/** E.164: `+`, a country code that does not start with 0, at most 15 digits in all. */
-const E164 = /^\+[1-9][0-9]{7,14}$/;
 /** What people write between the digits of a phone number. */
-const PHONE_SEPARATORS = /[\s().-]/g;
+const PHONE_SEPARATORS = /[\s().\/-]/g;
+/** A phone number as typed: digits and separators, `+` only first. */
+const PHONE_CHARACTERS = /^\+?[0-9]+$/;
 
 /** Longest search token (and query prefix), in characters: longer queries match on their start. */
 export const MAX_TOKEN_LENGTH = 64;
@@ -38,24 +44,46 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 export type PhoneResult = { ok: true; e164: string } | { ok: false; problem: string };
 
-/**
- * A phone number in E.164 (`+46701234567`). Accepts spaces, dashes, dots and parentheses between
- * the digits and a leading `00` for `+`. A number without its country code is refused: the same
- * national number means different people in different countries.
- */
-export function parsePhone(raw: string): PhoneResult {
+/** The digits (and a leading `+`) of what was typed, `00` before a country code read as `+`; undefined if it is not a phone number. */
+function compactPhone(raw: string): string | undefined {
   const compact = raw.trim().replace(PHONE_SEPARATORS, '');
-  if (!/^\+?[0-9]+$/.test(compact)) {
-    return { ok: false, problem: 'may contain only digits, spaces, dashes, dots, parentheses and a leading +' };
+  if (!PHONE_CHARACTERS.test(compact)) return undefined;
+  return compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
+}
+
+/** Whether `raw` is written as a local number (phone characters, no `+` or `00` before a country code): reading it needs a country. */
+export const isLocalPhone = (raw: string): boolean => compactPhone(raw)?.startsWith('+') === false;
+
+/** A country libphonenumber-js has a numbering plan for (ISO 3166-1 alpha-2, upper case). */
+const phoneCountry = (country: string | null | undefined): CountryCode | undefined =>
+  country && Object.hasOwn(phoneMetadata.countries, country) ? (country as CountryCode) : undefined;
+
+/**
+ * A phone number in E.164 (`+46701234567`). Spaces, dashes, dots, slashes and parentheses may
+ * stand between the digits; `+` or `00` starts an international number. A number without its
+ * country code is read as a local number of `country` (a location's, ISO 3166-1 alpha-2):
+ * `070-123 45 67` in SE is +46701234567. Without a country a local number is refused, since the
+ * same national number belongs to different people in different countries. A number that cannot
+ * exist (a length or leading digits no number of its country has) is refused.
+ */
+export function parsePhone(raw: string, country?: string | null): PhoneResult {
+  const compact = compactPhone(raw);
+  if (compact === undefined) return { ok: false, problem: 'may contain only digits, spaces, dashes, dots, slashes, parentheses and a leading +' };
+  const local = !compact.startsWith('+');
+  const defaultCountry = phoneCountry(country);
+  if (local && !defaultCountry) {
+    return {
+      ok: false,
+      problem: country
+        ? `has no country code, and local numbers of ${country} cannot be read: write it as +46 70 123 45 67 or 0046 70 123 45 67`
+        : 'has no country code: write it as +46 70 123 45 67 or 0046 70 123 45 67 (a local number is read in the country of the location it is given at, when that location has one)',
+    };
   }
-  const international = compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
-  if (!international.startsWith('+')) {
-    return { ok: false, problem: 'must start with the country code, as +46 70 123 45 67 or 0046 70 123 45 67' };
+  const parsed = parsePhoneNumberFromString(compact, defaultCountry ? { defaultCountry } : {}, phoneMetadata);
+  if (!parsed?.isValid()) {
+    return { ok: false, problem: local ? `is not a possible phone number in ${defaultCountry}: check the digits, or write it with its country code` : 'is not a possible phone number: check the country code and the number of digits' };
   }
-  if (!E164.test(international)) {
-    return { ok: false, problem: 'must be + and a country code (not starting with 0) followed by 8 to 15 digits in all' };
-  }
-  return { ok: true, e164: international };
+  return { ok: true, e164: parsed.number };
 }
 
 const codePoints = (s: string) => Array.from(s);
@@ -72,8 +100,8 @@ const clip = (s: string) => codePoints(s).slice(0, MAX_TOKEN_LENGTH).join('').tr
  * A token that starts another token is dropped (the longer one finds everything it would), so a
  * guest's tokens never start one another.
  */
-export function searchTokens(guest: { name: string; email: string | null; phone: string | null }): string[] {
-  const words = foldText(guest.name).split(' ').filter(Boolean);
+export function searchTokens(guest: { name: string | null; email: string | null; phone: string | null }): string[] {
+  const words = foldText(guest.name ?? '').split(' ').filter(Boolean);
   const fromWords = words.slice(0, MAX_NAME_WORDS).map((_, i) => words.slice(i).join(' '));
   const all = [...fromWords, ...(guest.email ? [foldText(guest.email)] : []), ...(guest.phone ? [guest.phone.slice(1)] : [])];
   const tokens = [...new Set(all.map(clip))].filter((t) => codePoints(t).length >= MIN_PREFIX_LENGTH);
@@ -81,14 +109,30 @@ export function searchTokens(guest: { name: string; email: string | null; phone:
 }
 
 /**
- * The token prefix a search query stands for, or undefined when it has fewer than two searchable
- * characters. A query that starts with `+` or a digit and holds only phone characters is a phone
- * search (its digits, a leading `+` or `00` dropped); anything else is folded like text.
+ * The digits a phone query stands for, or undefined when `q` is not one (it starts with `+`, `(` or a
+ * digit and holds only phone characters). `+` or `00` starts an international number: its digits.
+ * Without them, and with a country, it is a local number, whole or its start: `070 12` in SE is
+ * `467012`. Without a country its digits are taken as they are (as if the `+` were left out).
  */
-export function searchPrefix(q: string): string | undefined {
+function phonePrefix(q: string, country: string | null | undefined): string | undefined {
+  if (!/^[+(0-9]/.test(q)) return undefined;
+  const compact = compactPhone(q);
+  if (compact === undefined) return undefined;
+  const defaultCountry = phoneCountry(country);
+  if (compact.startsWith('+') || !defaultCountry) return compact.replace(/^\+/, '');
+  const typed = new AsYouType(defaultCountry, phoneMetadata);
+  typed.input(compact);
+  return typed.getNumberValue()?.slice(1) ?? compact;
+}
+
+/**
+ * The token prefix a search query stands for, or undefined when it has fewer than two searchable
+ * characters. A phone query (see phonePrefix) is searched by its digits, a local one read in
+ * `country` (the location the search names); anything else is folded like text.
+ */
+export function searchPrefix(q: string, country?: string | null): string | undefined {
   const trimmed = q.trim();
-  const compact = trimmed.replace(PHONE_SEPARATORS, '');
-  const phone = /^[+0-9]/.test(trimmed) && /^\+?[0-9]+$/.test(compact);
-  const prefix = clip(phone ? compact.replace(/^(\+|00)/, '') : foldText(trimmed));
+  const phone = phonePrefix(trimmed, country);
+  const prefix = clip(phone ?? foldText(trimmed));
   return codePoints(prefix).length >= MIN_PREFIX_LENGTH ? prefix : undefined;
 }

@@ -2,13 +2,16 @@
 import { IANAZone } from 'luxon';
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
-import { locations, type Location } from '../data/locations';
-import { forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
+import { locations, type Location, type LocationContent } from '../data/locations';
+import { AppError, forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateLocationBody, ListLocationsQuery, OperatingHours, UpdateLocationBody } from '../schemas/locations';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
+import { parsePhone } from './contact';
+import { isCountryCode } from './countries';
+import { bookingsInUse, inUseConflict } from './inUse';
 import { hoursProblems, normalizeHours } from './openingHours';
 
 /**
@@ -22,6 +25,27 @@ function assertValid(input: { timezone?: string; operatingHours?: OperatingHours
   if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
   if (input.operatingHours) problems.push(...hoursProblems(input.operatingHours, '/operatingHours'));
   if (problems.length) throw validationFailed('The location is not valid', problems);
+}
+
+/**
+ * The contact fields the input names, as stored: `country` an assigned ISO 3166-1 alpha-2 code in
+ * upper case, `phone` in E.164 (a local number read in the country the location has after the
+ * change); 400 naming each problem.
+ */
+function checkedContact(input: { phone?: string | null; country?: string | null }, was?: Pick<Location, 'country'>): Partial<Pick<Location, 'phone' | 'country'>> {
+  const problems: FieldProblem[] = [];
+  const out: Partial<Pick<Location, 'phone' | 'country'>> = {};
+  if (input.country !== undefined) {
+    out.country = input.country === null ? null : input.country.toUpperCase();
+    if (out.country !== null && !isCountryCode(out.country)) problems.push({ path: '/country', message: 'is not an ISO 3166-1 alpha-2 country code (e.g. SE)' });
+  }
+  if (typeof input.phone === 'string') {
+    const parsed = parsePhone(input.phone, out.country !== undefined ? out.country : (was?.country ?? null));
+    if (parsed.ok) out.phone = parsed.e164;
+    else problems.push({ path: '/phone', message: parsed.problem });
+  } else if (input.phone === null) out.phone = null;
+  if (problems.length) throw validationFailed('The location is not valid', problems);
+  return out;
 }
 
 async function current(principal: Principal, locationId: number): Promise<Location> {
@@ -45,14 +69,16 @@ export const getLocation = (principal: Principal, locationId: number): Promise<L
 export async function createLocation(principal: Principal, input: CreateLocationBody, id?: number): Promise<Location> {
   if (principal.locationIds) throw forbidden('This credential is limited to some locations and cannot create one');
   assertValid(input);
+  const contact = checkedContact(input);
   const now = new Date().toISOString();
   const location: Location = {
     id: id ?? (await nextId('location')),
     name: input.name,
     timezone: input.timezone,
-    operatingHours: normalizeHours(input.operatingHours),
+    operatingHours: normalizeHours(input.operatingHours ?? {}),
     address: input.address ?? null,
-    phone: input.phone ?? null,
+    phone: contact.phone ?? null,
+    country: contact.country ?? null,
     createdAt: now,
     updatedAt: now,
     version: 1,
@@ -68,14 +94,16 @@ export async function createLocation(principal: Principal, input: CreateLocation
 export async function updateLocation(principal: Principal, locationId: number, input: UpdateLocationBody): Promise<Location> {
   const prev = await current(principal, locationId);
   assertValid(input);
+  const contact = checkedContact(input, prev);
   const next: Location = {
     ...prev,
     ...input,
+    ...contact,
     operatingHours: input.operatingHours ? normalizeHours(input.operatingHours) : prev.operatingHours,
     version: prev.version + 1,
     updatedAt: new Date().toISOString(),
   };
-  const changes = changedFields(prev, next, ['name', 'timezone', 'operatingHours', 'address', 'phone']);
+  const changes = changedFields(prev, next, ['name', 'timezone', 'operatingHours', 'address', 'phone', 'country']);
   if (Object.keys(changes).length === 0) return prev;
   const { companyId } = principal;
   const events = [newEvent(companyId, 'location.updated', String(locationId), { ...next }, changes)];
@@ -87,9 +115,34 @@ export async function updateLocation(principal: Principal, locationId: number, i
   return next;
 }
 
-/** Deletes an empty location (409 while it has tables, booking groups or coursings); answers what was deleted. */
+const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings' };
+
+/**
+ * 409 naming what keeps the location, read once its delete was refused: its tables, booking
+ * groups, coursings and capacity settings (their counters), and the bookings that use it or its tables from a little
+ * before today on (a bounded read; the bookings without a table are also counted). Undefined
+ * when nothing does (the refusal was a concurrent change of the location).
+ */
+async function locationInUse(companyId: number, location: Location): Promise<AppError | undefined> {
+  const [contents, inUse] = await Promise.all([locations.contents(companyId, location.id), bookingsInUse(companyId, { by: 'location', locationId: location.id })]);
+  const held = (Object.keys(contentLabels) as (keyof typeof contentLabels)[]).filter((kind) => contents[kind] > 0);
+  const count = Math.max(inUse.found.length, contents.BOOKING);
+  if (held.length === 0 && count === 0) return undefined;
+  const blockers = held.length ? [`it still has ${held.map((k) => `${contentLabels[k]} (${contents[k]})`).join(', ')}: delete them`] : [];
+  return inUseConflict(`Location ${location.id}`, blockers, { count, atLeast: inUse.more, inUse, listing: `/api/v1/bookings?locationId=${location.id}` });
+}
+
+/**
+ * Deletes an empty location: 409 naming what it still has (tables, booking groups, coursings) and
+ * the bookings that still use it. Answers what was deleted.
+ */
 export async function deleteLocation(principal: Principal, locationId: number): Promise<Location> {
+  const { companyId } = principal;
   const location = await current(principal, locationId);
-  await locations.remove(principal.companyId, location, newEvent(principal.companyId, 'location.deleted', String(locationId), { ...location }));
+  try {
+    await locations.remove(companyId, location, newEvent(companyId, 'location.deleted', String(locationId), { ...location }));
+  } catch (err) {
+    throw (err instanceof AppError && err.code === 'CONFLICT' && (await locationInUse(companyId, location))) || err;
+  }
   return location;
 }

@@ -4,12 +4,12 @@
  * and API keys): the permissions must exist, and a caller may grant only what it holds.
  */
 import { builtInPermissions, describeBuiltIn, isBuiltInPermission } from '../auth/catalog';
-import type { Principal } from '../auth/principal';
+import { holds, type Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { permissions, permissionsNotFound, type IsCounted, type Permission } from '../data/permissions';
 import { AppError, conflict, forbidden, notFound, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
-import { Page } from '../page';
+import { pageInMemory, type Page } from '../page';
 import type { CreatePermissionBody, ListPermissionsQuery, UpdatePermissionBody } from '../schemas/access';
 import { changedFields } from './changes';
 
@@ -19,21 +19,17 @@ function assertInternalOperator(principal: Principal): void {
   }
 }
 
-/** Filters, orders by key and pages the catalog, which is read whole (it is small). Pure. */
+/**
+ * Filters, orders by key and pages the catalog, which is read whole (it is small). Pure. The
+ * cursor goes on after the last key listed (the filters come from the query, as on every list).
+ */
 export function pagePermissions(all: readonly Permission[], query: ListPermissionsQuery): Page<Permission> {
   const needle = query.search?.toLowerCase();
   const matches = all
     .filter((p) => query.category === undefined || p.category === query.category)
     .filter((p) => needle === undefined || [p.key, p.name, p.description ?? ''].some((text) => text.toLowerCase().includes(needle)))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const start = (query.page - 1) * query.limit;
-  return new Page(matches.slice(start, start + query.limit), {
-    page: query.page,
-    limit: query.limit,
-    total: matches.length,
-    totalPages: Math.ceil(matches.length / query.limit),
-    nextCursor: null,
-  });
+  return pageInMemory(matches, query, 'permissions', (p) => p.key);
 }
 
 export async function listPermissions(query: ListPermissionsQuery): Promise<Page<Permission>> {
@@ -109,10 +105,54 @@ export async function assertPermissionsExist(grants: readonly Grant[]): Promise<
  * (403, one detail per other permission). Internal operators define the catalog and may grant any.
  */
 export function assertMayGrant(principal: Principal, grants: readonly Grant[]): void {
-  if (principal.internalOperator) return;
-  const held = new Set(principal.permissions);
-  const excess = grants.filter((g) => !held.has(g.key)).map((g) => ({ path: g.path, message: `grants ${g.key}, which this credential does not hold` }));
+  const excess = grants.filter((g) => !mayWield(principal, g.key)).map((g) => ({ path: g.path, message: `grants ${g.key}, which this credential does not hold` }));
   if (excess.length) throw new AppError('FORBIDDEN', 'A credential may grant only permissions it holds', excess);
+}
+
+/** Whether the caller may grant, or act on something that holds, the permission: internal operators may any. */
+const mayWield = (principal: Principal, key: string) => principal.internalOperator || holds(principal, key);
+
+/** What a role or key grants, as stored: its permission keys, or every permission (the admin role). */
+export interface HeldGrant {
+  permissionKeys: readonly string[];
+  allPermissions?: boolean | undefined;
+}
+
+/** The keys a grant holds now: for the admin role, every permission of the catalog (read now, so one made a moment ago counts). */
+export async function keysHeld(grant: HeldGrant): Promise<string[]> {
+  return grant.allPermissions ? (await permissions.list()).map((p) => p.key) : [...grant.permissionKeys];
+}
+
+/** The permissions of `keys` the caller does not hold (none for internal operators). Pure. */
+const lackedBy = (principal: Principal, keys: readonly string[]): string[] => keys.filter((key) => !mayWield(principal, key));
+
+/** "a, b and c", at most `shown` of them and how many more. Pure. */
+function listed(keys: readonly string[], shown = 10): string {
+  const head = keys.slice(0, shown);
+  const more = keys.length - head.length;
+  if (more > 0) return `${head.join(', ')} and ${more} more`;
+  return head.length > 1 ? `${head.slice(0, -1).join(', ')} and ${head.at(-1)}` : (head[0] ?? '');
+}
+
+/** Something a caller lacks of a role or key it would change (a permission, a tier), as the 403 names it. */
+export interface Shortfall {
+  lacking: string;
+  problem: FieldProblem;
+}
+
+/** The permissions a role or key holds as it is that the caller does not (issue 10, item 6). */
+export async function permissionShortfalls(principal: Principal, target: HeldGrant, path: string): Promise<Shortfall[]> {
+  return lackedBy(principal, await keysHeld(target)).map((key) => ({ lacking: key, problem: { path, message: `holds ${key}, which this credential does not hold` } }));
+}
+
+/**
+ * A caller may change, revoke or delete a role or key only if it holds everything the role or key
+ * holds as it is: otherwise a weaker credential could strip or repurpose a stronger one (403
+ * naming what it lacks). Pure.
+ */
+export function assertNoShortfall(what: string, shortfalls: readonly Shortfall[]): void {
+  if (shortfalls.length === 0) return;
+  throw new AppError('FORBIDDEN', `This credential may not change ${what}, which holds what this credential does not: ${listed(shortfalls.map((s) => s.lacking))}`, shortfalls.map((s) => s.problem));
 }
 
 /** Adds the built-in permissions the catalog lacks, in key order (the local seed; idempotent). */

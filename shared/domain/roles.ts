@@ -1,21 +1,39 @@
 /**
  * Roles (spec 2.7): named sets of permissions a company gives its API keys. The system roles and
- * the hidden platform-operator role are seeded and cannot be changed (403).
+ * the hidden platform-operator role are seeded and cannot be changed (403). The admin system role
+ * holds every permission of the catalog, including those added after it was seeded. To a company's
+ * callers the platform-operator role does not exist: its id answers as an unknown one does (404).
  */
-import { PLATFORM_OPERATOR_ROLE, systemRoles } from '../auth/catalog';
+import { ADMIN_ROLE, PLATFORM_OPERATOR_ROLE, systemRoles } from '../auth/catalog';
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { permissions } from '../data/permissions';
 import { roles, type Role, type StoredRole } from '../data/roles';
-import { forbidden, notFound } from '../errors';
+import { AppError, forbidden, notFound } from '../errors';
 import { newEvent } from '../events/catalog';
-import type { Page } from '../page';
+import { Page } from '../page';
 import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/access';
 import { changedFields } from './changes';
-import { assertMayGrant, isCustomPermission, permissionKeysOf } from './permissions';
+import { assertMayGrant, assertNoShortfall, isCustomPermission, permissionKeysOf, permissionShortfalls } from './permissions';
 
-export function listRoles(principal: Principal, query: ListRolesQuery): Promise<Page<Role>> {
-  return roles.list(principal.companyId, query);
+/** A page of roles as the API shows them; the admin role lists every permission of the catalog as it is now. */
+export async function listRoles(principal: Principal, query: ListRolesQuery): Promise<Page<Role>> {
+  const page = await roles.list(principal.companyId, query);
+  const everything = page.items.some((r) => r.allPermissions) ? (await permissions.list()).map((p) => p.id).sort((a, b) => a - b) : [];
+  return new Page(
+    page.items.map((r) => (r.allPermissions ? { ...r.role, permissionIds: everything } : r.role)),
+    page.pagination,
+  );
+}
+
+/**
+ * The role `id` of the caller's company, as a role route may see it: the platform-operator role is
+ * there only for internal operators; to anyone else its id is unknown (404, word for word).
+ */
+export async function visibleRole(principal: Principal, id: number, unknown: () => AppError = () => notFound('Role')): Promise<StoredRole> {
+  const found = await roles.get(principal.companyId, id);
+  if (!found || (found.platformOperator && !principal.internalOperator)) throw unknown();
+  return found;
 }
 
 /** The keys of the ids, which must exist (404) and which the caller must hold (403). */
@@ -44,10 +62,10 @@ export async function createRole(principal: Principal, input: CreateRoleBody): P
 
 /** Changes name, description or permissions of a role the company made; a change of nothing writes nothing. */
 export async function updateRole(principal: Principal, id: number, input: UpdateRoleBody): Promise<Role> {
-  const current = await roles.get(principal.companyId, id);
-  if (!current) throw notFound('Role');
+  const current = await visibleRole(principal, id);
   if (current.platformOperator) throw forbidden('The platform-operator role cannot be updated');
   if (current.role.isSystem) throw forbidden(`${current.role.name} is a system role and cannot be updated`);
+  assertNoShortfall('this role', await permissionShortfalls(principal, current, '/permissionIds'));
   const permissionKeys = input.permissionIds ? await grantedKeys(principal, input.permissionIds) : current.permissionKeys;
   const role: Role = { ...current.role, ...input, version: current.role.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(current.role, role, ['name', 'description', 'permissionIds']);
@@ -57,19 +75,23 @@ export async function updateRole(principal: Principal, id: number, input: Update
 }
 
 /**
- * Gives a new company its system roles (owner, manager, staff, readonly) and the hidden
+ * Gives a new company its system roles (admin, manager, staff, readonly) and the hidden
  * platform-operator role, one after another so their ids follow that order (the local seed).
+ * Answers their ids by name.
  */
-export async function seedSystemRoles(companyId: number): Promise<void> {
+export async function seedSystemRoles(companyId: number): Promise<Record<string, number>> {
   const ids = new Map((await permissions.list()).map((p) => [p.key, p.id]));
   const seeded: [string, readonly string[], boolean][] = [
     ...Object.entries(systemRoles).map(([name, keys]): [string, readonly string[], boolean] => [name, keys, false]),
     [PLATFORM_OPERATOR_ROLE.name, PLATFORM_OPERATOR_ROLE.permissions, true],
   ];
   const now = new Date().toISOString();
+  const seededIds: Record<string, number> = {};
   for (const [name, keys, platformOperator] of seeded) {
     const role: Role = { id: await nextId('role'), name, description: null, permissionIds: keys.map((k) => ids.get(k)!), isSystem: true, createdAt: now, updatedAt: now, version: 1 };
-    const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator };
+    const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator, ...(name === ADMIN_ROLE ? { allPermissions: true as const } : {}) };
     await roles.create(companyId, stored, isCustomPermission, platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }));
+    seededIds[name] = role.id;
   }
+  return seededIds;
 }

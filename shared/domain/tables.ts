@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { locations } from '../data/locations';
-import { diningTables, type DiningTable, type TableWrite } from '../data/tables';
-import { AppError, conflict, notFound, unprocessable, validationFailed, type FieldProblem } from '../errors';
+import { diningTables, type DiningTable, type StoredTable, type TableWrite } from '../data/tables';
+import { AppError, notFound, unprocessable, validationFailed, type FieldProblem } from '../errors';
 import { newEvent, type DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { MAX_COMBINABLE, type CreateTableBody, type ListTablesQuery, type UpdateTableBody } from '../schemas/tables';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
+import { bookingsInUse, inUseConflict } from './inUse';
 
 /**
  * A list under a location's path. An empty page may mean the location is not the company's: then
@@ -132,12 +133,34 @@ export async function updateTable(principal: Principal, locationId: number, id: 
   return next;
 }
 
-/** Deletes a table that no booking group includes (409 otherwise); its partners drop it. Answers what was deleted. */
+/**
+ * 409 naming what keeps the table: the booking groups that include it, and the bookings that use
+ * it (their count is kept on the table; the first are read to name them). Undefined when nothing does.
+ */
+async function tableInUse(companyId: number, { table, groupIds, bookingsUsing }: StoredTable): Promise<AppError | undefined> {
+  if (groupIds.length === 0 && bookingsUsing === 0) return undefined;
+  const groups = groupIds.length ? [`it is in booking groups ${groupIds.join(', ')}: remove it from them`] : [];
+  const inUse = bookingsUsing > 0 ? await bookingsInUse(companyId, { by: 'table', tableId: table.id }) : { found: [], more: false };
+  return inUseConflict(`Table ${table.name} (${table.id})`, groups, { count: bookingsUsing, inUse, listing: `/api/v1/bookings?tableId=${table.id}` });
+}
+
+/**
+ * Deletes a table that no booking group includes and no booking uses (409 naming them otherwise);
+ * its partners drop it. Answers what was deleted. A booking or a group that takes the table
+ * between the read and the delete fails the delete's condition: then the refusal names it too.
+ */
 export async function deleteTable(principal: Principal, locationId: number, id: string): Promise<DiningTable> {
-  const { table, groupIds } = await current(principal, locationId, id);
-  if (groupIds.length) throw conflict(`Table ${id} is in booking groups ${groupIds.join(', ')}; remove it from them first`);
   const { companyId } = principal;
+  const stored = await current(principal, locationId, id);
+  const refused = await tableInUse(companyId, stored);
+  if (refused) throw refused;
+  const { table } = stored;
   const partners = await partnerChanges(companyId, table, { added: [], removed: table.combinableWith, requested: [], now: new Date().toISOString() });
-  await diningTables.remove(companyId, table, partners.writes, [newEvent(companyId, 'table.deleted', id, { ...table }), ...partners.events]);
+  try {
+    await diningTables.remove(companyId, table, partners.writes, [newEvent(companyId, 'table.deleted', id, { ...table }), ...partners.events]);
+  } catch (err) {
+    const now = err instanceof AppError && err.code === 'CONFLICT' ? await diningTables.get(companyId, locationId, id) : undefined;
+    throw (now && (await tableInUse(companyId, now))) ?? err;
+  }
   return table;
 }

@@ -9,15 +9,15 @@ import { config } from '../config';
 import { attempts, type DeliveryAttempt } from '../data/webhookAttempts';
 import { deliveries, type StoredDelivery, type WebhookDelivery } from '../data/webhookDeliveries';
 import { subscriptions, type WebhookSubscription } from '../data/webhookSubscriptions';
-import { conflict, notFound, validationFailed } from '../errors';
-import { newEvent } from '../events/catalog';
+import { AppError, conflict, notFound, validationFailed } from '../errors';
+import { newEvent, type EventName } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateWebhookSubscriptionBody, ListWebhookDeliveriesQuery, ListWebhookSubscriptionsQuery, UpdateWebhookSubscriptionBody } from '../schemas/webhooks';
 import { newDelivery } from '../webhooks/payload';
 import { newSecret } from '../webhooks/signing';
 import { urlRefusal } from '../webhooks/urlPolicy';
 import { changedFields } from './changes';
-import { assertCompanyWide, isEventName } from './events';
+import { assertCompanyWide, canReadEvent, isEventName, loggedEventNames, readPermissionOf, readableEvents } from './events';
 
 /** After a rotation the replaced secret keeps signing this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -29,9 +29,33 @@ async function assertUrlAllowed(url: string): Promise<void> {
   if (refusal) throw validationFailed('The webhook URL is refused', [{ path: '/url', message: refusal }]);
 }
 
-function assertEventNames(events: readonly string[]): void {
+/**
+ * The events a subscription of this credential selects, as stored: each name it gives, and for
+ * `*` every logged event whose resource the credential can read now (so a credential never
+ * subscribes to what it could not read, and a later grant does not widen an old subscription).
+ * 400 for an unknown name, 403 naming each event whose resource it cannot read.
+ */
+function subscribedEvents(principal: Principal, events: readonly string[]): string[] {
   const unknown = events.flatMap((name, i) => (name === '*' || isEventName(name) ? [] : [{ path: `/events/${i}`, message: `${name} is not an event name` }]));
   if (unknown.length) throw validationFailed('Unknown event names', unknown);
+  const unreadable = events.flatMap((name, i) => (name === '*' || canReadEvent(principal, name as EventName) ? [] : [{ path: `/events/${i}`, message: `needs ${readPermissionOf(name as EventName)}` }]));
+  if (unreadable.length) throw new AppError('FORBIDDEN', 'This credential cannot read the resources of some of these events', unreadable);
+  const selected = [...new Set(events.flatMap((name) => (name === '*' ? readableEvents(principal) : [name])))];
+  if (selected.length === 0) throw new AppError('FORBIDDEN', 'This credential can read no event', [{ path: '/events', message: 'no event type is readable with this credential' }]);
+  return selected;
+}
+
+/**
+ * 403 unless the credential can read every event the subscription selects (`*`, stored before
+ * subscriptions were expanded, selects all): moving a subscription to another URL, or switching
+ * it back on, decides who receives those events.
+ */
+function assertReadsSelected(principal: Principal, events: readonly string[]): void {
+  const selected = events.includes('*') ? loggedEventNames : events.filter(isEventName);
+  const missing = [...new Set(selected.filter((n) => !canReadEvent(principal, n)).map(readPermissionOf))];
+  if (missing.length) {
+    throw new AppError('FORBIDDEN', `The subscription selects events this credential cannot read (needs ${missing.join(', ')})`, [{ path: '/events', message: `needs ${missing.join(', ')}` }]);
+  }
 }
 
 async function current(principal: Principal, id: string): Promise<WebhookSubscription> {
@@ -53,8 +77,7 @@ export const getSubscription = (principal: Principal, id: string): Promise<Webho
 
 export async function createSubscription(principal: Principal, input: CreateWebhookSubscriptionBody): Promise<WithSecret<WebhookSubscription>> {
   assertCompanyWide(principal);
-  const events = input.events ?? ['*'];
-  assertEventNames(events);
+  const events = subscribedEvents(principal, input.events ?? ['*']);
   await assertUrlAllowed(input.url);
   const now = new Date();
   const subscription: WebhookSubscription = {
@@ -73,14 +96,19 @@ export async function createSubscription(principal: Principal, input: CreateWebh
   return { ...subscription, secret };
 }
 
-/** Changes url, events, description or active; a change that changes nothing writes nothing. */
+/**
+ * Changes url, events, description or active; a change that changes nothing writes nothing. New
+ * events are checked as on create; a new url, or switching the subscription on, needs read
+ * permission for every event it selects.
+ */
 export async function updateSubscription(principal: Principal, id: string, input: UpdateWebhookSubscriptionBody): Promise<WebhookSubscription> {
   assertCompanyWide(principal);
-  if (input.events) assertEventNames(input.events);
+  const events = input.events && subscribedEvents(principal, input.events);
   const was = await current(principal, id);
-  const next: WebhookSubscription = { ...was, ...input, version: was.version + 1, updatedAt: new Date().toISOString() };
+  const next: WebhookSubscription = { ...was, ...input, ...(events ? { events } : {}), version: was.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(was, next, ['url', 'events', 'description', 'active']);
   if (Object.keys(changes).length === 0) return was;
+  if (changes.url !== undefined || changes.active === true) assertReadsSelected(principal, next.events);
   if (changes.url !== undefined) await assertUrlAllowed(next.url);
   await subscriptions.update(principal.companyId, next, was.version, subscriptionEvent(principal, 'updated', next, changes));
   return next;

@@ -2,7 +2,8 @@
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
  * Names of decisions.md §6, plus events for the other resources (coursings, permissions, roles,
- * guests, locations, tables, booking groups) so that every change has an event.
+ * guests, locations, tables, booking groups, capacity settings, extended waiting times) so that
+ * every change has an event.
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
@@ -54,6 +55,12 @@ export const eventCatalog = {
   'booking-group.updated': 'booking-group',
   'booking-group.deleted': 'booking-group',
   'booking-settings.updated': 'booking-settings',
+  'capacity-setting.created': 'capacity-setting',
+  'capacity-setting.updated': 'capacity-setting',
+  'capacity-setting.deleted': 'capacity-setting',
+  'extended-waiting-time.created': 'extended-waiting-time',
+  'extended-waiting-time.updated': 'extended-waiting-time',
+  'extended-waiting-time.deleted': 'extended-waiting-time',
   'tab.updated': 'tab',
   'order.created': 'order',
   'order.updated': 'order',
@@ -68,6 +75,55 @@ export const eventCatalog = {
 
 export type EventName = keyof typeof eventCatalog;
 export const eventNames = Object.keys(eventCatalog) as EventName[];
+export type ResourceKind = (typeof eventCatalog)[EventName];
+
+/**
+ * Who may see an event of each resource kind: a credential that could read the resource directly.
+ * `read` is the permission its read operations require. `scope` says whether those reads are
+ * limited by a credential's locations: `location` (the event is shown to a location-limited
+ * credential only when it names one of its locations, see eventLocation), or `company` (keys,
+ * roles and the permission catalog are read company-wide).
+ */
+export const resourceAccess: Record<ResourceKind, { read: string; scope: 'location' | 'company' }> = {
+  booking: { read: 'bookings.read', scope: 'location' },
+  'booking-member': { read: 'bookings.read', scope: 'location' },
+  'booking-settings': { read: 'bookings.read', scope: 'location' },
+  guest: { read: 'bookings.read', scope: 'location' },
+  'variant-group': { read: 'variant_groups.read', scope: 'location' },
+  variant: { read: 'variant_groups.read', scope: 'location' },
+  schedule: { read: 'schedules.read', scope: 'location' },
+  'schedule-rule': { read: 'schedules.read', scope: 'location' },
+  'menu-layout': { read: 'schedules.read', scope: 'location' },
+  order: { read: 'orders.read', scope: 'location' },
+  tab: { read: 'tabs.read', scope: 'location' },
+  location: { read: 'locations.read', scope: 'location' },
+  table: { read: 'tables.read', scope: 'location' },
+  'booking-group': { read: 'booking_groups.read', scope: 'location' },
+  coursing: { read: 'coursings.read', scope: 'location' },
+  'capacity-setting': { read: 'capacity_settings.read', scope: 'location' },
+  'extended-waiting-time': { read: 'locations.read', scope: 'location' },
+  'api-key': { read: 'api_keys.read', scope: 'company' },
+  role: { read: 'roles.read', scope: 'company' },
+  permission: { read: 'permissions.read', scope: 'company' },
+  'webhook-subscription': { read: 'webhooks.read', scope: 'location' },
+};
+
+/**
+ * The location an event's resource belongs to, when the event says: the `locationId` of its data
+ * (bookings, tables, coursings, orders …), or the resource id of a location or of its booking
+ * settings. Null otherwise (guests and webhook subscriptions belong to no location; some events
+ * do not carry theirs): a location-limited credential is not shown such an event unless its
+ * resource is read company-wide.
+ */
+export function eventLocation(payload: Pick<EventPayload, 'resource' | 'resourceId' | 'data'>): number | null {
+  const fromData = payload.data.locationId;
+  if (typeof fromData === 'number') return fromData;
+  if (payload.resource === 'location' || payload.resource === 'booking-settings') {
+    const id = Number(payload.resourceId);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  }
+  return null;
+}
 
 /** The webhook payload of spec §6, exactly as receivers get it. */
 export interface EventPayload {

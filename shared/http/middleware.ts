@@ -10,7 +10,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { authenticate } from '../auth/authenticate';
-import { tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
+import { holds, tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows, type Hit } from '../data/rateWindows';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { RouteRuntime } from '../routes';
@@ -135,8 +135,9 @@ export function credential(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
  * `onError` wait for it too, so every answer carries exact headers and a refusal (or a failure to
  * count: 503) replaces whatever the operation answered, a result, a 404 or a 403 alike. A request
  * whose credential failed has nothing to overlap: it waits for the count, then answers 401.
+ * `now` looks up `Date.now` at each request, so a clock a test freezes (vi.useFakeTimers) applies.
  */
-export function rateWindow(route: RouteRuntime, now: () => number = Date.now): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function rateWindow(route: RouteRuntime, now: () => number = () => Date.now()): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const count = async (s: RequestState): Promise<void> => {
     const limit = tierLimits[s.principal?.tier ?? 'standard'];
     const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
@@ -189,7 +190,7 @@ export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
   return {
     before: (request) => {
       const { principal } = state(request);
-      if (route.permission && !principal?.permissions.includes(route.permission)) {
+      if (route.permission && !(principal && holds(principal, route.permission))) {
         throw forbidden(`This credential lacks the permission ${route.permission}`);
       }
     },

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FieldProblem } from '../errors';
+import { pageDepthProblem } from '../page';
 
 /** An ajv validate function, as the generated modules export them. */
 export interface CompiledValidator {
@@ -53,6 +54,11 @@ export function eventValidator(validators: RouteValidators): EventValidator | un
         if (check(empty)) event.body = empty;
         else found.push({ path: '/', message: 'a JSON body is required' });
       } else if (!check(event[part])) found.push(...problems(check.errors));
+      else if (part === 'queryStringParameters') {
+        // Every list's `page` × `limit` bound, which its schema cannot state (shared/page.ts).
+        const deep = pageDepthProblem(event[part] as Record<string, unknown>);
+        if (deep) found.push(deep);
+      }
     }
     validate.errors = found.length ? found : null;
     return found.length === 0;

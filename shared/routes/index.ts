@@ -7,6 +7,7 @@
 import { accessRoutes } from './access';
 import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
+import { capacityRoutes } from './capacity';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
@@ -16,7 +17,7 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes] as const satisfies readonly Route[];
+export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

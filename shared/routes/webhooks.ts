@@ -13,5 +13,5 @@ export const webhooksRoutes = [
   row({ operationId: 'testWebhookSubscription', method: 'POST', path: `${subscriptions}/{id}/test`, permission: 'webhooks.manage', handler: 'functions/webhooks/test.ts', area: 'webhooks', schemas: { path: webhooks.WebhookSubscriptionIdPath } }),
   row({ operationId: 'listWebhookDeliveries', method: 'GET', path: `${subscriptions}/{id}/deliveries`, permission: 'webhooks.read', handler: 'functions/webhooks/deliveries.ts', area: 'webhooks', schemas: { path: webhooks.WebhookSubscriptionIdPath, query: webhooks.ListWebhookDeliveriesQuery } }),
   row({ operationId: 'retryWebhookDelivery', method: 'POST', path: '/api/v1/webhooks/deliveries/{deliveryId}/retry', permission: 'webhooks.manage', handler: 'functions/webhooks/retry.ts', area: 'webhooks', schemas: { path: webhooks.WebhookDeliveryIdPath } }),
-  row({ operationId: 'listEvents', method: 'GET', path: '/api/v1/events', permission: 'webhooks.read', handler: 'functions/events/list.ts', area: 'webhooks', schemas: { query: webhooks.ListEventsQuery } }),
+  row({ operationId: 'listEvents', method: 'GET', path: '/api/v1/events', permission: 'events.read', handler: 'functions/events/list.ts', area: 'webhooks', schemas: { query: webhooks.ListEventsQuery } }),
 ] as const;

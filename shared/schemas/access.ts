@@ -23,8 +23,7 @@ const category = Nullable(Type.String({ minLength: 1, maxLength: 100 }));
 export const ListPermissionsQuery = Type.Object({
   category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  ...pageQuery(1000, 50),
 });
 
 export const CreatePermissionBody = Type.Object(

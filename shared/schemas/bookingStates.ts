@@ -6,6 +6,9 @@
 export const bookingStatuses = ['pending', 'confirmed', 'checked_in', 'seated', 'completed', 'cancelled', 'no_show'] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
+/** Bookings that still hold their tables and count as the guest's active bookings. */
+export const activeStatuses: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in', 'seated'];
+
 export const tabStatuses = ['pre_arrival', 'open', 'closed'] as const;
 export type TabStatus = (typeof tabStatuses)[number];
 

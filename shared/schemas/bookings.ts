@@ -20,7 +20,7 @@ export const PutBookingSettingsBody = Type.Partial(Type.Object({ ...bookingSetti
 const date = Type.String({ format: 'date', description: 'YYYY-MM-DD, the location\'s local date' });
 const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, the location\'s local wall time' });
 const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
-const guestCount = Type.Integer({ minimum: 0, maximum: 100, description: 'guests; 0 for a walk-in whose party is not counted' });
+const guestCount = Type.Integer({ minimum: 0, maximum: 100, description: 'guests; 0 only for a walk-in seated at once (seatImmediately), whose party is not counted' });
 const tableId = Uuid;
 const tableIds = Type.Array(Uuid, { uniqueItems: true, maxItems: MAX_BOOKING_TABLES, description: 'tables of the location; the first is the primary; replaces tableId' });
 const defaultTabStrategy = Type.Union([Type.Literal('single'), Type.Literal('per_resource')], { description: 'one tab for the booking, or one per table' });
@@ -62,7 +62,7 @@ export const CreateBookingBody = Type.Object(
     bookingSource: Type.Optional(text(50)),
     guestName: Type.Optional(text(200)),
     guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-    guestPhone: Type.Optional(text(40, 'with the country code; stored as E.164')),
+    guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
     seatImmediately: Type.Optional(Type.Boolean({ description: 'seat at once (a party at the door); needs a table' })),
   },
   { additionalProperties: false },
@@ -131,14 +131,14 @@ export const LockBookingBody = Type.Object({ locked: Type.Boolean() }, { additio
 
 export const SeatBookingBody = Type.Object(
   {
-    tabId: Type.Optional(Uuid),
+    tabId: Type.Optional(Type.String({ format: 'uuid', description: "one of the booking's tabs, or a tab of its location without a booking (walk-in, bar) to link" })),
     createTab: Type.Optional(Type.Boolean({ description: 'open a new tab for the primary guest and table instead of the pre-arrival one' })),
   },
   { additionalProperties: false },
 );
 
 export const UnseatBookingBody = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket' }) },
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket when given' })) },
   { additionalProperties: false },
 );
 

@@ -8,10 +8,19 @@ export const NumericId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INT
 
 export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color code' });
 
+/**
+ * How far `page` reaches: page × limit at most this many items (decisions.md §1 paging). A page is
+ * read by walking the pages before it, so deeper reads go by `cursor` (one Query per page at any
+ * depth); the bound keeps every request's reading small and every DynamoDB `Limit` far from
+ * overflowing. The schema bounds `page` alone (limit ≥ 1); the chain checks the product, which a
+ * schema cannot say (shared/page.ts `pageDepthProblem`).
+ */
+export const MAX_PAGED_ITEMS = 1000;
+
 /** Query of a paged list; bounds differ per resource (spec §8). */
 export function pageQuery(maxLimit: number, defaultLimit: number) {
   return {
-    page: Type.Integer({ minimum: 1, default: 1 }),
+    page: Type.Integer({ minimum: 1, maximum: MAX_PAGED_ITEMS, default: 1, description: `page × limit at most ${MAX_PAGED_ITEMS}; read further with cursor` }),
     limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   };

@@ -30,14 +30,16 @@ export const displayName = (maxLength: number) => Type.String({ minLength: 1, ma
 const name = displayName(200);
 const timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Stockholm' });
 const address = Nullable(Type.String({ minLength: 1, maxLength: 500 }));
-const phone = Nullable(Type.String({ pattern: '^\\+?[0-9(][0-9 ()-]{2,30}$', description: 'digits, spaces, parentheses and dashes; + first for international' }));
+const phone = Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'with the country code, or local in the location\'s country; stored as E.164' }));
+const country = Nullable(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 (SE), stored upper case; local phone numbers given at the location are read in it' }));
 
 export const LocationPath = Type.Object({ locationId: NumericId });
 
 export const ListLocationsQuery = Type.Object(pageQuery(100, 20));
 
+/** Without `operatingHours` the location is stored with every day closed (docs/setup.md: what that means for availability). */
 export const CreateLocationBody = Type.Object(
-  { name, timezone, operatingHours: OperatingHours, address: Type.Optional(address), phone: Type.Optional(phone) },
+  { name, timezone, operatingHours: Type.Optional(OperatingHours), address: Type.Optional(address), phone: Type.Optional(phone), country: Type.Optional(country) },
   { additionalProperties: false },
 );
 
@@ -48,6 +50,7 @@ export const UpdateLocationBody = Type.Object(
     operatingHours: Type.Optional(OperatingHours),
     address: Type.Optional(address),
     phone: Type.Optional(phone),
+    country: Type.Optional(country),
   },
   { additionalProperties: false, minProperties: 1 },
 );

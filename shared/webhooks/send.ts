@@ -7,13 +7,24 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Stage } from '../config';
-import { addressPolicy, addressRefusal, formRefusal, guardedLookup, hostOf } from './urlPolicy';
+import { addressPolicy, formRefusal, guardedLookup, hostOf } from './urlPolicy';
+
+/**
+ * Why an attempt failed, as recorded (attempt log, delivery, dead-letter alert): a category, never
+ * the socket's own message, which would tell a tenant the addresses and internals our side saw
+ * (an address its host resolved to, a TLS library's text). `blocked`: the URL or an address it
+ * resolved to is not allowed (urlPolicy.ts); `dns`: the host does not resolve; `refused`: nothing
+ * listens; `tls`: the TLS handshake or the certificate failed; `timeout`: no answer in time;
+ * `network`: any other connection failure (reset, unreachable); `status N`: the receiver answered
+ * N, which is not a 2xx (a redirect included: they are not followed).
+ */
+export type FailureCategory = 'blocked' | 'dns' | 'refused' | 'tls' | 'timeout' | 'network' | `status ${number}`;
 
 export interface SendResult {
   /** The receiver's HTTP status; null when no answer came. */
   httpStatus: number | null;
   /** Why the attempt failed; null on a 2xx. */
-  error: string | null;
+  error: FailureCategory | null;
   durationMs: number;
 }
 
@@ -24,32 +35,28 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
 }
 
-const MAX_ERROR_LENGTH = 300;
-
-function describe(err: NodeJS.ErrnoException): string {
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host does not resolve',
-    EAI_AGAIN: 'host does not resolve (DNS temporary failure)',
-    EHOSTUNREACH: 'host unreachable',
-  };
-  const text = (err.code && known[err.code]) ?? err.message ?? String(err);
-  return text.slice(0, MAX_ERROR_LENGTH);
+/** The category of a failed connection, from the error's code (Node's, OpenSSL's, the guarded lookup's). */
+export function failureOf(err: NodeJS.ErrnoException): FailureCategory {
+  const code = err.code ?? '';
+  if (code === 'EADDRNOTALLOWED') return 'blocked';
+  if (code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ETIMEDOUT') return 'timeout';
+  if (/^ERR_(TLS|SSL)_|CERT|SIGNATURE|^EPROTO$/.test(code)) return 'tls';
+  return 'network';
 }
 
 export function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failed = (error: string, httpStatus: number | null = null): SendResult => ({ httpStatus, error, durationMs: elapsed() });
+  const failed = (error: FailureCategory, httpStatus: number | null = null): SendResult => ({ httpStatus, error, durationMs: elapsed() });
 
   const url = new URL(rawUrl);
-  const form = formRefusal(url, options.stage);
-  if (form) return Promise.resolve(failed(`the URL ${form}`));
+  if (formRefusal(url, options.stage)) return Promise.resolve(failed('blocked'));
   const allowed = addressPolicy(url, options.stage);
   const host = hostOf(url);
   // A literal address is connected to without a lookup, so it is checked here.
-  if (isIP(host) && !allowed(host)) return Promise.resolve(failed(addressRefusal(host)));
+  if (isIP(host) && !allowed(host)) return Promise.resolve(failed('blocked'));
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -74,13 +81,12 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
       agent: false,
       signal: options.signal,
     });
-    const timer = setTimeout(() => settle(failed(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(() => settle(failed('timeout')), options.timeoutMs);
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       res.resume();
       if (status >= 200 && status < 300) settle({ httpStatus: status, error: null, durationMs: elapsed() });
-      else if (status >= 300 && status < 400) settle(failed(`HTTP ${status}: redirects are not followed`, status));
-      else settle(failed(`HTTP ${status}`, status));
+      else settle(failed(`status ${status}`, status));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (settled) return;
@@ -90,7 +96,7 @@ export function postWebhook(rawUrl: string, body: string, headers: Record<string
         reject(err);
         return;
       }
-      settle(failed(describe(err)));
+      settle(failed(failureOf(err)));
     });
     req.end(body);
   });

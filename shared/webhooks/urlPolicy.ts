@@ -1,9 +1,11 @@
 /**
- * Where webhooks may go. Deployed stages send only over https and only to public addresses: the
- * host is resolved and every address must be outside the private, loopback, link-local (cloud
- * metadata at 169.254.169.254), CGNAT, unique-local IPv6, multicast and reserved ranges. The local
- * stage also accepts loopback, and http to loopback only. Checked when a URL is registered and
- * again on every send, at connection time (guardedLookup), because DNS answers change.
+ * Where webhooks may go. Deployed stages send only over https on port 443 and only to public
+ * addresses: the host is resolved and every address must be outside the private, loopback,
+ * link-local (cloud metadata at 169.254.169.254), CGNAT, unique-local IPv6, multicast and reserved
+ * ranges. An IPv6 address that carries an IPv4 address (IPv4-compatible and -mapped, SIIT, NAT64,
+ * 6to4, Teredo) is judged by the IPv4 addresses it carries. The local stage also accepts loopback
+ * and any port, and http to loopback only. Checked when a URL is registered and again on every
+ * send, at connection time (guardedLookup), because DNS answers change.
  */
 import { lookup } from 'node:dns/promises';
 import { lookup as lookupCallback } from 'node:dns';
@@ -29,17 +31,46 @@ for (const [network, prefix] of [
   ['240.0.0.0', 4], // reserved and broadcast
 ] as const) notPublic.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64: would reach an IPv4 address by another name
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): where it puts the IPv4 address is the network's choice, and it is never public
   ['100::', 64],
   ['2001:db8::', 32],
-  ['2002::', 16], // 6to4, same reason as NAT64
   ['fc00::', 7], // unique local, incl. the EC2 metadata address fd00:ec2::254
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) notPublic.addSubnet(network, prefix, 'ipv6');
-// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are checked against the IPv4 rules by BlockList.
+
+/** The eight 16-bit groups of an IPv6 address (`isIP` says it is one; a zone id is dropped). */
+function ipv6Groups(address: string): number[] {
+  let text = address.split('%')[0]!;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [left, right] = text.split('::') as [string, string | undefined];
+  const head = left ? left.split(':') : [];
+  const tail = right ? right.split(':') : [];
+  const gap = right === undefined ? [] : Array<string>(8 - head.length - tail.length).fill('0');
+  return [...head, ...gap, ...tail].map((group) => parseInt(group, 16));
+}
+
+const ipv4Of = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by its prefix, or undefined for a plain IPv6 address:
+ * IPv4-compatible `::/96` (also `::` and `::1`, which carry 0.0.0.0 and 0.0.0.1), IPv4-mapped
+ * `::ffff:0:0/96`, IPv4-translated (SIIT) `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
+ * `2002::/16`, and Teredo `2001::/32` (its server, and its client, stored inverted).
+ */
+export function embeddedIpv4(address: string): string[] | undefined {
+  const g = ipv6Groups(address);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 6) || (zero(0, 5) && g[5] === 0xffff) || (zero(0, 4) && g[4] === 0xffff && g[5] === 0)) return [ipv4Of(g[6]!, g[7]!)];
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return [ipv4Of(g[6]!, g[7]!)];
+  if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)];
+  if (g[0] === 0x2001 && g[1] === 0) return [ipv4Of(g[2]!, g[3]!), ipv4Of(~g[6]! & 0xffff, ~g[7]! & 0xffff)];
+  return undefined;
+}
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -47,7 +78,16 @@ loopback.addAddress('::1', 'ipv6');
 
 const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 const isLoopback = (address: string) => isIP(address) !== 0 && loopback.check(address, familyOf(address));
-const isPublic = (address: string) => isIP(address) !== 0 && !notPublic.check(address, familyOf(address));
+
+/** Whether an address is public: an IPv4 address outside the ranges above; an IPv6 one outside them, or carrying only public IPv4 addresses. */
+export function isPublic(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return !notPublic.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const carried = embeddedIpv4(address);
+  if (carried) return carried.every((v4) => !notPublic.check(v4, 'ipv4'));
+  return !notPublic.check(address.split('%')[0]!, 'ipv6');
+}
 
 /** Which addresses a URL may connect to on a stage. */
 export function addressPolicy(url: URL, stage: Stage): (address: string) => boolean {
@@ -55,10 +95,12 @@ export function addressPolicy(url: URL, stage: Stage): (address: string) => bool
   return url.protocol === 'http:' ? isLoopback : (a) => isPublic(a) || isLoopback(a);
 }
 
-/** Why the URL's form is refused (scheme, credentials), or undefined. No I/O. */
+/** Why the URL's form is refused (scheme, port, credentials), or undefined. No I/O. */
 export function formRefusal(url: URL, stage: Stage): string | undefined {
   const schemes = stage === 'local' ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) return stage === 'local' ? 'must be an https URL, or http to loopback' : 'must be an https URL';
+  // A receiver listens on 443; another port is how a URL reaches an admin or internal service on a public address.
+  if (stage !== 'local' && url.port !== '') return 'must use port 443 (leave the port out)';
   // The URL is shown in answers and alerts; a receiver authenticates us by the signature instead.
   if (url.username || url.password) return 'must not contain credentials';
   return undefined;
@@ -98,7 +140,7 @@ export async function urlRefusal(raw: string, stage: Stage, resolve: Resolve = r
 }
 
 /** The refusal of one address a send would connect to. */
-export const addressRefusal = (address: string) => `address ${address} is not allowed`;
+const addressRefusal = (address: string) => `address ${address} is not allowed`;
 
 /**
  * A DNS lookup for http(s).request that fails instead of answering a refused address, so the

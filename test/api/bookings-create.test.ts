@@ -14,6 +14,17 @@ const newGuest = async (key = admin()) => {
 };
 
 describe('POST /api/v1/bookings: the happy path', () => {
+  it('reads a local guestPhone in the location\'s country, and refuses one impossible there (400, nothing created)', async () => {
+    const place = await newPlace({}, 1);
+    expect((await call('PATCH', `/api/v1/locations/${place.id}`, { key: admin(), body: { country: 'SE' } })).status).toBe(200);
+    expectRefused(await create(bookingBody(place, { guestPhone: '070-12', bookingDate: dayAhead(11) })), 400, 'VALIDATION_FAILED', '/guestPhone');
+    expect((await call('GET', `/api/v1/bookings?locationId=${place.id}`, { key: admin() })).body.data).toEqual([]);
+    const out = await create(bookingBody(place, { guestPhone: '070-123 45 67' }));
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body.data.guestPhone).toBe('+46701234567');
+    expect((await getBooking(out.body.data.id)).guestPhone).toBe('+46701234567');
+  });
+
   it('creates a confirmed booking with its pre-arrival tab, answers data.tab.id, and records booking.created with the full booking', async () => {
     const place = await newPlace();
     const since = new Date().toISOString();
@@ -121,10 +132,13 @@ describe('POST /api/v1/bookings: validation, one case per bound', () => {
     ['depositAmountCents below 0', { depositAmountCents: -1 }, '/depositAmountCents'],
     ['depositAmountCents not whole', { depositAmountCents: 10.5 }, '/depositAmountCents'],
     ['guestEmail not an email', { guestEmail: 'ada' }, '/guestEmail'],
-    ['guestPhone without a country code', { guestPhone: '070 123 45 67' }, '/guestPhone'],
+    ['guestPhone without a country code (the location has no country)', { guestPhone: '070 123 45 67' }, '/guestPhone'],
+    ['guestPhone that cannot exist', { guestPhone: '+46 00 123 4567' }, '/guestPhone'],
     ['guestName over 200 characters', { guestName: 'x'.repeat(201) }, '/guestName'],
     ['internalNotes over 2000 characters', { internalNotes: 'x'.repeat(2001) }, '/internalNotes'],
     ['no guest named and no primaryUserId', { guestName: undefined }, '/guestName'],
+    ['guestCount 0 without seatImmediately (only a walk-in seated at once)', { guestCount: 0 }, '/guestCount'],
+    ['guestCount 0 with seatImmediately false', { guestCount: 0, seatImmediately: false }, '/guestCount'],
     ['seatImmediately not a boolean', { seatImmediately: 'yes' }, '/seatImmediately'],
     ['an unknown field', { partySize: 2 }, '/partySize'],
     ['locationId missing', { locationId: undefined }, '/locationId'],

@@ -40,7 +40,7 @@ export const bookingBody = (place: Place, extra: Record<string, unknown> = {}) =
   endTime: '21:00',
   timezone: place.timezone,
   guestCount: 2,
-  tableIds: [place.tables[0]!.id],
+  tableIds: place.tables.slice(0, 1).map((t) => t.id),
   guestName: 'Ada Lovelace',
   ...extra,
 });

@@ -3,8 +3,8 @@
  * (and its refusals), split into per-resource tabs; pre-orders; orders on tabs and kitchen dispatches.
  */
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/http';
-import { stageItems } from '../support/stage-data';
+import { call, company } from '../support/http';
+import { stageItems, tabWithoutBooking } from '../support/stage-data';
 import { seededLocation } from './setup-helpers';
 import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, theirAdmin, unknownUuid, type Place } from './bookings-helpers';
 
@@ -75,6 +75,63 @@ describe('seat', () => {
     expect(pre.body.data).toMatchObject({ tabId: seated.tab.id, items: [{ name: 'Cake' }], seatingOrderId: seated.seatingOrderId });
     const old = (await stageItems()).find((i) => i.entity === 'TAB' && i.id === b.tab.id);
     expect(old).toMatchObject({ status: 'closed' });
+  });
+});
+
+describe('seat with tabId: linking a walk-in or bar tab (spec 2.12 "existing tab to link")', () => {
+  const tabItem = async (id: string) => (await stageItems()).find((i) => i.entity === 'TAB' && i.id === id);
+
+  it('links an open tab of the location that has no booking: it becomes the primary tab on the primary table, with the pre-order; the pre-arrival one closes', async () => {
+    const place = await newPlace();
+    const b = await book(place);
+    expect((await preOrder(b.id, [{ name: 'Cake', price: 4500, quantity: 1 }])).status).toBe(200);
+    const bar = await tabWithoutBooking(company(1).companyId, place.id);
+    const drinks = await order(bar.id, [{ name: 'Negroni', price: 12000, quantity: 2 }]);
+    expect(drinks.body.data).toMatchObject({ tabId: bar.id, bookingId: null });
+
+    const since = new Date().toISOString();
+    const out = await seat(b.id, { tabId: bar.id });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    const seated = out.body.data;
+    expect(seated).toMatchObject({ status: 'seated', tab: { id: bar.id, tableId: place.tables[0]!.id, status: 'open' }, tabs: [{ id: bar.id }], version: b.version + 1 });
+    expect(await getBooking(b.id)).toEqual(seated);
+    const [event] = await eventsOf('booking.seated', b.id, since);
+    expect(event!.data).toMatchObject({ tabId: bar.id, tab: { id: bar.id } });
+
+    expect(await tabItem(bar.id)).toMatchObject({ bookingId: b.id, tableId: place.tables[0]!.id, status: 'open', orderCount: 1, openedAt: bar.openedAt, version: 3 });
+    expect(await tabItem(b.tab.id)).toMatchObject({ status: 'closed' });
+    const claims = (await stageItems()).filter((i) => i.entity === 'OPEN_TAB' && i.bookingId === b.id);
+    expect(claims).toEqual([expect.objectContaining({ tableId: place.tables[0]!.id, tabId: bar.id })]);
+    // The bar's order stays on the tab, beside the kitchen order the pre-order became.
+    const onTab = (await tabOrders(bar.id)).body.data;
+    expect(onTab.map((o: { kind: string; bookingId: string | null }) => [o.kind, o.bookingId])).toEqual([['order', null], ['pre_order', b.id]]);
+    const pre = await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() });
+    expect(pre.body.data).toMatchObject({ tabId: bar.id, seatingOrderId: seated.seatingOrderId });
+  });
+
+  it('opens a linked pre-arrival tab; refuses a closed tab or another booking\'s (409), another location\'s (404), and tabId with createTab (400), changing nothing', async () => {
+    const place = await newPlace();
+    const b = await book(place);
+    const other = await book(place, { tableIds: [place.tables[1]!.id] });
+    const elsewhere = await newPlace({}, 1);
+    const closed = await tabWithoutBooking(company(1).companyId, place.id, 'closed');
+    const theirs = await tabWithoutBooking(company(1).companyId, elsewhere.id);
+    const waiting = await tabWithoutBooking(company(1).companyId, place.id, 'pre_arrival');
+
+    expectRefused(await seat(b.id, { tabId: closed.id }), 409, 'CONFLICT', '/tabId');
+    expectRefused(await seat(b.id, { tabId: other.tab.id }), 409, 'CONFLICT', '/tabId');
+    expectRefused(await seat(b.id, { tabId: theirs.id }), 404, 'NOT_FOUND', '/tabId');
+    expectRefused(await seat(b.id, { tabId: waiting.id, createTab: true }), 400, 'VALIDATION_FAILED', '/createTab');
+    expect(await getBooking(b.id)).toEqual(b);
+    expect(await tabItem(theirs.id)).toMatchObject({ bookingId: null, status: 'open', version: 1 });
+    expect(await tabItem(other.tab.id)).toMatchObject({ bookingId: other.id, status: 'pre_arrival', version: 1 });
+
+    const out = await seat(b.id, { tabId: waiting.id });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(await tabItem(waiting.id)).toMatchObject({ bookingId: b.id, status: 'open', openedAt: expect.any(String) });
+    // Linked once, it is that booking's: another booking cannot take it.
+    expectRefused(await seat(other.id, { tabId: waiting.id }), 409, 'CONFLICT', '/tabId');
+    expect(await getBooking(other.id)).toEqual(other);
   });
 });
 
@@ -220,10 +277,21 @@ describe('unseat', () => {
     expect((await tabOrders(c.tab.id)).body.data[0].dispatches[0].status).toBe('preparing');
   });
 
-  it('needs a reason (400)', async () => {
-    const b = await book(await newPlace({}, 1));
-    expectRefused(await act(b.id, 'unseat', {}), 400, 'VALIDATION_FAILED', '/reason');
+  it('takes an optional reason: without one the event and the correction ticket carry null (400 only for a bad one)', async () => {
+    const place = await newPlace({}, 1);
+    const b = await book(place);
+    expectRefused(await act(b.id, 'unseat', { reason: '' }), 400, 'VALIDATION_FAILED', '/reason');
     expectRefused(await act(b.id, 'unseat', { reason: 'x'.repeat(501) }), 400, 'VALIDATION_FAILED', '/reason');
+    await preOrder(b.id, [{ name: 'Soup', price: 900, quantity: 1 }]);
+    const seated = (await seat(b.id)).body.data;
+    const since = new Date().toISOString();
+    const out = await act(b.id, 'unseat', {});
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body.data).toMatchObject({ status: 'confirmed', tab: { id: b.tab.id, status: 'pre_arrival' }, version: seated.version + 1 });
+    const [unseated] = await eventsOf('booking.unseated', b.id, since);
+    expect(unseated!.data).toMatchObject({ status: 'confirmed', reason: null });
+    const ticket = (await stageItems()).find((i) => i.entity === 'PRINT_JOB' && (i.content as { bookingId?: string }).bookingId === b.id);
+    expect(ticket).toMatchObject({ kind: 'kitchen_correction', content: { reason: null, reversed: [expect.anything()] } });
   });
 });
 

@@ -56,10 +56,13 @@ describe('every transition of decisions.md §5', () => {
     const since = new Date().toISOString();
     const out = await run(before.id, op);
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    expect(out.body.data).toMatchObject({ id: before.id, status: to, version: before.version + 1 });
-    expect(await getBooking(before.id)).toEqual(out.body.data);
+    // Cancelling a seated booking also says that its open tab stays open (see 'cancel' below).
+    const { tabWarning, ...answer } = out.body.data;
+    expect(tabWarning === undefined).toBe(!(op === 'cancel' && from === 'seated'));
+    expect(answer).toMatchObject({ id: before.id, status: to, version: before.version + 1 });
+    expect(await getBooking(before.id)).toEqual(answer);
     const [recorded] = await eventsOf(event, before.id, since);
-    expect(recorded!.data).toMatchObject({ ...out.body.data, ...(op === 'seat' ? { tabId: out.body.data.tab.id } : {}) });
+    expect(recorded!.data).toMatchObject({ ...answer, ...(op === 'seat' ? { tabId: answer.tab.id } : {}) });
     if (op === 'check-in') expect(recorded!.changes).toEqual({ status: 'checked_in' });
   });
 
@@ -111,6 +114,27 @@ describe('cancel', () => {
     await book(p);
     const history = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(guest.email)}&locationId=${p.id}`, { key: admin() });
     expect(history.body.data[0].bookingHistory).toMatchObject({ bookingCount: 1, cancellationCount: 1 });
+  });
+
+  it('leaves the open tab of a seated booking open (the bill is still owed), its table claimed, and says so; the hold is released', async () => {
+    const p = await newPlace();
+    const b = await book(p, { tableIds: [p.tables[0]!.id, p.tables[1]!.id], defaultTabStrategy: 'per_resource' });
+    expect((await act(b.id, 'seat', {})).status).toBe(200);
+    const since = new Date().toISOString();
+    const out = await act(b.id, 'cancel', { reason: 'Left without paying yet' });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    const { tabWarning, ...cancelled } = out.body.data;
+    expect(cancelled).toMatchObject({ status: 'cancelled', tabs: [{ id: b.tabs[0].id, status: 'open' }, { id: b.tabs[1].id, status: 'open' }] });
+    expect(tabWarning).toContain(b.tabs[0].id);
+    expect(tabWarning).toContain(b.tabs[1].id);
+    expect(tabWarning).toMatch(/stay open: the bill is still owed/);
+    expect(await getBooking(b.id)).toEqual(cancelled);
+    const [event] = await eventsOf('booking.cancelled', b.id, since);
+    expect(event!.data.tabs.map((t: { status: string }) => t.status)).toEqual(['open', 'open']);
+    // The tab still claims the table: nobody else is seated there; the hold is gone: a booking of that slot is taken.
+    const next = await book(p);
+    expectRefused(await act(next.id, 'seat', {}), 409, 'CONFLICT');
+    expect((await getBooking(next.id)).status).toBe('confirmed');
   });
 
   it('keeps the tab with closeTab: false', async () => {

@@ -178,6 +178,7 @@ describe('PATCH /api/v1/bookings/{id}: validation, permissions, tenancy', () => 
     ['startTime not HH:MM', { startTime: '7pm' }, '/startTime'],
     ['guestCount above 100', { guestCount: 101 }, '/guestCount'],
     ['guestCount below 0', { guestCount: -1 }, '/guestCount'],
+    ['guestCount 0 (only a walk-in seated at once has an uncounted party)', { guestCount: 0 }, '/guestCount'],
     ['tableIds repeated', { tableIds: [unknownUuid, unknownUuid] }, '/tableIds'],
     ['defaultTabStrategy unknown', { defaultTabStrategy: 'shared' }, '/defaultTabStrategy'],
     ['confirmRemoveActiveTab not a boolean', { confirmRemoveActiveTab: 'yes' }, '/confirmRemoveActiveTab'],

@@ -4,7 +4,7 @@
  * keys' rate windows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, company } from '../support/http';
+import { call, company, inOneRateWindow } from '../support/http';
 import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
 let own: OwnCompany;
@@ -105,21 +105,27 @@ describe('coursings over HTTP', () => {
   });
 
   it('puts the three rate-limit headers on every answer; Remaining drops by one per request', async () => {
-    const key = await testKey(own.companyId, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], tier: 'premium' });
-    const answers = [
-      await call('GET', '/api/v1/coursings', { key }),
-      await call('POST', '/api/v1/coursings', { key, body: { locationId: location(), title: 'x', order: 500 } }),
-      await call('PUT', '/api/v1/coursings/not-a-uuid', { key, body: {} }),
-      await call('GET', '/api/v1/nope', { key }),
-      await call('GET', '/api/v1/coursings', { key }),
-    ];
+    const started = Date.now();
+    // The window is the clock hour: five answers the hour cut in two are asked again with a new key.
+    const { answers } = await inOneRateWindow(async () => {
+      const key = await testKey(own.companyId, { permissions: ['coursings.read', 'coursings.create', 'coursings.update'], tier: 'premium' });
+      return {
+        answers: [
+          await call('GET', '/api/v1/coursings', { key }),
+          await call('POST', '/api/v1/coursings', { key, body: { locationId: location(), title: 'x', order: 500 } }),
+          await call('PUT', '/api/v1/coursings/not-a-uuid', { key, body: {} }),
+          await call('GET', '/api/v1/nope', { key }),
+          await call('GET', '/api/v1/coursings', { key }),
+        ],
+      };
+    });
     const remaining = answers.map((a) => Number(rateHeaders(a.headers).remaining));
     for (let i = 1; i < remaining.length; i++) expect(remaining[i]).toBe(remaining[i - 1]! - 1);
     for (const a of answers) {
       const h = rateHeaders(a.headers);
       expect(h.limit).toBe('10000');
       expect(Number(h.reset) % 3600).toBe(0);
-      expect(Number(h.reset)).toBeGreaterThan(Date.now() / 1000);
+      expect(Number(h.reset)).toBeGreaterThan(started / 1000); // the end of a window that held a moment after `started`
     }
     expect(rateHeaders((await call('GET', '/live')).headers).limit).toBe('1000');
     expect(rateHeaders((await call('GET', '/api/v1/coursings')).headers).limit).toBe('1000');

@@ -1,9 +1,11 @@
-/** Guest users over HTTP against the local stage: create with dedupe, search, permissions, tenancy. */
-import { describe, expect, it } from 'vitest';
+/** Guest users over HTTP against the local stage: create with dedupe, search, permissions, tenancy, location limits, phone numbers. */
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
 import { testKey } from '../support/stage-data';
+import { book, dayAhead, newPlace, type Place } from './bookings-helpers';
 
 const admin = () => company(1).keys.admin;
+// (bookings-helpers' newPlace and book act as company 1 too: this file does not use useOwnCompany.)
 const theirAdmin = () => company(2).keys.admin;
 
 /** Letters only, unique to this run and call: a name word no other guest has. */
@@ -38,7 +40,15 @@ describe('POST /api/v1/users/guests', () => {
     const a = word();
     const b = word();
     expect((await create({ name: a, email: `${a}@example.com` })).body.data).toMatchObject({ email: `${a.toLowerCase()}@example.com`, phone: null });
-    expect((await create({ name: b, phone: '+44 7700 900 123' })).body.data).toMatchObject({ email: null, phone: '+447700900123' });
+    expect((await create({ name: b, phone: '+44 7911 123 456' })).body.data).toMatchObject({ email: null, phone: '+447911123456' });
+  });
+
+  it('creates a guest without a name (spec 2.11: an email or a phone is what it needs)', async () => {
+    const w = word();
+    const out = await create({ email: `${w}@example.com` });
+    expect(out.status).toBe(200);
+    expect(out.body.data).toMatchObject({ id: expect.any(Number), name: null, email: `${w.toLowerCase()}@example.com`, phone: null });
+    expect(ids(await search(`q=${w}@exa`))).toEqual([out.body.data.id]);
   });
 
   it('returns the existing guest (200, same id) for a repeat by email or by phone, and never a duplicate', async () => {
@@ -73,7 +83,6 @@ describe('POST /api/v1/users/guests', () => {
   });
 
   it.each([
-    ['no name', { email: 'x@example.com' }, '/name'],
     ['an empty name', { name: '', email: 'x@example.com' }, '/name'],
     ['a blank name', { name: '   ', email: 'x@example.com' }, '/name'],
     ['a name of 201 characters', { name: 'a'.repeat(201), email: 'x@example.com' }, '/name'],
@@ -81,6 +90,8 @@ describe('POST /api/v1/users/guests', () => {
     ['a phone without a country code', { name: 'X', phone: '070-123 45 67' }, '/phone'],
     ['a phone with letters', { name: 'X', phone: '+46 70 CALL ME' }, '/phone'],
     ['a phone of 7 digits', { name: 'X', phone: '+4670123' }, '/phone'],
+    ['a phone no number of its country starts with', { name: 'X', phone: '+46 00 123 4567' }, '/phone'],
+    ['a phone with an unassigned country code', { name: 'X', phone: '+999 1234 5678' }, '/phone'],
     ['an unknown field', { name: 'X', email: 'x@example.com', vip: true }, '/vip'],
   ])('answers 400 for %s, naming the field', async (_, body, path) => {
     const out = await create(body);
@@ -94,6 +105,14 @@ describe('POST /api/v1/users/guests', () => {
     const out = await create({ name: `Nobody ${w}` });
     expect(out.status).toBe(400);
     expect(out.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/email' }, { path: '/phone' }] });
+    expect(await namedCount(w)).toBe(0);
+  });
+
+  it('refuses an impossible number with a message saying so, and creates nothing', async () => {
+    const w = word();
+    const out = await create({ name: `Impossible ${w}`, phone: '+46 70 123' });
+    expect(out.status).toBe(400);
+    expect(out.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('not a possible phone number') }]);
     expect(await namedCount(w)).toBe(0);
   });
 
@@ -210,5 +229,132 @@ describe('GET /api/v1/users/search', () => {
     const foreign = await search(`q=${w}&locationId=${company(2).locations[0]!.locationId}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('local phone numbers, read in the country of a location', () => {
+  /** A location of company 1 of this file's own, in Sweden. */
+  let swedish: Place;
+  beforeAll(async () => {
+    swedish = await newPlace();
+    const out = await call('PATCH', `/api/v1/locations/${swedish.id}`, { key: admin(), body: { country: 'SE' } });
+    expect(out.body.data.country).toBe('SE');
+  });
+  const at = (locationId: number) => ({ 'X-Location-Id': String(locationId) });
+
+  it('stores a local number given at a Swedish location (X-Location-Id) in E.164', async () => {
+    const w = word();
+    const out = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(swedish.id), body: { name: `Local ${w}`, phone: '070-123 45 67' } });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body.data.phone).toBe('+46701234567');
+    // The same person typed internationally is the same guest.
+    expect((await create({ name: `Again ${w}`, phone: '+46 70 123 45 67' })).body.data.id).toBe(out.body.data.id);
+  });
+
+  it('finds a guest by the local form of the number, whole or its start, at the location', async () => {
+    const w = word();
+    const national = `70${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const g = (await create({ name: `Found ${w}`, phone: `+46${national}` })).body.data;
+    const local = `0${national.slice(0, 2)}-${national.slice(2, 5)} ${national.slice(5, 7)} ${national.slice(7)}`;
+    for (const q of [local, local.slice(0, 7)]) {
+      const out = await search(`q=${encodeURIComponent(q)}&locationId=${swedish.id}&limit=50`);
+      expect(out.status, q).toBe(200);
+      expect(ids(out), q).toContain(g.id);
+    }
+    const byHeader = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(local)}`, { key: admin(), headers: at(swedish.id) });
+    expect(ids(byHeader)).toEqual([g.id]);
+    // Without a location the local form names no country, and matches nobody's stored number.
+    expect(ids(await search(`q=${encodeURIComponent(local)}`))).toEqual([]);
+  });
+
+  it('refuses a local number with no location to read it by, or an impossible one at the location (400, nothing created)', async () => {
+    const w = word();
+    const none = await create({ name: `Nowhere ${w}`, phone: '070-123 45 67' });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('country code') }]);
+    const impossible = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(swedish.id), body: { name: `Short ${w}`, phone: '070-12' } });
+    expect(impossible.status).toBe(400);
+    expect(impossible.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('not a possible phone number in SE') }]);
+    expect(await namedCount(w)).toBe(0);
+  });
+
+  it('answers 404 for a header naming another company\'s location, 403 for one the key may not act on', async () => {
+    const foreign = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(company(2).locations[0]!.locationId), body: { name: 'X', phone: '070-123 45 67' } });
+    expect(foreign.status).toBe(404);
+    const limited = await testKey(1, { permissions: ['bookings.create'], locationIds: [company(1).locations[0]!.locationId] });
+    const refused = await call('POST', '/api/v1/users/guests', { key: limited, headers: at(swedish.id), body: { name: 'X', phone: '070-123 45 67' } });
+    expect(refused.status).toBe(403);
+  });
+});
+
+describe('guests behind read permission and location limits', () => {
+  let here: Place;
+  let there: Place;
+  beforeAll(async () => {
+    [here, there] = [await newPlace({}, 1), await newPlace({}, 1)];
+  });
+  /** A booking of the guest at the place (its history there), each on a day of its own so that the one table is free. */
+  let day = 10;
+  const visit = (place: Place, guestId: number) => book(place, { primaryUserId: guestId, bookingDate: dayAhead(day++) });
+
+  it('answers a repeat with the existing id only, to a caller without bookings.read', async () => {
+    const w = word();
+    const number = phone();
+    const first = (await create({ name: `Private ${w}`, email: `${w}@example.com`, phone: number })).body.data;
+    const createOnly = await testKey(1, { permissions: ['bookings.create'] });
+    for (const body of [{ email: `${w}@example.com` }, { phone: number }, { name: 'Probe', email: `${w}@EXAMPLE.com` }]) {
+      const out = await create(body, createOnly);
+      expect(out.status).toBe(200);
+      expect(out.body.data).toEqual({ id: first.id });
+    }
+    // A new guest is its own: the creator gets it whole.
+    const fresh = await create({ email: `new.${w}@example.com` }, createOnly);
+    expect(fresh.body.data).toMatchObject({ email: `new.${w.toLowerCase()}@example.com`, name: null });
+    // The stored guest did not change.
+    expect((await search(`q=${w}`)).body.data.find((g: { id: number }) => g.id === first.id)).toEqual(first);
+  });
+
+  it('answers the whole guest to a location-limited key only when the guest has history at its locations', async () => {
+    const w = word();
+    const g = (await create({ name: `Regular ${w}`, email: `${w}@example.com` })).body.data;
+    const key = await testKey(1, { permissions: ['bookings.create', 'bookings.read'], locationIds: [here.id] });
+    expect((await create({ email: `${w}@example.com` }, key)).body.data).toEqual({ id: g.id });
+    await visit(there, g.id);
+    expect((await create({ email: `${w}@example.com` }, key)).body.data).toEqual({ id: g.id });
+    await visit(here, g.id);
+    expect((await create({ email: `${w}@example.com` }, key)).body.data).toEqual(g);
+  });
+
+  it('lets a location-limited key find only guests with history at its locations', async () => {
+    const w = word();
+    const [regular, elsewhere, unknown] = await Promise.all(['Regular', 'Elsewhere', 'Unknown'].map(async (n) => (await create({ name: `${n} ${w}`, phone: phone() })).body.data));
+    await visit(here, regular.id);
+    await visit(there, elsewhere.id);
+    const key = await testKey(1, { permissions: ['bookings.read'], locationIds: [here.id] });
+    expect(ids(await search(`q=${w}&limit=50`, key))).toEqual([regular.id]);
+    expect(ids(await search(`q=${w}&locationId=${here.id}&limit=50`, key))).toEqual([regular.id]);
+    for (const g of [elsewhere, unknown]) {
+      expect(ids(await search(`q=${encodeURIComponent(g.phone)}`, key))).toEqual([]);
+      expect(ids(await search(`q=${encodeURIComponent(g.phone)}`))).toEqual([g.id]);
+    }
+    const both = await testKey(1, { permissions: ['bookings.read'], locationIds: [here.id, there.id] });
+    expect(ids(await search(`q=${w}&limit=50`, both)).sort()).toEqual([regular.id, elsewhere.id].sort());
+    expect(ids(await search(`q=${w}&limit=50`)).sort()).toEqual([regular.id, elsewhere.id, unknown.id].sort());
+  });
+
+  it('pages a location-limited search to the end, each visible guest once', async () => {
+    const w = word();
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push((await create({ name: `Pager${i} ${w}`, email: `p${i}.${w}@example.com` })).body.data.id);
+    for (const id of made.filter((_, i) => i % 2 === 0)) await visit(here, id);
+    const key = await testKey(1, { permissions: ['bookings.read'], locationIds: [here.id] });
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { id: number }[]; meta: { pagination: { nextCursor: string | null } } } } = await search(`q=${w}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, key);
+      seen.push(...page.body.data.map((g) => g.id));
+      cursor = page.body.meta.pagination.nextCursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual(made.filter((_, i) => i % 2 === 0).sort());
   });
 });

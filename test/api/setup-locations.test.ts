@@ -15,7 +15,7 @@ describe('locations: the happy path', () => {
   it('creates, reads, lists, updates and deletes a location', async () => {
     const created = await call('POST', '/api/v1/locations', {
       key: admin(),
-      body: { name: 'Bistro Norr', timezone: 'Europe/Stockholm', operatingHours: weekHours, address: 'Odengatan 1, Stockholm', phone: '+46 8 123 456' },
+      body: { name: 'Bistro Norr', timezone: 'Europe/Stockholm', operatingHours: weekHours, address: 'Odengatan 1, Stockholm', phone: '08-123 456 78', country: 'se' },
     });
     expect(created.status).toBe(200);
     const location = created.body.data;
@@ -25,7 +25,8 @@ describe('locations: the happy path', () => {
       timezone: 'Europe/Stockholm',
       operatingHours: { ...weekHours, tuesday: [], wednesday: [], thursday: [], saturday: [], sunday: [] },
       address: 'Odengatan 1, Stockholm',
-      phone: '+46 8 123 456',
+      phone: '+46812345678',
+      country: 'SE',
       version: 1,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: location.createdAt,
@@ -65,6 +66,20 @@ describe('locations: the happy path', () => {
     expect(all.body.data.map((l: { name: string }) => l.name)).toEqual(expect.arrayContaining(['Paging A', 'Paging B']));
   });
 
+  it('keeps a country (ISO 3166-1 alpha-2, null by default) and reads local phone numbers in it', async () => {
+    const location = await newLocation('Country bistro');
+    expect(location).toMatchObject({ country: null, phone: null });
+    const set = await call('PATCH', at(location.id), { key: admin(), body: { country: 'GB', phone: '020 7946 0958' } });
+    expect(set.status).toBe(200);
+    expect(set.body.data).toMatchObject({ country: 'GB', phone: '+442079460958', version: 2 });
+    // A later local number is read in the stored country; an international one anywhere.
+    expect((await call('PATCH', at(location.id), { key: admin(), body: { phone: '0161 234 5678' } })).body.data.phone).toBe('+441612345678');
+    expect((await call('PATCH', at(location.id), { key: admin(), body: { phone: '+46 8 123 456 78' } })).body.data.phone).toBe('+46812345678');
+    const cleared = await call('PATCH', at(location.id), { key: admin(), body: { country: null } });
+    expect(cleared.body.data).toMatchObject({ country: null, phone: '+46812345678' });
+    expect(await read(location.id)).toEqual(cleared.body.data);
+  });
+
   it('answers an update that changes nothing with the location as it is', async () => {
     const location = await newLocation();
     const same = await call('PATCH', at(location.id), { key: admin(), body: { name: location.name } });
@@ -93,6 +108,12 @@ describe('locations: validation, one case per bound', () => {
     ['unknown interval field', { operatingHours: { monday: [{ open: '09:00', close: '10:00', note: 'x' }] } }, '/operatingHours/monday/0/note'],
     ['address over 500 characters', { address: 'x'.repeat(501) }, '/address'],
     ['phone with letters', { phone: 'call us' }, '/phone'],
+    ['phone that cannot exist', { phone: '+46 00 123 4567' }, '/phone'],
+    ['local phone without a country', { phone: '08-123 456 78' }, '/phone'],
+    ['local phone impossible in its country', { phone: '08-12', country: 'SE' }, '/phone'],
+    ['country of three letters', { country: 'SWE' }, '/country'],
+    ['country code not assigned', { country: 'XX' }, '/country'],
+    ['region that is no country', { country: 'EU' }, '/country'],
     ['unknown field', { confirmationMode: 'instant' }, '/confirmationMode'],
   ];
 
@@ -102,10 +123,20 @@ describe('locations: validation, one case per bound', () => {
     expect((await call('GET', '/api/v1/locations?limit=1', { key: admin() })).body.meta.pagination.total).toBe(before);
   });
 
-  it('requires name, timezone and operatingHours on create', async () => {
+  it('requires name and timezone on create', async () => {
     const out = await call('POST', '/api/v1/locations', { key: admin(), body: {} });
     expectRefused(out, 400, 'VALIDATION_FAILED');
-    expect(out.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/name', '/operatingHours', '/timezone']);
+    expect(out.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/name', '/timezone']);
+  });
+
+  it('creates a location without operatingHours: every day closed until hours are set', async () => {
+    const created = await call('POST', '/api/v1/locations', { key: admin(), body: { name: 'No hours yet', timezone: 'Europe/Stockholm' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const closed = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
+    expect(created.body.data).toMatchObject({ name: 'No hours yet', operatingHours: closed, address: null, phone: null, version: 1 });
+    expect(await read(created.body.data.id)).toEqual(created.body.data);
+    const hours = await call('PATCH', at(created.body.data.id), { key: admin(), body: { operatingHours: weekHours } });
+    expect(hours.body.data).toMatchObject({ operatingHours: { ...closed, ...weekHours }, version: 2 });
   });
 
   it.each(cases)('refuses an update with %s (400, details), changing nothing', async (_, change, path) => {

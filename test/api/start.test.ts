@@ -4,7 +4,7 @@
  * 15 s) is measured by `npm run bench`, not asserted here: these machines are noisy.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,35 +13,59 @@ import { freePort } from '../../bin/local/dynamodb';
 const localDir = mkdtempSync(join(tmpdir(), 'brigade-start-'));
 afterAll(() => rmSync(localDir, { recursive: true, force: true }));
 
-const groupAlive = (pid: number) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+/**
+ * The processes of a process group that still run, from Linux's /proc: `pid (name)` each. A process
+ * that is ending does not count: one that has closed all its files (the kernel does that before it
+ * marks the process a zombie) or a zombie (ended, waiting for its parent, e.g. init, to reap it).
+ */
+function runningInGroup(pgid: number): string[] {
+  const running: string[] = [];
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) !== pgid || state === 'Z' || state === 'X' || readdirSync(`/proc/${pid}/fd`).length === 0) continue;
+      running.push(`${pid} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
+    } catch {
+      continue; // ended meanwhile
+    }
   }
-};
+  return running;
+}
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/**
+ * `npm start` in a process group of its own (so the test can see every process it started: npm,
+ * tsx, node, java), and the two moments the test awaits: the banner the stage prints once it
+ * serves, and the end of npm with every output of the group closed.
+ */
+function startStage(port: number) {
+  const child = spawn('npm', ['start'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir } });
+  let output = '';
+  const serving = new Promise<string>((ok, fail) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const banner = /serving at (\S+)/.exec(output);
+      if (banner) ok(banner[1]!);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => fail(new Error(`npm start ended (${code}) before it served: ${output}`)));
+  });
+  serving.catch(() => undefined); // awaited below; a failure after the banner is not this promise's
+  const closed = new Promise<void>((ok) => child.once('close', () => ok()));
+  return { pid: child.pid!, serving, closed };
 }
 
 describe('npm start', () => {
-  it('serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', async () => {
+  // A whole start (operation modules, DynamoDB Local's JVM, the seed) on a shared 2-core machine: a generous net, not a budget.
+  it('serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
     const port = await freePort();
-    // Its own process group, so the test can see every process it started (npm, tsx, node, java).
-    const child = spawn('npm', ['start'], { detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir } });
+    const stage = startStage(port);
     try {
-      await waitFor(async () => ((await fetch(`http://127.0.0.1:${port}/live`)).ok ? true : undefined), 60_000);
-
-      // /live answers as soon as the server listens; the seed then writes dev-keys.json.
-      const devKeys = await waitFor(async () => JSON.parse(readFileSync(join(localDir, 'dev-keys.json'), 'utf8')), 60_000);
+      // The banner comes once the stage is whole: it listens, and the seed wrote dev-keys.json.
+      expect(await stage.serving).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`http://127.0.0.1:${port}/live`)).ok).toBe(true);
+      const devKeys = JSON.parse(readFileSync(join(localDir, 'dev-keys.json'), 'utf8'));
       expect(devKeys).toEqual({
         baseUrl: `http://127.0.0.1:${port}`,
         operatorToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
@@ -72,9 +96,16 @@ describe('npm start', () => {
       const write = await fetch(`${devKeys.baseUrl}/api/v1/coursings`, { method: 'POST', headers: { 'X-API-Key': keys.readonly, 'Content-Type': 'application/json' }, body: '{"locationId":101,"title":"x","order":1}' });
       expect(write.status).toBe(403);
     } finally {
-      process.kill(-child.pid!, 'SIGTERM');
+      try {
+        process.kill(-stage.pid, 'SIGTERM');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err; // already ended (a failed start): the test's own error tells why
+      }
     }
-    await waitFor(async () => (groupAlive(child.pid!) ? undefined : true), 15_000);
-    expect(groupAlive(child.pid!)).toBe(false);
+    // The group's output closes once every process holding it (npm, sh, tsx, node) has closed its
+    // files, i.e. is ending; the stage's node ends only after DynamoDB Local's JVM has ended (and
+    // reaps it). So nothing of the group may still run, the JVM least of all.
+    await stage.closed;
+    expect(runningInGroup(stage.pid)).toEqual([]);
   });
 });

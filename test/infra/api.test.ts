@@ -1,12 +1,12 @@
 /**
  * The parent stack's shared API pieces: the REST API and its stage, API Gateway's own error
- * answers, the credential authorizer, the usage plans and keys, and the handlers' role.
+ * answers, the credential authorizer, the usage plans and keys. (Roles: access.test.ts; the web
+ * ACL and the authorizer's concurrency: edge.test.ts.)
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { gatewayErrors } from '../../infra/gateway-responses';
-import { itemActions } from '../../infra/handler-role';
-import { tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
+import { crowdThrottle, tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
 import { tierLimits } from '../../shared/auth/principal';
 import { statusOf } from '../../shared/errors';
 import { tiers } from '../../shared/schemas/access';
@@ -89,21 +89,25 @@ describe('credential authorizer', () => {
     });
   });
 
-  it('may only read a key item from the table and write its logs', () => {
+  it('may only read key lookups and company items (a role) from the table, and write its logs', () => {
     const role = fn!.Properties.Role['Fn::GetAtt'][0];
     const [policy] = resources('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]));
-    expect(policy!.Properties.PolicyDocument.Statement.map((s: { Action: unknown }) => s.Action)).toEqual([
-      'dynamodb:GetItem',
-      ['logs:CreateLogStream', 'logs:PutLogEvents'],
-    ]);
+    const allows = policy!.Properties.PolicyDocument.Statement.filter((s: { Effect: string }) => s.Effect === 'Allow');
+    expect(allows.map((s: { Action: unknown }) => s.Action)).toEqual(['dynamodb:GetItem', ['logs:CreateLogStream', 'logs:PutLogEvents']]);
+    expect(allows[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*', 'C#*'] } });
   });
 });
 
 describe('usage plans', () => {
   const plans = resources('AWS::ApiGateway::UsagePlan');
+  const planNames = [...tiers, 'crowd'].map((p) => `brigade-dev-${p}`);
 
-  it('has one plan per tier, throttled per second in proportion to the tier', () => {
-    expect(plans.map((p) => p.Properties.UsagePlanName).sort()).toEqual(tiers.map((t) => `brigade-dev-${t}`).sort());
+  it('has one plan per tier, throttled per second in proportion to the tier, and the crowd plan', () => {
+    expect(plans.map((p) => p.Properties.UsagePlanName).sort()).toEqual(planNames.sort());
+    parent.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      UsagePlanName: 'brigade-dev-crowd',
+      Throttle: { RateLimit: crowdThrottle.rateLimit, BurstLimit: crowdThrottle.burstLimit },
+    });
     for (const tier of tiers) {
       parent.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
         UsagePlanName: `brigade-dev-${tier}`,
@@ -116,17 +120,17 @@ describe('usage plans', () => {
 
   it('attaches every plan to the stage once the stage exists', () => {
     const associations = resources('Custom::AWS').map((r) => JSON.stringify(r.Properties.Create));
-    expect(associations).toHaveLength(tiers.length);
+    expect(associations).toHaveLength(planNames.length);
     const all = parent.toJSON().Resources;
-    for (const tier of tiers) {
-      const planId = Object.keys(all).find((id) => all[id].Properties?.UsagePlanName === `brigade-dev-${tier}`)!;
+    for (const name of planNames) {
+      const planId = Object.keys(all).find((id) => all[id].Properties?.UsagePlanName === name)!;
       const association = associations.filter((a) => a.includes(`{"Ref":"${planId}"}`));
-      expect(association, tier).toHaveLength(1);
+      expect(association, name).toHaveLength(1);
       expect(association[0]).toMatch(/UpdateUsagePlan.*\\"op\\":\\"add\\",\\"path\\":\\"\/apiStages.*ApiRestApiDeploymentStagedev/);
     }
   });
 
-  it('has a shared fallback key per tier and an anonymous key on the standard plan, with deterministic values', () => {
+  it('has a fallback key per tier on the crowd plan and an anonymous key on the standard plan, with deterministic values', () => {
     const keys = resources('AWS::ApiGateway::ApiKey');
     expect(keys.map((k) => k.Properties.Value).sort()).toEqual(['standard', 'premium', 'unlimited', 'anonymous'].map((n) => usageKeyValue('dev', n as never)).sort());
     for (const key of keys) expect(key.Properties.Value).toMatch(/^[A-Za-z0-9]{20,128}$/);
@@ -135,37 +139,11 @@ describe('usage plans', () => {
     const planKeys = resources('AWS::ApiGateway::UsagePlanKey').map((k) => [k.Properties.KeyId.Ref, k.Properties.UsagePlanId.Ref]);
     expect(planKeys).toHaveLength(4);
     expect(planKeys).toContainEqual([expect.stringMatching(/^UsageanonymousKey/), expect.stringMatching(/^UsagestandardPlan/)]);
-    for (const tier of tiers) expect(planKeys).toContainEqual([expect.stringMatching(new RegExp(`^Usage${tier}Key`)), expect.stringMatching(new RegExp(`^Usage${tier}Plan`))]);
+    for (const tier of tiers) expect(planKeys).toContainEqual([expect.stringMatching(new RegExp(`^Usage${tier}Key`)), expect.stringMatching(/^UsagecrowdPlan/)]);
   });
 });
 
-describe("handlers' shared role", () => {
-  const [statements] = resources('AWS::IAM::Policy')
-    .filter((p) => JSON.stringify(p.Properties.Roles).includes('HandlerRole'))
-    .map((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-
-  it('is the only role of every HTTP handler', () => {
-    const roles = new Set(synth.stack.areaStacks.flatMap((s) => Object.values(synth.template(s).findResources('AWS::Lambda::Function')).map((f) => JSON.stringify(f.Properties.Role))));
-    expect(roles.size).toBe(1);
-    expect([...roles][0]).toMatch(/HandlerRole/);
-  });
-
-  it("allows the data layer's item actions on the table and its indexes by name, nothing table-wide", () => {
-    const dynamo = statements!.find((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')))!;
-    expect([dynamo.Action].flat().sort()).toEqual([...itemActions].sort());
-    expect(JSON.stringify(dynamo.Resource)).toMatch(/\/index\/gsi1.*\/index\/gsi2/);
-    expect(JSON.stringify(dynamo.Resource)).not.toContain('*');
-  });
-
-  it("writes only this stage's handler log groups, and may add usage keys to the tier plans", () => {
-    expect(statements!.find((s) => s.Action.includes('logs:PutLogEvents'))!.Resource).toMatchObject({
-      'Fn::Join': ['', expect.arrayContaining([':log-group:/aws/lambda/brigade-dev-*:*'])],
-    });
-    const post = statements!.find((s) => s.Action === 'apigateway:POST')!;
-    expect(JSON.stringify(post.Resource)).toContain('::/apikeys');
-    expect((post.Resource as unknown[]).filter((r) => JSON.stringify(r).includes('/keys'))).toHaveLength(tiers.length);
-  });
-
+describe('handlers', () => {
   it('tells the handlers each tier\'s plan id (USAGE_PLAN_IDS)', () => {
     const [area] = synth.stack.areaStacks;
     const [fn] = Object.values(synth.template(area!).findResources('AWS::Lambda::Function'));

@@ -53,7 +53,7 @@ describe.each(tables)('%s', (_, table) => {
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
         expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
-          ['INTERNAL_OPERATOR_IDS', 'JWKS_URL', 'JWT_ISSUER', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'STAGE', 'TABLE_NAME', 'USAGE_PLAN_IDS'].sort(),
+          ['API_KEYS_PER_COMPANY', 'INTERNAL_OPERATOR_IDS', 'JWKS_URL', 'JWT_AUDIENCE', 'JWT_ISSUER', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'STAGE', 'TABLE_NAME', 'USAGE_PLAN_IDS'].sort(),
         );
       }
       expect(Object.keys(synth.template(stack).findResources('AWS::Logs::LogGroup'))).toHaveLength(Object.keys(functionsOf(stack)).length);

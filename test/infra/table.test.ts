@@ -69,8 +69,21 @@ describe('stages', () => {
     expect(() => synthesize({ context: { stage: 'staging' } })).toThrow(/stage must be one of dev, prod/);
   });
 
+  it.each([
+    ['an issuer', { jwtIssuer: '', jwtAudience: 'https://api.example/' }, /jwtIssuer is empty/],
+    ['an audience', { jwtIssuer: 'https://id.example/', jwtAudience: ' ' }, /jwtAudience is empty/],
+    ['an issuer and an audience', {}, /jwtIssuer and jwtAudience are empty/],
+  ])('fails the synth of a stage that takes Bearer tokens from a JWKS without %s', (_name, binding, message) => {
+    expect(() => synthesize({ context: { jwksUrl: 'https://id.example/jwks.json', ...binding } })).toThrow(message);
+    expect(() => synthesize({ context: { jwksUrl: 'https://id.example/jwks.json', ...binding } })).toThrow(/bound to this stage's issuer and this API's audience/);
+  });
+
+  it('refuses an API key cap that is not a positive integer', () => {
+    expect(() => synthesize({ context: { apiKeysPerCompany: 0 } })).toThrow(/apiKeysPerCompany must be a positive integer/);
+  });
+
   it('hands the context settings to every function', () => {
-    const synth = synthesize({ context: { internalOperatorIds: '7,9', jwksUrl: 'https://id.example/jwks.json', jwtIssuer: 'https://id.example/' } });
+    const synth = synthesize({ context: { internalOperatorIds: '7,9', jwksUrl: 'https://id.example/jwks.json', jwtIssuer: 'https://id.example/', jwtAudience: 'https://api.example/', apiKeysPerCompany: 20 } });
     const functions = synth.stacks.flatMap((s) => Object.values(synth.template(s).findResources('AWS::Lambda::Function')));
     const brigade = functions.filter((f) => String(f.Properties.FunctionName).startsWith('brigade-dev-'));
     expect(brigade.length).toBeGreaterThan(1);
@@ -83,6 +96,8 @@ describe('stages', () => {
         INTERNAL_OPERATOR_IDS: '7,9',
         JWKS_URL: 'https://id.example/jwks.json',
         JWT_ISSUER: 'https://id.example/',
+        JWT_AUDIENCE: 'https://api.example/',
+        API_KEYS_PER_COMPANY: '20',
       });
     }
   });

@@ -31,8 +31,15 @@ const idOf = (prefix: string) => Object.keys(resources).find((id) => id.startsWi
 const ref = (prefix: string) => ({ Ref: idOf(prefix) });
 const arnOf = (prefix: string) => ({ 'Fn::GetAtt': [idOf(prefix), 'Arn'] });
 const functionNamed = (name: string) => ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === name)!;
+/** The Allow statements of a role (its denies, of the guarded item families, are in access.test.ts). */
 const statementsOf = (roleIdPrefix: string) =>
-  ofType('AWS::IAM::Policy').find(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: idOf(roleIdPrefix) }]))![1].Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
+  (
+    ofType('AWS::IAM::Policy').find(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: idOf(roleIdPrefix) }]))![1].Properties.PolicyDocument.Statement as {
+      Effect: string;
+      Action: string | string[];
+      Resource: unknown;
+    }[]
+  ).filter((s) => s.Effect === 'Allow');
 const actions = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat()).sort();
 
 describe('webhook pipeline stack', () => {

@@ -98,7 +98,7 @@ describe('usage of a permission by roles', () => {
 
     await updateRole(operator, role.id, { permissionIds: [builtIn.id] });
     expect(await usage(p.key)).toBe(1);
-    const other = (await roles.list(companyId, { page: 1, limit: 1000 })).items.find((r) => r.name === 'Uses it too')!;
+    const other = (await roles.list(companyId, { page: 1, limit: 1000 })).items.map((r) => r.role).find((r) => r.name === 'Uses it too')!;
     await updateRole(operator, other.id, { permissionIds: [] });
     expect(await usage(p.key)).toBe(0);
 
@@ -145,10 +145,12 @@ describe('roles', () => {
     await seedSystemRoles(seededCompany);
   });
 
-  it('seeds owner, manager, staff and readonly as system roles; the platform-operator role is neither listed nor counted', async () => {
+  it('seeds admin, manager, staff and readonly as system roles; the platform-operator role is neither listed nor counted', async () => {
     const page = await roles.list(seededCompany, { page: 1, limit: 1000 });
-    expect(page.items.map((r) => r.name)).toEqual(['owner', 'manager', 'staff', 'readonly']);
-    expect(page.items.every((r) => r.isSystem)).toBe(true);
+    expect(page.items.map((r) => r.role.name)).toEqual(['admin', 'manager', 'staff', 'readonly']);
+    expect(page.items.every((r) => r.role.isSystem)).toBe(true);
+    // Only admin holds every permission, whatever the catalog gains later.
+    expect(page.items.map((r) => r.allPermissions === true)).toEqual([true, false, false, false]);
     expect(page.pagination.total).toBe(4);
     const all = await db().send(
       new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :r)', ExpressionAttributeValues: { ':pk': `C#${seededCompany}`, ':r': 'ROLE#' } }),
@@ -156,13 +158,14 @@ describe('roles', () => {
     const hidden = (all.Items ?? []).filter((i) => i.platformOperator === true);
     expect(hidden.map((i) => i.name)).toEqual(['platform-operator']);
     // Nobody learns of it through the event log either.
-    expect((await events(seededCompany)).map((e) => e.data.name)).toEqual(['owner', 'manager', 'staff', 'readonly']);
+    expect((await events(seededCompany)).map((e) => e.data.name)).toEqual(['admin', 'manager', 'staff', 'readonly']);
   });
 
   it('stores the keys of a role\'s permissions beside their ids, for authentication', async () => {
-    const owner = (await roles.list(seededCompany, { page: 1, limit: 1 })).items[0]!;
-    expect(await roles.grantOf(seededCompany, owner.id)).toEqual([...builtInPermissions]);
-    expect(await roles.grantOf(seededCompany + 1, owner.id)).toBeUndefined();
+    const [admin, manager] = (await roles.list(seededCompany, { page: 1, limit: 2 })).items.map((r) => r.role);
+    expect(await roles.grantOf(seededCompany, admin!.id)).toEqual({ permissionKeys: [...builtInPermissions], allPermissions: true });
+    expect(await roles.grantOf(seededCompany, manager!.id)).toEqual({ permissionKeys: expect.not.arrayContaining(['roles.update']), allPermissions: false });
+    expect(await roles.grantOf(seededCompany + 1, admin!.id)).toBeUndefined();
   });
 
   it('updates only from the version it read', async () => {

@@ -12,6 +12,7 @@ import { dueForNoShow } from '../../shared/data/noShowSweep';
 import { TableOccupied } from '../../shared/data/openTabs';
 import { orders, type Order } from '../../shared/data/orders';
 import { Contention, tableDays } from '../../shared/data/tableDays';
+import { diningTables } from '../../shared/data/tables';
 import { tabs, type Tab } from '../../shared/data/tabs';
 import { placeHolds } from '../../shared/domain/bookings/holdPlacement';
 import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/rules';
@@ -98,6 +99,14 @@ const tabOf = (b: Booking, t: BookingTab): Tab => ({
   version: 1,
 });
 
+/** A table of the test location: a booking that uses a table needs it to exist (its count of users is kept on it). */
+async function aTable(): Promise<string> {
+  const now = new Date().toISOString();
+  const id = randomUUID();
+  await diningTables.create(companyId, LOCATION, [{ id, locationId: LOCATION, name: `T-${id}`, minCapacity: 1, maxCapacity: 8, combinableWith: [], createdAt: now, updatedAt: now, version: 1 }], [], []);
+  return id;
+}
+
 /** Writes a new booking with its tabs and its creation event. */
 const create = (b: Booking, extra: Partial<BookingWrite> = {}) =>
   writeBooking(companyId, {
@@ -116,7 +125,7 @@ beforeAll(async () => {
 
 describe('bookings repository: creating', () => {
   it('writes the booking, its code, its tabs, its links and its event in one transaction', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const b = aBooking({ tableIds: [table], primaryUserId: 901 });
     const before = (await events()).length;
     await create(b);
@@ -158,7 +167,7 @@ describe('bookings repository: table days', () => {
   const readDays = async (wanted: { tableId: string; date: string }[]) => (await readTogether({ days: tableDays.read(companyId, wanted) })).days;
 
   it('reads absent days as empty, writes them once (absent → version 1), and refuses a write at a stale version with Contention', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: {}, version: null }]);
     const a = aBooking({ tableIds: [table] });
     await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
@@ -171,7 +180,7 @@ describe('bookings repository: table days', () => {
   });
 
   it('lets exactly one of concurrent writes of one table day commit', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const attempts = Array.from({ length: 8 }, () => aBooking({ tableIds: [table] }));
     const results = await Promise.allSettled(attempts.map((b) => create(b, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }] })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -180,7 +189,7 @@ describe('bookings repository: table days', () => {
   });
 
   it('places a hold from the days read with everything else, reading any day it needs that was not read', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const a = aBooking({ tableIds: [table] });
     await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
     const slot = { startMs: Date.parse('2025-05-10T10:00:00Z'), endMs: Date.parse('2025-05-10T23:00:00Z') };
@@ -194,7 +203,7 @@ describe('bookings repository: table days', () => {
   });
 
   it('drops a hold without reading, moving the version on', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const a = aBooking({ tableIds: [table] });
     await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null }] });
     const cancelled = { ...a, status: 'cancelled' as const, version: 2 };
@@ -223,7 +232,7 @@ describe('bookings repository: changes', () => {
   });
 
   it('moves the link items and the sweep item with the booking', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const a = aBooking({ tableIds: [table], autoNoShowAt: '2025-05-10T10:20:00.000Z' });
     await create(a);
     expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
@@ -238,7 +247,7 @@ describe('bookings repository: changes', () => {
   });
 
   it('keeps one open tab per table: a second claim fails with TableOccupied, writing nothing', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const first = aBooking({ tableIds: [table] });
     await create(first, { openTabs: [{ op: 'claim', tableId: table, tabId: first.tab.id, bookingId: first.id }] });
     const second = aBooking({ tableIds: [table] });
@@ -279,7 +288,7 @@ describe('bookings repository: changes', () => {
 
 describe('bookings repository: lists', () => {
   it('pages a location by date and time, filtering on the page, with links for tables and guests', async () => {
-    const table = randomUUID();
+    const table = await aTable();
     const made = [
       aBooking({ bookingDate: '2025-06-01', startTime: '12:00', tableIds: [table], primaryUserId: 950 }),
       aBooking({ bookingDate: '2025-06-01', startTime: '18:00', status: 'cancelled' }),

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
 import { companyKey, defineEntity } from '../../shared/data/entity';
-import { counterStep, decodeCursor, encodeCursor, itemKey, queryAll, queryUntil } from '../../shared/data/paging';
+import { counterStep, decodeCursor, encodeCursor, itemKey, queryAll, queryUntil, readLog, TooMany } from '../../shared/data/paging';
 import { atVersion, transact, updateStep, writeAlone } from '../../shared/data/transact';
 import { AppError } from '../../shared/errors';
 
@@ -239,5 +239,38 @@ describe('pages and queries', () => {
     expect((await queryAll({ ...span, range: { op: 'between', low: '0002', high: '0004~' } })).map((i) => i.rank)).toEqual([2, 3, 4]);
     expect((await queryAll({ ...span, range: { op: 'begins_with', value: '0005' } })).map((i) => i.rank)).toEqual([5]);
     expect((await queryAll({ ...span, newestFirst: true, filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'odd' } } })).map((i) => i.rank)).toEqual([6, 4, 2]);
+  });
+
+  it('bounds every read: a filter that drops items still counts them, a log page stays short with a cursor, a whole read refuses more than its bound, a deep page is 400', async () => {
+    const companyId = newCompany();
+    // 30 widgets, of which only the last matches the filter.
+    await addWidgets(companyId, Array.from({ length: 30 }, (_, i) => widget(i + 1, i === 29 ? 'match' : 'other')));
+    const span = { index: 'gsi1' as const, partition: `C#${companyId}#WIDGETS`, filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'match' } } };
+
+    const { calls, result } = await countingCalls(() => queryUntil(span, 10));
+    expect(result.items).toEqual([]);
+    expect(result.lastKey).toMatchObject({ gsi1sk: expect.stringMatching(/^0010#/) });
+    expect(calls).toEqual([QueryCommand.name]);
+
+    // A log page of 5 reads 6 items, finds none, and says where to go on; following the cursors reaches the match.
+    const first = await readLog(span, { page: 1, limit: 5 });
+    expect(first).toMatchObject({ items: [], more: true, nextCursor: expect.any(String) });
+    let page = first;
+    let reads = 1;
+    while (page.items.length === 0 && page.nextCursor) {
+      page = await readLog(span, { page: 1, limit: 5, cursor: page.nextCursor });
+      reads += 1;
+    }
+    expect(page.items.map((i) => i.rank)).toEqual([30]);
+    expect(reads).toBe(5);
+
+    await expect(queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 20)).rejects.toBeInstanceOf(TooMany);
+    await expect(queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 20)).rejects.toMatchObject({ status: 422 });
+    expect(await queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 30)).toHaveLength(30);
+
+    const collection = { index: 'gsi1' as const, partition: `C#${companyId}#WIDGETS`, counter: counter(companyId) };
+    await expect(widgets.list(collection, { page: 11, limit: 100 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/page' }] });
+    await expect(readLog(span, { page: 1001, limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/page' }] });
+    expect((await widgets.list(collection, { page: 10, limit: 100 })).items).toEqual([]);
   });
 });

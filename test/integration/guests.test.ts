@@ -86,7 +86,7 @@ describe('creating guests', () => {
   it('writes the guest, its contacts, its search tokens and guest.created in one transaction', async () => {
     const before = (await guestEvents(companyId)).length;
     sent.length = 0;
-    const g = await createGuest(principal(companyId), { name: ' Anna  Bergström ', email: ' Anna@Example.COM', phone: '0046 70-111 22 33' });
+    const g = (await createGuest(principal(companyId), { name: ' Anna  Bergström ', email: ' Anna@Example.COM', phone: '0046 70-111 22 33' })) as Guest;
     expect(g).toEqual({ id: expect.any(Number), name: 'Anna Bergström', email: 'anna@example.com', phone: '+46701112233', createdAt: expect.any(String), updatedAt: g.createdAt });
     expect(sent).toEqual(['UpdateItem', 'TransactWriteItems']); // the id, then the one transaction
     expect(await guests.get(companyId, g.id)).toEqual(g);
@@ -159,8 +159,8 @@ describe('the search index on a few hundred guests', () => {
     const generated = guestPopulation(300);
     const made: Guest[] = [];
     for (let i = 0; i < generated.length; i += 12) {
-      const batch = generated.slice(i, i + 12).map(({ name, email, phone }) => ({ name, ...(email ? { email } : {}), ...(phone ? { phone } : {}) }));
-      made.push(...(await Promise.all(batch.map((body) => createGuest(principal(searchCompany), body)))));
+      const batch = generated.slice(i, i + 12).map(({ name, email, phone }) => ({ ...(name !== null ? { name } : {}), ...(email ? { email } : {}), ...(phone ? { phone } : {}) }));
+      made.push(...(await Promise.all(batch.map(async (body) => (await createGuest(principal(searchCompany), body)) as Guest))));
     }
     population = [...(await Promise.all(Object.values(named).map((id) => guests.get(searchCompany, id) as Promise<Guest>))), ...made];
     await addLocation(searchCompany, 901);
@@ -179,7 +179,7 @@ describe('the search index on a few hundred guests', () => {
     expect(await ids('0046705550002')).toEqual([named['Berit Åberg Nilsson']]);
   });
 
-  it.each(['ber', 'berg', 'an', 'anna k', 'åsa', 'asa', 'öberg', 'jose', 'zoe', 'jons', 'bertil', 'lars.', 'anna.bergstrom', '+46 70', '+44 7700 9', '0047 90', '49150'])(
+  it.each(['ber', 'berg', 'an', 'anna k', 'åsa', 'asa', 'öberg', 'jose', 'zoe', 'jons', 'bertil', 'lars.', 'anna.bergstrom', '+46 70', '+44 780 0', '0047 90', '49150'])(
     'pages through exactly the guests %j matches, each once',
     async (q) => {
       const { ids, pages } = await searchAll(searchCompany, q, 7);

@@ -43,8 +43,8 @@ const requests = async (companyId: number) =>
 function failedRecord(d: StoredDelivery, at: number, status: AttemptRecord['delivery']['status'], next: number | null): AttemptRecord {
   const attempt = d.attempts + 1;
   return {
-    delivery: { status, attempts: attempt, nextAttemptAt: next === null ? null : iso(next), lastAttemptAt: iso(at), lastHttpStatus: 500, lastError: 'HTTP 500', deliveredAt: null, alertId: null, updatedAt: iso(at) },
-    attempt: { id: randomUUID(), deliveryId: d.id, eventId: d.eventId, event: d.event, round: d.round, attempt, status: status as 'failed', httpStatus: 500, error: 'HTTP 500', durationMs: 3, startedAt: iso(at), finishedAt: iso(at), nextAttemptAt: next === null ? null : iso(next) },
+    delivery: { status, attempts: attempt, nextAttemptAt: next === null ? null : iso(next), lastAttemptAt: iso(at), lastHttpStatus: 500, lastError: 'status 500', deliveredAt: null, alertId: null, updatedAt: iso(at) },
+    attempt: { id: randomUUID(), deliveryId: d.id, eventId: d.eventId, event: d.event, round: d.round, attempt, status: status as 'failed', httpStatus: 500, error: 'status 500', durationMs: 3, startedAt: iso(at), finishedAt: iso(at), nextAttemptAt: next === null ? null : iso(next) },
   };
 }
 
@@ -236,7 +236,7 @@ describe('attempts log', () => {
     }
     const first = (await attempts.page(companyId, s.id, { page: 1, limit: 2 }))!;
     expect(first.items.map((a) => a.startedAt)).toEqual([iso(start + 4000), iso(start + 3000)]);
-    expect(first.items[0]).toMatchObject({ attempt: 1, status: 'failed', httpStatus: 500, error: 'HTTP 500', durationMs: 3 });
+    expect(first.items[0]).toMatchObject({ attempt: 1, status: 'failed', httpStatus: 500, error: 'status 500', durationMs: 3 });
     expect(first.pagination).toMatchObject({ page: 1, limit: 2, nextCursor: expect.any(String) });
     const second = (await attempts.page(companyId, s.id, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }))!;
     expect(second.items.map((a) => a.startedAt)).toEqual([iso(start + 2000), iso(start + 1000)]);

@@ -13,11 +13,8 @@ const halfPastTwoExists = (date: DateTime) => {
   return t.hour === 2 && t.minute === 30;
 };
 
-/**
- * The first local date after `from`'s own local date in `zone` whose 02:30 does not exist (the
- * clocks jump over it), as YYYY-MM-DD; undefined when the zone skips no such hour within two years.
- */
-export function nextSpringForward(zone: string, from: Date = new Date()): string | undefined {
+/** The first local date after `from`'s own local date in `zone` that `changes` says the clocks change on; undefined within two years. */
+function firstChangeDay(zone: string, from: Date, changes: (day: DateTime) => boolean): string | undefined {
   const start = DateTime.fromJSDate(from, { zone }).startOf('day');
   if (!start.isValid) throw new Error(`Unknown time zone ${zone}`);
   // Week by week (a zone changes its offset at most twice a year), then day by day in a week whose offset changes.
@@ -26,11 +23,24 @@ export function nextSpringForward(zone: string, from: Date = new Date()): string
     if (first.offset === first.plus({ days: 7 }).offset) continue;
     for (let i = 0; i < 7; i++) {
       const day = first.plus({ days: i });
-      if (!halfPastTwoExists(day)) return day.toISODate()!;
+      if (changes(day)) return day.toISODate()!;
     }
   }
   return undefined;
 }
+
+/**
+ * The first local date after `from`'s own local date in `zone` whose 02:30 does not exist (the
+ * clocks jump over it), as YYYY-MM-DD; undefined when the zone skips no such hour within two years.
+ */
+export const nextSpringForward = (zone: string, from: Date = new Date()): string | undefined => firstChangeDay(zone, from, (day) => !halfPastTwoExists(day));
+
+/**
+ * The first local date after `from`'s own local date in `zone` on which the clocks go back (the
+ * day is longer than 24 hours, a wall time happens twice), as YYYY-MM-DD; undefined within two years.
+ */
+export const nextFallBack = (zone: string, from: Date = new Date()): string | undefined =>
+  firstChangeDay(zone, from, (day) => day.plus({ days: 1 }).diff(day, 'hours').hours > 24);
 
 /**
  * Of `zones`, the one whose next spring-forward after `from` comes first, and that date. With a
@@ -44,19 +54,4 @@ export function soonestSpringForward(zones: string[], from: Date = new Date()): 
   });
   if (found.length === 0) throw new Error(`None of ${zones.join(', ')} skips 02:30 within two years of ${from.toISOString()}`);
   return found.reduce((a, b) => (b.date < a.date ? b : a));
-}
-
-/**
- * The first local date after `from`'s own local date in `zone` that is longer than 24 hours (the
- * clocks go back and an hour happens twice), as YYYY-MM-DD; undefined when there is none within
- * two years.
- */
-export function nextFallBack(zone: string, from: Date = new Date()): string | undefined {
-  const start = DateTime.fromJSDate(from, { zone }).startOf('day');
-  if (!start.isValid) throw new Error(`Unknown time zone ${zone}`);
-  for (let i = 1; i <= SEARCH_DAYS; i++) {
-    const day = start.plus({ days: i });
-    if (day.plus({ days: 1 }).diff(day, 'hours').hours > 24) return day.toISODate()!;
-  }
-  return undefined;
 }

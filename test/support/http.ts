@@ -1,5 +1,6 @@
 /** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
 import { inject } from 'vitest';
+import type { WebhookDelivery } from '../../shared/data/webhookDeliveries';
 
 export const devKeys = () => inject('devKeys');
 export const company = (n: 1 | 2) => devKeys().companies[n - 1]!;
@@ -26,4 +27,31 @@ export async function call<T = any>(
   const res = await fetch(`${devKeys().baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * The delivery as stored once the stage's webhook pipeline has recorded its latest attempt and it
+ * waits for nothing (delivered, dead, cancelled, or failed with its next attempt not yet due):
+ * `LocalPipeline.settled()`, through the door test/support/local-stage-setup.ts opens. An event to
+ * await, where a test would otherwise poll the attempts list.
+ */
+export async function settledDelivery(companyId: number, deliveryId: string): Promise<WebhookDelivery | null> {
+  const res = await fetch(`${inject('pipelineDoor')}/deliveries/${companyId}/${deliveryId}/settled`);
+  if (!res.ok) throw new Error(`the pipeline door answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as WebhookDelivery | null;
+}
+
+/**
+ * Runs `run` until one run's answers all fall in one rate window. The window is the clock hour and
+ * each answer names it (X-RateLimit-Reset): a run the hour cut in two is done again, rather than
+ * waiting for a quiet moment to start. A second run cannot be cut too unless it lasts an hour, so
+ * two cut runs in a row fail. `run` must start afresh each time (a new key: a fresh window).
+ */
+export async function inOneRateWindow<T extends { answers: Answer[] }>(run: () => Promise<T>): Promise<T> {
+  const windows = (r: T) => new Set(r.answers.map((a) => a.headers.get('x-ratelimit-reset'))).size;
+  const first = await run();
+  if (windows(first) === 1) return first;
+  const second = await run();
+  if (windows(second) !== 1) throw new Error('two runs in a row spanned two rate windows');
+  return second;
 }

@@ -11,7 +11,7 @@ export const BLOCK_SIZE = 100_000;
 const FIRST = 100_000_000;
 
 /** Files with a block, in block order: a file's block is its index here, so add new files at the end. */
-export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', 'bookings', 'coursings', 'guests', 'platform', 'setup', 'webhooks-pipeline', 'webhooks', 'bookings-selling'] as const;
+export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', 'bookings', 'coursings', 'guests', 'platform', 'setup', 'webhooks-pipeline', 'webhooks', 'crash', 'capacity', 'bookings-selling'] as const;
 
 /**
  * Files that still pick their ids at random from ranges of their own (ranges no other file uses;
@@ -19,7 +19,6 @@ export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', '
  */
 export const legacyRanges: Record<string, [number, number][]> = {
   'bookings-sweeper': [[21_000, 21_999], [31_000, 31_999]],
-  'bookings-crash': [[22_000, 22_999], [32_000, 32_999]],
   'bookings-unseat': [[23_000, 23_999], [33_000, 33_999]],
   entity: [[900_000_000, 989_999_999]],
 };

@@ -1,13 +1,19 @@
 /**
- * API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port, and the record
- * of the routes the suite called (test/support/route-log.ts), which the api-coverage project checks.
+ * API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port; the records
+ * of the routes the suite called (test/support/route-log.ts) and of the DynamoDB calls each route's
+ * handler made (test/support/dynamo-log.ts), which the api-coverage project checks; and a loopback
+ * door to the stage's webhook pipeline, so that test files (in workers of their own) can await it
+ * instead of polling (`settledDelivery` in test/support/http.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { DevKeys } from '../../bin/local/seed';
+import type { LocalPipeline } from '../../bin/local/pipeline';
 import { startLocalStage } from '../../bin/local/stage';
+import { recordDynamoCalls } from './dynamo-log';
 import { recordRoutes } from './route-log';
 
 declare module 'vitest' {
@@ -19,21 +25,51 @@ declare module 'vitest' {
     jwtSecret: string;
     /** The file the route record of the API suite goes to (provided to every project: api-coverage reads it). */
     routeLog: string;
+    /** Base URL of the door to the stage's webhook pipeline (see `pipelineDoor`). */
+    pipelineDoor: string;
+    /** The file the DynamoDB calls of the API suite's requests go to (read by api-coverage). */
+    dynamoLog: string;
   }
+}
+
+/**
+ * `GET /deliveries/{companyId}/{deliveryId}/settled` answers, once the pipeline has recorded the
+ * delivery's latest attempt and it waits for nothing, the delivery as stored (null when there is
+ * none); 503 if the stage stops first. It is the stage's `pipeline.settled()` over HTTP.
+ */
+async function pipelineDoor(pipeline: LocalPipeline): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const match = /^\/deliveries\/(\d+)\/([0-9a-f-]{36})\/settled$/.exec(req.url ?? '');
+    if (req.method !== 'GET' || !match) return void res.writeHead(404).end();
+    pipeline.settled(Number(match[1]), match[2]!).then(
+      (delivery) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(delivery ?? null)),
+      (err: unknown) => res.writeHead(503).end(String(err)),
+    );
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
 
 export default async function setup(project: TestProject) {
   const localDir = mkdtempSync(join(tmpdir(), 'brigade-api-'));
   const stage = await startLocalStage({ port: 0, localDir });
   const routeLog = join(localDir, 'route-log.json');
-  const stopRecording = recordRoutes(Number(new URL(stage.devKeys.baseUrl).port), routeLog);
+  const dynamoLog = join(localDir, 'dynamo-log.json');
+  const port = Number(new URL(stage.devKeys.baseUrl).port);
+  const stopRecording = recordRoutes(port, routeLog);
+  const stopRecordingCalls = recordDynamoCalls(port, dynamoLog);
   project.vitest.provide('routeLog', routeLog);
+  project.vitest.provide('dynamoLog', dynamoLog);
   project.provide('devKeys', stage.devKeys);
   project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
   project.provide('jwtSecret', process.env.JWT_SECRET!); // startLocalStage put it there
+  const door = await pipelineDoor(stage.pipeline);
+  project.provide('pipelineDoor', door.url);
   return async () => {
     stopRecording();
-    await stage.stop();
+    stopRecordingCalls();
+    await stage.stop(); // answers the door's waiters (503) before it closes
+    await new Promise<void>((ok) => door.server.close(() => ok()));
     rmSync(localDir, { recursive: true, force: true });
   };
 }

@@ -2,10 +2,11 @@
  * Direct access to the local stage's database from an API test worker, for fixtures the API
  * cannot make (yet), such as a key with exactly the permissions a test needs.
  */
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { authenticate } from '../../shared/auth/authenticate';
-import { builtInPermissions, readPermissions } from '../../shared/auth/catalog';
+import { ADMIN_ROLE, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
@@ -13,8 +14,11 @@ import { db, setDb, tableName } from '../../shared/data/client';
 import { companies } from '../../shared/data/companies';
 import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
+import { tabEntity, type Tab } from '../../shared/data/tabs';
+import { transact } from '../../shared/data/transact';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { allItems } from './scan';
 import { seedSystemRoles } from '../../shared/domain/roles';
 
 let connected = false;
@@ -59,7 +63,7 @@ export async function exhaustRateWindow(key: string): Promise<void> {
 export interface OwnCompany {
   companyId: number;
   name: string;
-  /** Every permission (unlimited tier), and every `*.read` permission (standard tier), as the seed's keys. */
+  /** The admin role (every permission, unlimited tier), and every `*.read` permission (standard tier), as the seed's keys. */
   keys: { admin: string; readonly: string };
 }
 
@@ -73,9 +77,9 @@ export async function freshCompany(name: string): Promise<OwnCompany> {
   connect();
   const companyId = await nextId('company');
   await companies.put({ id: companyId, name, createdAt: new Date().toISOString() });
-  await seedSystemRoles(companyId);
+  const roleIds = await seedSystemRoles(companyId);
   const [admin, readonly] = await Promise.all([
-    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', permissions: [...builtInPermissions], locationIds: null }),
+    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', roleId: roleIds[ADMIN_ROLE]!, locationIds: null }),
     issueApiKey(companyId, { name: 'Own read-only key', tier: 'standard', permissions: readPermissions(), locationIds: null }),
   ]);
   return { companyId, name, keys: { admin: admin.key, readonly: readonly.key } };
@@ -96,12 +100,31 @@ export async function platformOperatorRoleId(companyId: number): Promise<number>
 /** Every item of the stage's table (a Scan: for assertions about what is stored, never on a request path). */
 export async function stageItems(): Promise<Record<string, unknown>[]> {
   connect();
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return allItems();
+}
+
+/**
+ * A tab opened at a location without a booking (a walk-in or bar tab), straight into the stage's
+ * table: the area that opens such tabs is not built yet, and seating can link one to a booking.
+ */
+export async function tabWithoutBooking(companyId: number, locationId: number, status: Tab['status'] = 'open'): Promise<Tab> {
+  connect();
+  const now = new Date().toISOString();
+  const tab: Tab = {
+    id: randomUUID(),
+    locationId,
+    bookingId: null,
+    tableId: null,
+    status,
+    primaryUserId: null,
+    purchaseCount: 0,
+    orderCount: 0,
+    openedAt: status === 'pre_arrival' ? null : now,
+    closedAt: status === 'closed' ? now : null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await transact([tabEntity.newItemStep(companyId, tab)]);
+  return tab;
 }

@@ -1,11 +1,33 @@
-/** Authenticating API keys with roles, and dropping a changed key from the verified-key cache. */
+/**
+ * Authenticating API keys with roles, dropping a changed key from the verified-key cache, and the
+ * cache under attack (issue 10, item 4): junk keys, floods of refused keys, random secrets with a
+ * real keyId. The database is a mock; bcrypt is real, and its runs are counted.
+ */
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../shared/auth/apiKey';
-import { authenticate, clearKeyCache, forgetApiKey, KEY_CACHE_TTL_MS } from '../../shared/auth/authenticate';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { generateApiKey, randomBase62 } from '../../shared/auth/apiKey';
+import { authenticate, BCRYPT_ATTEMPTS_PER_KEY_ID, clearKeyCache, forgetApiKey, KEY_CACHE_TTL_MS, keyCacheStats } from '../../shared/auth/authenticate';
+import { builtInPermissions } from '../../shared/auth/catalog';
+import { holds } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
+import { apiKeys, type ApiKeyAuth } from '../../shared/data/apiKeys';
 import { setDb } from '../../shared/data/client';
+
+/** Every bcrypt comparison the code under test runs. */
+const bcryptRuns = vi.hoisted(() => ({ count: 0 }));
+vi.mock('bcryptjs', async (importOriginal) => {
+  const real = ((await importOriginal()) as { default: typeof import('bcryptjs') }).default;
+  return {
+    default: {
+      ...real,
+      compare: (...args: Parameters<typeof real.compare>) => {
+        bcryptRuns.count += 1;
+        return real.compare(...args);
+      },
+    },
+  };
+});
 
 process.env.STAGE = 'local';
 process.env.TABLE_NAME = 'unit';
@@ -13,7 +35,7 @@ resetConfig();
 setDb(undefined);
 const ddb = mockClient(DynamoDBDocumentClient);
 
-let key: { plaintext: string; hash: string; keyId: string };
+let key: Awaited<ReturnType<typeof generateApiKey>>;
 const lookupKey = () => ({ pk: `KEY#${key.keyId}`, sk: 'KEY' });
 const roleKey = { pk: 'C#1', sk: 'ROLE#000000000007' };
 const lookups = () => ddb.commandCalls(GetCommand).filter((c) => c.args[0].input.Key?.pk === lookupKey().pk).length;
@@ -26,6 +48,7 @@ beforeAll(async () => {
 beforeEach(() => {
   ddb.reset();
   clearKeyCache();
+  bcryptRuns.count = 0;
   ddb.on(GetCommand).resolves({});
   const item = { apiKeyId: 'a1', companyId: 1, hash: key.hash, tier: 'standard', permissions: [], roleId: 7, locationIds: null, revoked: false, usageKey: null };
   ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: item });
@@ -69,5 +92,115 @@ describe('forgetting a key', () => {
 
   it('does nothing for a key this process has not verified', () => {
     expect(() => forgetApiKey('zzzzzzzzzzzz')).not.toThrow();
+  });
+});
+
+// bcrypt is real here: on a busy machine a run can take most of a second.
+describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, () => {
+  /** A well-formed key of the local stage with this keyId and a random secret. */
+  const forged = (keyId = randomBase62(12).toLowerCase()) => `brigade_dev_${keyId}_${randomBase62(40)}`;
+  const refusedCount = async (keys: string[], now?: number) => (await Promise.allSettled(keys.map((k) => auth(k, now)))).filter((r) => r.status === 'rejected').length;
+  const getCalls = () => ddb.commandCalls(GetCommand).length;
+  const lookupItem = (over: Record<string, unknown> = {}) => ({ apiKeyId: 'a1', companyId: 1, hash: key.hash, tier: 'standard', permissions: ['tabs.read'], roleId: null, locationIds: null, revoked: false, usageKey: null, ...over });
+
+  it('refuses keys that do not parse without a read, a bcrypt run or a cache entry', async () => {
+    const junk = [
+      ...Array.from({ length: 500 }, () => randomBase62(60)),
+      ...Array.from({ length: 500 }, () => `brigade_live_${randomBase62(12).toLowerCase()}_${randomBase62(40)}`), // another stage's prefix
+      `${key.plaintext}x`,
+    ];
+    expect(await refusedCount(junk)).toBe(junk.length);
+    expect(getCalls()).toBe(0);
+    expect(bcryptRuns.count).toBe(0);
+    expect(keyCacheStats()).toMatchObject({ entries: 0, refusedEntries: 0 });
+  });
+
+  it('caches refusals apart: a flood of more refused keys than the cache holds does not evict a verified principal', async () => {
+    // The lookup itself is stubbed here (10,500 reads through the SDK mock would take a while); the other tests read through it.
+    const found = lookupItem();
+    const findAuth = vi.spyOn(apiKeys, 'findAuth').mockImplementation(async (keyId) => (keyId === key.keyId ? (found as ApiKeyAuth) : undefined));
+    try {
+      const t0 = Date.now();
+      await auth(key.plaintext, t0);
+      // Well-formed keys of keyIds that do not exist: each costs one read, then is remembered as refused.
+      const flood = Array.from({ length: 10_500 }, () => forged());
+      expect(await refusedCount(flood, t0)).toBe(flood.length);
+      expect(keyCacheStats()).toMatchObject({ entries: 1, refusedEntries: 10_000 });
+      const reads = findAuth.mock.calls.length;
+      expect(reads).toBe(1 + flood.length);
+      expect((await auth(key.plaintext, t0 + 1)).permissions).toEqual(['tabs.read']);
+      expect(findAuth.mock.calls.length).toBe(reads); // still served from the cache: no read, no bcrypt
+      expect(bcryptRuns.count).toBe(1);
+      // A refused key asked again within the minute costs nothing.
+      expect(await refusedCount(flood.slice(-100), t0 + 2)).toBe(100);
+      expect(findAuth.mock.calls.length).toBe(reads);
+    } finally {
+      findAuth.mockRestore();
+    }
+  });
+
+  it('refuses random secrets with a real keyId by their fingerprint, without bcrypt; the real key then verifies at once', async () => {
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem({ fingerprint: key.fingerprint }) });
+    const flood = Array.from({ length: 300 }, () => forged(key.keyId));
+    expect(await refusedCount(flood)).toBe(flood.length);
+    expect(bcryptRuns.count).toBe(0);
+    // A container that never saw the real key (the worst case) lets it in on its first request.
+    expect((await auth()).companyId).toBe(1);
+    expect(bcryptRuns.count).toBe(1);
+  });
+
+  it('runs bcrypt at most a few times per keyId per minute for a key without a fingerprint, and never locks out a key it has verified', async () => {
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem() }); // a key made before fingerprints
+    const t0 = Date.now();
+    await auth(key.plaintext, t0);
+    expect(bcryptRuns.count).toBe(1);
+    // Later, once the real key's entry is older than the TTL: a flood, all at once.
+    const t1 = t0 + KEY_CACHE_TTL_MS + 1;
+    expect(await refusedCount(Array.from({ length: 100 }, () => forged(key.keyId)), t1)).toBe(100);
+    expect(bcryptRuns.count).toBe(1 + BCRYPT_ATTEMPTS_PER_KEY_ID);
+    // The real key is read again (revocation still bites) but needs no bcrypt: it verified against this hash before.
+    const reads = lookups();
+    expect((await auth(key.plaintext, t1)).companyId).toBe(1);
+    expect(lookups()).toBe(reads + 1);
+    expect(bcryptRuns.count).toBe(1 + BCRYPT_ATTEMPTS_PER_KEY_ID);
+  });
+
+  it('verifies a key asked by many requests at once with one read and one bcrypt run', async () => {
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem({ fingerprint: key.fingerprint }) });
+    const answers = await Promise.all(Array.from({ length: 3 * BCRYPT_ATTEMPTS_PER_KEY_ID }, () => auth()));
+    expect(answers.every((p) => p.companyId === 1)).toBe(true);
+    expect(bcryptRuns.count).toBe(1);
+    expect(lookups()).toBe(1);
+  });
+
+  it('states its limit: a container that never verified a key without a fingerprint refuses it while a flood has spent the minute\'s bcrypt runs', async () => {
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem() });
+    const t0 = Date.now();
+    await refusedCount(Array.from({ length: 20 }, () => forged(key.keyId)), t0);
+    expect(bcryptRuns.count).toBe(BCRYPT_ATTEMPTS_PER_KEY_ID);
+    await expect(auth(key.plaintext, t0 + 1)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    // Not remembered as refused: once the minute is over it verifies.
+    expect((await auth(key.plaintext, t0 + KEY_CACHE_TTL_MS + 1)).companyId).toBe(1);
+  });
+
+  it('reads the lookup item and the role strongly consistent: a revoked key is refused once its entry is older than the TTL', async () => {
+    const t0 = Date.now();
+    await auth(key.plaintext, t0);
+    for (const call of ddb.commandCalls(GetCommand)) expect(call.args[0].input.ConsistentRead).toBe(true);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2); // the lookup item, then the role
+    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem({ revoked: true }) });
+    expect((await auth(key.plaintext, t0 + KEY_CACHE_TTL_MS - 1)).companyId).toBe(1); // within the window, from the cache
+    await expect(auth(key.plaintext, t0 + KEY_CACHE_TTL_MS + 1)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
+
+describe('a key of the admin role', () => {
+  it('holds every built-in and any permission the catalog gains after it was verified', async () => {
+    ddb.on(GetCommand, { Key: roleKey }).resolves({ Item: { permissionKeys: [...builtInPermissions], allPermissions: true } });
+    const principal = await auth();
+    expect(principal.permissions).toEqual(expect.arrayContaining([...builtInPermissions]));
+    expect(holds(principal, 'loyalty_tiers.manage')).toBe(true);
+    const other = { ...principal, allPermissions: undefined };
+    expect(holds(other, 'loyalty_tiers.manage')).toBe(false);
   });
 });

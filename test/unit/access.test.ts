@@ -48,8 +48,8 @@ describe('built-in catalog and system roles', () => {
     expect(describeBuiltIn('variant_groups.read')).toEqual({ name: 'Read variant groups', category: 'variant_groups' });
   });
 
-  it('gives owner everything, readonly every read, and the platform operator everything', () => {
-    expect(systemRoles.owner).toEqual(builtInPermissions);
+  it('gives admin everything, readonly every read, and the platform operator everything', () => {
+    expect(systemRoles.admin).toEqual(builtInPermissions);
     expect(systemRoles.readonly).toEqual(readPermissions());
     expect(systemRoles.readonly.every((p) => p.endsWith('.read'))).toBe(true);
     expect(PLATFORM_OPERATOR_ROLE.permissions).toEqual(builtInPermissions);
@@ -83,11 +83,21 @@ describe('paging the catalog', () => {
     p(4, 'loyalty.manage', 'Manage loyalty', 'loyalty'),
   ];
 
-  it('orders by key and pages with totals; no cursor (the catalog is read whole)', () => {
+  it('orders by key and pages with totals; the cursor goes on after the last key listed', () => {
     const page = pagePermissions(all, { page: 2, limit: 3 });
     expect(page.items.map((x) => x.key)).toEqual(['tabs.read']);
     expect(page.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, nextCursor: null });
     expect(pagePermissions(all, { page: 3, limit: 3 }).items).toEqual([]);
+
+    const first = pagePermissions(all, { page: 1, limit: 2 });
+    expect(first.items.map((x) => x.key)).toEqual(['bookings.read', 'loyalty.manage']);
+    const next = pagePermissions(all, { page: 1, limit: 2, cursor: first.pagination.nextCursor! });
+    expect(next.items.map((x) => x.key)).toEqual(['loyalty.read', 'tabs.read']);
+    expect(next.pagination).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2, nextCursor: null });
+    // A permission added before the cursor's position does not shift the next page (it would with page=2).
+    const added = [...all, p(5, 'alerts.read', 'Read alerts', 'alerts')];
+    expect(pagePermissions(added, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }).items.map((x) => x.key)).toEqual(['loyalty.read', 'tabs.read']);
+    expect(() => pagePermissions(all, { page: 1, limit: 2, cursor: 'garbage' })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
   });
 
   it('filters by exact category', () => {

@@ -5,7 +5,7 @@
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '../../shared/auth/apiKey';
 import { clearKeyCache } from '../../shared/auth/authenticate';
 import { tierLimits, type Principal } from '../../shared/auth/principal';
@@ -72,6 +72,21 @@ beforeAll(async () => {
   ({ plaintext: key, hash: keyHash, keyId } = await generateApiKey('local'));
 });
 
+/**
+ * The rate window is the clock hour. Tests of its headers stop the clock (Date only: timers still
+ * run) at the last millisecond of an hour, where any later reading of the clock would name the
+ * next window: the chain and the expectations must agree on one instant.
+ */
+const FROZEN = Date.parse('2027-06-01T09:59:59.999Z');
+function freezeTheClock() {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: FROZEN });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
 beforeEach(() => {
   ddb.reset();
   clearKeyCache();
@@ -131,14 +146,15 @@ describe('authentication', () => {
 });
 
 describe('rate window', () => {
+  freezeTheClock();
+
   it('refuses over the limit with Retry-After, writing nothing', async () => {
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' }));
     const out = await invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ locationId: 101, title: 'Mains', order: 2 }) }));
     expect(out.statusCode).toBe(429);
     expect(out.json.error.code).toBe('RATE_LIMITED');
-    expect(Number(out.headers!['Retry-After'])).toBeGreaterThanOrEqual(1);
-    expect(Number(out.headers!['Retry-After'])).toBeLessThanOrEqual(3600);
-    expect(out.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(Date.now()).end) });
+    expect(out.headers!['Retry-After']).toBe('1'); // the window ends a millisecond later; Retry-After is at least 1
+    expect(out.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -161,6 +177,7 @@ describe('rate window', () => {
 });
 
 describe('the rate window beside the work', () => {
+  freezeTheClock();
   // Through the authorizer's principal: no key lookup, so every GetItem below is the operation's.
   const principal: Principal = { kind: 'apiKey', companyId: 1, permissions: ['locations.read', 'coursings.update'], tier: 'standard', locationIds: null, rateSubject: 'key:beside', internalOperator: false };
   const authorized = (e: APIGatewayProxyEvent, as: Principal = principal) => {
@@ -175,7 +192,7 @@ describe('the rate window beside the work', () => {
   const location = { id: 101, name: 'Bistro', timezone: 'Europe/Stockholm', operatingHours: {}, address: null, phone: null, createdAt: stamp, updatedAt: stamp, version: 1 };
   const coursing = { id: coursingId, locationId: 101, title: 'Starters', order: 1, color: null, version: 2, createdAt: stamp, updatedAt: stamp };
   const refusal = () => Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' });
-  const windowFull = { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(Date.now()).end) };
+  const windowFull = { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) };
 
   function signal() {
     let fire!: () => void;
@@ -201,7 +218,7 @@ describe('the rate window beside the work', () => {
     const out = await invoke(getLocation, readLocation());
     expect(out.statusCode).toBe(200);
     expect(out.json.data).toEqual(location);
-    expect(out.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '993', 'X-RateLimit-Reset': String(windowAt(Date.now()).end) });
+    expect(out.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '993', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) });
   });
 
   it('answers 429 instead of what was read when the window refuses', async () => {

@@ -18,6 +18,7 @@ describe('error mapping', () => {
     ['ThrottlingException', 'UNAVAILABLE'],
     ['InternalServerError', 'UNAVAILABLE'],
     ['TimeoutError', 'UNAVAILABLE'],
+    ['TransactionInProgressException', 'UNAVAILABLE'],
     ['TransactionConflictException', 'CONFLICT'],
   ])('maps the SDK error %s to %s', (name, code) => {
     expect((toAppError(Object.assign(new Error('x'), { name })) as AppError).code).toBe(code);

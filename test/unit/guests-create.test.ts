@@ -30,7 +30,7 @@ beforeEach(() => {
 describe('guests.add', () => {
   it('writes guest, contacts, tokens and event in one transaction', async () => {
     ddb.on(TransactWriteCommand).resolves({});
-    expect(await add()).toEqual(guest);
+    expect(await add()).toEqual({ guest, created: true });
     const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items.map((i) => (i.Put?.Item as { entity: string }).entity)).toEqual(['GUEST', 'GUEST_CONTACT', 'GUEST_CONTACT', 'GUEST_SEARCH', 'GUEST_SEARCH', 'GUEST_SEARCH', 'GUEST_SEARCH', 'OUTBOX']);
     expect(items.every((i) => i.Put?.ConditionExpression === 'attribute_not_exists(pk)')).toBe(true);
@@ -38,7 +38,7 @@ describe('guests.add', () => {
 
   it('retries a transaction that met a concurrent one, then answers the guest it made', async () => {
     ddb.on(TransactWriteCommand).rejectsOnce(cancelled(1, 'TransactionConflict')).resolves({});
-    expect(await add()).toEqual(guest);
+    expect(await add()).toEqual({ guest, created: true });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
   });
 
@@ -47,7 +47,7 @@ describe('guests.add', () => {
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUESTCONTACT#E#asa@example.com' } }).resolves({ Item: { guestId: 4000 } });
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUESTCONTACT#P#+46701234567' } }).resolves({});
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUEST#000000004000' } }).resolves({ Item: { pk: 'C#7', sk: 'GUEST#000000004000', entity: 'GUEST', ...existing } });
-    expect(await add()).toEqual(existing);
+    expect(await add()).toEqual({ guest: existing, created: false });
     expect(ddb.commandCalls(GetCommand).every((c) => c.args[0].input.ConsistentRead === true)).toBe(true);
   });
 
@@ -62,6 +62,6 @@ describe('guests.add', () => {
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUESTCONTACT#E#asa@example.com' } }).resolves({});
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUESTCONTACT#P#+46701234567' } }).resolves({ Item: { guestId: 4000 } });
     ddb.on(GetCommand, { Key: { pk: 'C#7', sk: 'GUEST#000000004000' } }).resolves({ Item: { ...existing } });
-    expect(await add()).toEqual(existing);
+    expect(await add()).toEqual({ guest: existing, created: false });
   });
 });

@@ -1,7 +1,7 @@
 /** Guests without AWS: contact normalization, search tokens and prefixes, the stored items, the history step. */
 import { describe, expect, it } from 'vitest';
 import { guestHistoryStep, guestItems, type Guest } from '../../shared/data/guests';
-import { MAX_TOKEN_LENGTH, foldText, normalizeEmail, parsePhone, searchPrefix, searchTokens } from '../../shared/domain/contact';
+import { MAX_TOKEN_LENGTH, foldText, isLocalPhone, normalizeEmail, parsePhone, searchPrefix, searchTokens } from '../../shared/domain/contact';
 import { normalizeGuestInput } from '../../shared/domain/guests';
 import { AppError } from '../../shared/errors';
 
@@ -30,31 +30,49 @@ describe('normalizeEmail', () => {
   });
 });
 
-describe('parsePhone', () => {
+describe('parsePhone (libphonenumber-js)', () => {
   it.each([
-    ['+46 70 123 45 67', '+46701234567'],
-    ['0046 (70) 123-45-67', '+46701234567'],
-    ['+1.415.555.0100', '+14155550100'],
-    ['+44 7700 900123', '+447700900123'],
-    ['+12345678', '+12345678'],
-    ['+123456789012345', '+123456789012345'],
-  ])('%s → %s', (raw, e164) => {
-    expect(parsePhone(raw)).toEqual({ ok: true, e164 });
+    ['+46 70 123 45 67', undefined, '+46701234567'],
+    ['0046 (70) 123-45-67', undefined, '+46701234567'],
+    ['+1.415.555.0100', undefined, '+14155550100'],
+    ['+44 20 7946 0958', undefined, '+442079460958'],
+    ['+46 8 123 456', undefined, '+468123456'],
+    ['070-123 45 67', 'SE', '+46701234567'],
+    ['08/123 456 78', 'SE', '+46812345678'],
+    ['020 7946 0958', 'GB', '+442079460958'],
+    ['(415) 555-0100', 'US', '+14155550100'],
+    ['06 12 34 56 78', 'FR', '+33612345678'],
+    ['+46 70 123 45 67', 'GB', '+46701234567'],
+    ['0046 70 123 45 67', 'US', '+46701234567'],
+    ['011 46 70 123 45 67', 'US', '+46701234567'],
+  ])('%s (at %s) → %s', (raw, country, e164) => {
+    expect(parsePhone(raw, country)).toEqual({ ok: true, e164 });
   });
 
   it.each([
-    ['070-123 45 67', 'country code'],
-    ['(070) 123 45 67', 'country code'],
-    ['+46 70 123 45 67 ext 3', 'only digits'],
-    ['+46 70+123', 'only digits'],
-    ['+1234567', '8 to 15'],
-    ['+1234567890123456', '8 to 15'],
-    ['+0701234567', 'not starting with 0'],
-    ['', 'only digits'],
-  ])('refuses %j (%s)', (raw, says) => {
-    const out = parsePhone(raw);
+    ['070-123 45 67', undefined, 'country code'],
+    ['(070) 123 45 67', null, 'country code'],
+    ['070 123 45 67', 'AQ', 'local numbers of AQ cannot be read'],
+    ['+46 70 123 45 67 ext 3', undefined, 'only digits'],
+    ['+46 70+123', undefined, 'only digits'],
+    ['+46 70 CALL ME', undefined, 'only digits'],
+    ['+4670123', undefined, 'not a possible phone number'],
+    ['+46 00 123 4567', undefined, 'not a possible phone number'],
+    ['+1234567890123456', undefined, 'not a possible phone number'],
+    ['+999 1234 5678', undefined, 'not a possible phone number'],
+    ['+0701234567', undefined, 'not a possible phone number'],
+    ['070 123', 'SE', 'not a possible phone number in SE'],
+    ['070 123 45 67 89 01', 'SE', 'not a possible phone number in SE'],
+    ['', undefined, 'only digits'],
+  ])('refuses %j at %s (%s)', (raw, country, says) => {
+    const out = parsePhone(raw, country);
     expect(out.ok).toBe(false);
     expect(out.ok ? '' : out.problem).toContain(says);
+  });
+
+  it('tells local numbers (which need a country) from international ones', () => {
+    expect(['070-123 45 67', '(0)8 123', '4670123'].map(isLocalPhone)).toEqual([true, true, true]);
+    expect(['+46 70', '0046 70', 'anna', '+46 CALL'].map(isLocalPhone)).toEqual([false, false, false, false]);
   });
 });
 
@@ -104,6 +122,19 @@ describe('searchPrefix', () => {
     expect(searchPrefix(q)).toBeUndefined();
   });
 
+  it.each([
+    ['070-123 45 67', 'SE', '46701234567'],
+    ['070 12', 'SE', '467012'],
+    ['08-12', 'SE', '46812'],
+    ['06 12', 'IT', '390612'],
+    ['(415) 55', 'US', '141555'],
+    ['+46 70 12', 'GB', '467012'],
+    ['0046 70', 'US', '4670'],
+    ['Anna B', 'SE', 'anna b'],
+  ])('reads a local number in the location\'s country: %j at %s → %j', (q, country, prefix) => {
+    expect(searchPrefix(q, country)).toBe(prefix);
+  });
+
   it('matches the tokens of the guest it names', () => {
     const tokens = searchTokens({ name: 'Åsa-Lena Öberg', email: 'ASA@Example.com', phone: '+46701234567' });
     for (const q of ['åsa', 'ASA LE', 'lena öb', 'öberg', 'asa@exa', '+46 701', '0046701']) {
@@ -136,10 +167,16 @@ describe('normalizeGuestInput', () => {
     expect(err.details.map((d) => d.path)).toEqual(['/email', '/phone']);
   });
 
-  it('refuses a phone without a country code with a clear message', () => {
+  it('refuses a phone without a country code with a clear message, unless it is given at a location with a country', () => {
     expect(() => normalizeGuestInput({ name: 'Anna', phone: '070 123 45 67' })).toThrowError(
       expect.objectContaining({ code: 'VALIDATION_FAILED', details: [{ path: '/phone', message: expect.stringContaining('country code') }] }),
     );
+    expect(normalizeGuestInput({ name: 'Anna', phone: '070 123 45 67' }, 'SE').phone).toBe('+46701234567');
+  });
+
+  it('takes a guest without a name (spec 2.11 asks for an email or a phone)', () => {
+    expect(normalizeGuestInput({ email: 'Anna@Example.com' })).toEqual({ name: null, email: 'anna@example.com', phone: null });
+    expect(searchTokens({ name: null, email: null, phone: '+46701234567' })).toEqual(['46701234567']);
   });
 });
 

@@ -1,4 +1,4 @@
-/** The test helper that finds spring-forward days (test/support/dst.ts), checked against known transitions. */
+/** The test helpers that find the days clocks change (test/support/dst.ts), checked against known transitions. */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { nextFallBack, nextSpringForward, soonestSpringForward } from '../support/dst';
@@ -67,5 +67,10 @@ describe('nextFallBack', () => {
     const day = DateTime.fromISO(date, { zone: 'America/New_York' });
     expect(day.plus({ days: 1 }).diff(day, 'hours').hours).toBe(25);
     expect(nextFallBack('UTC', at('2027-01-01T00:00:00Z'))).toBeUndefined();
+  });
+
+  it('finds the first Sunday of April in Australia/Sydney from mid-2027, and nothing for Asia/Tokyo', () => {
+    expect(nextFallBack('Australia/Sydney', at('2027-06-01T00:00:00Z'))).toBe('2028-04-02');
+    expect(nextFallBack('Asia/Tokyo', at('2027-01-01T00:00:00Z'))).toBeUndefined();
   });
 });

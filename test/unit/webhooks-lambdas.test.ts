@@ -49,12 +49,17 @@ beforeEach(() => {
   attempt.outcomes.clear();
   dispatched.calls.length = 0;
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe('delivery Lambda', () => {
   it('deletes delivered and stale messages, defers retries to their due time, dead-letters dead ones', async () => {
     const { handler } = await import('../../functions/pipeline/delivery');
-    const now = Date.now();
+    // The deferrals are counted from the clock: stop it (Date only), so the test and the handler read one instant.
+    const now = Date.parse('2027-06-01T09:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now });
     attempt.outcomes.set('ok', { kind: 'delivered' });
     attempt.outcomes.set('again', { kind: 'retry', at: now + 300_000 });
     attempt.outcomes.set('later', { kind: 'wait', at: now + 4_500 });
@@ -68,7 +73,7 @@ describe('delivery Lambda', () => {
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }]);
     const visibility = sqs.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input);
     expect(visibility).toEqual([
-      { QueueUrl: QUEUE, ReceiptHandle: 'rh-1', VisibilityTimeout: expect.closeTo(300, 1) },
+      { QueueUrl: QUEUE, ReceiptHandle: 'rh-1', VisibilityTimeout: 300 },
       { QueueUrl: QUEUE, ReceiptHandle: 'rh-2', VisibilityTimeout: 5 },
     ]);
     expect(sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input)).toEqual([{ QueueUrl: DLQ, MessageBody: bodies[3] }]);

@@ -92,7 +92,16 @@ describe('URL rules', () => {
 
   it('accepts https to public addresses on deployed stages', async () => {
     expect(await urlRefusal('https://hooks.example.com/brigade', 'prod', resolve)).toBeUndefined();
-    expect(await urlRefusal('https://93.184.215.14:8443/x', 'dev', resolve)).toBeUndefined();
+    expect(await urlRefusal('https://93.184.215.14:443/x', 'dev', resolve)).toBeUndefined();
+    // IPv6 forms that carry a public IPv4 address are judged by it.
+    for (const host of ['[64:ff9b::808:808]', '[2002:808:808::1]', '[2001:0:4136:e378:8000:63bf:f7f7:f7f7]', '[::ffff:8.8.8.8]']) {
+      expect(await urlRefusal(`https://${host}/hook`, 'prod', resolve)).toBeUndefined();
+    }
+  });
+
+  it.each([['https://93.184.215.14:8443/x'], ['https://hooks.example.com:8080/x'], ['https://hooks.example.com:22/x']])('refuses another port than 443 on deployed stages: %s', async (url) => {
+    expect(await urlRefusal(url, 'prod', resolve)).toMatch(/must use port 443/);
+    expect(await urlRefusal(url, 'local', resolve)).toBeUndefined();
   });
 
   it.each([
@@ -110,8 +119,18 @@ describe('URL rules', () => {
     '127.0.0.1', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254', '169.254.170.2', '100.64.0.1',
     '100.100.100.200', '0.0.0.0', '192.0.2.10', '198.18.0.1', '224.0.0.1', '255.255.255.255',
     '[::1]', '[::]', '[fe80::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:10.0.0.1]', '[::ffff:169.254.169.254]', '[64:ff9b::a00:1]', '[ff02::1]',
+    // IPv4-compatible (::/96), SIIT-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32) carrying private IPv4
+    '[::10.0.0.1]', '[::a9fe:a9fe]', '[::ffff:0:a00:1]', '[64:ff9b::169.254.169.254]', '[64:ff9b:1::808:808]', '[2002:a00:1::1]', '[2002:a9fe:a9fe::]',
+    '[2001:0:4136:e378:8000:63bf:f5ff:fffe]', '[2001:0:a00:1:8000:63bf:f7f7:f7f7]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
   ])('refuses the non-public address %s', async (host) => {
     expect(await urlRefusal(`https://${host}/hook`, 'prod', resolve)).toMatch(/not a public address/);
+  });
+
+  it('refuses a host whose DNS answers an IPv6 form carrying a private IPv4 address', async () => {
+    const tricky = dns({ 'nat64.example.com': ['64:ff9b::a00:1'], 'teredo.example.com': ['2001:0:4136:e378:8000:63bf:f5ff:fffe'], 'sixtofour.example.com': ['2002:a9fe:a9fe::1'] });
+    for (const host of ['nat64.example.com', 'teredo.example.com', 'sixtofour.example.com']) {
+      expect(await urlRefusal(`https://${host}/hook`, 'prod', tricky)).toMatch(/not a public address/);
+    }
   });
 
   it('also accepts loopback on the local stage, and http only to loopback', async () => {

@@ -19,7 +19,7 @@ import { AppError, unprocessable, validationFailed, type FieldProblem } from '..
 import { newEvent } from '../../events/catalog';
 import type { CreateBookingBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
-import { normalizeEmail, parsePhone } from '../contact';
+import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { newConfirmationCode } from './confirmationCode';
 import { placeHolds, retryingContention } from './holdPlacement';
@@ -34,14 +34,15 @@ import { slotLasting, slotOf } from './time';
 export type CreatedBooking = Booking & { seatWarning?: string };
 
 /**
- * What the schema cannot check (400 with details): the time zone is an IANA name, the phone has a
- * country code, and the guest is named unless a walk-in is seated at once. Answers the guest
- * fields as stored: email lower-cased, phone in E.164.
+ * What the schema cannot check (400 with details): the time zone is an IANA name, the phone is a
+ * possible number, and the guest is named and the party counted unless a walk-in is seated at once. Answers the guest
+ * fields as stored: email lower-cased, phone in E.164. A local phone number (no country code) is
+ * read once the location is (`localGuestPhone`): its `guestPhone` here is null.
  */
 function checkedGuest(input: CreateBookingBody): { guestName: string | null; guestEmail: string | null; guestPhone: string | null } {
   const problems: FieldProblem[] = [];
   let guestPhone: string | null = null;
-  if (input.guestPhone) {
+  if (input.guestPhone && !isLocalPhone(input.guestPhone)) {
     const parsed = parsePhone(input.guestPhone);
     if (parsed.ok) guestPhone = parsed.e164;
     else problems.push({ path: '/guestPhone', message: parsed.problem });
@@ -51,8 +52,17 @@ function checkedGuest(input: CreateBookingBody): { guestName: string | null; gue
   if (!named && !input.seatImmediately) {
     problems.push({ path: '/guestName', message: 'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId; only a walk-in seated at once may be anonymous' });
   }
+  if (input.guestCount === 0 && !input.seatImmediately) problems.push({ path: '/guestCount', message: 'may be 0 only for a walk-in seated at once (seatImmediately: true)' });
   if (problems.length) throw validationFailed('The booking is not valid', problems);
   return { guestName: input.guestName ?? null, guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null, guestPhone };
+}
+
+/** A local `guestPhone` read in the location's country, in E.164 (400 when it cannot be); null when the phone is not local. */
+function localGuestPhone(input: CreateBookingBody, location: { country?: string | null }): string | null {
+  if (!input.guestPhone || !isLocalPhone(input.guestPhone)) return null;
+  const parsed = parsePhone(input.guestPhone, location.country);
+  if (!parsed.ok) throw validationFailed('The booking is not valid', [{ path: '/guestPhone', message: parsed.problem }]);
+  return parsed.e164;
 }
 
 /** Why a party cannot be seated on creation before anything is read, or undefined. */
@@ -110,6 +120,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   const attempt = async (): Promise<Booking> => {
     const read = await readForCreate(companyId, input, requested);
     const location = checkedRead(read, input, requested);
+    const guestPhone = contact.guestPhone ?? localGuestPhone(input, location);
     tableNames = new Map(read.tables.map((t) => [t.id, t.name]));
     const settings = settingsInForce(read.settings, location.id);
     const zone = location.timezone;
@@ -144,7 +155,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
         primaryUserId: input.primaryUserId ?? null,
         guestName: contact.guestName ?? guest?.name ?? null,
         guestEmail: contact.guestEmail ?? guest?.email ?? null,
-        guestPhone: contact.guestPhone ?? guest?.phone ?? null,
+        guestPhone: guestPhone ?? guest?.phone ?? null,
         occasion: input.occasion ?? null,
         specialRequests: input.specialRequests ?? null,
         internalNotes: input.internalNotes ?? null,

@@ -1,8 +1,9 @@
 /**
  * Orders on tabs and their kitchen dispatches (decisions.md §7), and a booking's pre-order: items
  * ordered ahead, kept with the booking until seating sends them to the kitchen. The coursings
- * lines name are checked by conditions of the write, so each operation reads one item (the tab or
- * the booking) before its one transaction.
+ * lines name are checked by conditions of the write. Each operation reads one item (the tab, or the
+ * booking with its pre-order) before its one transaction; placing an order and setting a pre-order
+ * then read the location's capacity in one more round trip (capacity/slots.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
@@ -16,8 +17,9 @@ import { newEvent } from '../../events/catalog';
 import type { Page } from '../../page';
 import type { ListOrdersQuery, OrderBody, UpdateDispatchBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
+import { capacityAt, claimIn, itemsOf, withinCapacity } from '../capacity/slots';
 import { assertDispatchMove, groupByCoursing } from './dispatches';
-import { bookingFor, visibleBooking } from './read';
+import { visibleBooking } from './read';
 import type { BookingStatus } from './states';
 
 /** The statuses in which a booking's pre-order may change: until it is seated. */
@@ -50,12 +52,17 @@ async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
   return tab;
 }
 
-/** Places an order on an open tab: one pending kitchen dispatch per coursing (one when none is named). */
-export async function placeOrder(principal: Principal, tabId: string, input: OrderBody): Promise<Order> {
+/**
+ * Places an order on an open tab: one pending kitchen dispatch per coursing (one when none is
+ * named). It counts in the time slot it is placed in (409 when that slot is at capacity) and
+ * carries the extended waiting time running then (docs/capacity.md).
+ */
+export async function placeOrder(principal: Principal, tabId: string, input: OrderBody, nowMs = Date.now()): Promise<Order> {
   const tab = await tabFor(principal, tabId);
   if (tab.status !== 'open') throw conflict(`Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`);
   const items = linesOf(input.items);
-  const now = new Date().toISOString();
+  const capacity = await capacityAt(principal.companyId, tab.locationId, nowMs);
+  const now = new Date(nowMs).toISOString();
   const order: Order = {
     id: randomUUID(),
     tabId,
@@ -64,11 +71,15 @@ export async function placeOrder(principal: Principal, tabId: string, input: Ord
     kind: 'order',
     items,
     dispatches: groupByCoursing(items).map((g) => ({ id: randomUUID(), coursingId: g.coursingId, status: 'pending', items: g.lines, updatedAt: now })),
+    extendedWaitingTime: capacity.delay,
     createdAt: now,
     updatedAt: now,
     version: 1,
   };
-  await orders.place(principal.companyId, order, coursingChecks(tab.locationId, input.items), newEvent(principal.companyId, 'order.created', order.id, { ...order }));
+  const event = newEvent(principal.companyId, 'order.created', order.id, { ...order });
+  await withinCapacity(principal.companyId, capacity, null, claimIn(capacity, itemsOf(items)), (slotMoves) =>
+    orders.place(principal.companyId, order, coursingChecks(tab.locationId, input.items), event, slotMoves),
+  );
   return order;
 }
 
@@ -108,20 +119,32 @@ export interface PreOrder {
   seatingOrderId: string | null;
 }
 
-/** The booking's pre-order: the booking and its pre-order, read in one round trip. */
-export async function getPreOrder(principal: Principal, bookingId: string): Promise<PreOrder> {
+/** The booking and its pre-order, in one round trip, for a caller who may act on the booking. */
+async function withPreOrder(principal: Principal, bookingId: string) {
   const read = await readTogether({ booking: bookings.read(principal.companyId, bookingId), preOrder: preOrders.read(principal.companyId, bookingId) });
-  const booking = visibleBooking(principal, bookingId, read.booking);
-  return { bookingId, tabId: booking.tab.id, items: read.preOrder.items, seatingOrderId: booking.seatingOrderId };
+  return { booking: visibleBooking(principal, bookingId, read.booking), stored: read.preOrder };
 }
 
-/** Replaces the pre-order; it can change until the booking is seated (409 after). */
+/** The booking's pre-order: the booking and its pre-order, read in one round trip. */
+export async function getPreOrder(principal: Principal, bookingId: string): Promise<PreOrder> {
+  const { booking, stored } = await withPreOrder(principal, bookingId);
+  return { bookingId, tabId: booking.tab.id, items: stored.items, seatingOrderId: booking.seatingOrderId };
+}
+
+/**
+ * Replaces the pre-order; it can change until the booking is seated (409 after). Its items count
+ * in the slot of the booking's start (409 when that slot is at capacity); a replacement moves only
+ * the difference.
+ */
 export async function setPreOrder(principal: Principal, bookingId: string, input: OrderBody): Promise<PreOrder> {
-  const booking = await bookingFor(principal, bookingId);
+  const { booking, stored } = await withPreOrder(principal, bookingId);
   if (!beforeSeating.includes(booking.status)) throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
   const items = linesOf(input.items);
+  const capacity = await capacityAt(principal.companyId, booking.locationId, Date.parse(booking.startsAt), booking.timezone);
+  const claim = claimIn(capacity, itemsOf(items));
   const preOrder: PreOrder = { bookingId, tabId: booking.tab.id, items, seatingOrderId: null };
   const event = newEvent(principal.companyId, 'tab.updated', booking.tab.id, { ...preOrder }, { preOrder: items });
-  await preOrders.set(principal.companyId, bookingId, items, { statuses: beforeSeating, coursings: coursingChecks(booking.locationId, input.items), at: new Date().toISOString() }, event);
+  const when = { statuses: beforeSeating, coursings: coursingChecks(booking.locationId, input.items), at: new Date().toISOString(), expectedVersion: stored.version, claim };
+  await withinCapacity(principal.companyId, capacity, stored.capacityClaim, claim, (slotMoves) => preOrders.set(principal.companyId, bookingId, items, { ...when, slotMoves }, event));
   return preOrder;
 }

@@ -3,9 +3,10 @@
  * 2.12 (one Query per page), and a location's day by table.
  */
 import type { Principal } from '../../auth/principal';
-import { bookings, type Booking, type BookingListQuery, type BookingSource } from '../../data/bookings';
+import { bookings, MAX_DAY_BOOKINGS, type Booking, type BookingListQuery, type BookingSource } from '../../data/bookings';
 import { locations } from '../../data/locations';
-import { notFound, validationFailed } from '../../errors';
+import { TooMany } from '../../data/paging';
+import { notFound, unprocessable, validationFailed } from '../../errors';
 import { Page } from '../../page';
 import type { ListBookingsQuery } from '../../schemas/bookings';
 import { assertLocationAllowed, listLocation } from '../access';
@@ -91,7 +92,11 @@ export interface BookingsByTable {
 /** A location's bookings of a local day grouped by table (for a table map): cancelled and no-show bookings, which hold no table, are left out. */
 export async function bookingsByTable(principal: Principal, locationId: number, date: string): Promise<BookingsByTable> {
   assertLocationAllowed(principal, locationId);
-  const day = await bookings.onDate(principal.companyId, locationId, date);
+  const day = await bookings.onDate(principal.companyId, locationId, date).catch((err: unknown) => {
+    if (!(err instanceof TooMany)) throw err;
+    const message = `The location has more than ${MAX_DAY_BOOKINGS} bookings on ${date}: list them page by page with GET /api/v1/bookings?locationId=${locationId}&bookingDate=${date}`;
+    throw unprocessable(message, [{ path: '/date', message }]);
+  });
   if (day.length === 0 && !(await locations.get(principal.companyId, locationId))) throw notFound(`Location ${locationId}`);
   const shown = day.filter((b) => b.status !== 'cancelled' && b.status !== 'no_show');
   const byTable = new Map<string, Booking[]>();

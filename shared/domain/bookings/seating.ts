@@ -12,8 +12,8 @@ import { writeBooking } from '../../data/bookingWrite';
 import { orders, type Dispatch, type Order } from '../../data/orders';
 import { preOrders, type PreOrder, type SeatingOrder } from '../../data/preOrders';
 import type { PrintJob } from '../../data/printJobs';
-import { tabs as tabItems } from '../../data/tabs';
-import { AppError, conflict } from '../../errors';
+import { tabs as tabItems, type Tab, type TabWrite } from '../../data/tabs';
+import { AppError, conflict, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { SeatBookingBody } from '../../schemas/bookings';
 import { groupByCoursing, isPastAccepted } from './dispatches';
@@ -21,10 +21,15 @@ import { bookingFor, visibleBooking } from './read';
 import { nextStatus } from './states';
 import { claimChanges, tabChanges, tabCreates, withTabs } from './tabs';
 
-/** The booking and its pre-order, in one round trip, for a caller who may act on the booking. */
-async function bookingWithPreOrder(principal: Principal, id: string): Promise<{ booking: Booking; preOrder: PreOrder }> {
-  const read = await readTogether({ booking: bookings.read(principal.companyId, id), preOrder: preOrders.read(principal.companyId, id) });
-  return { booking: visibleBooking(principal, id, read.booking), preOrder: read.preOrder };
+/** The booking and its pre-order (and a tab seating names), in one round trip, for a caller who may act on the booking. */
+async function bookingWithPreOrder(principal: Principal, id: string, tabId?: string): Promise<{ booking: Booking; preOrder: PreOrder; tab: Tab | undefined }> {
+  const { companyId } = principal;
+  const read = await readTogether({
+    booking: bookings.read(companyId, id),
+    preOrder: preOrders.read(companyId, id),
+    tab: tabId === undefined ? noRead(undefined) : tabItems.read(companyId, tabId),
+  });
+  return { booking: visibleBooking(principal, id, read.booking), preOrder: read.preOrder, tab: read.tab };
 }
 
 /** The kitchen order seating makes of the pre-order: one pending dispatch per coursing. */
@@ -36,34 +41,58 @@ function seatingOrder(b: Booking, tabId: string, preOrder: PreOrder['items'], at
 /** What unseating needs of the seating's order: what never changes of it. */
 const seatingOf = (order: Order): SeatingOrder => ({ orderId: order.id, tabId: order.tabId, dispatches: order.dispatches.map((d) => ({ id: d.id, coursingId: d.coursingId, items: d.items })) });
 
+const tabRefused = (code: 'NOT_FOUND' | 'CONFLICT', message: string, detail: string) => new AppError(code, message, [{ path: '/tabId', message: detail }]);
+
 /**
- * Seats a confirmed or checked-in booking. Its tabs open (with `createTab`, a new primary tab for
- * the primary guest and table replaces the pre-arrival one), each of its tables is claimed by the
- * tab serving it (409 when one already has an open tab), and a pre-order is dispatched to the
- * kitchen. `tabId` names one of the booking's tabs as the one `booking.seated` reports.
+ * The tab `tabId` names when it is not one of the booking's own: a tab of the booking's location
+ * opened without a booking (a walk-in or bar tab), which seating links to the booking. 404 for
+ * no such tab at the location; 409 for a closed tab or one that belongs to another booking.
+ */
+function tabToLink(b: Booking, tabId: string, tab: Tab | undefined): Tab {
+  if (!tab || tab.locationId !== b.locationId) throw tabRefused('NOT_FOUND', `Tab ${tabId} not found at location ${b.locationId}`, "no tab with this id at the booking's location");
+  if (tab.status === 'closed') throw tabRefused('CONFLICT', `Tab ${tabId} is closed: only an open or pre-arrival tab can be linked`, 'is closed');
+  if (tab.bookingId !== null) throw tabRefused('CONFLICT', `Tab ${tabId} belongs to another booking (${tab.bookingId})`, 'belongs to another booking');
+  return tab;
+}
+
+/**
+ * Seats a confirmed or checked-in booking. Its tabs open, each of its tables is claimed by the tab
+ * serving it (409 when one already has an open tab), and a pre-order is dispatched to the
+ * kitchen. The primary tab may be replaced: with `createTab` by a new one for the primary guest
+ * and table, with `tabId` naming a tab opened without a booking (a walk-in or bar tab) by that
+ * tab, which is linked to the booking; the pre-arrival primary then closes and the pre-order goes
+ * with the new one. `tabId` naming one of the booking's own tabs makes it the one `booking.seated`
+ * reports.
  */
 export async function seatBooking(principal: Principal, id: string, input: SeatBookingBody): Promise<Booking> {
   const { companyId } = principal;
-  const { booking: prev, preOrder } = await bookingWithPreOrder(principal, id);
-  nextStatus(prev.status, 'seat');
-  if (input.tabId !== undefined && !prev.tabs.some((t) => t.id === input.tabId && t.status !== 'closed')) {
-    throw new AppError('NOT_FOUND', `Tab ${input.tabId} is not a tab of booking ${id}`, [{ path: '/tabId', message: "is not one of the booking's tabs" }]);
+  if (input.tabId !== undefined && input.createTab) {
+    throw validationFailed('Link an existing tab or create a new one, not both', [{ path: '/createTab', message: 'cannot be combined with tabId' }]);
   }
+  const { booking: prev, preOrder, tab: named } = await bookingWithPreOrder(principal, id, input.tabId);
+  nextStatus(prev.status, 'seat');
+  const own = input.tabId === undefined ? undefined : prev.tabs.find((t) => t.id === input.tabId);
+  if (own?.status === 'closed') throw tabRefused('CONFLICT', `Tab ${own.id} of booking ${id} is closed`, 'is closed');
+  const linked = input.tabId === undefined || own ? undefined : tabToLink(prev, input.tabId, named);
 
   const now = new Date().toISOString();
   const opened = prev.tabs.map((t): BookingTab => (t.status === 'pre_arrival' ? { ...t, status: 'open' } : t));
   const fresh: BookingTab | undefined = input.createTab ? { id: randomUUID(), tableId: prev.tab.tableId, status: 'open' } : undefined;
-  const tabs = fresh ? [fresh, ...opened.slice(1)] : opened;
+  const primary: BookingTab | undefined = fresh ?? (linked && { id: linked.id, tableId: prev.tab.tableId, status: 'open' });
+  const tabs = primary ? [primary, ...opened.slice(1)] : opened;
   const order = preOrder.items.length > 0 ? seatingOrder(prev, tabs[0]!.id, preOrder.items, now) : undefined;
   const next = withTabs(
     { ...prev, status: 'seated', statusBeforeSeating: prev.status, seatedAt: now, autoNoShowAt: null, seatingOrderId: order?.id ?? null, version: prev.version + 1, updatedAt: now },
     tabs,
   );
+  const link: TabWrite[] = linked
+    ? [{ id: linked.id, expectedStatus: linked.status, unlinked: true, set: { bookingId: id, tableId: prev.tab.tableId, status: 'open', ...(linked.status === 'open' ? {} : { openedAt: now }) } }]
+    : [];
 
   await writeBooking(companyId, {
     prev,
     next,
-    tabs: [...tabChanges(prev.tabs, fresh ? [{ ...prev.tab, status: 'closed' }, ...opened.slice(1)] : opened, now), ...(fresh ? tabCreates(next, [fresh], now) : [])],
+    tabs: [...tabChanges(prev.tabs, primary ? [{ ...prev.tab, status: 'closed' }, ...opened.slice(1)] : opened, now), ...(fresh ? tabCreates(next, [fresh], now) : []), ...link],
     openTabs: claimChanges(prev, next),
     orders: order ? [order] : [],
     // The pre-order read is the one dispatched: it must not have changed since.
@@ -99,12 +128,14 @@ async function unseatRefusal(companyId: number, prev: Booking): Promise<AppError
 /**
  * Undoes seating: back to the status before it, the open tabs back to pre-arrival, the tables'
  * claims released, the seating's kitchen dispatches reversed (each with `order.reversed`) and a
- * kitchen correction ticket queued with the reason. Refused with 409 when purchases exist, more
- * orders were placed, or the kitchen has gone past accepting a dispatch: those are conditions of
- * the transaction (the tabs untouched, each dispatch still pending or accepted), not reads.
+ * kitchen correction ticket queued with the reason (null when none was given). Refused with 409
+ * when purchases exist, more orders were placed, or the kitchen has gone past accepting a
+ * dispatch: those are conditions of the transaction (the tabs untouched, each dispatch still
+ * pending or accepted), not reads.
  */
-export async function unseatBooking(principal: Principal, id: string, reason: string): Promise<Booking> {
+export async function unseatBooking(principal: Principal, id: string, given?: string): Promise<Booking> {
   const { companyId } = principal;
+  const reason = given ?? null;
   const { booking: prev, preOrder } = await bookingWithPreOrder(principal, id);
   const { to } = nextStatus(prev.status, 'unseat', prev.statusBeforeSeating);
   const { seating } = preOrder;

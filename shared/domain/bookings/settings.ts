@@ -4,7 +4,7 @@
  * `settingsInForce`, which falls back to the defaults without writing.
  */
 import type { Principal } from '../../auth/principal';
-import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
+import { bookingSettings, DEFAULT_SLOT_INTERVAL_MINUTES, type BookingSettings } from '../../data/bookingSettings';
 import { validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import { bookingSettingsFields } from '../../schemas/bookingSettings';
@@ -25,7 +25,7 @@ export function defaultSettings(locationId: number, now: string): BookingSetting
     maxAdvanceDays: 90,
     allowedPartySizes: [],
     operatingHours: null,
-    slotIntervalMinutes: 15,
+    slotIntervalMinutes: DEFAULT_SLOT_INTERVAL_MINUTES,
     overbookingBufferPercentage: 0,
     confirmationMode: 'instant',
     autoNoShowDelayMinutes: null,

@@ -5,7 +5,7 @@
 import { conflict } from '../../errors';
 import type { BookingStatus, TabStatus } from '../../schemas/bookingStates';
 
-export { bookingStatuses, tabStatuses, type BookingStatus, type TabStatus } from '../../schemas/bookingStates';
+export { activeStatuses, bookingStatuses, tabStatuses, type BookingStatus, type TabStatus } from '../../schemas/bookingStates';
 
 export type BookingOperation = 'confirm' | 'check-in' | 'seat' | 'unseat' | 'complete' | 'no-show' | 'cancel';
 
@@ -56,8 +56,6 @@ const pastTense: Record<BookingOperation, string> = {
   cancel: 'cancelled',
 };
 
-/** Bookings that still hold their tables and count as the guest's active bookings. */
-export const activeStatuses: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in', 'seated'];
 
 export type TabOperation = 'open' | 'return-to-pre-arrival' | 'close';
 

@@ -120,10 +120,21 @@ export async function markNoShow(principal: Principal, id: string): Promise<Book
   return transition(principal.companyId, await bookingFor(principal, id), 'no-show', { close: 'pre_arrival' });
 }
 
-/** Cancels; a cancelled booking answers as it is. `closeTab` (default true) closes the booking's tabs. */
-export async function cancelBooking(principal: Principal, id: string, input: CancelBookingBody): Promise<Booking> {
+/** The answer to a cancel: the booking, and why some of its tabs stay open when they do. */
+export type CancelledBooking = Booking & { tabWarning?: string };
+
+/**
+ * Cancels; a cancelled booking answers as it is. `closeTab` (default true) closes the booking's
+ * pre-arrival tabs (spec 3.2). An open tab (the party was seated) stays open: its bill is still
+ * owed; it keeps its table until it is closed, and `tabWarning` says so.
+ */
+export async function cancelBooking(principal: Principal, id: string, input: CancelBookingBody): Promise<CancelledBooking> {
   const prev = await bookingFor(principal, id);
-  return transition(principal.companyId, prev, 'cancel', { close: input.closeTab === false ? 'none' : 'all', reason: input.reason ?? null });
+  const next = await transition(principal.companyId, prev, 'cancel', { close: input.closeTab === false ? 'none' : 'pre_arrival', reason: input.reason ?? null });
+  const open = next.tabs.filter((t) => t.status === 'open').map((t) => t.id);
+  if (open.length === 0) return next;
+  const tabs = open.length === 1 ? `Tab ${open[0]} stays open` : `Tabs ${open.join(', ')} stay open`;
+  return { ...next, tabWarning: `${tabs}: the bill is still owed. Close ${open.length === 1 ? 'it' : 'them'} once paid; ${open.length === 1 ? 'its table stays' : 'their tables stay'} claimed until then` };
 }
 
 /**
@@ -139,7 +150,7 @@ export async function cancelByCode(code: string): Promise<PublicBooking> {
   if (booking.status === 'cancelled') return publicBooking(booking);
   const wholeHoursBefore = Math.floor((Date.parse(booking.startsAt) - Date.now()) / 3_600_000);
   try {
-    return publicBooking(await transition(companyId, booking, 'cancel', { close: 'all', reason: 'Cancelled by the guest', policy: { wholeHoursBefore } }));
+    return publicBooking(await transition(companyId, booking, 'cancel', { close: 'pre_arrival', reason: 'Cancelled by the guest', policy: { wholeHoursBefore } }));
   } catch (err) {
     if (!(err instanceof CancellationRefused)) throw err;
     const hours = (await bookingSettings.get(companyId, booking.locationId))?.cancellationPolicyHours ?? null;

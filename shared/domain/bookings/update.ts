@@ -15,7 +15,7 @@ import { bookingSettings } from '../../data/bookingSettings';
 import { writeBooking } from '../../data/bookingWrite';
 import { diningTables } from '../../data/tables';
 import { tableDays } from '../../data/tableDays';
-import { AppError, conflict } from '../../errors';
+import { AppError, conflict, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
@@ -52,6 +52,10 @@ function slotAfter(prev: Booking, input: UpdateBookingBody) {
 export async function updateBooking(principal: Principal, id: string, input: UpdateBookingBody): Promise<Booking> {
   const { companyId } = principal;
   const prev = await bookingFor(principal, id);
+  // Only a walk-in is created with an uncounted party; a counted party does not become uncounted.
+  if (input.guestCount === 0 && prev.guestCount !== 0) {
+    throw validationFailed('The booking is not valid', [{ path: '/guestCount', message: 'may be 0 only for a walk-in seated at once; give the party size' }]);
+  }
   const slot = slotAfter(prev, input);
   const requested = requestedTables(input, prev.tableIds);
   const { tableIds } = requested;

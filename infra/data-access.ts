@@ -1,0 +1,169 @@
+/**
+ * Who may touch which items of the one table: plain data, read by the roles the infrastructure
+ * builds (handler-role.ts) and by the tests that check them against the template and against what
+ * the handlers really do (test/api-coverage/iam.test.ts).
+ *
+ * IAM sees an item by its partition key (`dynamodb:LeadingKeys`; for a Query on an index, the
+ * index's partition key), so the table's items are named here by their partition families, the
+ * key shapes of shared/data/*. A grant is a family and the item actions allowed on it. A role gets
+ * only the families it is granted (`ForAllValues:StringLike` on the leading keys), and a guarded
+ * family that a broader pattern would cover (webhook secrets under `C#*`) is denied outright to
+ * every role not granted it.
+ *
+ * Every operation's role follows from its route row: its `area`, whether it is public
+ * (`permission: null`), and, where an area declares it, its permission. An area not declared here
+ * gets the tenant profile (its company's items and id sequences); its public operations get only
+ * what every public function does. So a new operation inherits least privilege from its row, and
+ * a family beyond those is a line here.
+ */
+import { table, type IndexName } from '../shared/data/table';
+import type { Route } from '../shared/routes';
+
+/**
+ * The item actions of the data layer (no Scan, no BatchWriteItem: nothing sends them). `Query` is
+ * a Query of the table; `Query:gsi1` one of that index (the same IAM action on the index's ARN).
+ */
+export type ItemAction = 'GetItem' | 'BatchGetItem' | 'Query' | `Query:${IndexName}` | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+const indexQueries = table.indexes.map((i): ItemAction => `Query:${i.name}`);
+export const itemActions: readonly ItemAction[] = ['GetItem', 'BatchGetItem', 'Query', ...indexQueries, 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
+
+/** The index a Query action names, if any. */
+export const indexOf = (action: ItemAction): IndexName | undefined => (action.startsWith('Query:') ? (action.slice('Query:'.length) as IndexName) : undefined);
+
+export interface Family {
+  /** `dynamodb:LeadingKeys` patterns (`*` is any run of characters, `#` included). */
+  partitions: readonly string[];
+  /** Held by a broader family's pattern too: denied to every role not granted it. */
+  guarded?: true;
+  holds: string;
+}
+
+export const families = {
+  company: { partitions: ['C#*'], holds: "a company's items: every tenant partition starts with C#<companyId>, and so does every index partition the API reads" },
+  webhookSubscriptions: {
+    partitions: ['C#*#WHSUB#*', 'C#*#WHSUBS'],
+    guarded: true,
+    holds: 'webhook subscriptions with their signing secrets, their delivery attempts, and their list (gsi1, all attributes projected)',
+  },
+  apiKeyLookups: { partitions: ['KEY#*'], guarded: true, holds: "API key lookups: the key's bcrypt hash, grant, tier and company" },
+  confirmationCodes: { partitions: ['CODE#*'], holds: 'a booking by its confirmation code (the public by-code operations start here)' },
+  noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, by hour' },
+  rateWindows: { partitions: ['RATE#*'], holds: 'hourly rate windows, per key, user or client IP' },
+  idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
+  permissionCatalog: { partitions: ['PERMISSIONS'], holds: 'the platform-wide permission catalog and its key items' },
+  healthProbe: { partitions: ['HEALTH'], holds: 'the key /ready and /health read (it never exists)' },
+} as const satisfies Record<string, Family>;
+
+export type FamilyName = keyof typeof families;
+export type Grants = Partial<Record<FamilyName, readonly ItemAction[]>>;
+
+/** Reads by key and Queries of the table (partitions of the family itself). */
+const readTable = ['GetItem', 'BatchGetItem', 'Query'] as const;
+/** …and of the indexes, whose partitions (all `C#<cid>…`) list a company's items. */
+const read: readonly ItemAction[] = [...readTable, ...indexQueries];
+const write = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] as const;
+
+/** Every HTTP function counts its request in a rate window (one UpdateItem). */
+const counted: Grants = { rateWindows: ['UpdateItem'] };
+/**
+ * A function without the authorizer in front (public operations, probes, the fallback) verifies a
+ * credential the caller sends anyway: the key's lookup item, and for a role-based key its role.
+ */
+const verifiesCredentials: Grants = { apiKeyLookups: ['GetItem'], company: ['GetItem'] };
+/** An area's authenticated operations unless it declares otherwise: its company's items, new numeric ids. */
+export const tenant: Grants = { company: [...read, ...write], idSequences: ['UpdateItem'] };
+
+export interface AreaAccess {
+  /** Its operations behind the authorizer; default `tenant`. */
+  operations?: Grants;
+  /** Its public operations, beyond counting and verifying a presented credential; default nothing. */
+  public?: Grants;
+  /** Operations requiring one of these permissions get a role of their own. */
+  permissions?: Record<string, Grants & { manageUsageKeys?: true }>;
+}
+
+/** What each area of the route table touches beyond the defaults (read from its data modules). */
+export const areaAccess: Record<string, AreaAccess> = {
+  health: { public: { healthProbe: ['GetItem'] } },
+  // Coursings, guests (new guest ids), locations, tables, booking groups (new location ids),
+  // capacity settings and waiting times: the tenant profile.
+  menu: {},
+  guests: {},
+  setup: {},
+  capacity: {},
+  // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
+  webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
+  access: {
+    operations: { ...tenant, permissionCatalog: [...readTable, ...write] },
+    // Creating, changing and revoking a key write its lookup item and its usage-plan key; nothing
+    // here reads a lookup (the authorizer does).
+    permissions: {
+      'api_keys.manage': { company: [...read, ...write], permissionCatalog: [...readTable, 'UpdateItem', 'ConditionCheckItem'], apiKeyLookups: ['PutItem', 'UpdateItem'], manageUsageKeys: true },
+    },
+  },
+  bookings: {
+    operations: { company: [...read, ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+    // By confirmation code: read the code and the booking, list or add members (a Query of the
+    // booking's partition; no index: no company-wide list), RSVP, cancel (one transaction: the
+    // booking, its code, tabs, table claims and holds, the guest's counters, the event; its sweep
+    // item goes).
+    public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'] },
+  },
+};
+
+/** The role of a group of functions: its name and what it may do. */
+export interface RoleAccess {
+  /** `<area>`, `<area>-public` or `<area>-<permission>`; `fallback`. */
+  name: string;
+  grants: Grants;
+  /** May create and delete API Gateway keys and add them to the tier plans (merchant usage keys). */
+  manageUsageKeys: boolean;
+}
+
+/** Grants together: each family's actions, once each. */
+export function mergeGrants(...all: Grants[]): Grants {
+  const out: Partial<Record<FamilyName, ItemAction[]>> = {};
+  for (const grants of all) {
+    for (const [family, actions] of Object.entries(grants) as [FamilyName, readonly ItemAction[]][]) {
+      out[family] = itemActions.filter((a) => actions.includes(a) || out[family]?.includes(a));
+    }
+  }
+  return out;
+}
+
+/** The role an operation's function runs with, from its row. */
+export function accessOf(route: Pick<Route, 'area' | 'permission'>): RoleAccess {
+  const declared = areaAccess[route.area] ?? {};
+  if (route.permission === null) {
+    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, declared.public ?? {}), manageUsageKeys: false };
+  }
+  const own = declared.permissions?.[route.permission];
+  if (own) {
+    const { manageUsageKeys, ...grants } = own;
+    return { name: `${route.area}-${route.permission}`, grants: mergeGrants(counted, grants), manageUsageKeys: manageUsageKeys === true };
+  }
+  return { name: route.area, grants: mergeGrants(counted, declared.operations ?? tenant), manageUsageKeys: false };
+}
+
+/** The fallback (404/405 for every unmatched request): it counts the request and verifies a presented credential. */
+export const fallbackAccess: RoleAccess = { name: 'fallback', grants: mergeGrants(counted, verifiesCredentials), manageUsageKeys: false };
+
+/** Functions outside the route table, each with a role of its own. */
+export const functionGrants = {
+  /** A key's lookup item, and for a role-based key its role (shared/auth/authenticate.ts). */
+  authorizer: { apiKeyLookups: ['GetItem'], company: ['GetItem'] },
+  /** The sweep partitions of the last hours, each due booking, and its no-show transaction. */
+  noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'] },
+  /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
+  webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
+  /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */
+  webhookDeliverer: { company: ['GetItem', 'UpdateItem', 'PutItem'], webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'] },
+} as const satisfies Record<string, Grants>;
+
+/** The actions a role is denied on a guarded family: all it is not granted there. */
+export function deniedOn(grants: Grants, family: FamilyName): ItemAction[] {
+  const granted = grants[family] ?? [];
+  return itemActions.filter((a) => !granted.includes(a));
+}
+
+export const guardedFamilies = (Object.keys(families) as FamilyName[]).filter((f) => 'guarded' in families[f]);

@@ -1,0 +1,167 @@
+/**
+ * Least privilege per area (infra/data-access.ts): each operation's function runs with the role
+ * its row gives it, and that role allows exactly the granted item actions on the granted item
+ * families, asked of the synthesized statements through a small IAM evaluator (iam.ts). Then the
+ * threats by name: API keys' lookups and webhook secrets are read only by the functions that need
+ * them, only the API-key functions manage usage keys, public and fallback functions can do only
+ * what their operations do. `test/api-coverage/iam.test.ts` checks the other direction: every call
+ * the handlers really make is allowed.
+ */
+import { describe, expect, it } from 'vitest';
+import { accessOf, fallbackAccess, families, functionGrants, itemActions, tenant, type FamilyName, type Grants, type ItemAction } from '../../infra/data-access';
+import { routes, type Route } from '../../shared/routes';
+import { allowed, allowedActions, decide, itemRequest, roleOfFunction, type Statement } from './iam';
+import { synthesize, syntheticRoutes } from './synth';
+
+/** A partition of each family, as a request would name it (`C#*#WHSUB#*` → `C#7#WHSUB#7`). */
+const sample = (family: FamilyName) => families[family].partitions[0]!.replace(/\*/g, '7');
+const familyNames = Object.keys(families) as FamilyName[];
+
+/** Whether each action on a partition of each family is allowed, as `family: [actions]` (the shape of Grants). */
+function effectiveGrants(statements: readonly Statement[]): Grants {
+  const out: Partial<Record<FamilyName, ItemAction[]>> = {};
+  for (const family of familyNames) {
+    const actions = itemActions.filter((action) => families[family].partitions.every((p) => allowed(statements, itemRequest(action, p.replace(/\*/g, '7')))));
+    if (actions.length) out[family] = actions;
+  }
+  return out;
+}
+
+/**
+ * What a role's grants mean once patterns overlap: `company` (`C#*`) also covers webhook partitions
+ * unless they are denied, which the guarded families are to every role not granted them.
+ */
+const sorted = (grants: Grants) => Object.fromEntries(Object.entries(grants).map(([f, a]) => [f, [...a].sort()]).sort());
+
+const apiKeysManage = (r: Route) => r.permission === 'api_keys.manage';
+const isPublic = (r: Route) => r.permission === null;
+
+describe.each([
+  ['the route table', routes as readonly Route[]],
+  ['90 synthetic routes over 10 areas', syntheticRoutes()],
+])('%s', (_, table) => {
+  const synth = synthesize({ routes: table });
+  const roleOf = (route: Route) => roleOfFunction(synth, `brigade-dev-${route.operationId}`);
+
+  it("gives each operation's function the role its row names, one role per area, public part and singled-out permission", () => {
+    const byRole = new Map<string, Set<string>>();
+    for (const route of table) {
+      const role = roleOf(route);
+      expect(role.description, route.operationId).toBe(`Brigade HTTP handlers: ${accessOf(route).name}`);
+      byRole.set(role.roleId, new Set([...(byRole.get(role.roleId) ?? []), accessOf(route).name]));
+    }
+    // One role per access name, never shared between two.
+    expect([...byRole.values()].every((names) => names.size === 1)).toBe(true);
+    expect(byRole.size).toBe(new Set(table.map((r) => accessOf(r).name)).size);
+  });
+
+  it('allows each role exactly its grants, family by family, action by action', () => {
+    for (const route of table) {
+      expect(sorted(effectiveGrants(roleOf(route).statements)), route.operationId).toEqual(sorted(accessOf(route).grants));
+    }
+    expect(sorted(effectiveGrants(roleOfFunction(synth, 'brigade-dev-fallback').statements))).toEqual(sorted(fallbackAccess.grants));
+  });
+
+  it('never allows a DynamoDB action without naming the partitions it may touch', () => {
+    for (const stack of synth.stacks) {
+      for (const policy of Object.values(synth.template(stack).findResources('AWS::IAM::Policy'))) {
+        for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
+          if (s.Effect !== 'Allow' || ![s.Action].flat().some((a) => a.startsWith('dynamodb:'))) continue;
+          if ([s.Action].flat().every((a) => /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(a))) continue; // the Pipe reads the stream
+          expect(s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], `${stack.node.path}: ${JSON.stringify(s.Action)}`).toBeDefined();
+          expect(JSON.stringify(s.Resource)).not.toContain('*');
+        }
+      }
+    }
+  });
+
+  it('lets only the API-key functions manage usage keys (apigateway:*)', () => {
+    for (const route of table) {
+      const gateway = allowedActions(roleOf(route).statements).filter((a) => a.startsWith('apigateway:'));
+      expect(gateway, route.operationId).toEqual(apiKeysManage(route) ? ['apigateway:POST', 'apigateway:DELETE'] : []);
+    }
+  });
+
+  it('lets no operation read an API key lookup but the public ones (which verify a presented credential), and only API-key functions write one', () => {
+    const key = sample('apiKeyLookups');
+    for (const route of table) {
+      const { statements } = roleOf(route);
+      expect(allowed(statements, { action: 'GetItem', partition: key }), route.operationId).toBe(isPublic(route));
+      for (const action of ['Query', 'BatchGetItem', 'DeleteItem'] as const) expect(decide(statements, { action, partition: key }), `${route.operationId} ${action}`).toBe('deny');
+      for (const action of ['PutItem', 'UpdateItem'] as const) expect(allowed(statements, { action, partition: key }), `${route.operationId} ${action}`).toBe(apiKeysManage(route));
+    }
+  });
+
+  it("lets only the webhooks area's operations touch webhook subscriptions and their secrets, by key or by their list", () => {
+    for (const route of table) {
+      const { statements } = roleOf(route);
+      const webhooks = route.area === 'webhooks';
+      expect(decide(statements, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
+      expect(decide(statements, { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
+      expect(decide(statements, { action: 'Query', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
+    }
+  });
+});
+
+describe('the roles the route table gives', () => {
+  const synth = synthesize();
+  const roleNamed = (operationId: string) => roleOfFunction(synth, `brigade-dev-${operationId}`).statements;
+
+  it("keeps the bookings functions off API Gateway, API keys and webhook secrets, on their company's items, codes and sweep", () => {
+    const statements = roleNamed('createBooking');
+    expect(allowedActions(statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(decide(statements, { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
+    expect(decide(statements, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
+    expect(decide(statements, { action: 'GetItem', partition: 'PERMISSIONS' })).toBe('none');
+    expect(allowed(statements, { action: 'PutItem', partition: 'C#7' })).toBe(true);
+    expect(allowed(statements, { action: 'PutItem', partition: 'CODE#ABCDEFGH' })).toBe(true);
+    expect(allowed(statements, { action: 'DeleteItem', partition: 'SWEEP#2026-06-01T19' })).toBe(true);
+    expect(allowed(statements, { action: 'UpdateItem', partition: 'RATE#key:abc' })).toBe(true);
+    expect(allowed(statements, { action: 'GetItem', partition: 'RATE#key:abc' })).toBe(false);
+  });
+
+  it('gives the public by-code operations only the actions they use: no batch reads, no code deletes, no sweep puts, rate windows counted only', () => {
+    for (const operationId of ['cancelBookingByCode', 'listBookingMembersByCode', 'addBookingMemberByCode', 'rsvpBooking']) {
+      expect(sorted(effectiveGrants(roleNamed(operationId))), operationId).toEqual(
+        sorted({
+          company: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+          confirmationCodes: ['GetItem', 'PutItem'],
+          noShowSweep: ['DeleteItem'],
+          rateWindows: ['UpdateItem'],
+          apiKeyLookups: ['GetItem'],
+        }),
+      );
+    }
+  });
+
+  it('gives the fallback and the probes nothing but counting, verifying a presented credential and (probes) reading the health key', () => {
+    const counting = { rateWindows: ['UpdateItem'], apiKeyLookups: ['GetItem'], company: ['GetItem'] };
+    expect(sorted(effectiveGrants(roleOfFunction(synth, 'brigade-dev-fallback').statements))).toEqual(sorted(counting as Grants));
+    for (const probe of ['live', 'ready', 'health']) {
+      expect(sorted(effectiveGrants(roleNamed(probe))), probe).toEqual(sorted({ ...counting, healthProbe: ['GetItem'] } as Grants));
+    }
+  });
+
+  it('lets the functions outside the route table touch only their families: authorizer, no-show sweeper, webhook dispatcher and deliverer', () => {
+    const fns = { authorizer: 'brigade-dev-authorizer', noShowSweeper: 'brigade-dev-no-show-sweeper', webhookDispatcher: 'brigade-dev-webhook-dispatcher', webhookDeliverer: 'brigade-dev-webhook-delivery' } as const;
+    for (const [name, functionName] of Object.entries(fns) as [keyof typeof fns, string][]) {
+      const statements = roleOfFunction(synth, functionName).statements;
+      expect(sorted(effectiveGrants(statements)), name).toEqual(sorted(functionGrants[name]));
+    }
+    // Only the authorizer and the public functions read a key lookup; only the pipeline reads secrets.
+    expect(allowed(roleOfFunction(synth, fns.noShowSweeper).statements, { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe(false);
+    expect(decide(roleOfFunction(synth, fns.authorizer).statements, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
+    expect(allowed(roleOfFunction(synth, fns.webhookDispatcher).statements, { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' })).toBe(true);
+  });
+});
+
+describe('areas the infrastructure does not know yet', () => {
+  it('give their operations the tenant profile and their public operations only counting and credential checks', () => {
+    expect(accessOf({ area: 'waitlist', permission: 'waitlist.manage' })).toEqual({ name: 'waitlist', grants: { ...tenant, rateWindows: ['UpdateItem'] }, manageUsageKeys: false });
+    expect(accessOf({ area: 'waitlist', permission: null })).toEqual({
+      name: 'waitlist-public',
+      grants: { rateWindows: ['UpdateItem'], apiKeyLookups: ['GetItem'], company: ['GetItem'] },
+      manageUsageKeys: false,
+    });
+  });
+});
