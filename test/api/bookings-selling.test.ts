@@ -5,22 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, theirAdmin, theirLocation, unknownUuid } from './bookings-helpers';
-import { newLocation, newTable } from './setup-helpers';
+import { admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, every, sellingFloor as floor, theirAdmin, theirLocation, unknownUuid } from './bookings-helpers';
 
-const every = (open: string, close: string) =>
-  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open, close }]]));
 const date = dayAhead(12);
-
-/** A location of company 1 of its own with the tables given, booking hours 17:00-23:00 every day and the settings given. */
-async function floor(tables: [name: string, min: number, max: number][], settings: Record<string, unknown> = {}) {
-  const location = await newLocation('Selling bistro');
-  const made: Record<string, string> = {};
-  for (const [name, minCapacity, maxCapacity] of tables) made[name] = (await newTable(location.id, { name, minCapacity, maxCapacity })).id;
-  const put = await call('PUT', `/api/v1/locations/${location.id}/booking-settings`, { key: admin(), body: { maxAdvanceDays: 365, operatingHours: every('17:00', '23:00'), ...settings } });
-  expect(put.status, JSON.stringify(put.body)).toBe(200);
-  return { id: location.id, timezone: 'Europe/Stockholm', tables: Object.entries(made).map(([name, id]) => ({ id, name })), table: (name: string) => made[name]! };
-}
 
 const availability = (locationId: number, query: string, key = admin()) => call('GET', `/api/v1/locations/${locationId}/availability?${query}`, { key });
 const optimize = (locationId: number, query: string, body: unknown = {}, key = admin()) => call('POST', `/api/v1/locations/${locationId}/bookings/optimize?${query}`, { key, body });

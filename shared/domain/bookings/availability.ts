@@ -121,6 +121,9 @@ function seating(floor: Floor, r: AvailabilityRequest, stay: Interval): Pick<Ava
   return { available: false, reason: 'no_table_fits' };
 }
 
+/** Whether a stay that no free table seats may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
+export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean => seating(floorOf(r), r, stay).overbooked === true;
+
 /** The date's slots for the party, each available or with the first reason it is not. */
 export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {
   const { settings, hours, schedule } = r.rules;

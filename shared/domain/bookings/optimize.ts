@@ -11,6 +11,7 @@
  * done is answered in `notApplied` with the reason. Nothing is ever overwritten.
  */
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
 import type { Principal } from '../../auth/principal';
 import { readTogether } from '../../data/batch';
 import type { Booking } from '../../data/bookings';
@@ -152,6 +153,38 @@ async function plan(companyId: number, locationId: number, date: string) {
   const floor = await readFloor(companyId, locationId, date);
   const problem = problemOf(date, floor.bookings, floor.tables, sellingTerms(floor, date));
   return { floor, problem, plan: optimizeSeating(problem) };
+}
+
+/** Rounds of the search when a write re-optimizes its date (autoOptimizeEnabled): a bounded cost for the request. */
+const AUTO_ROUNDS = 200;
+
+const log = new Logger({ serviceName: 'brigade' });
+
+/**
+ * With `autoOptimizeEnabled`, after a create, move or cancel has committed (docs/optimizer.md,
+ * "Re-optimizing after each change"): the rest of the date, its unlocked, not-yet-seated bookings
+ * other than `keep` (the booking just written stays where the answer says it is), seated anew by
+ * the optimizer and the moves written as optimize writes them (version checks, booking.updated).
+ * Locked and seated bookings never move. It cannot undo the change it follows, so it never fails
+ * the request: an error is logged and the date keeps its seating. Answers the moves made.
+ */
+export async function reoptimizeRest(companyId: number, locationId: number, date: string, keep: readonly string[]): Promise<Move[]> {
+  try {
+    const floor = await readFloor(companyId, locationId, date);
+    if (!floor.settings.autoOptimizeEnabled) return [];
+    const all = problemOf(date, floor.bookings, floor.tables, sellingTerms(floor, date));
+    const kept = all.movable.filter((b) => keep.includes(b.id));
+    const problem: SeatingProblem = {
+      ...all,
+      fixed: [...all.fixed, ...kept.filter((b) => b.tableIds.length > 0).map(({ id, tableIds, startMs, endMs }) => ({ id, tableIds, startMs, endMs }))],
+      movable: all.movable.filter((b) => !keep.includes(b.id)),
+    };
+    const { moves } = optimizeSeating(problem, { rounds: AUTO_ROUNDS });
+    return moves.length === 0 ? [] : (await applyMoves(companyId, floor, moves)).applied;
+  } catch (err) {
+    log.warn('re-optimizing a date after a change failed; its seating stays', { companyId, locationId, date, error: String(err) });
+    return [];
+  }
 }
 
 export async function optimizeBookings(principal: Principal, locationId: number, date: string, input: OptimizeBody): Promise<OptimizeAnswer> {
