@@ -204,6 +204,12 @@ const rows: Row<unknown>[] = [
     run: (c, p) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '12:00', endTime: '13:00', guestCount: 2, tableIds: [p.tableIds[0]!], seatImmediately: true }),
   }),
   row({
+    op: 'createBooking',
+    variant: 'without tables: a table assigned automatically, its holds read then',
+    setup: (c) => place(c),
+    run: (c) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, guestName: 'Ada Auto' }),
+  }),
+  row({
     op: 'updateBooking',
     variant: 'new time and tables: holds, tabs and the sweep item move',
     setup: async (c) => {
