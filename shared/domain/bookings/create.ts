@@ -29,6 +29,7 @@ import { assertLocationAllowed } from '../access';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { chooseTables } from './assignment';
+import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, nextAvailable, overbookable } from './availability';
 import { newConfirmationCode } from './confirmationCode';
 import { seatingFloor } from './floor';
@@ -176,6 +177,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     tableNames = new Map(tables.map((t) => [t.id, t.name]));
     const settings = settingsInForce(read.settings, location.id);
     settingsRead = settings;
+    noteAutoOptimize(companyId, location.id, settings.autoOptimizeEnabled);
     const zone = location.timezone;
     const slot = input.endTime
       ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }

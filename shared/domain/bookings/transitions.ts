@@ -13,6 +13,7 @@ import { dueForNoShow } from '../../data/noShowSweep';
 import { conflict, notFound, unprocessable } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import type { CancelBookingBody } from '../../schemas/bookings';
+import { autoOptimizes } from './autoOptimize';
 import { holdsTables, releaseOf } from './holds';
 import { reoptimizeRest } from './optimize';
 import { bookingFor } from './read';
@@ -106,11 +107,10 @@ async function transition(companyId: number, prev: Booking, op: Exclude<BookingO
 
 /**
  * A cancel frees its tables: with `autoOptimizeEnabled` the rest of its date is re-optimized
- * (optimize.ts reoptimizeRest). The settings are read after the commit to know (one GetItem).
+ * (optimize.ts reoptimizeRest). Whether it is on: autoOptimize.ts (read at most once a minute).
  */
 async function afterCancel(companyId: number, b: Booking): Promise<void> {
-  const settings = await bookingSettings.get(companyId, b.locationId).catch(() => undefined);
-  if (settings?.autoOptimizeEnabled) await reoptimizeRest(companyId, b.locationId, b.bookingDate, []);
+  if (await autoOptimizes(companyId, b.locationId).catch(() => false)) await reoptimizeRest(companyId, b.locationId, b.bookingDate, []);
 }
 
 export async function confirmBooking(principal: Principal, id: string): Promise<Booking> {

@@ -24,6 +24,7 @@ import { holdReads, holdsTables, MAX_BUFFER_MINUTES } from './holds';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
+import { noteAutoOptimize } from './autoOptimize';
 import { reoptimizeRest } from './optimize';
 import { settingsInForce } from './settings';
 import { claimChanges, plannedTabWrites, planTabs, withTabs } from './tabs';
@@ -93,6 +94,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       days: placesHolds ? tableDays.read(companyId, holdReads(widest)) : noRead([]),
     });
     const settings = needsSettings ? settingsInForce(read.settings, prev.locationId) : undefined;
+    if (settings) noteAutoOptimize(companyId, prev.locationId, settings.autoOptimizeEnabled);
     autoOptimize = settings?.autoOptimizeEnabled === true && (moved || tablesChanged);
     assertTablesFound(prev.locationId, requested, read.tables, added);
     if (settings && (moved || partyChanged)) {
