@@ -267,7 +267,7 @@ describe('bookings repository: changes', () => {
     const a = aBooking({ tab: { id: randomUUID(), tableId: null, status: 'open' } });
     a.tabs = [a.tab];
     await create(a);
-    const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
+    const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], extendedWaitingTime: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
     await orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order }));
     expect((await tabs.get(companyId, a.tab.id))!.orderCount).toBe(1);
     const next = { ...a, version: 2 };
