@@ -1,7 +1,8 @@
 /**
  * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
- * round-trip floor. Writes bench/report.md.
+ * round-trip floor, selling tables (availability, the optimizer, automatic assignment). Writes
+ * bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone.
  *
  *   npm run bench
  *
@@ -62,6 +63,7 @@ async function main(): Promise<number> {
   const { localStart, START_BUDGET_MS, START_RUNS } = await import('./sections/localStart');
   const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
   const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
+  const { selling, sellingChecks, sellingMarkdown } = await import('./sections/selling');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -75,6 +77,7 @@ async function main(): Promise<number> {
   const floor = await section('reads at the round-trip floor', () => readFloor());
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
+  const sold = await section('selling tables', () => selling());
 
   const cpu = cpus();
   const summary: (readonly unknown[])[] = [];
@@ -265,6 +268,17 @@ async function main(): Promise<number> {
   }
   s6.push('');
 
+  // §7
+  const s7: string[] = ['## 7. Selling tables', ''];
+  if (sold.ok) {
+    for (const [check, budget, measured, v] of sellingChecks(sold.value)) summary.push([check, budget, measured, mark(v)]);
+    s7.push(...sellingMarkdown(sold.value));
+  } else {
+    s7.push(`**CRASHED**: ${sold.error.message}`);
+    summary.push(['§7 Selling tables', 'availability ≤ 10 ms, optimizer ≤ 1 s and within 1 %', 'crashed', '**ERROR**']);
+  }
+  s7.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -279,14 +293,15 @@ async function main(): Promise<number> {
     ...s4,
     ...s5,
     ...s6,
+    ...s7,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok ? 0 : 1;
 }
 
 main().then(

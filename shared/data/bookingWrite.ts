@@ -54,12 +54,27 @@ export interface BookingWrite {
 /** The places a booking uses: its tables, or (null) its location when it has none; none once it no longer needs them. */
 const placesUsed = (b: Booking | undefined): (string | null)[] => (b && usesItsPlace(b) ? (b.tableIds.length > 0 ? b.tableIds : [null]) : []);
 
-/** The counts of users that move between two states of a booking (docs/setup.md, "Deleting what is in use"). */
-function useSteps(companyId: number, prev: Booking | undefined, next: Booking): Step[] {
-  const before = placesUsed(prev);
-  const after = placesUsed(next);
-  const use = (place: string | null, delta: number) => (place === null ? tablelessUseStep(companyId, next.locationId, delta) : tableUseStep(companyId, next.locationId, place, delta));
-  return [...before.filter((p) => !after.includes(p)).map((p) => use(p, -1)), ...after.filter((p) => !before.includes(p)).map((p) => use(p, 1))];
+/**
+ * The counts of users that move between the states of the bookings written together (docs/setup.md,
+ * "Deleting what is in use"): one step per place whose count changes, net over the bookings, so
+ * that two bookings trading tables touch no count (and no item twice).
+ */
+function useSteps(companyId: number, changes: readonly BookingWrite[]): Step[] {
+  const deltas = new Map<string, { locationId: number; place: string | null; delta: number }>();
+  const count = (locationId: number, place: string | null, delta: number) => {
+    const key = `${locationId}|${place ?? ''}`;
+    const entry = deltas.get(key) ?? deltas.set(key, { locationId, place, delta: 0 }).get(key)!;
+    entry.delta += delta;
+  };
+  for (const { prev, next } of changes) {
+    const before = placesUsed(prev);
+    const after = placesUsed(next);
+    for (const p of before) if (!after.includes(p)) count(next.locationId, p, -1);
+    for (const p of after) if (!before.includes(p)) count(next.locationId, p, 1);
+  }
+  return [...deltas.values()]
+    .filter((d) => d.delta !== 0)
+    .map(({ locationId, place, delta }) => (place === null ? tablelessUseStep(companyId, locationId, delta) : tableUseStep(companyId, locationId, place, delta)));
 }
 
 function bookingSteps(companyId: number, w: BookingWrite): Step[] {
@@ -68,7 +83,7 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
   const steps: Step[] = prev
     ? [bookingEntity.versionedPutStep(companyId, next, prev.version)]
     : [locationExistsStep(companyId, next.locationId), bookingEntity.newItemStep(companyId, next)];
-  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...useSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
+  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
   if (next.primaryUserId !== null) {
     if (w.activeBookings && w.activeBookings.delta !== 0) steps.push(activeBookingsStep(companyId, next.primaryUserId, next.locationId, w.activeBookings));
     if (w.guestHistory) steps.push(guestHistoryStep(companyId, next.primaryUserId, next.locationId, w.guestHistory));
@@ -92,9 +107,16 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
  * (Contention for table days, CodeTaken, TableOccupied, 409 for a booking or tab changed
  * meanwhile); a transaction that met a concurrent one on the same items answers Contention.
  */
-export async function writeBooking(companyId: number, change: BookingWrite): Promise<void> {
+export const writeBooking = (companyId: number, change: BookingWrite): Promise<void> => writeBookings(companyId, [change]);
+
+/**
+ * Writes changes of several bookings as one transaction, with the same answers as `writeBooking`
+ * (the optimizer's moves that must happen together, a swap). No item may appear in two changes:
+ * table days shared by the bookings are written once, in one change's `tableDays`.
+ */
+export async function writeBookings(companyId: number, changes: readonly BookingWrite[]): Promise<void> {
   const fromConditions = new WeakSet<object>();
-  const steps = bookingSteps(companyId, change).map((s): Step => {
+  const steps = [...changes.flatMap((change) => bookingSteps(companyId, change)), ...useSteps(companyId, changes)].map((s): Step => {
     const toError = s.onConditionFailed;
     if (!toError) return s;
     return {

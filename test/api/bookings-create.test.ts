@@ -281,9 +281,9 @@ describe('POST /api/v1/bookings with seatImmediately (spec 3.2)', () => {
     expect(seated!.data).toMatchObject({ id: b.id, status: 'seated', tabId: b.tab.id });
   });
 
-  it('creates without seating, with a seatWarning, when no table is assigned, when a deposit is unpaid, or when the table has an open tab', async () => {
+  it('creates without seating, with a seatWarning, when no table is assigned (a location without tables), when a deposit is unpaid, or when the table has an open tab', async () => {
     const place = await newPlace();
-    const noTable = await book(place, { ...now(), tableIds: [], seatImmediately: true });
+    const noTable = await book(await newPlace({}, 0), { ...now(), tableIds: [], seatImmediately: true });
     expect(noTable).toMatchObject({ status: 'confirmed', tab: { status: 'pre_arrival', tableId: null }, seatWarning: expect.stringContaining('No table') });
     const deposit = await book(place, { ...now(), depositAmountCents: 5000, seatImmediately: true });
     expect(deposit).toMatchObject({ status: 'confirmed', seatWarning: expect.stringContaining('deposit') });

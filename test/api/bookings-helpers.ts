@@ -23,6 +23,20 @@ export async function newPlace(settings: Record<string, unknown> = {}, tables = 
   return { id: location.id, timezone, tables: made.map((t) => ({ id: t.id, name: t.name as string })) };
 }
 
+/** Opening hours from `open` to `close` on every day of the week. */
+export const every = (open: string, close: string) =>
+  Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open, close }]]));
+
+/** A location of its own with the tables given (name, min, max), booking hours 17:00-23:00 every day and the settings given. */
+export async function sellingFloor(tables: [name: string, min: number, max: number][], settings: Record<string, unknown> = {}) {
+  const location = await newLocation('Selling bistro');
+  const made: Record<string, string> = {};
+  for (const [name, minCapacity, maxCapacity] of tables) made[name] = (await newTable(location.id, { name, minCapacity, maxCapacity })).id;
+  const put = await call('PUT', `/api/v1/locations/${location.id}/booking-settings`, { key: admin(), body: { maxAdvanceDays: 365, operatingHours: every('17:00', '23:00'), ...settings } });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return { id: location.id, timezone: 'Europe/Stockholm', tables: Object.entries(made).map(([name, id]) => ({ id, name })), table: (name: string) => made[name]! };
+}
+
 /**
  * The next day on which the clocks skip 02:00-03:00, at least two days ahead, and a zone that has
  * it: Europe/Stockholm or Australia/Sydney, whichever comes first, so it is always well inside a

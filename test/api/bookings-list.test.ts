@@ -21,7 +21,7 @@ describe('GET /api/v1/bookings: filters', () => {
     made.a = await book(place, { bookingDate: dayAhead(10), startTime: '12:00', endTime: '13:00', tableIds: [t1!.id], bookingSource: 'web' });
     made.b = await book(place, { bookingDate: dayAhead(10), startTime: '18:00', endTime: '19:00', tableIds: [t2!.id, t1!.id], primaryUserId: guest.id, guestName: undefined, bookingSource: 'phone' });
     made.c = await book(place, { bookingDate: dayAhead(11), startTime: '12:00', endTime: '13:00', tableIds: [t2!.id], primaryUserId: guest.id, guestName: undefined });
-    made.d = await book(place, { bookingDate: dayAhead(12), startTime: '09:00', endTime: '10:00', tableIds: [] });
+    made.d = await book(place, { bookingDate: dayAhead(12), startTime: '09:00', endTime: '10:00', tableIds: [t2!.id] });
     made.e = await book(other, { bookingDate: dayAhead(10), startTime: '12:30', endTime: '13:30', primaryUserId: guest.id, guestName: undefined, bookingSource: 'web' });
     expect((await call('POST', `/api/v1/bookings/${made.c.id}/confirm`, { key: admin() })).status).toBe(200);
   });
@@ -119,12 +119,15 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
   const byTable = (locationId: number | string, query: string, key = admin()) => call('GET', `/api/v1/locations/${locationId}/bookings/by-table?${query}`, { key });
 
   it("groups a day's bookings by table, leaving out cancelled ones, with the unassigned apart", async () => {
-    const place = await newPlace();
-    const [t1, t2] = place.tables;
+    // Every table taken at 20:00: a booking then without tables is taken by the overbooking buffer, unassigned.
+    const place = await newPlace({ overbookingBufferPercentage: 50, bufferMinutes: 0 });
+    const [t1, t2, t3] = place.tables;
     const day = dayAhead(15);
     const a = await book(place, { bookingDate: day, startTime: '12:00', endTime: '13:00', tableIds: [t1!.id] });
     const b = await book(place, { bookingDate: day, startTime: '18:00', endTime: '19:00', tableIds: [t2!.id, t1!.id] });
+    const full = await book(place, { bookingDate: day, startTime: '19:30', endTime: '21:00', tableIds: [t1!.id, t2!.id, t3!.id] });
     const c = await book(place, { bookingDate: day, startTime: '20:00', endTime: '21:00', tableIds: [] });
+    expect(c.tableIds).toEqual([]);
     const gone = await book(place, { bookingDate: day, startTime: '21:00', endTime: '22:00', tableIds: [t2!.id] });
     expect((await call('POST', `/api/v1/bookings/${gone.id}/cancel`, { key: admin(), body: {} })).status).toBe(200);
     await book(place, { bookingDate: dayAhead(16), startTime: '12:00', endTime: '13:00', tableIds: [t1!.id] });
@@ -134,7 +137,7 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
     expect(out.body.data.locationId).toBe(place.id);
     expect(out.body.data.date).toBe(day);
     const grouped = Object.fromEntries(out.body.data.tables.map((t: { tableId: string; bookings: { id: string }[] }) => [t.tableId, t.bookings.map((x) => x.id)]));
-    expect(grouped).toEqual({ [t1!.id]: [a.id, b.id], [t2!.id]: [b.id] });
+    expect(grouped).toEqual({ [t1!.id]: [a.id, b.id, full.id], [t2!.id]: [b.id, full.id], [t3!.id]: [full.id] });
     expect(out.body.data.unassigned.map((x: { id: string }) => x.id)).toEqual([c.id]);
   });
 

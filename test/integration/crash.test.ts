@@ -30,6 +30,7 @@ import { createApiKey, revokeApiKey, updateApiKey } from '../../shared/domain/ap
 import { createBookingGroup, deleteBookingGroup, updateBookingGroup } from '../../shared/domain/bookingGroups';
 import { addBookingMember, addMemberByCode, rsvp, updateBookingMember } from '../../shared/domain/bookingMembers';
 import { createBooking } from '../../shared/domain/bookings/create';
+import { optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { placeOrder, setPreOrder, updateDispatch } from '../../shared/domain/bookings/orders';
 import { seatBooking, splitTabs, unseatBooking } from '../../shared/domain/bookings/seating';
 import { getBookingSettings, putBookingSettings } from '../../shared/domain/bookings/settings';
@@ -203,6 +204,12 @@ const rows: Row<unknown>[] = [
     run: (c, p) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '12:00', endTime: '13:00', guestCount: 2, tableIds: [p.tableIds[0]!], seatImmediately: true }),
   }),
   row({
+    op: 'createBooking',
+    variant: 'without tables: a table assigned automatically, its holds read then',
+    setup: (c) => place(c),
+    run: (c) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, guestName: 'Ada Auto' }),
+  }),
+  row({
     op: 'updateBooking',
     variant: 'new time and tables: holds, tabs and the sweep item move',
     setup: async (c) => {
@@ -212,6 +219,16 @@ const rows: Row<unknown>[] = [
     run: (c, s) => updateBooking(c.principal, s.b.id, { startTime: '19:00', endTime: '21:00', tableIds: [s.p.tableIds[1]!, s.p.tableIds[2]!], defaultTabStrategy: 'per_resource' }),
   }),
   row({ op: 'confirmBooking', setup: async (c) => booking(c, await place(c, { settings: { confirmationMode: 'request_based' } })), run: (c, b) => confirmBooking(c.principal, b.id) }),
+  row({
+    op: 'optimizeBookings',
+    variant: 'one move: a couple from a six-top to the two-top (holds, tabs, the event)',
+    setup: async (c) => {
+      const p = await place(c);
+      await createTable(c.principal, LOCATION, { name: 'Two-top', minCapacity: 1, maxCapacity: 2 });
+      return booking(c, p);
+    },
+    run: (c) => optimizeBookings(c.principal, LOCATION, tomorrow, { dryRun: false }),
+  }),
   row({ op: 'checkInBooking', setup: async (c) => booking(c, await place(c)), run: (c, b) => checkInBooking(c.principal, b.id) }),
   row({ op: 'completeBooking', setup: (c) => seated(c), run: (c, s) => completeBooking(c.principal, s.booking.id) }),
   row({ op: 'markBookingNoShow', setup: async (c) => booking(c, await place(c)), run: (c, b) => markNoShow(c.principal, b.id) }),

@@ -1,6 +1,6 @@
 /**
- * Spring-forward days computed from the zone's rules (Luxon), so tests about the skipped hour
- * never name a date that one day lies in the past.
+ * Spring-forward and fall-back days computed from the zone's rules (Luxon), so tests about the
+ * skipped or repeated hour never name a date that one day lies in the past.
  */
 import { DateTime } from 'luxon';
 

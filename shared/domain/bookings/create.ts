@@ -3,32 +3,45 @@
  * location, its booking settings, the tables, the guest and the tables' holds), then one
  * transaction with its tab(s), confirmation code, table holds, link items, guest history, no-show
  * sweep item and event; seated in the same call when asked and possible.
+ *
+ * Without tables, automatic assignment (docs/bookings.md, "Automatic assignment"): the same round
+ * trip also reads the location's tables and the bookings around the date, assignment.ts chooses
+ * the set (the optimizer's objective), and the chosen tables' days are read and held as named
+ * tables are. None free: 409 with the next available times. The table-day holds settle a race for
+ * the last table: one transaction wins, the others meet Contention, read again and find it taken.
+ * With `autoOptimizeEnabled`, the rest of the date is re-optimized once the booking is written.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
-import { CodeTaken, type Booking } from '../../data/bookings';
+import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
 import { writeBooking } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
 import { locationEntity } from '../../data/locations';
 import { TableOccupied } from '../../data/openTabs';
-import { diningTables } from '../../data/tables';
-import { tableDays } from '../../data/tableDays';
+import { diningTables, type DiningTable } from '../../data/tables';
+import { Contention, tableDays } from '../../data/tableDays';
 import { AppError, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { CreateBookingBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
+import { chooseTables } from './assignment';
+import { noteAutoOptimize } from './autoOptimize';
+import { daySlots, inForce, nextAvailable, overbookable } from './availability';
 import { newConfirmationCode } from './confirmationCode';
+import { seatingFloor } from './floor';
 import { placeHolds, retryingContention } from './holdPlacement';
 import { MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
+import { reoptimizeRest } from './optimize';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
 import { activeChange, assertBookingRules } from './rules';
+import { addDays } from './serviceHours';
 import { settingsInForce } from './settings';
 import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
-import { slotLasting, slotOf } from './time';
+import { localDateTime, slotLasting, slotOf, type Interval } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
 export type CreatedBooking = Booking & { seatWarning?: string };
@@ -65,9 +78,8 @@ function localGuestPhone(input: CreateBookingBody, location: { country?: string 
   return parsed.e164;
 }
 
-/** Why a party cannot be seated on creation before anything is read, or undefined. */
-function seatingBlocker(tableIds: readonly string[], depositAmountCents: number | null): string | undefined {
-  if (tableIds.length === 0) return 'No table is assigned: seating needs one; the booking was created without seating';
+/** Why a party cannot be seated on creation before anything is read, or undefined (a party without tables gets one assigned). */
+function seatingBlocker(depositAmountCents: number | null): string | undefined {
   if (depositAmountCents !== null && depositAmountCents > 0) return 'The deposit is a required item and is unpaid; the booking was created without seating';
   return undefined;
 }
@@ -77,18 +89,55 @@ function seatingBlocker(tableIds: readonly string[], depositAmountCents: number 
  * tables, the guest, and the table days of every date the hold could touch (the zone and the
  * settings that fix which are needed are read in the same call).
  */
-function readForCreate(companyId: number, input: CreateBookingBody, requested: RequestedTables) {
+async function readForCreate(companyId: number, input: CreateBookingBody, requested: RequestedTables) {
   const dates = possibleHoldDates(input.bookingDate, input.startTime, input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES });
-  return readTogether({
-    location: locationEntity.read(companyId, input.locationId),
-    settings: bookingSettings.read(companyId, input.locationId),
-    tables: diningTables.readMany(companyId, input.locationId, requested.tableIds),
-    guest: input.primaryUserId ? guests.read(companyId, input.primaryUserId) : noRead(undefined),
-    days: tableDays.read(companyId, requested.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date })))),
-  });
+  const assigning = requested.tableIds.length === 0;
+  // Automatic assignment chooses on every table and the bookings around the date, read in the same round trip.
+  const [read, allTables, around] = await Promise.all([
+    readTogether({
+      location: locationEntity.read(companyId, input.locationId),
+      settings: bookingSettings.read(companyId, input.locationId),
+      tables: diningTables.readMany(companyId, input.locationId, requested.tableIds),
+      guest: input.primaryUserId ? guests.read(companyId, input.primaryUserId) : noRead(undefined),
+      days: tableDays.read(companyId, requested.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date })))),
+    }),
+    assigning ? diningTables.all(companyId, input.locationId) : [],
+    assigning ? bookings.between(companyId, input.locationId, addDays(input.bookingDate, -1), addDays(input.bookingDate, 1)) : [],
+  ]);
+  return { ...read, floor: assigning ? { tables: allTables, bookings: around } : undefined };
 }
 
 type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
+
+/**
+ * Automatic assignment's tables for the stay (assignment.ts: the set that keeps the most of the
+ * floor sellable), none of `avoid` (tables found taken since the floor was read, or occupied).
+ * None (no table needed) at a location without tables, or while the overbooking buffer has room.
+ * None free: 409 naming the next available times of the date (a walk-in: no table is free now).
+ */
+function assignedTables(read: CreateRead, location: NonNullable<CreateRead['location']>, settings: ReturnType<typeof settingsInForce>, input: CreateBookingBody, slot: Interval, avoid: ReadonlySet<string>): string[] {
+  const floor = { location, settings, tables: read.floor!.tables, bookings: read.floor!.bookings };
+  const seating = seatingFloor(floor, input.bookingDate);
+  // A location without tables does not seat by table: its bookings are taken without one, as before.
+  if (floor.tables.length === 0) return [];
+  const usable = { ...seating, sets: seating.sets.filter((set) => set.tableIds.every((t) => !avoid.has(t))) };
+  const choice = chooseTables(usable, { guestCount: input.guestCount, stay: slot });
+  if (choice) return [...choice.set.tableIds];
+  const at = localDateTime(slot.startMs, location.timezone);
+  if (input.seatImmediately) {
+    throw new AppError('CONFLICT', `No table that seats ${input.guestCount} is free now`, [{ path: '/guestCount', message: `no free table or combination of tables seats ${input.guestCount} from ${at.time}` }]);
+  }
+  const around = { date: input.bookingDate, zone: location.timezone, nowMs: Date.now(), partySize: input.guestCount, rules: inForce(location.operatingHours, settings, floor.tables), bookings: floor.bookings };
+  // The overbooking buffer takes the booking without a table while it has room (as availability offers the slot).
+  if (avoid.size === 0 && overbookable(around, slot)) return [];
+  const slots = daySlots(around);
+  const next = nextAvailable(slots, slot.startMs);
+  const offer = next.length > 0 ? `; next available: ${next.map((n) => n.time).join(', ')}` : '; nothing later that day';
+  throw new AppError('CONFLICT', `No availability: no table or combination of tables that seats ${input.guestCount} is free on ${input.bookingDate} at ${at.time}${offer}`, [
+    { path: '/startTime', message: `no table fits ${input.guestCount} at ${at.time}` },
+    ...next.map((n) => ({ path: '/startTime', message: `available at ${n.time} (${n.startsAt})` })),
+  ]);
+}
 
 /** 404 for an unknown location, table or guest; 422 for a time zone other than the location's. Answers the location. */
 function checkedRead(read: CreateRead, input: CreateBookingBody, requested: RequestedTables) {
@@ -107,31 +156,50 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   const { companyId } = principal;
   const contact = checkedGuest(input);
   const requested = requestedTables(input, []);
-  const { tableIds } = requested;
+  const assigning = requested.tableIds.length === 0;
+  /** Tables automatic assignment must not choose again: found taken at the holds, or occupied. */
+  const avoid = new Set<string>();
   const seatAsked = input.seatImmediately === true;
   const depositAmountCents = input.depositAmountCents ?? null;
-  let seatWarning = seatAsked ? seatingBlocker(tableIds, depositAmountCents) : undefined;
+  let seatWarning = seatAsked ? seatingBlocker(depositAmountCents) : undefined;
   let seat = seatAsked && seatWarning === undefined;
   const id = randomUUID();
   const strategy = input.defaultTabStrategy ?? 'single';
   let tableNames = new Map<string, string>();
+  let settingsRead: ReturnType<typeof settingsInForce> | undefined;
 
   /** One read, the checks and rules, one transaction; a Contention failure runs it again. */
   const attempt = async (): Promise<Booking> => {
     const read = await readForCreate(companyId, input, requested);
     const location = checkedRead(read, input, requested);
     const guestPhone = contact.guestPhone ?? localGuestPhone(input, location);
-    tableNames = new Map(read.tables.map((t) => [t.id, t.name]));
+    const tables: DiningTable[] = read.floor?.tables ?? read.tables;
+    tableNames = new Map(tables.map((t) => [t.id, t.name]));
     const settings = settingsInForce(read.settings, location.id);
+    settingsRead = settings;
+    noteAutoOptimize(companyId, location.id, settings.autoOptimizeEnabled);
     const zone = location.timezone;
     const slot = input.endTime
       ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
       : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
     assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor: seatAsked });
+    const placed = assigning ? { field: '/tableIds' as const, tableIds: assignedTables(read, location, settings, input, slot, avoid) } : requested;
+    const { tableIds } = placed;
+    let tableDays;
+    try {
+      tableDays = await placeHolds(companyId, { bookingId: id, requested: placed, slot, zone, bufferMinutes: settings.bufferMinutes }, read.days, tables);
+    } catch (err) {
+      // Taken since the bookings were read (their index lags the table days): choose again without it.
+      if (!assigning || !(err instanceof AppError) || err.code !== 'CONFLICT' || err instanceof Contention) throw err;
+      for (const d of err.details) avoid.add(tableIds[Number(d.path.split('/')[2])] ?? '');
+      throw new Contention();
+    }
+    if (seat && tableIds.length === 0) {
+      seat = false;
+      seatWarning = 'No table is assigned (the location has none): seating needs one; the booking was created without seating';
+    }
     const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
     const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
-
-    const tableDays = await placeHolds(companyId, { bookingId: id, requested, slot, zone, bufferMinutes: settings.bufferMinutes }, read.days, read.tables);
 
     const now = new Date().toISOString();
     const confirmationCode = newConfirmationCode();
@@ -196,8 +264,14 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   for (;;) {
     try {
       const booking = await retryingContention(attempt);
+      if (settingsRead?.autoOptimizeEnabled) await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
       return seatWarning ? { ...booking, seatWarning } : booking;
     } catch (err) {
+      // An assigned table has a party at it: a walk-in is given another one.
+      if (err instanceof TableOccupied && seat && assigning) {
+        avoid.add(err.tableId);
+        continue;
+      }
       // Another party sits at the table: create the booking without seating it.
       if (err instanceof TableOccupied && seat) {
         seat = false;

@@ -12,6 +12,7 @@ import type { PutBookingSettingsBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import { changedFields } from '../changes';
 import { hoursProblems, normalizeHours } from '../openingHours';
+import { noteAutoOptimize } from './autoOptimize';
 
 /** What a location has before anyone sets its booking settings (decisions.md §5: confirmation is instant). */
 export function defaultSettings(locationId: number, now: string): BookingSettings {
@@ -72,5 +73,6 @@ export async function putBookingSettings(principal: Principal, locationId: numbe
   if (Object.keys(changes).length === 0) return stored ?? bookingSettings.storeDefaults(principal.companyId, prev);
   const event = newEvent(principal.companyId, 'booking-settings.updated', String(locationId), { ...next }, changes);
   await bookingSettings.put(principal.companyId, next, stored?.version, event);
+  noteAutoOptimize(principal.companyId, locationId, next.autoOptimizeEnabled);
   return next;
 }

@@ -49,6 +49,24 @@ export function instantsOf(date: string, time: string, zone: string): number[] {
   return [...new Set(found)].sort((a, b) => a - b);
 }
 
+/**
+ * instantsOf for many wall times of one date: when the zone keeps one offset from the day before
+ * to the day after (no clock change near the date, most days), each wall time is one instant at
+ * that offset, found without asking the zone again; otherwise each asks instantsOf.
+ */
+export function instantsOfDate(date: string, zone: string): (time: string) => number[] {
+  const p = parts(date, '00:00');
+  const midnightAsUtc = Date.UTC(p.year, p.month - 1, p.day);
+  const z = IANAZone.create(zone);
+  const offsets = new Set([-1, 0, 1, 2].map((d) => z.offset(midnightAsUtc + d * 86_400_000)));
+  if (offsets.size > 1) return (time) => instantsOf(date, time, zone);
+  const [offsetMinutes] = [...offsets];
+  return (time) => {
+    const [hour, minute] = time.split(':').map(Number) as [number, number];
+    return [midnightAsUtc + (hour * 60 + minute) * 60_000 - offsetMinutes! * 60_000];
+  };
+}
+
 /** The instant of a local wall time: its first occurrence; 422 when the zone skips it. */
 export function instantOf(date: string, time: string, zone: string, field = 'startTime'): number {
   const [first] = instantsOf(date, time, zone);

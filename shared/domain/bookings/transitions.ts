@@ -13,7 +13,9 @@ import { dueForNoShow } from '../../data/noShowSweep';
 import { conflict, notFound, unprocessable } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import type { CancelBookingBody } from '../../schemas/bookings';
+import { autoOptimizes } from './autoOptimize';
 import { holdsTables, releaseOf } from './holds';
+import { reoptimizeRest } from './optimize';
 import { bookingFor } from './read';
 import { activeChange } from './rules';
 import { nextStatus, type BookingOperation } from './states';
@@ -99,7 +101,16 @@ async function transition(companyId: number, prev: Booking, op: Exclude<BookingO
     events: [newEvent(companyId, eventOf[op], prev.id, { ...next }, op === 'check-in' ? { status: to } : null)],
   };
   await writeBooking(companyId, change);
+  if (op === 'cancel' && holdsTables(prev)) await afterCancel(companyId, next);
   return next;
+}
+
+/**
+ * A cancel frees its tables: with `autoOptimizeEnabled` the rest of its date is re-optimized
+ * (optimize.ts reoptimizeRest). Whether it is on: autoOptimize.ts (read at most once a minute).
+ */
+async function afterCancel(companyId: number, b: Booking): Promise<void> {
+  if (await autoOptimizes(companyId, b.locationId).catch(() => false)) await reoptimizeRest(companyId, b.locationId, b.bookingDate, []);
 }
 
 export async function confirmBooking(principal: Principal, id: string): Promise<Booking> {

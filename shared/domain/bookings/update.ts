@@ -24,8 +24,10 @@ import { holdReads, holdsTables, MAX_BUFFER_MINUTES } from './holds';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
+import { noteAutoOptimize } from './autoOptimize';
+import { reoptimizeRest } from './optimize';
 import { settingsInForce } from './settings';
-import { claimChanges, planTabs, tabChanges, tabCreates, withTabs } from './tabs';
+import { claimChanges, plannedTabWrites, planTabs, withTabs } from './tabs';
 import { intervalOf, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
@@ -84,13 +86,16 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   // The hold's days for the longest buffer: the settings that fix the buffer are read with them.
   const widest = { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: MAX_BUFFER_MINUTES, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } };
 
-  return retryingContention(async () => {
+  let autoOptimize = false;
+  const written = await retryingContention(async () => {
     const read = await readTogether({
       settings: needsSettings ? bookingSettings.read(companyId, prev.locationId) : noRead(undefined),
       tables: tablesChanged || moved ? diningTables.readMany(companyId, prev.locationId, tableIds) : noRead([]),
       days: placesHolds ? tableDays.read(companyId, holdReads(widest)) : noRead([]),
     });
     const settings = needsSettings ? settingsInForce(read.settings, prev.locationId) : undefined;
+    if (settings) noteAutoOptimize(companyId, prev.locationId, settings.autoOptimizeEnabled);
+    autoOptimize = settings?.autoOptimizeEnabled === true && (moved || tablesChanged);
     assertTablesFound(prev.locationId, requested, read.tables, added);
     if (settings && (moved || partyChanged)) {
       // The advance rules apply to a new start, not to a party already here.
@@ -126,8 +131,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       },
       plan?.tabs ?? prev.tabs,
     );
-    const changed = plan?.changed ?? [];
-    const tabWrites = [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)];
+    const tabWrites = plannedTabWrites(plan, next, now);
     const openTabs = claimChanges(prev, next);
 
     const changes = changedFields(prev, next, reported);
@@ -135,4 +139,9 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
     await writeBooking(companyId, { prev, next, tableDays: tableDayWrites, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
     return next;
   });
+  // A move re-optimizes the rest of its date (and of the date it left), the moved booking staying where it was put.
+  if (autoOptimize && written !== prev) {
+    for (const date of new Set([written.bookingDate, prev.bookingDate])) await reoptimizeRest(companyId, prev.locationId, date, [id]);
+  }
+  return written;
 }
