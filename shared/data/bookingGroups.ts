@@ -50,6 +50,8 @@ const membership = (companyId: number, g: BookingGroup, tableIds: string[], chan
 
 export const bookingGroups = {
   get: groupEntity.get,
+  /** A read of the group, to send with others in one round trip. */
+  read: groupEntity.read,
 
   /** The location's groups by name: one Query per page. */
   list(companyId: number, locationId: number, page: PageRequest): Promise<Page<BookingGroup>> {

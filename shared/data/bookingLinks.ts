@@ -9,6 +9,7 @@
  * guest in every transaction that changes one of them.
  */
 import type { AppError } from '../errors';
+import type { ReadRequest } from './batch';
 import { keys } from './keys';
 import { deleteStep, putStep, updateStep, type Step } from './transact';
 
@@ -53,10 +54,18 @@ export interface ActiveBookingsChange {
   cap?: { max: number; error: () => AppError } | undefined;
 }
 
+const activeKey = (companyId: number, guestId: number, locationId: number) => ({ pk: `${keys.company(companyId)}#USER#${guestId}#ACTIVE`, sk: `L#${keys.pad(locationId)}` });
+
+/** A read of the guest's count of active bookings at the location (0 before the first), to send with others in one round trip. */
+export function activeBookingsRead(companyId: number, guestId: number, locationId: number): ReadRequest<number> {
+  const key = activeKey(companyId, guestId, locationId);
+  return { keys: [key], answer: (found) => (found.get(key)?.n as number | undefined) ?? 0 };
+}
+
 /** Adds the change to the guest's count at the location (the item appears on first use). */
 export function activeBookingsStep(companyId: number, guestId: number, locationId: number, change: ActiveBookingsChange): Step {
   const cap = change.delta > 0 ? change.cap : undefined;
-  const key = { pk: `${keys.company(companyId)}#USER#${guestId}#ACTIVE`, sk: `L#${keys.pad(locationId)}` };
+  const key = activeKey(companyId, guestId, locationId);
   return updateStep(key, { entity: 'GUEST_ACTIVE_BOOKINGS' }, {
     add: { n: change.delta },
     ...(cap ? { condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': cap.max } }, onConditionFailed: cap.error } : {}),

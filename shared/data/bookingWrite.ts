@@ -92,9 +92,16 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
  * (Contention for table days, CodeTaken, TableOccupied, 409 for a booking or tab changed
  * meanwhile); a transaction that met a concurrent one on the same items answers Contention.
  */
-export async function writeBooking(companyId: number, change: BookingWrite): Promise<void> {
+export const writeBooking = (companyId: number, change: BookingWrite): Promise<void> => writeBookings(companyId, [change]);
+
+/**
+ * Writes changes of several bookings as one transaction, with the same answers as `writeBooking`
+ * (the optimizer's moves that must happen together, a swap). No item may appear in two changes:
+ * table days shared by the bookings are written once, in one change's `tableDays`.
+ */
+export async function writeBookings(companyId: number, changes: readonly BookingWrite[]): Promise<void> {
   const fromConditions = new WeakSet<object>();
-  const steps = bookingSteps(companyId, change).map((s): Step => {
+  const steps = changes.flatMap((change) => bookingSteps(companyId, change)).map((s): Step => {
     const toError = s.onConditionFailed;
     if (!toError) return s;
     return {

@@ -198,8 +198,11 @@ export const bookings = {
    * Every booking of a location on a local date, by start time: one Query (more only past 1 MB).
    * At most MAX_DAY_BOOKINGS (TooMany beyond: a table map of more is not read whole).
    */
-  async onDate(companyId: number, locationId: number, date: string): Promise<Booking[]> {
-    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'begins_with', value: `${date}#` } }, MAX_DAY_BOOKINGS);
+  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> => bookings.between(companyId, locationId, date, date, MAX_DAY_BOOKINGS),
+
+  /** Every booking of a location from one local date to another (inclusive), by date and start time: one Query (more only past 1 MB); more than `max` is TooMany. */
+  async between(companyId: number, locationId: number, from: string, to: string, max?: number): Promise<Booking[]> {
+    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'between', low: `${from}#`, high: `${to}#~` } }, max);
     return items.map(bookingEntity.from);
   },
 };

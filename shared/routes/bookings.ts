@@ -13,6 +13,8 @@ export const bookingsRoutes = [
   row({ operationId: 'createBooking', method: 'POST', path: '/api/v1/bookings', permission: 'bookings.create', handler: 'functions/bookings/create.ts', area, schemas: { body: bookings.CreateBookingBody } }),
   row({ operationId: 'getBooking', method: 'GET', path: bookingPath, permission: 'bookings.read', handler: 'functions/bookings/get.ts', area, schemas: { path: bookings.BookingPath } }),
   row({ operationId: 'updateBooking', method: 'PATCH', path: bookingPath, permission: 'bookings.update', handler: 'functions/bookings/update.ts', area, schemas: { path: bookings.BookingPath, body: bookings.UpdateBookingBody } }),
+  row({ operationId: 'getAvailability', method: 'GET', path: '/api/v1/locations/{locationId}/availability', permission: 'bookings.read', handler: 'functions/bookings/availability.ts', area, schemas: { path: bookings.LocationPath, query: bookings.AvailabilityQuery } }),
+  row({ operationId: 'optimizeBookings', method: 'POST', path: '/api/v1/locations/{locationId}/bookings/optimize', permission: 'bookings.manage', handler: 'functions/bookings/optimize.ts', area, schemas: { path: bookings.LocationPath, query: bookings.OptimizeQuery, body: bookings.OptimizeBody } }),
   row({ operationId: 'listBookingsByTable', method: 'GET', path: '/api/v1/locations/{locationId}/bookings/by-table', permission: 'bookings.read', handler: 'functions/bookings/by-table.ts', area, schemas: { path: bookings.LocationPath, query: bookings.BookingsByTableQuery } }),
 
   row({ operationId: 'confirmBooking', method: 'POST', path: `${bookingPath}/confirm`, permission: 'bookings.manage', handler: 'functions/bookings/confirm.ts', area, schemas: { path: bookings.BookingPath } }),

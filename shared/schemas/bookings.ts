@@ -104,6 +104,22 @@ export const ListBookingsQuery = Type.Object({
 
 export const BookingsByTableQuery = Type.Object({ date });
 
+export const AvailabilityQuery = Type.Object({
+  date,
+  partySize: Type.Integer({ minimum: 1, maximum: 100, description: 'guests' }),
+  /** The booking group whose pool, schedule and settings to use. */
+  bookingGroupId: Type.Optional(Uuid),
+  /** The guest, whose limit of active bookings applies. */
+  primaryUserId: Type.Optional(NumericId),
+});
+
+export const OptimizeQuery = Type.Object({ date });
+
+export const OptimizeBody = Type.Object(
+  { dryRun: Type.Optional(Type.Boolean({ default: true, description: 'answer the moves without making them' })) },
+  { additionalProperties: false },
+);
+
 export const CancelBookingBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), closeTab: Type.Optional(Type.Boolean({ default: true, description: 'close the booking\'s tabs' })) },
   { additionalProperties: false },
@@ -158,6 +174,9 @@ export type UpdateBookingBody = Static<typeof UpdateBookingBody>;
 export type BookingPath = Static<typeof BookingPath>;
 export type ListBookingsQuery = Static<typeof ListBookingsQuery>;
 export type BookingsByTableQuery = Static<typeof BookingsByTableQuery>;
+export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
+export type OptimizeQuery = Static<typeof OptimizeQuery>;
+export type OptimizeBody = Static<typeof OptimizeBody>;
 export type CancelBookingBody = Static<typeof CancelBookingBody>;
 export type CodePath = Static<typeof CodePath>;
 export type LockBookingBody = Static<typeof LockBookingBody>;

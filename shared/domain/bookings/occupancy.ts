@@ -10,8 +10,11 @@ export interface Hold {
   endMs: number;
 }
 
+/** A hold, or any stay (its booking's id, when it has one, is not read). */
+type Stay = Pick<Hold, 'startMs' | 'endMs'> & { bookingId?: string };
+
 /** Half-open intervals [start, end + buffer): back-to-back bookings with a full buffer do not clash. */
-export function clashes(a: Hold, b: Hold, bufferMinutes: number): boolean {
+export function clashes(a: Stay, b: Stay, bufferMinutes: number): boolean {
   const buffer = bufferMinutes * 60_000;
   return a.startMs < b.endMs + buffer && b.startMs < a.endMs + buffer;
 }

@@ -122,6 +122,12 @@ export const tabCreates = (b: Booking, created: readonly BookingTab[], at: strin
     },
   }));
 
+/** The tab writes that carry out a plan of `planTabs` for the booking as it is after it (none without a plan). */
+export function plannedTabWrites(plan: TabsPlan | undefined, next: Booking, at: string): TabWrite[] {
+  const changed = plan?.changed ?? [];
+  return [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), at), ...tabCreates(next, plan?.created ?? [], at)];
+}
+
 /** Writes moving existing tabs from their state in `before` to `after` (same ids); `at` stamps openedAt/closedAt. */
 export function tabChanges(before: readonly BookingTab[], after: readonly BookingTab[], at: string, untouched = false): TabWrite[] {
   return after.flatMap((next): TabWrite[] => {

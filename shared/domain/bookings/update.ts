@@ -25,7 +25,7 @@ import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { assertBookingRules } from './rules';
 import { settingsInForce } from './settings';
-import { claimChanges, planTabs, tabChanges, tabCreates, withTabs } from './tabs';
+import { claimChanges, plannedTabWrites, planTabs, withTabs } from './tabs';
 import { intervalOf, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
@@ -126,8 +126,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       },
       plan?.tabs ?? prev.tabs,
     );
-    const changed = plan?.changed ?? [];
-    const tabWrites = [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), now), ...tabCreates(next, plan?.created ?? [], now)];
+    const tabWrites = plannedTabWrites(plan, next, now);
     const openTabs = claimChanges(prev, next);
 
     const changes = changedFields(prev, next, reported);

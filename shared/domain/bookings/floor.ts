@@ -1,0 +1,131 @@
+/**
+ * A location's floor on a date, read in one round trip, and what is decided on it: the day's
+ * availability (GET /api/v1/locations/{locationId}/availability), and the floor that automatic
+ * assignment and the optimizer choose tables on (docs/availability.md, docs/optimizer.md).
+ *
+ * One round trip: the location, its booking settings, the booking group and the guest's count of
+ * active bookings (when named) in one BatchGetItem, sent together with one Query of the
+ * location's tables and one Query of its bookings from the day before to the day after (a stay of
+ * the evening before can reach into the date, one of the date into the next, and buffers reach
+ * either way).
+ */
+import type { Principal } from '../../auth/principal';
+import { noRead, readTogether } from '../../data/batch';
+import { activeBookingsRead } from '../../data/bookingLinks';
+import { bookingGroups, type BookingGroup } from '../../data/bookingGroups';
+import { bookings, type Booking } from '../../data/bookings';
+import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
+import { guests } from '../../data/guests';
+import { locationEntity, type Location } from '../../data/locations';
+import { diningTables, type DiningTable } from '../../data/tables';
+import { AppError } from '../../errors';
+import type { AvailabilityQuery } from '../../schemas/bookings';
+import { assertLocationAllowed } from '../access';
+import type { SeatingFloor } from './assignment';
+import { daySlots, inForce, type AvailabilitySlot } from './availability';
+import { holdsByTable, tableSets } from './fit';
+import { holdsTables } from './holds';
+import type { SellingTerms } from './sellable';
+import { addDays, openSpans, serviceOf } from './serviceHours';
+import { settingsInForce } from './settings';
+import { intervalOf } from './time';
+
+export interface Floor {
+  location: Location;
+  /** The settings in force (the defaults when none are stored). */
+  settings: BookingSettings;
+  group?: BookingGroup;
+  /** Every table of the location. */
+  tables: DiningTable[];
+  /** The location's bookings of the date and of the days either side, any status. */
+  bookings: Booking[];
+  /** The named guest's active bookings at the location. */
+  activeBookingsOfGuest?: number;
+}
+
+export interface FloorOptions {
+  bookingGroupId?: string | undefined;
+  primaryUserId?: number | undefined;
+}
+
+/** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
+export async function readFloor(companyId: number, locationId: number, date: string, options: FloorOptions = {}): Promise<Floor> {
+  const { bookingGroupId, primaryUserId } = options;
+  const [read, tables, around] = await Promise.all([
+    readTogether({
+      location: locationEntity.read(companyId, locationId),
+      settings: bookingSettings.read(companyId, locationId),
+      group: bookingGroupId ? bookingGroups.read(companyId, locationId, bookingGroupId) : noRead(undefined),
+      guest: primaryUserId ? guests.read(companyId, primaryUserId) : noRead(undefined),
+      active: primaryUserId ? activeBookingsRead(companyId, primaryUserId, locationId) : noRead(undefined),
+    }),
+    diningTables.all(companyId, locationId),
+    bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
+  ]);
+  if (!read.location) throw new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
+  if (bookingGroupId && !read.group) throw new AppError('NOT_FOUND', `Booking group ${bookingGroupId} not found at location ${locationId}`, [{ path: '/bookingGroupId', message: 'no such booking group at this location' }]);
+  if (primaryUserId && !read.guest) throw new AppError('NOT_FOUND', `Guest ${primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
+  return {
+    location: read.location,
+    settings: settingsInForce(read.settings, locationId),
+    ...(read.group ? { group: read.group } : {}),
+    tables,
+    bookings: around,
+    ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
+  };
+}
+
+/** What the objective counts on the date: its service, the stay sold (the default duration), the buffer. */
+export function sellingTerms(floor: Floor, date: string): SellingTerms {
+  const { location, settings } = floor;
+  const spans = openSpans(settings.operatingHours ?? location.operatingHours, date, location.timezone);
+  return { service: serviceOf(spans, date, location.timezone), stayMinutes: settings.defaultDurationMinutes, bufferMinutes: settings.bufferMinutes };
+}
+
+/** The floor automatic assignment chooses on (assignment.ts chooseTables): every table, the holds around the date, the objective's terms. */
+export function seatingFloor(floor: Floor, date: string): SeatingFloor {
+  const held = floor.bookings.filter(holdsTables).map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
+  return {
+    seats: new Map(floor.tables.map((t) => [t.id, t.maxCapacity])),
+    sets: tableSets(floor.tables),
+    holds: holdsByTable(held),
+    terms: sellingTerms(floor, date),
+  };
+}
+
+export interface Availability {
+  locationId: number;
+  date: string;
+  partySize: number;
+  bookingGroupId: string | null;
+  timezone: string;
+  slotIntervalMinutes: number;
+  durationMinutes: number;
+  slots: AvailabilitySlot[];
+}
+
+/** The date's slots for a party at the location (or one of its booking groups; for a named guest, their limit too). */
+export async function getAvailability(principal: Principal, locationId: number, query: AvailabilityQuery): Promise<Availability> {
+  assertLocationAllowed(principal, locationId);
+  const floor = await readFloor(principal.companyId, locationId, query.date, query);
+  const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);
+  const slots = daySlots({
+    date: query.date,
+    zone: floor.location.timezone,
+    nowMs: Date.now(),
+    partySize: query.partySize,
+    rules,
+    bookings: floor.bookings,
+    ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
+  });
+  return {
+    locationId,
+    date: query.date,
+    partySize: query.partySize,
+    bookingGroupId: floor.group?.id ?? null,
+    timezone: floor.location.timezone,
+    slotIntervalMinutes: rules.settings.slotIntervalMinutes,
+    durationMinutes: rules.settings.defaultDurationMinutes,
+    slots,
+  };
+}

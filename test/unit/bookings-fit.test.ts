@@ -1,0 +1,158 @@
+/**
+ * Which tables seat a party and when they are free (fit.ts), what the floor can still sell
+ * (sellable.ts), and automatic assignment's choice (assignment.ts), with answers worked by hand.
+ * Times are minutes from an arbitrary midnight: these rules know no zone.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DiningTable } from '../../shared/data/tables';
+import { chooseTables, type SeatingFloor } from '../../shared/domain/bookings/assignment';
+import { freeSets, holdsByTable, isFree, MAX_COMBINED_TABLES, MAX_TABLE_SETS, seatsNeeded, seatsParty, tableSets, type Placed } from '../../shared/domain/bookings/fit';
+import { compareScores, oversize, sellableSeatMinutes, staysLeft, type SellingTerms } from '../../shared/domain/bookings/sellable';
+
+const MINUTE = 60_000;
+const at = (hhmm: string) => (Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3))) * MINUTE;
+const stay = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
+
+const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
+  id, locationId: 1, name: id, minCapacity, maxCapacity, combinableWith, createdAt: '', updatedAt: '', version: 1,
+});
+const ids = (sets: { tableIds: string[] }[]) => sets.map((s) => s.tableIds.join('+'));
+
+describe('table sets', () => {
+  const chain = [table('C1', 2, 4, ['C2']), table('C2', 1, 2, ['C1', 'C3']), table('C3', 3, 6, ['C2'])];
+
+  it('are each table alone and every connected set of combinable tables, fewest tables then fewest seats first, the largest table primary', () => {
+    expect(tableSets(chain)).toEqual([
+      { tableIds: ['C2'], min: 1, max: 2 },
+      { tableIds: ['C1'], min: 2, max: 4 },
+      { tableIds: ['C3'], min: 3, max: 6 },
+      { tableIds: ['C1', 'C2'], min: 3, max: 6 },
+      { tableIds: ['C3', 'C2'], min: 4, max: 8 },
+      { tableIds: ['C3', 'C1', 'C2'], min: 6, max: 12 },
+    ]);
+  });
+
+  it('do not join tables that only a third connects, when the third is not among them (a pool)', () => {
+    expect(ids(tableSets([chain[0]!, chain[2]!]))).toEqual(['C1', 'C3']);
+  });
+
+  it('stop growing once a set seats the largest party asked for', () => {
+    expect(ids(tableSets(chain, 5))).toEqual(['C2', 'C1', 'C3', 'C1+C2', 'C3+C2']);
+  });
+
+  it('take a partner list written on one side only', () => {
+    expect(ids(tableSets([table('A', 2, 4, ['B']), table('B', 2, 4)]))).toEqual(['A', 'B', 'A+B']);
+  });
+
+  it('are bounded where every table combines with every other', () => {
+    const all = Array.from({ length: 24 }, (_, i) => `T${i}`);
+    const sets = tableSets(all.map((id) => table(id, 1, 2, all.filter((o) => o !== id))));
+    expect(sets.length).toBe(MAX_TABLE_SETS);
+    expect(Math.max(...sets.map((s) => s.tableIds.length))).toBeLessThanOrEqual(MAX_COMBINED_TABLES);
+    expect(new Set(sets.map((s) => [...s.tableIds].sort().join())).size).toBe(sets.length);
+  });
+});
+
+describe('seating a party', () => {
+  it('needs at least one seat, and a set from its minimum to its maximum', () => {
+    expect(seatsNeeded(0)).toBe(1);
+    expect([1, 2, 4, 5].map((n) => seatsParty({ min: 2, max: 4 }, n))).toEqual([false, true, true, false]);
+    expect(seatsParty({ min: 1, max: 2 }, 0)).toBe(true);
+  });
+
+  const placed: Placed[] = [{ id: 'x', tableIds: ['A', 'B'], ...stay('19:00', '21:00') }];
+  const holds = holdsByTable(placed);
+
+  it('is possible where no hold clashes, buffers counted, the booking\'s own hold aside', () => {
+    expect(isFree(holds, ['A'], stay('17:00', '19:00'), 0)).toBe(true);
+    expect(isFree(holds, ['A'], stay('17:00', '19:00'), 15)).toBe(false);
+    expect(isFree(holds, ['C'], stay('19:00', '21:00'), 15)).toBe(true);
+    expect(isFree(holds, ['C', 'B'], stay('20:00', '22:00'), 0)).toBe(false);
+    expect(isFree(holds, ['A'], stay('19:30', '21:30'), 15, 'x')).toBe(true);
+  });
+
+  it('lists the free sets that seat the party', () => {
+    const sets = tableSets([table('A', 2, 4, ['B']), table('B', 2, 4, ['A']), table('C', 1, 2)]);
+    expect(ids(freeSets(sets, holds, 2, stay('19:00', '21:00'), 15))).toEqual(['C']);
+    expect(ids(freeSets(sets, holds, 4, stay('21:15', '23:00'), 15))).toEqual(['A', 'B', 'A+B']);
+    expect(ids(freeSets(sets, holds, 8, stay('21:15', '23:00'), 15))).toEqual(['A+B']);
+  });
+});
+
+describe('what a table can still sell', () => {
+  const evening = (bufferMinutes: number): SellingTerms => ({ service: [stay('17:00', '23:00')], stayMinutes: 120, bufferMinutes });
+
+  it('counts the stays of the default length that fit in each free window, buffers between them', () => {
+    // 360 minutes: two stays with a buffer of 15 (2·120 + 15), three without.
+    expect(staysLeft([], evening(15))).toBe(2);
+    expect(staysLeft([], evening(0))).toBe(3);
+    // 19:00-21:00 leaves 17:00-18:45 and 21:15-23:00: 105 minutes each, nothing sellable.
+    expect(staysLeft([stay('19:00', '21:00')], evening(15))).toBe(0);
+    expect(staysLeft([stay('19:00', '21:00')], evening(0))).toBe(2);
+    // 17:00-19:00 leaves 19:15-23:00, 225 minutes: one stay.
+    expect(staysLeft([stay('17:00', '19:00')], evening(15))).toBe(1);
+  });
+
+  it('counts within each span of the service, holds in any order, holds outside it ignored', () => {
+    const day: SellingTerms = { service: [stay('11:00', '15:00'), stay('17:00', '23:00')], stayMinutes: 90, bufferMinutes: 0 };
+    expect(staysLeft([], day)).toBe(2 + 4);
+    expect(staysLeft([stay('20:00', '21:30'), stay('12:00', '13:30'), stay('15:00', '17:00')], day)).toBe(1 + 3);
+    // A hold over the start of a span: only what is left after it.
+    expect(staysLeft([stay('16:00', '17:30')], day)).toBe(2 + 3);
+  });
+
+  it('is worth seats × stays × minutes', () => {
+    expect(sellableSeatMinutes(4, [], evening(15))).toBe(4 * 2 * 120);
+    expect(oversize(8, 2, stay('19:00', '21:00'))).toBe(6 * 120);
+    expect(oversize(2, 0, stay('19:00', '21:00'))).toBe(120);
+  });
+
+  it('compares seatings: guests placed, then sellable, then oversize, then moves', () => {
+    const s = { placedCovers: 10, sellableSeatMinutes: 1000, oversizeSeatMinutes: 100, moves: 2 };
+    expect(compareScores({ ...s, placedCovers: 11, sellableSeatMinutes: 0 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, sellableSeatMinutes: 1001, oversizeSeatMinutes: 900 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, oversizeSeatMinutes: 99, moves: 9 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, moves: 3 }, s)).toBeGreaterThan(0);
+    expect(compareScores(s, { ...s })).toBe(0);
+  });
+});
+
+describe("automatic assignment's choice", () => {
+  const floorOf = (tables: DiningTable[], placed: Placed[], bufferMinutes = 0): SeatingFloor => ({
+    seats: new Map(tables.map((t) => [t.id, t.maxCapacity])),
+    sets: tableSets(tables),
+    holds: holdsByTable(placed),
+    terms: { service: [stay('17:00', '23:00')], stayMinutes: 120, bufferMinutes },
+  });
+
+  it('gives a couple the two-top, not the eight-top the evening needs', () => {
+    const floor = floorOf([table('EIGHT', 2, 8), table('TWO', 1, 2)], []);
+    // The eight-top would lose one stay of 8 seats (960 seat-minutes), the two-top one of 2 (240).
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:00', '21:00') })).toEqual({ set: { tableIds: ['TWO'], min: 1, max: 2 }, sellableLost: 240, oversizeSeatMinutes: 0 });
+  });
+
+  it('takes the table whose leftover is lost anyway, not one whose evening it would cut', () => {
+    // A is free all evening (3 stays); B has 20:00-22:00 (1 stay left before it, 17:00-20:00).
+    // 18:00-19:30 on A leaves 19:30-23:00: 1 stay, losing 2; on B it loses only the 1 B had.
+    const floor = floorOf([table('A', 1, 4), table('B', 1, 4)], [{ id: 'x', tableIds: ['B'], ...stay('20:00', '22:00') }]);
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('18:00', '19:30') })?.set.tableIds).toEqual(['B']);
+  });
+
+  it('pushes tables together only when no table alone seats the party, and then the fewest seats', () => {
+    const tables = [table('A', 2, 4, ['B']), table('B', 2, 4, ['A', 'C']), table('C', 1, 2, ['B']), table('SIX', 3, 6)];
+    expect(chooseTables(floorOf(tables, []), { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['SIX']);
+    const busy = floorOf(tables, [{ id: 'x', tableIds: ['SIX'], ...stay('18:00', '20:00') }]);
+    expect(chooseTables(busy, { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['B', 'C']);
+  });
+
+  it('answers nothing when no set that seats the party is free', () => {
+    const floor = floorOf([table('A', 1, 4)], [{ id: 'x', tableIds: ['A'], ...stay('19:00', '21:00') }], 15);
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('21:00', '23:00') })).toBeUndefined();
+    expect(chooseTables(floor, { guestCount: 5, stay: stay('17:00', '18:30') })).toBeUndefined();
+  });
+
+  it("sets a booking's own hold aside when it chooses again for it", () => {
+    const floor = floorOf([table('A', 1, 4)], [{ id: 'x', tableIds: ['A'], ...stay('19:00', '21:00') }], 15);
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:30', '21:30'), bookingId: 'x' })?.set.tableIds).toEqual(['A']);
+  });
+});
