@@ -55,18 +55,3 @@ export function soonestSpringForward(zones: string[], from: Date = new Date()): 
   if (found.length === 0) throw new Error(`None of ${zones.join(', ')} skips 02:30 within two years of ${from.toISOString()}`);
   return found.reduce((a, b) => (b.date < a.date ? b : a));
 }
-
-/**
- * The first local date after `from`'s own local date in `zone` that is longer than 24 hours (the
- * clocks go back and an hour happens twice), as YYYY-MM-DD; undefined when there is none within
- * two years.
- */
-export function nextFallBack(zone: string, from: Date = new Date()): string | undefined {
-  const start = DateTime.fromJSDate(from, { zone }).startOf('day');
-  if (!start.isValid) throw new Error(`Unknown time zone ${zone}`);
-  for (let i = 1; i <= SEARCH_DAYS; i++) {
-    const day = start.plus({ days: i });
-    if (day.plus({ days: 1 }).diff(day, 'hours').hours > 24) return day.toISODate()!;
-  }
-  return undefined;
-}
