@@ -47,6 +47,7 @@ export const families = {
   },
   apiKeyLookups: { partitions: ['KEY#*'], guarded: true, holds: "API key lookups: the key's bcrypt hash, grant, tier and company" },
   confirmationCodes: { partitions: ['CODE#*'], holds: 'a booking by its confirmation code (the public by-code operations start here)' },
+  waitlistCodes: { partitions: ['WAITCODE#*'], holds: 'a waitlist entry by its code (the public waitlist operations start here)' },
   noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, by hour' },
   rateWindows: { partitions: ['RATE#*'], holds: 'hourly rate windows, per key, user or client IP' },
   idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
@@ -108,6 +109,14 @@ export const areaAccess: Record<string, AreaAccess> = {
     // booking, its code, tabs, table claims and holds, the guest's counters, the event; its sweep
     // item goes).
     public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'] },
+  },
+  // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
+  // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
+  // table days); accept writes the booking as a create does (its code, tabs, holds, counters, its
+  // no-show sweep item), the entry and its copy in one transaction; decline and leave free the hold.
+  waitlist: {
+    operations: { company: [...read, ...write], waitlistCodes: ['PutItem'] },
+    public: { company: ['GetItem', 'BatchGetItem', ...write], waitlistCodes: ['GetItem', 'PutItem'], confirmationCodes: ['PutItem'], noShowSweep: ['PutItem'] },
   },
 };
 
