@@ -281,7 +281,7 @@ describe('a waitlist accept racing a normal booking for the same last table', ()
         return o.status === 200 ? byCode(e.code, 'accept') : o;
       };
       const direct = () => bookTable(place, table, '19:00');
-      const [w, b] = round % 2 === 0 ? await Promise.all([viaWaitlist(), direct()]) : (await Promise.all([direct(), viaWaitlist()])).reverse();
+      const [w, b]: [Answer, Answer] = round % 2 === 0 ? await Promise.all([viaWaitlist(), direct()]) : await Promise.all([direct(), viaWaitlist()]).then(([x, y]) => [y, x]);
       expect([w.status, b.status].filter((s) => s === 200), `round ${round}: ${JSON.stringify([w.body, b.body])}`).toHaveLength(1);
       for (const lost of [w, b].filter((a) => a.status !== 200)) expect(lost.body).toMatchObject({ status: 'error', error: { code: 'CONFLICT' } });
       const day = await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${date}`, { key: admin() });
