@@ -14,6 +14,7 @@ import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { waitlistStatuses, type WaitlistStatus } from '../schemas/waitlist';
 import { getItem } from './batch';
+import type { Booking } from './bookings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
@@ -24,17 +25,12 @@ import { putNewStep, putStep, transact, type Condition, type Step } from './tran
 
 export { waitlistStatuses, type WaitlistStatus };
 
-/** The spot an entry was offered: its tables and times, held until `expiresAt` under `bookingId`, the id the booking will have. */
-export interface WaitlistOffer {
+/**
+ * The spot an entry was offered: its tables and times (as a booking's), held until `expiresAt`
+ * under `bookingId`, the id the booking will have.
+ */
+export interface WaitlistOffer extends Pick<Booking, 'tableIds' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
   bookingId: string;
-  tableIds: string[];
-  bookingDate: string;
-  startTime: string;
-  endTime: string;
-  /** The location's zone, in which the dates and wall times are. */
-  timezone: string;
-  startsAt: string;
-  endsAt: string;
   /** The local dates the table-day hold is stored in. */
   holdDates: string[];
   offeredAt: string;
