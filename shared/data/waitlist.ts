@@ -19,7 +19,7 @@ import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
-import { logPage, readLog, type PageRequest } from './paging';
+import { logPage, queryAll, readLog, type PageRequest } from './paging';
 import { tableDays, type TableDayWrite } from './tableDays';
 import { putNewStep, putStep, transact, type Condition, type Step } from './transact';
 
@@ -61,6 +61,9 @@ export interface WaitlistEntry {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Entries of a location over three days the floor reads at most (more: TooMany, 422). */
+const MAX_ENTRIES_AROUND = 2000;
 
 const locationPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#WAITLIST`;
 const companyPartition = (companyId: number) => `${keys.company(companyId)}#WAITLIST`;
@@ -152,6 +155,15 @@ export const waitlist = {
       ...(q.status ? { filter: statusFilter(q.status, q.now) } : {}),
     };
     return logPage(await readLog(span, q), entryEntity.from);
+  },
+
+  /**
+   * The offers that hold tables now at the location for entries of `from` to `to` (desired dates,
+   * inclusive; an offer is on its entry's date): one Query of gsi1, the lapse judged at `now`.
+   */
+  async offeredBetween(companyId: number, locationId: number, from: string, to: string, now: string): Promise<WaitlistOffer[]> {
+    const span = { index: 'gsi1' as const, partition: locationPartition(companyId, locationId), range: { op: 'between' as const, low: `${from}#`, high: `${to}#~` }, filter: statusFilter('offered', now) };
+    return (await queryAll(span, MAX_ENTRIES_AROUND)).map((item) => entryEntity.from(item).offer!);
   },
 
   /** Writes the change as one transaction (404 for a location gone, 409 when the entry or a table day changed since read). */

@@ -42,10 +42,10 @@ export const ListWaitlistQuery = Type.Object({
 
 export const WaitlistPath = Type.Object({ id: Uuid });
 
+/** An offer is on the entry's desired date (a start after midnight is the next night's: not offered from this list). */
 export const OfferWaitlistBody = Type.Object(
   {
     tableIds: Type.Array(Uuid, { minItems: 1, maxItems: 8, uniqueItems: true, description: 'tables of the location; the first is the primary' }),
-    bookingDate: Type.Optional(date),
     startTime: wallTime,
     endTime: Type.Optional(wallTime),
     holdMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OFFER_HOLD_MINUTES, default: DEFAULT_OFFER_HOLD_MINUTES, description: 'how long the tables are held for the guest' })),

@@ -171,7 +171,9 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [] })), 400, 'VALIDATION_FAILED', '/tableIds');
     expectRefused(await offer(e.id, { startTime: '19:00' }), 400, 'VALIDATION_FAILED', '/tableIds');
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [unknownUuid] })), 404, 'NOT_FOUND', '/tableIds/0');
-    expectRefused(await offer(e.id, offerBody(place, { bookingDate: dayAhead(-1) })), 422, 'UNPROCESSABLE', '/startTime');
+    expectRefused(await offer(e.id, offerBody(place, { bookingDate: date })), 400, 'VALIDATION_FAILED');
+    const tonight = await joined(place, { desiredDate: new Date().toLocaleDateString('sv-SE', { timeZone: place.timezone }), windowStart: '00:00' });
+    expectRefused(await offer(tonight.id, offerBody(place, { startTime: '00:00', endTime: '01:00' })), 422, 'UNPROCESSABLE', '/startTime');
     const big = await joined(place, { partySize: 9 });
     expectRefused(await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id] })), 422, 'UNPROCESSABLE', '/tableIds');
     expectRefused(await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] })), 422, 'UNPROCESSABLE', '/settings/maxPartySize');
@@ -191,6 +193,24 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     expectRefused(await offer(e.id, offerBody(place), theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await offer(unknownUuid, offerBody(place)), 404, 'NOT_FOUND');
     expect((await call('GET', `${base}/${e.id}`, { key: admin() })).body.data.status).toBe('waiting');
+  });
+});
+
+describe('availability while an offer holds a table', () => {
+  it('shows the held table taken for the offered stay, and free again once declined', async () => {
+    const every = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '17:00', close: '23:00' }]]));
+    const place = await newPlace({ bufferMinutes: 0, operatingHours: every }, 1);
+    const at = async (time: string) => {
+      const out = await call('GET', `/api/v1/locations/${place.id}/availability?date=${date}&partySize=2`, { key: admin() });
+      expect(out.status, JSON.stringify(out.body)).toBe(200);
+      return out.body.data.slots.find((s: { time: string }) => s.time === time);
+    };
+    expect(await at('19:00')).toMatchObject({ available: true });
+    const o = await offered(place);
+    expect(await at('19:00')).toMatchObject({ available: false, reason: 'no_table_fits' });
+    expect(await at('21:00')).toMatchObject({ available: true });
+    expect((await byCode(o.code, 'decline')).status).toBe(200);
+    expect(await at('19:00')).toMatchObject({ available: true });
   });
 });
 

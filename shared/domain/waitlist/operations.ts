@@ -157,7 +157,7 @@ export async function offerWaitlistSpot(principal: Principal, id: string, input:
   const { companyId } = principal;
   const entry = await entryFor(principal, id);
   nextStatus(entry.status, 'offer');
-  const bookingDate = input.bookingDate ?? entry.desiredDate;
+  const bookingDate = entry.desiredDate;
   const requested: RequestedTables = { field: '/tableIds', tableIds: input.tableIds };
   const holdMinutes = input.holdMinutes ?? DEFAULT_OFFER_HOLD_MINUTES;
   const bookingId = randomUUID();
