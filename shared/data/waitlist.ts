@@ -18,6 +18,7 @@ import type { Booking } from './bookings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
+import { dueSweepItems, offerLapseSweep, sweepSteps } from './noShowSweep';
 import { outboxStep } from './outbox';
 import { logPage, queryAll, readLog, type PageRequest } from './paging';
 import { tableDays, type TableDayWrite } from './tableDays';
@@ -90,15 +91,20 @@ export class WaitlistCodeTaken extends AppError {
 
 const codeKey = (code: string) => ({ pk: `WAITCODE#${code}`, sk: 'CODE' });
 
+/** When the sweeper must look at the entry: its offer's expiry while it is offered; null otherwise. */
+const lapseDue = (e: WaitlistEntry | undefined) => (e?.status === 'offered' && e.offer ? e.offer.expiresAt : null);
+
 /**
  * The steps that write an entry as it is after a change: new (its code must be free), or replaced
- * at the version read; with its code lookup's copy.
+ * at the version read; with its code lookup's copy, and the offer-lapse sweep item that follows
+ * its offer (noShowSweep.ts).
  */
 export function entrySteps(companyId: number, prev: WaitlistEntry | undefined, next: WaitlistEntry): Step[] {
   const lookup = { ...codeKey(next.code), entity: 'WAITLIST_CODE', companyId, entryId: next.id, entry: next };
-  return prev
+  const entry = prev
     ? [entryEntity.versionedPutStep(companyId, next, prev.version), putStep(lookup)]
     : [locationExistsStep(companyId, next.locationId), entryEntity.newItemStep(companyId, next), putNewStep(lookup, () => new WaitlistCodeTaken())];
+  return [...entry, ...sweepSteps(companyId, next.id, lapseDue(prev), lapseDue(next), offerLapseSweep)];
 }
 
 /** One change of an entry: the entry, the table days its offer holds or frees, its event. */
@@ -164,6 +170,11 @@ export const waitlist = {
   async offeredBetween(companyId: number, locationId: number, from: string, to: string, now: string): Promise<WaitlistOffer[]> {
     const span = { index: 'gsi1' as const, partition: locationPartition(companyId, locationId), range: { op: 'between' as const, low: `${from}#`, high: `${to}#~` }, filter: statusFilter('offered', now) };
     return (await queryAll(span, MAX_ENTRIES_AROUND)).map((item) => entryEntity.from(item).offer!);
+  },
+
+  /** The entries whose offers lapsed by `nowMs`, in the UTC hours from `sinceMs` on: one Query per hour. */
+  async lapsedOffers(sinceMs: number, nowMs: number): Promise<{ companyId: number; entryId: string }[]> {
+    return (await dueSweepItems(offerLapseSweep, sinceMs, nowMs)).map((d) => ({ companyId: d.companyId, entryId: d.id }));
   },
 
   /** Writes the change as one transaction (404 for a location gone, 409 when the entry or a table day changed since read). */

@@ -24,6 +24,7 @@ import {
   leaveWaitlist,
   listWaitlist,
   offerWaitlistSpot,
+  sweepLapsedOffers,
 } from '../../shared/domain/waitlist/operations';
 import { idBlock } from '../support/id-blocks';
 
@@ -120,6 +121,37 @@ describe('an offer', () => {
     const holds = (await tableDay(tableId))!.holds as Record<string, unknown>;
     expect(Object.keys(holds)).toEqual([b.id]);
     expect((await getWaitlistEntry(principal, entry.id)).status).toBe('expired');
+  });
+});
+
+describe('the sweep of lapsed offers', () => {
+  const sweepItem = (offer: { expiresAt: string }, entryId: string) => raw(`SWEEP#WAITLIST#${offer.expiresAt.slice(0, 13)}`, `${offer.expiresAt}#${companyId}#${entryId}`);
+
+  it('finds the offer by its sweep item once it has lapsed and expires it once: hold released, item gone, waitlist.expired', async () => {
+    const { locationId, tableId } = await place();
+    const entry = await join(locationId);
+    const offered = await offerAt(entry.id, tableId, 1);
+    expect(await sweepItem(offered.offer!, entry.id)).toMatchObject({ entity: 'WAITLIST_OFFER_SWEEP', companyId, entryId: entry.id, dueAt: offered.offer!.expiresAt });
+    const expiresMs = Date.parse(offered.offer!.expiresAt);
+    vi.useFakeTimers({ toFake: ['Date'], now: expiresMs - 1 });
+    expect(await sweepLapsedOffers(expiresMs - 1)).toBe(0);
+    vi.setSystemTime(expiresMs + 1000);
+    const expired = await sweepLapsedOffers(expiresMs + 1000);
+    expect(expired).toBeGreaterThanOrEqual(1);
+    expect((await waitlist.get(companyId, entry.id))!).toMatchObject({ status: 'expired', version: 3 });
+    expect(((await tableDay(tableId))!.holds as Record<string, unknown>)[offered.offer!.bookingId]).toBeUndefined();
+    expect(await sweepItem(offered.offer!, entry.id)).toBeUndefined();
+    expect(await events('waitlist.expired', entry.id)).toHaveLength(1);
+    await sweepLapsedOffers(expiresMs + 2000);
+    expect(await events('waitlist.expired', entry.id)).toHaveLength(1);
+  });
+
+  it('an accepted offer leaves no sweep item behind', async () => {
+    const { locationId, tableId } = await place();
+    const entry = await join(locationId);
+    const offered = await offerAt(entry.id, tableId);
+    await acceptWaitlistOffer(entry.code);
+    expect(await sweepItem(offered.offer!, entry.id)).toBeUndefined();
   });
 });
 

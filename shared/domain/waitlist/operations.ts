@@ -136,6 +136,25 @@ async function current(companyId: number, entry: WaitlistEntry): Promise<Waitlis
   }
 }
 
+/** How far back the sweep looks for lapsed offers: a sweeper that was down this long catches up. */
+const SWEEP_LOOKBACK_HOURS = 24;
+
+/**
+ * Expires the offers that have lapsed (their holds released, `waitlist.expired` sent), reading the
+ * offer-lapse sweep items of the last hours (no Scan); run by the no-show sweeper's schedule
+ * (functions/sweeper/no-shows.ts). An entry changed meanwhile is left to its next reader or run.
+ * Answers how many were expired.
+ */
+export async function sweepLapsedOffers(nowMs = Date.now()): Promise<number> {
+  let expired = 0;
+  for (const { companyId, entryId } of await waitlist.lapsedOffers(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs)) {
+    const entry = await waitlist.get(companyId, entryId);
+    if (!entry || !offerLapsed(entry, nowMs)) continue;
+    if ((await current(companyId, entry)).status === 'expired') expired += 1;
+  }
+  return expired;
+}
+
 /** The company's entry (404 also for another company's), on a location the credential may act on (403), as it is now. */
 async function entryFor(principal: Principal, id: string): Promise<WaitlistEntry> {
   const entry = await waitlist.get(principal.companyId, id);
