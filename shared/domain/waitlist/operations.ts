@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
-import { CodeTaken, type Booking } from '../../data/bookings';
+import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
 import { writeBooking } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
@@ -307,7 +307,8 @@ function bookingOfOffer(e: WaitlistEntry, o: WaitlistOffer, status: Booking['sta
  */
 export async function acceptWaitlistOffer(code: string): Promise<PublicWaitlistEntry> {
   const { companyId, entry } = await entryByCode(code);
-  if (entry.status === 'accepted' && entry.bookingId) return publicEntry(entry);
+  // Accepted already (a guest's retry): the same answer, nothing written.
+  if (entry.status === 'accepted' && entry.bookingId) return publicEntry(entry, await bookings.get(companyId, entry.bookingId));
   nextStatus(entry.status, 'accept');
   const offer = entry.offer!;
   const requested: RequestedTables = { field: '/tableIds', tableIds: offer.tableIds };
