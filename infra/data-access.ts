@@ -47,7 +47,8 @@ export const families = {
   },
   apiKeyLookups: { partitions: ['KEY#*'], guarded: true, holds: "API key lookups: the key's bcrypt hash, grant, tier and company" },
   confirmationCodes: { partitions: ['CODE#*'], holds: 'a booking by its confirmation code (the public by-code operations start here)' },
-  noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, by hour' },
+  waitlistCodes: { partitions: ['WAITCODE#*'], holds: 'a waitlist entry by its code (the public waitlist operations start here)' },
+  noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, and waitlist offers due to lapse (SWEEP#WAITLIST#…), by hour' },
   rateWindows: { partitions: ['RATE#*'], holds: 'hourly rate windows, per key, user or client IP' },
   idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
   permissionCatalog: { partitions: ['PERMISSIONS'], holds: 'the platform-wide permission catalog and its key items' },
@@ -109,6 +110,14 @@ export const areaAccess: Record<string, AreaAccess> = {
     // item goes).
     public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'] },
   },
+  // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
+  // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
+  // table days); accept writes the booking as a create does (its code, tabs, holds, counters, its
+  // no-show sweep item), the entry and its copy in one transaction; decline and leave free the hold.
+  waitlist: {
+    operations: { company: [...read, ...write], waitlistCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+    public: { company: ['GetItem', 'BatchGetItem', ...write], waitlistCodes: ['GetItem', 'PutItem'], confirmationCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+  },
 };
 
 /** The role of a group of functions: its name and what it may do. */
@@ -153,7 +162,7 @@ export const functionGrants = {
   /** A key's lookup item, and for a role-based key its role (shared/auth/authenticate.ts). */
   authorizer: { apiKeyLookups: ['GetItem'], company: ['GetItem'] },
   /** The sweep partitions of the last hours, each due booking, and its no-show transaction. */
-  noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'] },
+  noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'], waitlistCodes: ['PutItem'] },
   /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
   webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
   /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */

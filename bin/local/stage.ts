@@ -104,9 +104,11 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     const { LocalPipeline } = await import('./pipeline');
     pipeline = new LocalPipeline({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME! });
     await pipeline.start();
-    // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts), every NO_SHOW_SWEEP_MS here.
+    // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts: no-shows, then lapsed waitlist offers), every NO_SHOW_SWEEP_MS here.
     const { sweepNoShows } = await import('../../shared/domain/bookings/transitions');
-    noShowSweep = setInterval(() => void sweepNoShows().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
+    const { sweepLapsedOffers } = await import('../../shared/domain/waitlist/operations');
+    const sweep = async () => (await sweepNoShows(), await sweepLapsedOffers());
+    noShowSweep = setInterval(() => void sweep().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
     noShowSweep.unref();
     return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };
   } catch (err) {

@@ -1,15 +1,18 @@
 /**
  * The no-show sweeper, run by a schedule (EventBridge, every 5 minutes; the local stage runs the
  * same sweep on an interval): confirmed and checked-in bookings whose autoNoShowDelayMinutes have
- * passed since their start become no-shows, each in its own transaction with its event.
+ * passed since their start become no-shows, and waitlist offers whose hold has lapsed expire
+ * (docs/waitlist.md), each in its own transaction with its event.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { sweepNoShows } from '../../shared/domain/bookings/transitions';
+import { sweepLapsedOffers } from '../../shared/domain/waitlist/operations';
 
 const logger = new Logger({ serviceName: 'brigade' });
 
-export const handler = async (): Promise<{ marked: number }> => {
+export const handler = async (): Promise<{ marked: number; expired: number }> => {
   const marked = await sweepNoShows();
-  logger.info('no-show sweep', { marked });
-  return { marked };
+  const expired = await sweepLapsedOffers();
+  logger.info('no-show sweep', { marked, expired });
+  return { marked, expired };
 };

@@ -48,6 +48,8 @@ export interface BookingWrite {
   cancellationPolicy?: { wholeHoursBefore: number };
   /** Added to the primary guest's count of active bookings at the location (spec 2.8 maxActiveBookingsPerGuest caps it). */
   activeBookings?: ActiveBookingsChange;
+  /** Steps of other items that change with the booking (the waitlist entry an accepted offer turns into it). */
+  also?: Step[];
   events: DomainEvent[];
 }
 
@@ -98,7 +100,7 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
     steps.push(seating === undefined ? preOrders.unchangedStep(companyId, read) : preOrders.seatingStep(companyId, read, seating, at));
   }
   if (w.cancellationPolicy) steps.push(bookingSettings.cancellableStep(companyId, next.locationId, w.cancellationPolicy.wholeHoursBefore));
-  steps.push(...(w.printJobs ?? []).map((job) => printJobEntity.newItemStep(companyId, job)), ...w.events.map(outboxStep));
+  steps.push(...(w.printJobs ?? []).map((job) => printJobEntity.newItemStep(companyId, job)), ...(w.also ?? []), ...w.events.map(outboxStep));
   return steps;
 }
 

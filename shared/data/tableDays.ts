@@ -13,8 +13,12 @@ import { defineEntity } from './entity';
 import { keys } from './keys';
 import { atVersion, conditionalPutStep, type Step } from './transact';
 
-/** A table's holds on one local day: booking id → [startMs, endMs). */
-export type DayHolds = Record<string, [number, number]>;
+/**
+ * A table's holds on one local day: booking id → [startMs, endMs), or [startMs, endMs, expiresMs]
+ * for a hold that lapses by itself (a waitlist offer, docs/waitlist.md): from `expiresMs` on it
+ * holds nothing, and the next write of the day drops it.
+ */
+export type DayHolds = Record<string, [number, number] | [number, number, number]>;
 
 /** A table-day item as read: `version` null when it does not exist yet. */
 export interface TableDay {

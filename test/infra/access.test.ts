@@ -157,9 +157,9 @@ describe('the roles the route table gives', () => {
 
 describe('areas the infrastructure does not know yet', () => {
   it('give their operations the tenant profile and their public operations only counting and credential checks', () => {
-    expect(accessOf({ area: 'waitlist', permission: 'waitlist.manage' })).toEqual({ name: 'waitlist', grants: { ...tenant, rateWindows: ['UpdateItem'] }, manageUsageKeys: false });
-    expect(accessOf({ area: 'waitlist', permission: null })).toEqual({
-      name: 'waitlist-public',
+    expect(accessOf({ area: 'loyalty', permission: 'loyalty.manage' })).toEqual({ name: 'loyalty', grants: { ...tenant, rateWindows: ['UpdateItem'] }, manageUsageKeys: false });
+    expect(accessOf({ area: 'loyalty', permission: null })).toEqual({
+      name: 'loyalty-public',
       grants: { rateWindows: ['UpdateItem'], apiKeyLookups: ['GetItem'], company: ['GetItem'] },
       manageUsageKeys: false,
     });

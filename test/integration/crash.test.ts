@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtInPermissions } from '../../shared/auth/catalog';
 import type { Principal } from '../../shared/auth/principal';
 import { db, setDb, tableName } from '../../shared/data/client';
@@ -39,6 +39,7 @@ import { updateBooking } from '../../shared/domain/bookings/update';
 import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
+import { acceptWaitlistOffer, declineWaitlistOffer, getWaitlistByCode, joinWaitlist, leaveWaitlist, offerWaitlistSpot } from '../../shared/domain/waitlist/operations';
 import { createGuest } from '../../shared/domain/guests';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
@@ -122,6 +123,14 @@ const permission = (c: Company, name = 'thing') => createPermission(c.principal,
 /** Every day, the whole day: whatever slot an order falls in is counted. */
 const capacitySetting = (c: Company) => createCapacitySetting(c.principal, LOCATION, { name: 'Always', validOnDays: [1, 2, 3, 4, 5, 6, 7], orderCapacity: 50, itemCapacity: 500 });
 const waitingTime = (c: Company, delayInMinutes = 20) => putExtendedWaitingTime(c.principal, { locationId: LOCATION, endsAt: new Date(Date.now() + 3_600_000).toISOString(), delayInMinutes });
+
+/** A party of two on the waitlist for tomorrow evening. */
+const waiting = (c: Company) => joinWaitlist(c.principal, { locationId: LOCATION, partySize: 2, desiredDate: tomorrow, windowStart: '18:00', windowEnd: '21:00', guestName: 'Wally Wait' });
+/** The same, offered the first table at 18:00-20:00 (held 15 minutes). */
+async function offered(c: Company) {
+  const p = await place(c);
+  return offerWaitlistSpot(c.principal, (await waiting(c)).id, { tableIds: [p.tableIds[0]!], startTime: '18:00', endTime: '20:00' });
+}
 
 const subscription = (c: Company) => createSubscription(c.principal, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
 
@@ -296,6 +305,26 @@ const rows: Row<unknown>[] = [
   row({ op: 'putExtendedWaitingTime', variant: 'changes the running one', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => waitingTime(c, 45) }),
   row({ op: 'deleteExtendedWaitingTime', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => deleteExtendedWaitingTime(c.principal, { locationId: LOCATION }) }),
 
+  // the waitlist
+  row({ op: 'joinWaitlist', setup: (c) => place(c), run: (c) => waiting(c) }),
+  row({ op: 'offerWaitlistSpot', variant: 'holds the table in its table day', setup: async (c) => ({ p: await place(c), e: await waiting(c) }), run: (c, s) => offerWaitlistSpot(c.principal, s.e.id, { tableIds: [s.p.tableIds[0]!], startTime: '18:00', endTime: '20:00' }) }),
+  row({ op: 'acceptWaitlistOffer', variant: 'the booking, its tab, code and hold with the entry', setup: (c) => offered(c), run: (_c, e) => acceptWaitlistOffer(e.code) }),
+  row({ op: 'declineWaitlistOffer', variant: 'frees the table', setup: (c) => offered(c), run: (_c, e) => declineWaitlistOffer(e.code) }),
+  row({ op: 'leaveWaitlist', variant: 'while offered: frees the table', setup: (c) => offered(c), run: (_c, e) => leaveWaitlist(e.code) }),
+  row({
+    op: 'getWaitlistByCode',
+    variant: 'a lapsed offer is expired by the read: its hold released',
+    setup: (c) => offered(c),
+    run: async (_c, e) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(e.offer!.expiresAt) + 1000 });
+      try {
+        return await getWaitlistByCode(e.code);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  }),
+
   // guests and the menu
   row({ op: 'createGuest', setup: async () => undefined, run: (c) => createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }) }),
   row({ op: 'createCoursing', setup: (c) => place(c), run: (c) => coursing(c) }),
@@ -398,9 +427,9 @@ afterAll(() => setDb(undefined));
 const name = (r: Row<unknown>) => (r.variant ? `${r.op} (${r.variant})` : r.op);
 
 describe('every write operation of the route table has a row', () => {
-  it('POST, PUT, PATCH and DELETE, and the GET that stores default settings', () => {
+  it('POST, PUT, PATCH and DELETE, the GET that stores default settings and the one that expires a lapsed waitlist offer', () => {
     const writing = routes.filter((r) => r.method !== 'GET').map((r) => r.operationId as string);
-    expect([...new Set(rows.map((r) => r.op))].sort()).toEqual([...writing, 'getBookingSettings'].sort());
+    expect([...new Set(rows.map((r) => r.op))].sort()).toEqual([...writing, 'getBookingSettings', 'getWaitlistByCode'].sort());
   });
 });
 

@@ -5,9 +5,11 @@
  *
  * One round trip: the location, its booking settings, the booking group and the guest's count of
  * active bookings (when named) in one BatchGetItem, sent together with one Query of the
- * location's tables and one Query of its bookings from the day before to the day after (a stay of
+ * location's tables, one Query of its bookings from the day before to the day after (a stay of
  * the evening before can reach into the date, one of the date into the next, and buffers reach
- * either way).
+ * either way) and one Query of the waitlist offers of those days that hold tables now (their
+ * tables are taken as a booking's, docs/waitlist.md). The optimizer plans without them: a move
+ * it plans onto an offered table is refused by that table's day and reported as not made.
  */
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
@@ -18,11 +20,12 @@ import { bookingSettings, type BookingSettings } from '../../data/bookingSetting
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
 import { diningTables, type DiningTable } from '../../data/tables';
+import { waitlist } from '../../data/waitlist';
 import { AppError } from '../../errors';
 import type { AvailabilityQuery } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import type { SeatingFloor } from './assignment';
-import { daySlots, inForce, type AvailabilitySlot } from './availability';
+import { daySlots, inForce, type AvailabilitySlot, type BookingAround } from './availability';
 import { holdsByTable, tableSets } from './fit';
 import { holdsTables } from './holds';
 import type { SellingTerms } from './sellable';
@@ -41,6 +44,8 @@ export interface Floor {
   bookings: Booking[];
   /** The named guest's active bookings at the location. */
   activeBookingsOfGuest?: number;
+  /** Waitlist offers holding tables now (docs/waitlist.md): their tables are taken for their stays as a booking's are. */
+  offers?: BookingAround[];
 }
 
 export interface FloorOptions {
@@ -51,7 +56,7 @@ export interface FloorOptions {
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
 export async function readFloor(companyId: number, locationId: number, date: string, options: FloorOptions = {}): Promise<Floor> {
   const { bookingGroupId, primaryUserId } = options;
-  const [read, tables, around] = await Promise.all([
+  const [read, tables, around, offers] = await Promise.all([
     readTogether({
       location: locationEntity.read(companyId, locationId),
       settings: bookingSettings.read(companyId, locationId),
@@ -61,6 +66,7 @@ export async function readFloor(companyId: number, locationId: number, date: str
     }),
     diningTables.all(companyId, locationId),
     bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
+    waitlist.offeredBetween(companyId, locationId, addDays(date, -1), addDays(date, 1), new Date().toISOString()),
   ]);
   if (!read.location) throw new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
   if (bookingGroupId && !read.group) throw new AppError('NOT_FOUND', `Booking group ${bookingGroupId} not found at location ${locationId}`, [{ path: '/bookingGroupId', message: 'no such booking group at this location' }]);
@@ -71,6 +77,7 @@ export async function readFloor(companyId: number, locationId: number, date: str
     ...(read.group ? { group: read.group } : {}),
     tables,
     bookings: around,
+    offers: offers.map((o) => ({ id: o.bookingId, tableIds: o.tableIds, startsAt: o.startsAt, endsAt: o.endsAt, guestCount: 0, status: 'confirmed' as const })),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
   };
 }
@@ -84,7 +91,7 @@ export function sellingTerms(floor: Floor, date: string): SellingTerms {
 
 /** The floor automatic assignment chooses on (assignment.ts chooseTables): every table, the holds around the date, the objective's terms. */
 export function seatingFloor(floor: Floor, date: string): SeatingFloor {
-  const held = floor.bookings.filter(holdsTables).map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
+  const held = [...floor.bookings, ...(floor.offers ?? [])].filter(holdsTables).map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
   return {
     seats: new Map(floor.tables.map((t) => [t.id, t.maxCapacity])),
     sets: tableSets(floor.tables),
@@ -115,7 +122,7 @@ export async function getAvailability(principal: Principal, locationId: number, 
     nowMs: Date.now(),
     partySize: query.partySize,
     rules,
-    bookings: floor.bookings,
+    bookings: [...floor.bookings, ...(floor.offers ?? [])],
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   });
   return {

@@ -42,10 +42,15 @@ export function holdDays(slot: Interval, bufferMinutes: number, zone: string): {
   return { hold: localDates(slot, zone), guard: localDates({ startMs: slot.startMs - buffer, endMs: slot.endMs + buffer }, zone) };
 }
 
-/** The distinct holds in some table-day items (a hold that spans midnight is in two). */
-export function holdsOf(days: readonly TableDay[]): Hold[] {
+/** Whether a stored hold has lapsed at `nowMs` (only a hold with an expiry, a waitlist offer's, ever does). */
+const lapsed = (stored: readonly number[], nowMs: number) => stored[2] !== undefined && stored[2] <= nowMs;
+
+/** The distinct holds in some table-day items (a hold that spans midnight is in two) that still hold at `nowMs`. */
+export function holdsOf(days: readonly TableDay[], nowMs = Date.now()): Hold[] {
   const byBooking = new Map<string, Hold>();
-  for (const day of days) for (const [bookingId, [startMs, endMs]] of Object.entries(day.holds)) byBooking.set(bookingId, { bookingId, startMs, endMs });
+  for (const day of days) {
+    for (const [bookingId, stored] of Object.entries(day.holds)) if (!lapsed(stored, nowMs)) byBooking.set(bookingId, { bookingId, startMs: stored[0], endMs: stored[1] });
+  }
   return [...byBooking.values()];
 }
 
@@ -62,6 +67,10 @@ export interface HoldRequest {
   /** The days the new hold is stored in (holdDays(…).hold). */
   holdDates: readonly string[];
   bufferMinutes: number;
+  /** When the new hold lapses by itself (a waitlist offer); undefined: it holds until released. */
+  expiresMs?: number | undefined;
+  /** The moment the plan is made at (lapsed holds clash with nothing and are dropped); now by default. */
+  nowMs?: number;
 }
 
 export type HoldPlan = { writes: TableDayWrite[] } | { clash: { tableId: string; with: Hold } };
@@ -72,15 +81,15 @@ export type HoldPlan = { writes: TableDayWrite[] } | { clash: { tableId: string;
  * where it belongs. Answers the first clash instead when a table is taken.
  */
 export function planHolds(r: HoldRequest): HoldPlan {
+  const nowMs = r.nowMs ?? Date.now();
   const candidate: Hold = { bookingId: r.bookingId, ...r.slot };
   for (const tableId of r.tableIds) {
-    const clash = firstClash(holdsOf(r.read.filter((d) => d.tableId === tableId)), candidate, r.bufferMinutes);
+    const clash = firstClash(holdsOf(r.read.filter((d) => d.tableId === tableId), nowMs), candidate, r.bufferMinutes);
     if (clash) return { clash: { tableId, with: clash } };
   }
   const writes = r.read.map((day): TableDayWrite => {
-    const holds = { ...day.holds };
-    delete holds[r.bookingId];
-    if (r.tableIds.includes(day.tableId) && r.holdDates.includes(day.date)) holds[r.bookingId] = [r.slot.startMs, r.slot.endMs];
+    const holds = Object.fromEntries(Object.entries(day.holds).filter(([id, stored]) => id !== r.bookingId && !lapsed(stored, nowMs)));
+    if (r.tableIds.includes(day.tableId) && r.holdDates.includes(day.date)) holds[r.bookingId] = r.expiresMs === undefined ? [r.slot.startMs, r.slot.endMs] : [r.slot.startMs, r.slot.endMs, r.expiresMs];
     return { tableId: day.tableId, date: day.date, holds, expectedVersion: day.version };
   });
   return { writes };
@@ -96,6 +105,8 @@ export interface Placement {
   bufferMinutes: number;
   /** Where the booking held its tables until now (a move), else undefined. */
   before?: { tableIds: readonly string[]; slot: Interval } | undefined;
+  /** When the hold lapses by itself (a waitlist offer's); undefined: it holds until released. */
+  expiresMs?: number | undefined;
 }
 
 /** The table-day items a placement reads: the guard days of its tables, and the days its old hold is in. */
@@ -114,7 +125,7 @@ export function holdReads(p: Placement): { tableId: string; date: string }[] {
  */
 export function holdWrites(p: Placement, read: readonly TableDay[], tables: readonly DiningTable[]): TableDayWrite[] {
   const { tableIds } = p.requested;
-  const plan = planHolds({ bookingId: p.bookingId, read, tableIds, slot: p.slot, holdDates: holdDays(p.slot, 0, p.zone).hold, bufferMinutes: p.bufferMinutes });
+  const plan = planHolds({ bookingId: p.bookingId, read, tableIds, slot: p.slot, holdDates: holdDays(p.slot, 0, p.zone).hold, bufferMinutes: p.bufferMinutes, expiresMs: p.expiresMs });
   if ('writes' in plan) return plan.writes;
   const { tableId, with: other } = plan.clash;
   const name = tables.find((t) => t.id === tableId)?.name ?? tableId;

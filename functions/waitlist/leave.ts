@@ -1,0 +1,5 @@
+import { leaveWaitlist } from '../../shared/domain/waitlist/operations';
+import { publicHandler } from '../../shared/http/handler';
+import { operation } from '../../shared/http/operations/leaveWaitlist';
+
+export const handler = publicHandler(operation, (req) => leaveWaitlist(req.path.code));

@@ -1,0 +1,18 @@
+import * as waitlist from '../schemas/waitlist';
+import { row } from './route';
+
+const area = 'waitlist';
+const base = '/api/v1/booking-waitlist';
+const byCode = `${base}/by-code/{code}`;
+const dir = 'functions/waitlist';
+
+export const waitlistRoutes = [
+  row({ operationId: 'joinWaitlist', method: 'POST', path: base, permission: 'bookings.create', handler: `${dir}/join.ts`, area, schemas: { body: waitlist.JoinWaitlistBody } }),
+  row({ operationId: 'listWaitlist', method: 'GET', path: base, permission: 'bookings.read', handler: `${dir}/list.ts`, area, schemas: { query: waitlist.ListWaitlistQuery } }),
+  row({ operationId: 'getWaitlistEntry', method: 'GET', path: `${base}/{id}`, permission: 'bookings.read', handler: `${dir}/get.ts`, area, schemas: { path: waitlist.WaitlistPath } }),
+  row({ operationId: 'offerWaitlistSpot', method: 'POST', path: `${base}/{id}/offer`, permission: 'bookings.manage', handler: `${dir}/offer.ts`, area, schemas: { path: waitlist.WaitlistPath, body: waitlist.OfferWaitlistBody } }),
+  row({ operationId: 'getWaitlistByCode', method: 'GET', path: byCode, permission: null, handler: `${dir}/get-by-code.ts`, area, schemas: { path: waitlist.CodePath } }),
+  row({ operationId: 'acceptWaitlistOffer', method: 'POST', path: `${byCode}/accept`, permission: null, handler: `${dir}/accept.ts`, area, schemas: { path: waitlist.CodePath } }),
+  row({ operationId: 'declineWaitlistOffer', method: 'POST', path: `${byCode}/decline`, permission: null, handler: `${dir}/decline.ts`, area, schemas: { path: waitlist.CodePath } }),
+  row({ operationId: 'leaveWaitlist', method: 'DELETE', path: `${byCode}/leave`, permission: null, handler: `${dir}/leave.ts`, area, schemas: { path: waitlist.CodePath } }),
+] as const;

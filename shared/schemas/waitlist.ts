@@ -1,0 +1,58 @@
+/** The booking waitlist (spec 4.1, decisions.md §4; docs/waitlist.md). */
+import { Type, type Static } from '@sinclair/typebox';
+import { CodePath } from './bookings';
+import { Nullable, NumericId, Uuid, pageQuery } from './common';
+
+export { CodePath };
+
+/** An entry's statuses (docs/waitlist.md has the machine). */
+export const waitlistStatuses = ['waiting', 'offered', 'accepted', 'declined', 'expired', 'left'] as const;
+export type WaitlistStatus = (typeof waitlistStatuses)[number];
+
+/** How long an offer holds its table unless the offer says: `holdMinutes`. */
+export const DEFAULT_OFFER_HOLD_MINUTES = 15;
+export const MAX_OFFER_HOLD_MINUTES = 24 * 60;
+
+const date = Type.String({ format: 'date', description: "YYYY-MM-DD, the location's local date" });
+const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: "HH:MM, the location's local wall time" });
+const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
+
+export const JoinWaitlistBody = Type.Object(
+  {
+    locationId: NumericId,
+    partySize: Type.Integer({ minimum: 1, maximum: 100, description: 'guests' }),
+    desiredDate: date,
+    windowStart: wallTime,
+    windowEnd: Type.Optional(Type.Union([wallTime, Type.Null()], { description: 'the latest start the party would take; null or absent: windowStart alone' })),
+    primaryUserId: Type.Optional(Nullable(NumericId)),
+    guestName: Type.Optional(text(200)),
+    guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+    guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
+    notes: Type.Optional(text(1000)),
+  },
+  { additionalProperties: false },
+);
+
+export const ListWaitlistQuery = Type.Object({
+  locationId: Type.Optional(NumericId),
+  date: Type.Optional(date),
+  status: Type.Optional(Type.Union(waitlistStatuses.map((s) => Type.Literal(s)))),
+  ...pageQuery(100, 20),
+});
+
+export const WaitlistPath = Type.Object({ id: Uuid });
+
+/** An offer is on the entry's desired date (a start after midnight is the next night's: not offered from this list). */
+export const OfferWaitlistBody = Type.Object(
+  {
+    tableIds: Type.Array(Uuid, { minItems: 1, maxItems: 8, uniqueItems: true, description: 'tables of the location; the first is the primary' }),
+    startTime: wallTime,
+    endTime: Type.Optional(wallTime),
+    holdMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OFFER_HOLD_MINUTES, default: DEFAULT_OFFER_HOLD_MINUTES, description: 'how long the tables are held for the guest' })),
+  },
+  { additionalProperties: false },
+);
+
+export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
+export type ListWaitlistQuery = Static<typeof ListWaitlistQuery>;
+export type OfferWaitlistBody = Static<typeof OfferWaitlistBody>;
