@@ -1,7 +1,7 @@
 /**
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
- * Names of decisions.md §6, plus events for the other resources (coursings, permissions, roles,
+ * Names of decisions.md §6, plus events for the other resources (coursings, items, permissions, roles,
  * guests, locations, tables, booking groups, capacity settings, extended waiting times) so that
  * every change has an event.
  */
@@ -37,6 +37,9 @@ export const eventCatalog = {
   'order.reversed': 'order',
   'menu-layouts.updated': 'menu-layout',
   'location.hours.updated': 'location',
+  'item.created': 'item',
+  'item.updated': 'item',
+  'item.deleted': 'item',
   'coursing.created': 'coursing',
   'coursing.updated': 'coursing',
   'permission.created': 'permission',
@@ -100,6 +103,7 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   table: { read: 'tables.read', scope: 'location' },
   'booking-group': { read: 'booking_groups.read', scope: 'location' },
   coursing: { read: 'coursings.read', scope: 'location' },
+  item: { read: 'items.read', scope: 'location' },
   'capacity-setting': { read: 'capacity_settings.read', scope: 'location' },
   'extended-waiting-time': { read: 'locations.read', scope: 'location' },
   'api-key': { read: 'api_keys.read', scope: 'company' },

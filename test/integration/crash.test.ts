@@ -39,6 +39,7 @@ import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } f
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createGuest } from '../../shared/domain/guests';
+import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
 import { createRole, updateRole } from '../../shared/domain/roles';
@@ -100,6 +101,8 @@ async function booking(c: Company, p: Place, extra: Record<string, unknown> = {}
   const g = await guest(c);
   return createBooking(c.principal, { locationId: p.locationId, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, tableIds: [p.tableIds[0]!], primaryUserId: g.id, ...extra });
 }
+
+const item = (c: Company) => createItem(c.principal, { locationId: LOCATION, name: 'Pytt i panna', price: 18900, vatRate: 12, categoryHandle: 'mains', costCenter: { code: '3010', name: 'Kitchen' } });
 
 async function coursing(c: Company) {
   return createCoursing(c.principal, { locationId: LOCATION, title: 'Mains', order: 1 });
@@ -243,6 +246,12 @@ const rows: Row<unknown>[] = [
   row({ op: 'setPreOrder', setup: async (c) => booking(c, await place(c)), run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 1 }] }) }),
   row({ op: 'createTabOrder', setup: (c) => seated(c), run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ name: 'Wine', price: 1200, quantity: 2, coursingId: s.mains.id }] }) }),
   row({
+    op: 'createTabOrder',
+    variant: 'a line naming an item',
+    setup: async (c) => ({ ...(await seated(c)), item: await item(c) }),
+    run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ itemId: s.item.id, quantity: 1, coursingId: s.mains.id }] }),
+  }),
+  row({
     op: 'updateOrderDispatch',
     setup: async (c) => {
       const s = await seated(c);
@@ -283,6 +292,9 @@ const rows: Row<unknown>[] = [
   row({ op: 'createGuest', setup: async () => undefined, run: (c) => createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }) }),
   row({ op: 'createCoursing', setup: (c) => place(c), run: (c) => coursing(c) }),
   row({ op: 'updateCoursing', setup: async (c) => (await place(c), coursing(c)), run: (c, k) => updateCoursing(c.principal, k.id, { title: 'Starters', order: 0 }) }),
+  row({ op: 'createItem', setup: (c) => place(c), run: (c) => item(c) }),
+  row({ op: 'updateItem', variant: 'a new category moves its counters', setup: async (c) => (await place(c), item(c)), run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }) }),
+  row({ op: 'deleteItem', setup: async (c) => (await place(c), item(c)), run: (c, i) => deleteItem(c.principal, i.id) }),
 
   // setup
   row({ op: 'createLocation', setup: async () => undefined, run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }) }),
