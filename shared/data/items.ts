@@ -10,15 +10,17 @@
  * recategorizes or deletes an item. `searchName` (the name in lower case) is stored beside the
  * fields for the name search, a filter of the list's Query.
  */
+import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CostCenter } from '../schemas/items';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
-import { locationCounter, locationEntity } from './locations';
+import { locatedLists } from './locatedLists';
+import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
-import { counterStep, logPage, readLog, type PageRequest, type QuerySpan } from './paging';
-import { transact, type Step } from './transact';
+import { counterStep, type PageRequest } from './paging';
+import { deleteStep, transact, type Step } from './transact';
 
 export interface Item {
   id: number;
@@ -44,10 +46,8 @@ export interface ItemFilter {
   search?: string | undefined;
 }
 
-const listPartition = (companyId: number) => `${keys.company(companyId)}#ITEMS`;
-const categoryPartition = (companyId: number, handle: string) => `${listPartition(companyId)}#CAT#${handle}`;
-const locationPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
-const listSortKey = (i: Item) => `${locationPrefix(i.locationId)}${keys.pad(i.id)}`;
+const lists = locatedLists('ITEM', 'CAT', 'ITEM');
+const placement = (i: Item) => ({ locationId: i.locationId, value: i.categoryHandle, id: i.id });
 
 export const itemEntity = defineEntity({
   name: 'ITEM',
@@ -55,31 +55,20 @@ export const itemEntity = defineEntity({
   key: (companyId: number, id: number) => companyKey(companyId, `ITEM#${keys.pad(id)}`),
   keyOf: (companyId, i: Item) => [companyId, i.id] as const,
   fields: ['id', 'locationId', 'name', 'price', 'vatRate', 'categoryHandle', 'costCenter', 'customTagIds', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, i) => ({
-    gsi1pk: listPartition(companyId),
-    gsi1sk: listSortKey(i),
-    gsi2pk: categoryPartition(companyId, i.categoryHandle),
-    gsi2sk: listSortKey(i),
-    searchName: i.name.toLowerCase(),
-  }),
+  indexes: (companyId, i) => ({ ...lists.indexes(companyId, placement(i)), searchName: i.name.toLowerCase() }),
 });
 
-/** The counter of the items a filter of location and category lists. */
-function counter(companyId: number, f: { locationId?: number | undefined; category?: string | undefined }) {
-  if (f.category === undefined) return f.locationId === undefined ? companyKey(companyId, 'COUNT#ITEM') : locationCounter(companyId, f.locationId, 'ITEM');
-  const location = f.locationId === undefined ? '' : `#L#${keys.pad(f.locationId)}`;
-  return companyKey(companyId, `COUNT#ITEM#CAT#${f.category}${location}`);
+/** How many live variants link to the item: it is not deleted while any do. */
+const variantLinks = (companyId: number, itemId: number) => companyKey(companyId, `COUNT#VARIANTLINK#${keys.pad(itemId)}`);
+
+/**
+ * Transaction steps of a variant starting (+1: the item must exist, else 404 naming `/itemId`) or
+ * ceasing (−1) to link to the item.
+ */
+export function variantLinkSteps(companyId: number, itemId: number, delta: number): Step[] {
+  const exists = delta > 0 ? [itemEntity.existsStep([companyId, itemId], () => new AppError('NOT_FOUND', `Item ${itemId} not found`, [{ path: '/itemId', message: 'no item with this id' }]))] : [];
+  return [...exists, counterStep(variantLinks(companyId, itemId), delta)];
 }
-
-/** The four counters an item counts in. */
-const countersOf = (companyId: number, i: Item) => [
-  counter(companyId, {}),
-  counter(companyId, { locationId: i.locationId }),
-  counter(companyId, { category: i.categoryHandle }),
-  counter(companyId, { category: i.categoryHandle, locationId: i.locationId }),
-];
-
-const counted = (companyId: number, i: Item, delta: number): Step[] => countersOf(companyId, i).map((c) => counterStep(c, delta));
 
 export const items = {
   get: itemEntity.get,
@@ -91,33 +80,26 @@ export const items = {
    * filter of the Query, so a page may be short with a cursor going on and `total` counts what was
    * listed up to the page (plus one while more may follow), as the event log's does.
    */
-  async list(companyId: number, f: ItemFilter, page: PageRequest): Promise<Page<Item>> {
-    const index = f.category === undefined ? ('gsi1' as const) : ('gsi2' as const);
-    const partition = f.category === undefined ? listPartition(companyId) : categoryPartition(companyId, f.category);
-    const prefix = f.locationId === undefined ? undefined : locationPrefix(f.locationId);
-    if (f.search === undefined) return itemEntity.list({ index, partition, ...(prefix ? { prefix } : {}), counter: counter(companyId, f) }, page);
-    const span: QuerySpan = {
-      index,
-      partition,
-      ...(prefix ? { range: { op: 'begins_with', value: prefix } } : {}),
-      filter: { expression: 'contains(#searchName, :search)', names: { '#searchName': 'searchName' }, values: { ':search': f.search } },
-    };
-    return logPage(await readLog(span, page), itemEntity.from);
+  list(companyId: number, f: ItemFilter, page: PageRequest): Promise<Page<Item>> {
+    const search = f.search === undefined ? undefined : { expression: 'contains(#searchName, :search)', names: { '#searchName': 'searchName' }, values: { ':search': f.search } };
+    return lists.list(itemEntity, companyId, { locationId: f.locationId, value: f.category }, page, search);
   },
 
   /** Adds the item, its counters and its event at once; the location must exist in the company. */
   async create(companyId: number, i: Item, event: DomainEvent): Promise<void> {
-    await transact([locationEntity.existsStep([companyId, i.locationId]), itemEntity.newItemStep(companyId, i), ...counted(companyId, i, 1), outboxStep(event)]);
+    await transact([locationEntity.existsStep([companyId, i.locationId]), itemEntity.newItemStep(companyId, i), ...lists.counted(companyId, placement(i), 1), outboxStep(event)]);
   },
 
   /** Replaces the item if nobody changed it since `expectedVersion`; a new category moves its category counters. */
   async update(companyId: number, prev: Item, next: Item, event: DomainEvent): Promise<void> {
-    const moved = prev.categoryHandle === next.categoryHandle ? [] : [...counted(companyId, prev, -1).slice(2), ...counted(companyId, next, 1).slice(2)];
-    await transact([itemEntity.versionedPutStep(companyId, next, prev.version), ...moved, outboxStep(event)]);
+    await transact([itemEntity.versionedPutStep(companyId, next, prev.version), ...lists.moved(companyId, placement(prev), placement(next)), outboxStep(event)]);
   },
 
-  /** Deletes the item as it was read, with its counters. */
+  /** Deletes the item as it was read, with its counters, only while no variant links to it (409 otherwise). */
   async remove(companyId: number, i: Item, event: DomainEvent): Promise<void> {
-    await transact([itemEntity.versionedDeleteStep(companyId, i), ...counted(companyId, i, -1), outboxStep(event)]);
+    const unlinked = deleteStep(variantLinks(companyId, i.id), { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } }, () =>
+      conflict(`Item ${i.id} has variants linked to it; unlink them first`),
+    );
+    await transact([unlinked, itemEntity.versionedDeleteStep(companyId, i), ...lists.counted(companyId, placement(i), -1), outboxStep(event)]);
   },
 };

@@ -1,5 +1,6 @@
 import * as coursings from '../schemas/coursings';
 import * as items from '../schemas/items';
+import * as vg from '../schemas/variantGroups';
 import { row } from './route';
 
 export const menuRoutes = [
@@ -12,4 +13,15 @@ export const menuRoutes = [
   row({ operationId: 'getItem', method: 'GET', path: '/api/v1/items/{id}', permission: 'items.read', handler: 'functions/items/get.ts', area: 'menu', schemas: { path: items.ItemPath } }),
   row({ operationId: 'updateItem', method: 'PATCH', path: '/api/v1/items/{id}', permission: 'items.manage', handler: 'functions/items/update.ts', area: 'menu', schemas: { path: items.ItemPath, body: items.UpdateItemBody } }),
   row({ operationId: 'deleteItem', method: 'DELETE', path: '/api/v1/items/{id}', permission: 'items.manage', handler: 'functions/items/delete.ts', area: 'menu', schemas: { path: items.ItemPath } }),
+
+  row({ operationId: 'listVariantGroups', method: 'GET', path: '/api/v1/variant-groups', permission: 'variant_groups.read', handler: 'functions/variant-groups/list.ts', area: 'menu', schemas: { query: vg.ListVariantGroupsQuery } }),
+  row({ operationId: 'createVariantGroup', method: 'POST', path: '/api/v1/variant-groups', permission: 'variant_groups.create', handler: 'functions/variant-groups/create.ts', area: 'menu', schemas: { body: vg.CreateVariantGroupBody } }),
+  row({ operationId: 'getVariantGroup', method: 'GET', path: '/api/v1/variant-groups/{id}', permission: 'variant_groups.read', handler: 'functions/variant-groups/get.ts', area: 'menu', schemas: { path: vg.VariantGroupPath } }),
+  row({ operationId: 'updateVariantGroup', method: 'PATCH', path: '/api/v1/variant-groups/{id}', permission: 'variant_groups.update', handler: 'functions/variant-groups/update.ts', area: 'menu', schemas: { path: vg.VariantGroupPath, body: vg.UpdateVariantGroupBody } }),
+  row({ operationId: 'deleteVariantGroup', method: 'DELETE', path: '/api/v1/variant-groups/{id}', permission: 'variant_groups.delete', handler: 'functions/variant-groups/delete.ts', area: 'menu', schemas: { path: vg.VariantGroupPath } }),
+  row({ operationId: 'createVariant', method: 'POST', path: '/api/v1/variant-groups/{id}/variants', permission: 'variant_groups.update', handler: 'functions/variants/create.ts', area: 'menu', schemas: { path: vg.VariantGroupPath, body: vg.VariantBody } }),
+  row({ operationId: 'updateVariant', method: 'PATCH', path: '/api/v1/variants/{variantId}', permission: 'variant_groups.update', handler: 'functions/variants/update.ts', area: 'menu', schemas: { path: vg.VariantPath, body: vg.UpdateVariantBody } }),
+  row({ operationId: 'deleteVariant', method: 'DELETE', path: '/api/v1/variants/{variantId}', permission: 'variant_groups.update', handler: 'functions/variants/delete.ts', area: 'menu', schemas: { path: vg.VariantPath } }),
+  row({ operationId: 'linkVariant', method: 'POST', path: '/api/v1/variants/{variantId}/link', permission: 'variant_groups.update', handler: 'functions/variants/link.ts', area: 'menu', schemas: { path: vg.VariantPath, body: vg.LinkVariantBody } }),
+  row({ operationId: 'unlinkVariant', method: 'POST', path: '/api/v1/variants/{variantId}/unlink', permission: 'variant_groups.update', handler: 'functions/variants/unlink.ts', area: 'menu', schemas: { path: vg.VariantPath } }),
 ] as const;

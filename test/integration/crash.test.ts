@@ -40,6 +40,7 @@ import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createGuest } from '../../shared/domain/guests';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
+import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
 import { createRole, updateRole } from '../../shared/domain/roles';
@@ -103,6 +104,16 @@ async function booking(c: Company, p: Place, extra: Record<string, unknown> = {}
 }
 
 const item = (c: Company) => createItem(c.principal, { locationId: LOCATION, name: 'Pytt i panna', price: 18900, vatRate: 12, categoryHandle: 'mains', costCenter: { code: '3010', name: 'Kitchen' } });
+
+/** A multiple-choice group of two legacy variants at the company's location. */
+const variantGroup = (c: Company) => createVariantGroup(c.principal, { locationId: LOCATION, name: 'Sides', type: 'multiple', variants: [{ name: 'Fries' }, { name: 'Salad', price: 500 }] });
+/** A group whose first variant links to an item. */
+async function linkedGroup(c: Company) {
+  await place(c);
+  const [group, i] = [await variantGroup(c), await item(c)];
+  await linkVariant(c.principal, String(group.variants![0]!.id), { itemId: i.id });
+  return { group, item: i, variantId: String(group.variants![0]!.id) };
+}
 
 async function coursing(c: Company) {
   return createCoursing(c.principal, { locationId: LOCATION, title: 'Mains', order: 1 });
@@ -295,6 +306,14 @@ const rows: Row<unknown>[] = [
   row({ op: 'createItem', setup: (c) => place(c), run: (c) => item(c) }),
   row({ op: 'updateItem', variant: 'a new category moves its counters', setup: async (c) => (await place(c), item(c)), run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }) }),
   row({ op: 'deleteItem', setup: async (c) => (await place(c), item(c)), run: (c, i) => deleteItem(c.principal, i.id) }),
+  row({ op: 'createVariantGroup', setup: (c) => place(c), run: (c) => variantGroup(c) }),
+  row({ op: 'updateVariantGroup', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariantGroup(c.principal, String(g.id), { name: 'Two sides', min: 1 }) }),
+  row({ op: 'deleteVariantGroup', variant: 'its linked variant lets go of the item', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariantGroup(c.principal, String(s.group.id)) }),
+  row({ op: 'createVariant', variant: 'linked to an item', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => createVariant(c.principal, String(s.group.id), { name: 'Cola', itemId: s.item.id }) }),
+  row({ op: 'updateVariant', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariant(c.principal, String(g.variants![1]!.id), { price: 700 }) }),
+  row({ op: 'deleteVariant', variant: 'a linked one', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariant(c.principal, s.variantId) }),
+  row({ op: 'linkVariant', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => linkVariant(c.principal, String(s.group.variants![0]!.id), { itemId: s.item.id }) }),
+  row({ op: 'unlinkVariant', setup: (c) => linkedGroup(c), run: (c, s) => unlinkVariant(c.principal, s.variantId) }),
 
   // setup
   row({ op: 'createLocation', setup: async () => undefined, run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }) }),
