@@ -1,4 +1,5 @@
 import * as coursings from '../schemas/coursings';
+import * as tags from '../schemas/customTags';
 import * as items from '../schemas/items';
 import * as vg from '../schemas/variantGroups';
 import { row } from './route';
@@ -24,4 +25,9 @@ export const menuRoutes = [
   row({ operationId: 'deleteVariant', method: 'DELETE', path: '/api/v1/variants/{variantId}', permission: 'variant_groups.update', handler: 'functions/variants/delete.ts', area: 'menu', schemas: { path: vg.VariantPath } }),
   row({ operationId: 'linkVariant', method: 'POST', path: '/api/v1/variants/{variantId}/link', permission: 'variant_groups.update', handler: 'functions/variants/link.ts', area: 'menu', schemas: { path: vg.VariantPath, body: vg.LinkVariantBody } }),
   row({ operationId: 'unlinkVariant', method: 'POST', path: '/api/v1/variants/{variantId}/unlink', permission: 'variant_groups.update', handler: 'functions/variants/unlink.ts', area: 'menu', schemas: { path: vg.VariantPath } }),
+
+  row({ operationId: 'createCustomTag', method: 'POST', path: '/api/v1/custom-tags', permission: 'custom_tags.create', handler: 'functions/custom-tags/create.ts', area: 'menu', schemas: { body: tags.CreateCustomTagBody } }),
+  row({ operationId: 'linkCustomTag', method: 'POST', path: '/api/v1/custom-tags/link', permission: 'custom_tags.update', handler: 'functions/custom-tags/link.ts', area: 'menu', schemas: { body: tags.CustomTagLinkBody } }),
+  row({ operationId: 'unlinkCustomTag', method: 'POST', path: '/api/v1/custom-tags/unlink', permission: 'custom_tags.update', handler: 'functions/custom-tags/unlink.ts', area: 'menu', schemas: { body: tags.CustomTagLinkBody } }),
+  row({ operationId: 'searchCustomTags', method: 'GET', path: '/api/v1/custom-tags/search', permission: 'custom_tags.read', handler: 'functions/custom-tags/search.ts', area: 'menu', schemas: { query: tags.SearchCustomTagsQuery } }),
 ] as const;
