@@ -38,6 +38,7 @@ import { updateBooking } from '../../shared/domain/bookings/update';
 import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
+import { createCustomTag, linkCustomTag, unlinkCustomTag } from '../../shared/domain/customTags';
 import { createGuest } from '../../shared/domain/guests';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
 import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
@@ -306,6 +307,25 @@ const rows: Row<unknown>[] = [
   row({ op: 'createItem', setup: (c) => place(c), run: (c) => item(c) }),
   row({ op: 'updateItem', variant: 'a new category moves its counters', setup: async (c) => (await place(c), item(c)), run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }) }),
   row({ op: 'deleteItem', setup: async (c) => (await place(c), item(c)), run: (c, i) => deleteItem(c.principal, i.id) }),
+  row({ op: 'createCustomTag', variant: 'linked to the item', setup: async (c) => (await place(c), item(c)), run: (c, i) => createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Gluten free option' }) }),
+  row({
+    op: 'linkCustomTag',
+    setup: async (c) => {
+      await place(c);
+      const [one, two] = [await item(c), await item(c)];
+      return { two, tag: await createCustomTag(c.principal, { itemId: one.id, categoryHandle: 'diet', key: 'Vegan' }) };
+    },
+    run: (c, s) => linkCustomTag(c.principal, { itemId: s.two.id, customTagId: s.tag.id }),
+  }),
+  row({
+    op: 'unlinkCustomTag',
+    setup: async (c) => {
+      await place(c);
+      const i = await item(c);
+      return { i, tag: await createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Vegan' }) };
+    },
+    run: (c, s) => unlinkCustomTag(c.principal, { itemId: s.i.id, customTagId: s.tag.id }),
+  }),
   row({ op: 'createVariantGroup', setup: (c) => place(c), run: (c) => variantGroup(c) }),
   row({ op: 'updateVariantGroup', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariantGroup(c.principal, String(g.id), { name: 'Two sides', min: 1 }) }),
   row({ op: 'deleteVariantGroup', variant: 'its linked variant lets go of the item', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariantGroup(c.principal, String(s.group.id)) }),
