@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   const { localStart, START_BUDGET_MS, START_RUNS } = await import('./sections/localStart');
   const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
   const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
+  const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
   // After the mock is restored: this section talks to its own DynamoDB Local.
   const guests = await section('guest search', () => guestSearch());
   const floor = await section('reads at the round-trip floor', () => readFloor());
+  const tags = await section('custom tag search', () => customTagSearch());
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
 
@@ -265,6 +267,17 @@ async function main(): Promise<number> {
   }
   s6.push('');
 
+  // §7
+  const s7: string[] = [`## 7. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`, ''];
+  if (tags.ok) {
+    for (const [check, budget, measured, ok] of customTagSearchChecks(tags.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
+    s7.push(...customTagSearchMarkdown(tags.value));
+  } else {
+    s7.push(`**CRASHED**: ${tags.error.message}`);
+    summary.push(['§7 Custom tag search', 'correct results, 1 Query per page', 'crashed', '**ERROR**']);
+  }
+  s7.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -279,14 +292,15 @@ async function main(): Promise<number> {
     ...s4,
     ...s5,
     ...s6,
+    ...s7,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && tags.ok ? 0 : 1;
 }
 
 main().then(

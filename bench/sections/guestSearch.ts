@@ -60,7 +60,7 @@ const principal: Principal = {
 };
 
 /** A document client on DynamoDB Local that records the operation of every command it sends. */
-function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClient {
+export function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClient {
   const base = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 });
   base.middlewareStack.add(
     (next, context) => (args) => {
@@ -73,7 +73,7 @@ function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClien
 }
 
 /** BatchWriteItem, 25 items a call, a few calls at once; unprocessed items are sent again. */
-async function load(items: Record<string, unknown>[], concurrency = 16): Promise<void> {
+export async function load(items: Record<string, unknown>[], concurrency = 16): Promise<void> {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let next = 0;
