@@ -11,7 +11,7 @@ import { customTagItems, type CustomTag } from '../../shared/data/customTags';
 import { foldText, textPrefix } from '../../shared/domain/contact';
 import { searchCustomTags, tagTokens } from '../../shared/domain/customTags';
 import { ms, table } from '../lib/md';
-import { summarize, type Summary } from '../lib/stats';
+import { otherCommands, pagedSearch, perPageRange, type PagedSearch } from '../lib/pagedSearch';
 import { countingClient, load } from './guestSearch';
 
 export const TAG_POPULATION = 5_000;
@@ -45,16 +45,9 @@ export function expectedTags(population: readonly CustomTag[], q: string): numbe
     .sort((a, b) => a - b);
 }
 
-export interface TagCase {
+export interface TagCase extends PagedSearch {
   name: string;
   q: string;
-  pages: number;
-  found: number;
-  expected: number;
-  correct: boolean;
-  why: string;
-  perPage: Record<string, number>[];
-  latency: Summary;
 }
 
 export interface TagSearchResult {
@@ -67,28 +60,8 @@ export interface TagSearchResult {
 const principal: Principal = { kind: 'apiKey', companyId: COMPANY_ID, permissions: ['custom_tags.read'], tier: 'unlimited', locationIds: null, rateSubject: 'bench', internalOperator: false };
 
 async function run(name: string, q: string, population: readonly CustomTag[], sent: string[]): Promise<TagCase> {
-  const perPage: Record<string, number>[] = [];
-  const times: number[] = [];
-  const ids: number[] = [];
-  const problems: string[] = [];
-  let cursor: string | undefined;
-  do {
-    sent.length = 0;
-    const t0 = performance.now();
-    const page = await searchCustomTags(principal, { query: q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}) });
-    times.push(performance.now() - t0);
-    perPage.push(sent.reduce<Record<string, number>>((acc, op) => ({ ...acc, [op]: (acc[op] ?? 0) + 1 }), {}));
-    if (page.items.length > PAGE_LIMIT) problems.push(`page ${perPage.length} holds ${page.items.length}`);
-    ids.push(...page.items.map((t) => t.id));
-    cursor = page.pagination.nextCursor ?? undefined;
-  } while (cursor);
-  const expected = expectedTags(population, q);
-  const [want, got] = [new Set(expected), new Set(ids)];
-  if (got.size !== ids.length) problems.push('a tag listed twice');
-  const missing = expected.filter((id) => !got.has(id)).length;
-  const unexpected = [...got].filter((id) => !want.has(id)).length;
-  if (missing || unexpected) problems.push(`${missing} missing, ${unexpected} unexpected`);
-  return { name, q, pages: perPage.length, found: ids.length, expected: expected.length, correct: problems.length === 0, why: problems.join('; '), perPage, latency: summarize(times) };
+  const searched = await pagedSearch((cursor) => searchCustomTags(principal, { query: q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}) }), sent, PAGE_LIMIT, expectedTags(population, q));
+  return { name, q, ...searched };
 }
 
 export async function customTagSearch(): Promise<TagSearchResult> {
@@ -121,19 +94,15 @@ export async function customTagSearch(): Promise<TagSearchResult> {
   }
 }
 
-const perPageRange = (c: TagCase, op: string) => {
-  const counts = c.perPage.map((p) => p[op] ?? 0);
-  const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
-  return lo === hi ? String(lo) : `${lo}-${hi}`;
-};
-const otherCommands = (c: TagCase) => [...new Set(c.perPage.flatMap((p) => Object.keys(p)))].filter((op) => op !== 'Query').join(', ') || 'none';
+const range = (c: TagCase) => perPageRange(c.perPage, 'Query');
+const others = (c: TagCase) => otherCommands(c.perPage, ['Query']);
 
 /** Checks of the section, one per search: [check, budget, measured, passed]. */
 export function customTagSearchChecks(r: TagSearchResult): [string, string, string, boolean][] {
   return r.cases.map((c) => [
     `§7 Custom tag search: ${c.name} (\`${c.q}\`)`,
     'exactly the brute-force matches, each once; per page 1 Query',
-    `${c.correct ? `${c.found} of ${c.expected}` : c.why} in ${c.pages} page(s); per page ${perPageRange(c, 'Query')} Query, other: ${otherCommands(c)}`,
+    `${c.correct ? `${c.found} of ${c.expected}` : c.why} in ${c.pages} page(s); per page ${range(c)} Query, other: ${others(c)}`,
     c.correct && c.perPage.every((p) => p.Query === 1 && Object.keys(p).length === 1),
   ]);
 }
@@ -148,7 +117,7 @@ export function customTagSearchMarkdown(r: TagSearchResult): string[] {
     '',
     table(
       ['Search', 'query', 'Pages', 'Tags found / expected', 'Correct', 'Query per page', 'Other commands', 'Latency per page, median', 'p99'],
-      r.cases.map((c) => [c.name, `\`${c.q}\``, c.pages, `${c.found} / ${c.expected}`, c.correct ? 'yes' : `**no**: ${c.why}`, perPageRange(c, 'Query'), otherCommands(c), ms(c.latency.median), ms(c.latency.p99)]),
+      r.cases.map((c) => [c.name, `\`${c.q}\``, c.pages, `${c.found} / ${c.expected}`, c.correct ? 'yes' : `**no**: ${c.why}`, range(c), others(c), ms(c.latency.median), ms(c.latency.p99)]),
     ),
   ];
 }
