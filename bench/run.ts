@@ -64,6 +64,7 @@ async function main(): Promise<number> {
   const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
   const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
   const { selling, sellingChecks, sellingMarkdown } = await import('./sections/selling');
+  const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -75,6 +76,7 @@ async function main(): Promise<number> {
   // After the mock is restored: this section talks to its own DynamoDB Local.
   const guests = await section('guest search', () => guestSearch());
   const floor = await section('reads at the round-trip floor', () => readFloor());
+  const tags = await section('custom tag search', () => customTagSearch());
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
   const sold = await section('selling tables', () => selling());
@@ -279,6 +281,17 @@ async function main(): Promise<number> {
   }
   s7.push('');
 
+  // §8
+  const s8: string[] = [`## 8. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`, ''];
+  if (tags.ok) {
+    for (const [check, budget, measured, ok] of customTagSearchChecks(tags.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
+    s8.push(...customTagSearchMarkdown(tags.value));
+  } else {
+    s8.push(`**CRASHED**: ${tags.error.message}`);
+    summary.push(['§8 Custom tag search', 'correct results, 1 Query per page', 'crashed', '**ERROR**']);
+  }
+  s8.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -294,14 +307,15 @@ async function main(): Promise<number> {
     ...s5,
     ...s6,
     ...s7,
+    ...s8,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok ? 0 : 1;
 }
 
 main().then(

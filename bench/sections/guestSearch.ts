@@ -13,12 +13,12 @@ import { guestHistoryStep, guestItems, type Guest } from '../../shared/data/gues
 import { locations, type Location } from '../../shared/data/locations';
 import { transact } from '../../shared/data/transact';
 import { searchTokens } from '../../shared/domain/contact';
-import { searchGuests } from '../../shared/domain/guests';
+import { searchGuests, type GuestMatch } from '../../shared/domain/guests';
 import { newEvent } from '../../shared/events/catalog';
 import { weekdays } from '../../shared/schemas/locations';
 import { expectedMatches, guestPopulation } from '../fixtures/guests';
 import { ms, table } from '../lib/md';
-import { summarize, type Summary } from '../lib/stats';
+import { otherCommands, pagedSearch, perPageRange, type PagedSearch } from '../lib/pagedSearch';
 
 export const GUEST_POPULATION = 5_000;
 const COMPANY_ID = 1;
@@ -27,19 +27,10 @@ const PAGE_LIMIT = 20;
 /** Guests with a booking history at the location (every fifth). */
 const HISTORY_EVERY = 5;
 
-export interface SearchCase {
+export interface SearchCase extends PagedSearch {
   name: string;
   q: string;
   locationId?: number;
-  pages: number;
-  found: number;
-  expected: number;
-  correct: boolean;
-  /** What differs from the brute-force filter, when not correct. */
-  why: string;
-  /** DynamoDB commands of each page, by operation. */
-  perPage: Record<string, number>[];
-  latency: Summary;
 }
 
 export interface GuestSearchResult {
@@ -60,7 +51,7 @@ const principal: Principal = {
 };
 
 /** A document client on DynamoDB Local that records the operation of every command it sends. */
-function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClient {
+export function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClient {
   const base = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 });
   base.middlewareStack.add(
     (next, context) => (args) => {
@@ -73,7 +64,7 @@ function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClien
 }
 
 /** BatchWriteItem, 25 items a call, a few calls at once; unprocessed items are sent again. */
-async function load(items: Record<string, unknown>[], concurrency = 16): Promise<void> {
+export async function load(items: Record<string, unknown>[], concurrency = 16): Promise<void> {
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let next = 0;
@@ -109,36 +100,23 @@ const historyOf = (id: number) => ({ bookings: 1 + (id % 4), noShows: id % 3 ===
 
 /** Every page of a search; each page's commands counted, its latency taken, its results checked. */
 async function run(name: string, q: string, population: readonly Guest[], sent: string[], locationId?: number): Promise<SearchCase> {
-  const perPage: Record<string, number>[] = [];
-  const times: number[] = [];
-  const ids: number[] = [];
-  const problems: string[] = [];
-  let cursor: string | undefined;
-  do {
-    sent.length = 0;
-    const t0 = performance.now();
-    const page = await searchGuests(principal, { q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}), ...(locationId ? { locationId } : {}) });
-    times.push(performance.now() - t0);
-    perPage.push(sent.reduce<Record<string, number>>((acc, op) => ({ ...acc, [op]: (acc[op] ?? 0) + 1 }), {}));
-    if (page.items.length > PAGE_LIMIT) problems.push(`page ${perPage.length} holds ${page.items.length}`);
-    if (locationId) {
-      const wrong = page.items.filter((g) => {
-        const h = g.bookingHistory!;
-        const want = g.id % HISTORY_EVERY === 0 ? historyOf(g.id) : undefined;
-        return h.bookingCount !== (want?.bookings ?? 0) || h.noShowCount !== (want?.noShows ?? 0) || h.lastVisitAt !== (want?.lastVisitAt ?? null);
-      });
-      if (wrong.length) problems.push(`${wrong.length} wrong histories`);
-    }
-    ids.push(...page.items.map((g) => g.id));
-    cursor = page.pagination.nextCursor ?? undefined;
-  } while (cursor);
-  const expected = expectedMatches(population, q);
-  const [want, got] = [new Set(expected), new Set(ids)];
-  if (got.size !== ids.length) problems.push('a guest listed twice');
-  const missing = expected.filter((id) => !got.has(id)).length;
-  const unexpected = [...got].filter((id) => !want.has(id)).length;
-  if (missing || unexpected) problems.push(`${missing} missing, ${unexpected} unexpected`);
-  return { name, q, ...(locationId ? { locationId } : {}), pages: perPage.length, found: ids.length, expected: expected.length, correct: problems.length === 0, why: problems.join('; '), perPage, latency: summarize(times) };
+  const wrongHistories = (page: GuestMatch[]) => {
+    if (!locationId) return undefined;
+    const wrong = page.filter((g) => {
+      const h = g.bookingHistory!;
+      const want = g.id % HISTORY_EVERY === 0 ? historyOf(g.id) : undefined;
+      return h.bookingCount !== (want?.bookings ?? 0) || h.noShowCount !== (want?.noShows ?? 0) || h.lastVisitAt !== (want?.lastVisitAt ?? null);
+    });
+    return wrong.length ? `${wrong.length} wrong histories` : undefined;
+  };
+  const searched = await pagedSearch(
+    (cursor) => searchGuests(principal, { q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}), ...(locationId ? { locationId } : {}) }),
+    sent,
+    PAGE_LIMIT,
+    expectedMatches(population, q),
+    wrongHistories,
+  );
+  return { name, q, ...(locationId ? { locationId } : {}), ...searched };
 }
 
 export async function guestSearch(): Promise<GuestSearchResult> {
@@ -175,15 +153,9 @@ export async function guestSearch(): Promise<GuestSearchResult> {
   }
 }
 
-const perPageRange = (c: SearchCase, op: string) => {
-  const counts = c.perPage.map((p) => p[op] ?? 0);
-  const [lo, hi] = [Math.min(...counts), Math.max(...counts)];
-  return lo === hi ? String(lo) : `${lo}-${hi}`;
-};
-
+const range = (c: SearchCase, op: string) => perPageRange(c.perPage, op);
 /** Commands other than the page's Query and history BatchGetItem (there should be none). */
-const otherCommands = (c: SearchCase) =>
-  [...new Set(c.perPage.flatMap((p) => Object.keys(p)))].filter((op) => op !== 'Query' && op !== 'BatchGetItem').join(', ') || 'none';
+const others = (c: SearchCase) => otherCommands(c.perPage, ['Query', 'BatchGetItem']);
 
 /** Checks of the section, one per search: [check, budget, measured, passed]. */
 export function guestSearchChecks(r: GuestSearchResult): [string, string, string, boolean][] {
@@ -192,7 +164,7 @@ export function guestSearchChecks(r: GuestSearchResult): [string, string, string
     return [
       `§5 Guest search: ${c.name} (\`${c.q}\`${c.locationId ? `, locationId ${c.locationId}` : ''})`,
       `exactly the brute-force matches, each once; per page 1 Query${c.locationId ? ' + 1 BatchGetItem' : ''}`,
-      `${c.correct ? `${c.found} of ${c.expected}` : c.why} in ${c.pages} page(s); per page ${perPageRange(c, 'Query')} Query, ${perPageRange(c, 'BatchGetItem')} BatchGetItem, other: ${otherCommands(c)}`,
+      `${c.correct ? `${c.found} of ${c.expected}` : c.why} in ${c.pages} page(s); per page ${range(c, 'Query')} Query, ${range(c, 'BatchGetItem')} BatchGetItem, other: ${others(c)}`,
       c.correct && calls,
     ];
   });
@@ -216,9 +188,9 @@ export function guestSearchMarkdown(r: GuestSearchResult): string[] {
         c.pages,
         `${c.found} / ${c.expected}`,
         c.correct ? 'yes' : `**no**: ${c.why}`,
-        perPageRange(c, 'Query'),
-        perPageRange(c, 'BatchGetItem'),
-        otherCommands(c),
+        range(c, 'Query'),
+        range(c, 'BatchGetItem'),
+        others(c),
         ms(c.latency.median),
         ms(c.latency.p99),
       ]),

@@ -13,13 +13,14 @@
  */
 import { AppError, notFound } from '../errors';
 import type { DomainEvent } from '../events/catalog';
-import { Page } from '../page';
+import type { Page } from '../page';
 import { readTogether, type Item } from './batch';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
-import { decodeCursor, encodeCursor, itemKey, queryUntil, type PageRequest, type QuerySpan } from './paging';
+import type { PageRequest, QuerySpan } from './paging';
+import { searchTokens, tokenItems, tokenSortKey, type Visible } from './tokenSearch';
 import { transact, updateStep, type Step } from './transact';
 
 export interface Guest {
@@ -62,7 +63,6 @@ const guestSk = (id: number) => `GUEST#${keys.pad(id)}`;
 
 /** Tokens sharing their first two characters share a partition of gsi1 (queries are at least 2 long). */
 const searchPartition = (companyId: number, tokenOrPrefix: string) => `${keys.company(companyId)}#GS#${Array.from(tokenOrPrefix).slice(0, 2).join('')}`;
-const searchSortKey = (token: string, guestId: number) => `${token}#${keys.pad(guestId)}`;
 
 const guestEntity = defineEntity({
   name: 'GUEST',
@@ -86,7 +86,7 @@ const searchEntity = defineEntity({
   key: (companyId: number, guestId: number, token: string) => companyKey(companyId, `${guestSk(guestId)}#T#${token}`),
   keyOf: (companyId, t: SearchToken) => [companyId, t.id, t.token] as const,
   fields: ['id', 'name', 'email', 'phone', 'createdAt', 'updatedAt', 'token', 'tokens'],
-  indexes: (companyId, t) => ({ gsi1pk: searchPartition(companyId, t.token), gsi1sk: searchSortKey(t.token, t.id) }),
+  indexes: (companyId, t) => ({ gsi1pk: searchPartition(companyId, t.token), gsi1sk: tokenSortKey(t.token, t.id) }),
 });
 
 const historyEntity = defineEntity({
@@ -97,16 +97,10 @@ const historyEntity = defineEntity({
   fields: ['guestId', 'locationId', 'bookingCount', 'lastVisitAt', 'noShowCount', 'cancellationCount'],
 });
 
-/** DynamoDB orders string keys by their UTF-8 bytes. */
-const byKeyOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
 /** The contacts a guest has (email first), or a lookup asks for. */
 const contactRefs = (c: Pick<Guest, 'email' | 'phone'>): ContactRef[] => [...(c.email === null ? [] : [{ email: c.email }]), ...(c.phone === null ? [] : [{ phone: c.phone }])];
 
-function searchTokensOf(g: Guest, tokens: readonly string[]): SearchToken[] {
-  const ordered = [...tokens].sort((a, b) => byKeyOrder(searchSortKey(a, g.id), searchSortKey(b, g.id)));
-  return ordered.map((token) => ({ ...g, token, tokens: ordered }));
-}
+const searchTokensOf = (g: Guest, tokens: readonly string[]): SearchToken[] => tokenItems(g, tokens);
 
 /** Every item a guest is stored as (the create transaction writes exactly these; bulk loaders reuse them). */
 export function guestItems(companyId: number, g: Guest, tokens: readonly string[]): Item[] {
@@ -147,39 +141,6 @@ const pause = (attempt: number) => new Promise((r) => setTimeout(r, 2 ** attempt
 
 /** The index items of the tokens that start with `prefix`, in index order. */
 const searchSpan = (companyId: number, prefix: string): QuerySpan => ({ index: 'gsi1', partition: searchPartition(companyId, prefix), range: { op: 'begins_with', value: prefix } });
-
-type Key = Record<string, string>;
-
-/** Where a search page starts: its number, the key to read on from, and how many guests the pages before it listed. */
-interface SearchStart {
-  page: number;
-  key: Key | undefined;
-  found: number;
-}
-
-/** The guest is listed at the first of its tokens (in index order) that the prefix matches. */
-const listsGuest = (item: Item, prefix: string) => (item.tokens as string[]).find((t) => t.startsWith(prefix)) === item.token;
-
-/** Which of the guests (by id) a caller may see; absent: all of them. */
-type Visible = (guestIds: number[]) => Promise<Set<number>>;
-
-/**
- * One page: reads ahead (2 × limit + 1 index items, one Query) so that guests found twice, or
- * hidden from the caller, still leave a full page. The next page starts after the last item this
- * page consumed.
- */
-async function searchPage(span: QuerySpan, prefix: string, limit: number, start: Key | undefined, visible?: Visible): Promise<{ guests: Guest[]; next: Key | undefined }> {
-  const { items, lastKey } = await queryUntil(span, 2 * limit + 1, start);
-  const listed = items.flatMap((item, i) => (listsGuest(item, prefix) ? [{ i, guest: guestEntity.from(item) }] : []));
-  const shown = visible ? await visible(listed.map((l) => l.guest.id)) : undefined;
-  const guests: Guest[] = [];
-  for (const { i, guest } of listed) {
-    if (shown && !shown.has(guest.id)) continue;
-    if (guests.length === limit) return { guests, next: itemKey(items[i - 1]!, 'gsi1') };
-    guests.push(guest);
-  }
-  return { guests, next: lastKey && itemKey(lastKey, 'gsi1') };
-}
 
 /** The guests among `guestIds` with history at one of the locations: one round trip (BatchGetItem per 100 keys). */
 async function withHistoryAt(companyId: number, locationIds: readonly number[], guestIds: readonly number[]): Promise<Set<number>> {
@@ -236,26 +197,7 @@ export const guests = {
    */
   async search(companyId: number, prefix: string, req: PageRequest, locationIds?: readonly number[]): Promise<Page<Guest>> {
     const visible: Visible | undefined = locationIds && ((ids) => withHistoryAt(companyId, locationIds, ids));
-    const span = searchSpan(companyId, prefix);
-    const cursor = req.cursor ? decodeCursor(req.cursor, span) : undefined;
-    let start: SearchStart = cursor ? { page: cursor.page, key: cursor.key, found: cursor.listed ?? 0 } : { page: 1, key: undefined, found: 0 };
-    const target = cursor ? cursor.page : req.page;
-    for (;;) {
-      const { guests: listed, next } = await searchPage(span, prefix, req.limit, start.key, visible);
-      const found = start.found + listed.length;
-      const atTarget = start.page === target;
-      if (atTarget || !next) {
-        const more = atTarget && next !== undefined;
-        return new Page(atTarget ? listed : [], {
-          page: target,
-          limit: req.limit,
-          total: found,
-          totalPages: more ? start.page + 1 : start.page,
-          nextCursor: more ? encodeCursor(target + 1, next, found) : null,
-        });
-      }
-      start = { page: start.page + 1, key: next, found };
-    }
+    return searchTokens(searchSpan(companyId, prefix), prefix, req, guestEntity.from, visible);
   },
 
   /** Whether the guest has history (a booking) at one of the locations. */

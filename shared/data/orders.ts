@@ -10,6 +10,7 @@ import type { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { DispatchStatus } from '../schemas/bookingStates';
+import type { CostCenter } from '../schemas/items';
 import { tableName } from './client';
 import { slotCountStep, type SlotCountMove } from './capacitySettings';
 import { coursingEntity } from './coursings';
@@ -30,6 +31,10 @@ export interface OrderLine {
   itemId: number | null;
   name: string;
   price: number;
+  /** Percent: the line's own, else its item's; absent when neither says. */
+  vatRate?: number;
+  /** The line's own, else its item's; absent when neither says. */
+  costCenter?: CostCenter | null;
   quantity: number;
   coursingId: string | null;
   modifications: Modification[];

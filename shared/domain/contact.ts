@@ -101,11 +101,26 @@ const clip = (s: string) => codePoints(s).slice(0, MAX_TOKEN_LENGTH).join('').tr
  * guest's tokens never start one another.
  */
 export function searchTokens(guest: { name: string | null; email: string | null; phone: string | null }): string[] {
-  const words = foldText(guest.name ?? '').split(' ').filter(Boolean);
-  const fromWords = words.slice(0, MAX_NAME_WORDS).map((_, i) => words.slice(i).join(' '));
-  const all = [...fromWords, ...(guest.email ? [foldText(guest.email)] : []), ...(guest.phone ? [guest.phone.slice(1)] : [])];
-  const tokens = [...new Set(all.map(clip))].filter((t) => codePoints(t).length >= MIN_PREFIX_LENGTH);
+  const all = [...wordStarts(guest.name ?? ''), ...(guest.email ? [foldText(guest.email)] : []), ...(guest.phone ? [guest.phone.slice(1)] : [])];
+  return prefixFree(all, MIN_PREFIX_LENGTH);
+}
+
+/** A text folded, from each of its first MAX_NAME_WORDS words on: "anna maria berg", "maria berg", "berg". */
+export const wordStarts = (text: string): string[] => {
+  const words = foldText(text).split(' ').filter(Boolean);
+  return words.slice(0, MAX_NAME_WORDS).map((_, i) => words.slice(i).join(' '));
+};
+
+/** Tokens clipped, at least `minLength` long, without repeats and without one that starts another. */
+export function prefixFree(all: readonly string[], minLength: number): string[] {
+  const tokens = [...new Set(all.map(clip))].filter((t) => codePoints(t).length >= minLength);
   return tokens.filter((t) => !tokens.some((other) => other !== t && other.startsWith(t)));
+}
+
+/** The folded, clipped query a search reads by, or undefined when it is shorter than `minLength`. */
+export function textPrefix(q: string, minLength: number): string | undefined {
+  const prefix = clip(foldText(q.trim()));
+  return codePoints(prefix).length >= minLength ? prefix : undefined;
 }
 
 /**

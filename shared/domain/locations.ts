@@ -115,11 +115,11 @@ export async function updateLocation(principal: Principal, locationId: number, i
   return next;
 }
 
-const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings' };
+const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups' };
 
 /**
  * 409 naming what keeps the location, read once its delete was refused: its tables, booking
- * groups, coursings and capacity settings (their counters), and the bookings that use it or its tables from a little
+ * groups, coursings, capacity settings, items and variant groups (their counters), and the bookings that use it or its tables from a little
  * before today on (a bounded read; the bookings without a table are also counted). Undefined
  * when nothing does (the refusal was a concurrent change of the location).
  */

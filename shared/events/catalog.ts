@@ -1,7 +1,7 @@
 /**
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
- * Names of decisions.md §6, plus events for the other resources (coursings, permissions, roles,
+ * Names of decisions.md §6, plus events for the other resources (coursings, items, custom tags, permissions, roles,
  * guests, locations, tables, booking groups, capacity settings, extended waiting times) so that
  * every change has an event.
  */
@@ -37,6 +37,10 @@ export const eventCatalog = {
   'order.reversed': 'order',
   'menu-layouts.updated': 'menu-layout',
   'location.hours.updated': 'location',
+  'item.created': 'item',
+  'item.updated': 'item',
+  'item.deleted': 'item',
+  'custom-tag.created': 'custom-tag',
   'coursing.created': 'coursing',
   'coursing.updated': 'coursing',
   'permission.created': 'permission',
@@ -107,6 +111,8 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   table: { read: 'tables.read', scope: 'location' },
   'booking-group': { read: 'booking_groups.read', scope: 'location' },
   coursing: { read: 'coursings.read', scope: 'location' },
+  item: { read: 'items.read', scope: 'location' },
+  'custom-tag': { read: 'custom_tags.read', scope: 'company' },
   'capacity-setting': { read: 'capacity_settings.read', scope: 'location' },
   'extended-waiting-time': { read: 'locations.read', scope: 'location' },
   'api-key': { read: 'api_keys.read', scope: 'company' },

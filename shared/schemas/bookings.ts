@@ -4,6 +4,7 @@ import { bookingSettingsFields } from './bookingSettings';
 import { bookingStatuses, kitchenFlow } from './bookingStates';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { CONFIRMATION_PATTERN } from './confirmationCode';
+import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
 
 export { LocationPath };
@@ -24,7 +25,7 @@ const guestCount = Type.Integer({ minimum: 0, maximum: 100, description: 'guests
 const tableId = Uuid;
 const tableIds = Type.Array(Uuid, { uniqueItems: true, maxItems: MAX_BOOKING_TABLES, description: 'tables of the location; the first is the primary; replaces tableId' });
 const defaultTabStrategy = Type.Union([Type.Literal('single'), Type.Literal('per_resource')], { description: 'one tab for the booking, or one per table' });
-const money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'minor units (cents, öre)' });
+const money = Money;
 
 /** What both create and update accept, with the same bounds. */
 const editable = {
@@ -145,8 +146,11 @@ export const UnseatBookingBody = Type.Object(
 const orderLine = Type.Object(
   {
     itemId: Type.Optional(NumericId),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    price: money,
+    // name and price are required without itemId (the domain says which line lacks them); with it, the item's unless given.
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    price: Type.Optional(money),
+    vatRate: Type.Optional(VatRate),
+    costCenter: Type.Optional(Nullable(CostCenter)),
     quantity: Type.Integer({ minimum: 1, maximum: 100 }),
     coursingId: Type.Optional(Uuid),
     modifications: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), price: money }, { additionalProperties: false }), { maxItems: 20 })),

@@ -141,9 +141,11 @@ describe('pre-order', () => {
     const [starters, mains] = [await coursing(place, 'Starters', 1), await coursing(place, 'Mains', 2)];
     const b = await book(place);
     expect((await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() })).body.data).toEqual({ bookingId: b.id, tabId: b.tab.id, items: [], seatingOrderId: null });
+    // An inventory item of the location: the line keeps its own name and price, and takes the item's VAT rate and cost center.
+    const steak = (await call('POST', '/api/v1/items', { key: admin(), body: { locationId: place.id, name: 'Steak frites', price: 29000, vatRate: 12, categoryHandle: 'mains' } })).body.data.id as number;
     const items = [
       { name: 'Oysters', price: 2500, quantity: 2, coursingId: starters },
-      { itemId: 77, name: 'Steak', price: 32000, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
+      { itemId: steak, name: 'Steak', price: 32000, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
       { name: 'Bread', price: 0, quantity: 1 },
     ];
     const since = new Date().toISOString();
@@ -151,7 +153,7 @@ describe('pre-order', () => {
     expect(set.status).toBe(200);
     expect(set.body.data.items).toEqual([
       { itemId: null, name: 'Oysters', price: 2500, quantity: 2, coursingId: starters, modifications: [] },
-      { itemId: 77, name: 'Steak', price: 32000, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
+      { itemId: steak, name: 'Steak', price: 32000, vatRate: 12, costCenter: null, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
       { itemId: null, name: 'Bread', price: 0, quantity: 1, coursingId: null, modifications: [] },
     ]);
     expect(await eventsOf('tab.updated', b.tab.id, since)).toHaveLength(1);

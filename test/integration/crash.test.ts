@@ -39,8 +39,11 @@ import { updateBooking } from '../../shared/domain/bookings/update';
 import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
+import { createCustomTag, linkCustomTag, unlinkCustomTag } from '../../shared/domain/customTags';
 import { acceptWaitlistOffer, declineWaitlistOffer, getWaitlistByCode, joinWaitlist, leaveWaitlist, offerWaitlistSpot } from '../../shared/domain/waitlist/operations';
 import { createGuest } from '../../shared/domain/guests';
+import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
+import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
 import { createRole, updateRole } from '../../shared/domain/roles';
@@ -101,6 +104,18 @@ const guest = (c: Company) => createGuest(c.principal, { name: 'Greta Guest', em
 async function booking(c: Company, p: Place, extra: Record<string, unknown> = {}) {
   const g = await guest(c);
   return createBooking(c.principal, { locationId: p.locationId, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, tableIds: [p.tableIds[0]!], primaryUserId: g.id, ...extra });
+}
+
+const item = (c: Company) => createItem(c.principal, { locationId: LOCATION, name: 'Pytt i panna', price: 18900, vatRate: 12, categoryHandle: 'mains', costCenter: { code: '3010', name: 'Kitchen' } });
+
+/** A multiple-choice group of two legacy variants at the company's location. */
+const variantGroup = (c: Company) => createVariantGroup(c.principal, { locationId: LOCATION, name: 'Sides', type: 'multiple', variants: [{ name: 'Fries' }, { name: 'Salad', price: 500 }] });
+/** A group whose first variant links to an item. */
+async function linkedGroup(c: Company) {
+  await place(c);
+  const [group, i] = [await variantGroup(c), await item(c)];
+  await linkVariant(c.principal, String(group.variants![0]!.id), { itemId: i.id });
+  return { group, item: i, variantId: String(group.variants![0]!.id) };
 }
 
 async function coursing(c: Company) {
@@ -269,6 +284,12 @@ const rows: Row<unknown>[] = [
   row({ op: 'setPreOrder', setup: async (c) => booking(c, await place(c)), run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 1 }] }) }),
   row({ op: 'createTabOrder', setup: (c) => seated(c), run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ name: 'Wine', price: 1200, quantity: 2, coursingId: s.mains.id }] }) }),
   row({
+    op: 'createTabOrder',
+    variant: 'a line naming an item',
+    setup: async (c) => ({ ...(await seated(c)), item: await item(c) }),
+    run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ itemId: s.item.id, quantity: 1, coursingId: s.mains.id }] }),
+  }),
+  row({
     op: 'updateOrderDispatch',
     setup: async (c) => {
       const s = await seated(c);
@@ -329,6 +350,36 @@ const rows: Row<unknown>[] = [
   row({ op: 'createGuest', setup: async () => undefined, run: (c) => createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }) }),
   row({ op: 'createCoursing', setup: (c) => place(c), run: (c) => coursing(c) }),
   row({ op: 'updateCoursing', setup: async (c) => (await place(c), coursing(c)), run: (c, k) => updateCoursing(c.principal, k.id, { title: 'Starters', order: 0 }) }),
+  row({ op: 'createItem', setup: (c) => place(c), run: (c) => item(c) }),
+  row({ op: 'updateItem', variant: 'a new category moves its counters', setup: async (c) => (await place(c), item(c)), run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }) }),
+  row({ op: 'deleteItem', setup: async (c) => (await place(c), item(c)), run: (c, i) => deleteItem(c.principal, i.id) }),
+  row({ op: 'createCustomTag', variant: 'linked to the item', setup: async (c) => (await place(c), item(c)), run: (c, i) => createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Gluten free option' }) }),
+  row({
+    op: 'linkCustomTag',
+    setup: async (c) => {
+      await place(c);
+      const [one, two] = [await item(c), await item(c)];
+      return { two, tag: await createCustomTag(c.principal, { itemId: one.id, categoryHandle: 'diet', key: 'Vegan' }) };
+    },
+    run: (c, s) => linkCustomTag(c.principal, { itemId: s.two.id, customTagId: s.tag.id }),
+  }),
+  row({
+    op: 'unlinkCustomTag',
+    setup: async (c) => {
+      await place(c);
+      const i = await item(c);
+      return { i, tag: await createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Vegan' }) };
+    },
+    run: (c, s) => unlinkCustomTag(c.principal, { itemId: s.i.id, customTagId: s.tag.id }),
+  }),
+  row({ op: 'createVariantGroup', setup: (c) => place(c), run: (c) => variantGroup(c) }),
+  row({ op: 'updateVariantGroup', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariantGroup(c.principal, String(g.id), { name: 'Two sides', min: 1 }) }),
+  row({ op: 'deleteVariantGroup', variant: 'its linked variant lets go of the item', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariantGroup(c.principal, String(s.group.id)) }),
+  row({ op: 'createVariant', variant: 'linked to an item', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => createVariant(c.principal, String(s.group.id), { name: 'Cola', itemId: s.item.id }) }),
+  row({ op: 'updateVariant', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariant(c.principal, String(g.variants![1]!.id), { price: 700 }) }),
+  row({ op: 'deleteVariant', variant: 'a linked one', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariant(c.principal, s.variantId) }),
+  row({ op: 'linkVariant', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => linkVariant(c.principal, String(s.group.variants![0]!.id), { itemId: s.item.id }) }),
+  row({ op: 'unlinkVariant', setup: (c) => linkedGroup(c), run: (c, s) => unlinkVariant(c.principal, s.variantId) }),
 
   // setup
   row({ op: 'createLocation', setup: async () => undefined, run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }) }),

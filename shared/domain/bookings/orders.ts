@@ -9,10 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { readTogether } from '../../data/batch';
 import { bookings } from '../../data/bookings';
+import { items as inventory } from '../../data/items';
 import { orders, type CoursingCheck, type Order, type OrderLine } from '../../data/orders';
 import { preOrders } from '../../data/preOrders';
 import { tabs, type Tab } from '../../data/tabs';
-import { AppError, conflict, notFound } from '../../errors';
+import { AppError, conflict, notFound, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { Page } from '../../page';
 import type { ListOrdersQuery, OrderBody, UpdateDispatchBody } from '../../schemas/bookings';
@@ -25,9 +26,41 @@ import type { BookingStatus } from './states';
 /** The statuses in which a booking's pre-order may change: until it is seated. */
 const beforeSeating: readonly BookingStatus[] = ['pending', 'confirmed', 'checked_in'];
 
-/** The lines as stored: absent optional fields as null or []. */
-const linesOf = (items: OrderBody['items']): OrderLine[] =>
-  items.map((i) => ({ itemId: i.itemId ?? null, name: i.name, price: i.price, quantity: i.quantity, coursingId: i.coursingId ?? null, modifications: i.modifications ?? [] }));
+/**
+ * The lines as stored: absent optional fields as null or []. A line naming an item takes the
+ * item's name, price, VAT rate and cost center where it gives none (the items are read in one
+ * round trip); the item must be one of the location's (404 naming the line). A line without an
+ * item must give its name and price (400). VAT rate and cost center are stored when known.
+ */
+async function linesOf(companyId: number, locationId: number, lines: OrderBody['items']): Promise<OrderLine[]> {
+  const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
+  const found = new Map((ids.length ? await inventory.getMany(ids.map((id) => [companyId, id] as [number, number])) : []).map((i) => [i.id, i]));
+  const problems: FieldProblem[] = [];
+  const out = lines.map((l, index): OrderLine => {
+    const item = l.itemId === undefined ? undefined : found.get(l.itemId);
+    if (l.itemId !== undefined && (!item || item.locationId !== locationId)) {
+      throw new AppError('NOT_FOUND', `Item ${l.itemId} not found at location ${locationId}`, [{ path: `/items/${index}/itemId`, message: 'no item with this id at this location' }]);
+    }
+    const name = l.name ?? item?.name;
+    const price = l.price ?? item?.price;
+    if (name === undefined) problems.push({ path: `/items/${index}/name`, message: 'is required without itemId' });
+    if (price === undefined) problems.push({ path: `/items/${index}/price`, message: 'is required without itemId' });
+    const vatRate = l.vatRate ?? item?.vatRate;
+    const costCenter = l.costCenter !== undefined ? l.costCenter : item?.costCenter;
+    return {
+      itemId: l.itemId ?? null,
+      name: name!,
+      price: price!,
+      ...(vatRate === undefined ? {} : { vatRate }),
+      ...(costCenter === undefined ? {} : { costCenter }),
+      quantity: l.quantity,
+      coursingId: l.coursingId ?? null,
+      modifications: l.modifications ?? [],
+    };
+  });
+  if (problems.length) throw validationFailed('The order is not valid', problems);
+  return out;
+}
 
 /**
  * The coursings the lines name, each of which must be one of the location's: checked by a
@@ -60,8 +93,7 @@ async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
 export async function placeOrder(principal: Principal, tabId: string, input: OrderBody, nowMs = Date.now()): Promise<Order> {
   const tab = await tabFor(principal, tabId);
   if (tab.status !== 'open') throw conflict(`Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`);
-  const items = linesOf(input.items);
-  const capacity = await capacityAt(principal.companyId, tab.locationId, nowMs);
+  const [items, capacity] = await Promise.all([linesOf(principal.companyId, tab.locationId, input.items), capacityAt(principal.companyId, tab.locationId, nowMs)]);
   const now = new Date(nowMs).toISOString();
   const order: Order = {
     id: randomUUID(),
@@ -139,8 +171,7 @@ export async function getPreOrder(principal: Principal, bookingId: string): Prom
 export async function setPreOrder(principal: Principal, bookingId: string, input: OrderBody): Promise<PreOrder> {
   const { booking, stored } = await withPreOrder(principal, bookingId);
   if (!beforeSeating.includes(booking.status)) throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
-  const items = linesOf(input.items);
-  const capacity = await capacityAt(principal.companyId, booking.locationId, Date.parse(booking.startsAt), booking.timezone);
+  const [items, capacity] = await Promise.all([linesOf(principal.companyId, booking.locationId, input.items), capacityAt(principal.companyId, booking.locationId, Date.parse(booking.startsAt), booking.timezone)]);
   const claim = claimIn(capacity, itemsOf(items));
   const preOrder: PreOrder = { bookingId, tabId: booking.tab.id, items, seatingOrderId: null };
   const event = newEvent(principal.companyId, 'tab.updated', booking.tab.id, { ...preOrder }, { preOrder: items });

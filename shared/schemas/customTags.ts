@@ -1,0 +1,23 @@
+/** Custom tags (spec 2.3): a company's labels for items, each under a category handle, found by search. */
+import { Type, type Static } from '@sinclair/typebox';
+import { NumericId, pageQuery } from './common';
+import { CategoryHandle } from './items';
+
+/** At most this many custom tags on one item. */
+export const MAX_ITEM_TAGS = 50;
+
+export const CreateCustomTagBody = Type.Object(
+  { itemId: NumericId, categoryHandle: CategoryHandle, key: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'the tag as shown; unique within its category handle' }) },
+  { additionalProperties: false },
+);
+
+export const CustomTagLinkBody = Type.Object({ itemId: NumericId, customTagId: NumericId }, { additionalProperties: false });
+
+export const SearchCustomTagsQuery = Type.Object({
+  query: Type.String({ minLength: 3, maxLength: 100, description: 'the start of the key, or of any word of it (at least 3 letters or digits)' }),
+  ...pageQuery(50, 20),
+});
+
+export type CreateCustomTagBody = Static<typeof CreateCustomTagBody>;
+export type CustomTagLinkBody = Static<typeof CustomTagLinkBody>;
+export type SearchCustomTagsQuery = Static<typeof SearchCustomTagsQuery>;
