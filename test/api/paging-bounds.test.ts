@@ -20,6 +20,7 @@ function sample(name: string, schema: TSchema): string {
   if (schema.format === 'uuid') return unknownUuid;
   if (schema.format === 'date') return '2030-01-01';
   if (name === 'q') return 'ab';
+  if (name === 'query') return 'abc';
   if (name === 'code') return 'ABCDEFGH';
   throw new Error(`no sample for ${name}`);
 }
