@@ -42,6 +42,22 @@ export type Responders = Partial<Record<OpName, Responder>>;
 /** What a call was for: the rate window, the API key lookup, a list's counter, or the operation's own data. */
 export type Role = 'rate' | 'auth' | 'counter' | 'data';
 
+type Key = { pk: string; sk: string };
+
+/** GetItem and BatchGetItem answered from a lookup of stored items by key (undefined: not found). */
+export function keyedItems(itemAt: (key: Key) => Record<string, unknown> | undefined): Responders {
+  return {
+    GetItem: (input: { Key: Key }) => {
+      const item = itemAt(input.Key);
+      return item ? { Item: item } : {};
+    },
+    BatchGetItem: (input: { RequestItems: Record<string, { Keys: Key[] }> }) => {
+      const [name, { Keys }] = Object.entries(input.RequestItems)[0]!;
+      return { Responses: { [name]: Keys.flatMap((k) => itemAt(k) ?? []) } };
+    },
+  };
+}
+
 export interface SentCall {
   op: string;
   role: Role;
