@@ -25,6 +25,7 @@ import { apiKeys, type ApiKeyAuth } from '../data/apiKeys';
 import { roles } from '../data/roles';
 import { unauthenticated } from '../errors';
 import { keyFingerprint, parseApiKey, verifyApiKey } from './apiKey';
+import { putBounded } from '../boundedMap';
 import { builtInPermissions } from './catalog';
 import { verifyBearer } from './jwt';
 import type { Principal } from './principal';
@@ -63,13 +64,6 @@ export const clearKeyCache = () => {
   refused.clear();
   budgets.clear();
 };
-
-/** Sets `key` in a map of at most `max` entries, dropping the oldest first (`drop` for extra bookkeeping). */
-function putBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number, drop: (key: K) => void = (k) => map.delete(k)): void {
-  map.delete(key); // re-inserted: the newest
-  while (map.size >= max) drop(map.keys().next().value!);
-  map.set(key, value);
-}
 
 function dropVerified(digest: string): void {
   const keyId = verified.get(digest)?.keyId;
