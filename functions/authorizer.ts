@@ -1,41 +1,4 @@
-/**
- * API Gateway REQUEST authorizer. It verifies the caller's credential and hands the principal to
- * the handlers (`credential` in shared/http/middleware.ts). A credential that does not verify is
- * let through as anonymous so the handler answers the 401 itself, in the envelope and with the
- * rate-limit headers; only a failure to check (database unavailable) fails the request (503).
- */
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authenticate } from '../shared/auth/authenticate';
-import type { AuthorizerContext, Tier } from '../shared/auth/principal';
-import { AppError } from '../shared/errors';
+/** The API Gateway REQUEST authorizer (shared/auth/authorizer.ts; infra/credential-authorizer.ts deploys it). */
+import { authorizeRequest } from '../shared/auth/authorizer';
 
-/** Usage-plan key values per tier and for anonymous callers (infra/usage-tiers.ts). */
-type UsageKeys = Record<Tier | 'anonymous', string>;
-let usageKeys: UsageKeys | undefined;
-const usageKey = (name: keyof UsageKeys): string => (usageKeys ??= JSON.parse(process.env.USAGE_KEYS ?? '{}') as UsageKeys)[name];
-
-/**
- * Allows every method of the stage: the decision depends on the credential only (permissions are
- * checked by the handler), so it would hold for any method if API Gateway ever cached it.
- */
-function allow(methodArn: string, principalId: string, context: AuthorizerContext, usageIdentifierKey: string): APIGatewayAuthorizerResult {
-  const [apiArn, stage] = methodArn.split('/'); // arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path}
-  return {
-    principalId,
-    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*/*` }] },
-    context: { ...context },
-    usageIdentifierKey,
-  };
-}
-
-export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-  try {
-    const principal = await authenticate(headers);
-    return allow(event.methodArn, principal.rateSubject, { principal: JSON.stringify(principal) }, principal.usageKey ?? usageKey(principal.tier));
-  } catch (err) {
-    // Anything but "this credential is not valid" (UNAVAILABLE, or a bug) must not become a 401.
-    if (!(err instanceof AppError && err.code === 'UNAUTHENTICATED')) throw err;
-    return allow(event.methodArn, 'anonymous', { anonymous: 'true' }, usageKey('anonymous'));
-  }
-}
+export const handler = authorizeRequest;

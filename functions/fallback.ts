@@ -4,7 +4,7 @@
  * catch-all methods; the local stage calls it for unmatched requests.
  */
 import { AppError } from '../shared/errors';
-import { publicHandler } from '../shared/http/handler';
+import { publicHandler } from '../shared/http/publicHandler';
 import type { Operation } from '../shared/http/operation';
 import { matchRoute } from '../shared/http/router';
 

@@ -29,7 +29,7 @@ export const gatewayErrors: readonly GatewayError[] = [
   { type: apigw.ResponseType.THROTTLED, code: 'RATE_LIMITED', message: 'Too many requests per second; slow down', headers: { 'Retry-After': '1' } },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, code: 'RATE_LIMITED', message: 'Request quota used up' },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, code: 'PAYLOAD_TOO_LARGE', message: 'The body is too large' },
-  // The authorizer throws only when it cannot check a credential (functions/authorizer.ts).
+  // The authorizer throws only when it cannot check a credential (shared/auth/authorizer.ts).
   { type: apigw.ResponseType.AUTHORIZER_FAILURE, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },
   // The authorizer could not be invoked: at its reserved concurrency during a flood (edge.ts), or down.
   { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },

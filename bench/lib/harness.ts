@@ -1,7 +1,8 @@
 /**
  * In-process harness: DynamoDB mocked, one real bcrypt-hashed API key, handlers loaded from their
- * files (through tsx, as the tests do). The environment must be set before this module is loaded
- * (bench/run.ts does so and imports the sections dynamically).
+ * files (through tsx, as the tests do) and called as API Gateway calls them (bin/local/gateway.ts).
+ * The environment must be set before this module is loaded (bench/run.ts does so and imports the
+ * sections dynamically).
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { generateApiKey } from '../../shared/auth/apiKey';
 import type { ApiKeyAuth } from '../../shared/data/apiKeys';
 import { routePermissions, type Route } from '../../shared/routes';
+import { invokeThroughGateway } from '../../bin/local/gateway';
 import { COMPANY_ID, type Fixture } from '../fixtures';
 import { lambdaContext, proxyEvent } from './events';
 import { mockDb, type MockDb } from './mockDb';
@@ -51,10 +53,11 @@ export async function createHarness(root: string): Promise<Harness> {
       if (!h) {
         const mod = (await import(pathToFileURL(join(root, route.handler)).href)) as { handler?: Lambda };
         if (typeof mod.handler !== 'function') throw new Error(`${route.handler} exports no handler`);
-        h = mod.handler;
-        loaded.set(route.handler, h);
+        loaded.set(route.handler, (h = mod.handler));
       }
-      return h;
+      const fn = h;
+      // As API Gateway calls it: through the authorizer when the route has a permission.
+      return (event, context) => invokeThroughGateway(route, fn, event, context);
     },
     event(route, fixture) {
       const send = fixture.authenticated ?? route.permission !== null;

@@ -1,13 +1,15 @@
 /**
  * The local stage's edge: a Node HTTP server that does what API Gateway does for the REST API —
- * match the route table, build a REST (v1) proxy event, invoke the operation's handler — so the
- * handlers run exactly as deployed. Requests that match no operation go to the fallback handler.
+ * match the route table, build a REST (v1) proxy event, run the authorizer where the route has one
+ * (gateway.ts), invoke the operation's handler — so the handlers run exactly as deployed.
+ * Requests that match no operation go to the fallback handler.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { matchRoute } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
+import { invokeThroughGateway } from './gateway';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -112,8 +114,8 @@ export async function createLocalServer(): Promise<Server> {
       const match = matchRoute(req.method ?? 'GET', url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;
       const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
-      const handler = route ? byOperation.get(route.operationId)! : fallback;
-      const out = await handler(event, lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback'));
+      const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
+      const out = route ? await invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : await fallback(event, context);
       res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.body);
     } catch (err) {
       // A handler never throws (the chain answers every error); this is the edge failing.

@@ -1,5 +1,5 @@
 import { rsvp } from '../../shared/domain/bookingMembers';
-import { publicHandler } from '../../shared/http/handler';
+import { publicHandler } from '../../shared/http/publicHandler';
 import { operation } from '../../shared/http/operations/rsvpBooking';
 
 export const handler = publicHandler(operation, (req) => rsvp(req.body));

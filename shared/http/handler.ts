@@ -8,6 +8,9 @@
  * The rate window starts its count in that order but does not hold the request up: the count
  * runs beside the steps after it and the domain call's reads; the domain call's writes wait for
  * it (the write gate), and so does the answer (see `rateWindow` in middleware.ts).
+ *
+ * An operation with a permission sits behind the API Gateway authorizer and trusts its verdict;
+ * public operations and probes verify a credential themselves (publicHandler.ts).
  */
 import middy, { type MiddyHandlerObject } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -16,8 +19,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { gateWrites } from '../data/writeGate';
 import type { RouteRuntime } from '../routes';
 import { successBody } from './envelope';
-import { credential, jsonBody, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
-import type { Operation, OperationRequest, PublicOperationRequest } from './operation';
+import { credential, jsonBody, type Verifier, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
+import type { Operation, OperationRequest } from './operation';
 import type { ChainEvent, PublicRequest } from './request';
 import { eventValidator, type RouteValidators } from './validation';
 
@@ -25,17 +28,13 @@ type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult
 /** What `.handler()` is given: the domain call, wrapped as a Lambda handler. */
 type DomainCall = (event: APIGatewayProxyEvent, context: Context, opts: MiddyHandlerObject) => Promise<APIGatewayProxyResult>;
 
-/** A probe's answer: its own status and body shape (spec 4.1), not the envelope. */
-export interface ProbeResult {
-  statusCode: number;
-  body: Record<string, unknown>;
-}
 
-function chain(route: RouteRuntime, validators: RouteValidators, render: Parameters<typeof responder>[0]): Lambda {
+/** The chain for one route; `verify` only for functions without the authorizer in front (publicHandler.ts). */
+export function chain(route: RouteRuntime, validators: RouteValidators, render: Parameters<typeof responder>[0], verify?: Verifier): Lambda {
   const lambda = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(responder(render))
     .use(httpHeaderNormalizer())
-    .use(credential(route))
+    .use(credential(route, verify))
     .use(rateWindow(route))
     .use(permission(route))
     .use(normalizeParameters())
@@ -58,14 +57,14 @@ function behindTheWindow(lambda: Lambda): Lambda {
 }
 
 /** The domain's result travels as the chain's response until the responder renders it. */
-const asResult = (value: unknown) => value as APIGatewayProxyResult;
+export const asResult = (value: unknown) => value as APIGatewayProxyResult;
 
-const envelope: Parameters<typeof responder>[0] = (request) => ({
+export const envelope: Parameters<typeof responder>[0] = (request) => ({
   statusCode: 200,
   body: successBody(request.response, state(request).requestId),
 });
 
-function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
+export function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
   const event = raw as unknown as ChainEvent;
   const s = stateOf(raw);
   return {
@@ -90,17 +89,4 @@ export function httpHandler<Op extends Operation & { permission: string }>(opera
   if (operation.permission === null) throw new Error(`${operation.operationId} is public: use publicHandler`);
   // The chain's permission step has run before the domain call: a principal is present.
   return chain(operation, operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as OperationRequest<Op>)));
-}
-
-/** An operation anyone may call (a credential, if sent, is still verified). */
-export function publicHandler<Op extends Operation>(operation: Op, run: (req: PublicOperationRequest<Op>) => Promise<unknown>): Lambda {
-  return chain(operation, operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
-}
-
-/** A health probe: public, never rate-refused, answers its own shape. */
-export function probeHandler(operation: Operation & { probe: true }, run: (req: PublicRequest) => Promise<ProbeResult>): Lambda {
-  return chain(operation, operation.validators, (request) => {
-    const out = request.response as unknown as ProbeResult;
-    return { statusCode: out.statusCode, body: JSON.stringify(out.body) };
-  }).handler(async (event) => asResult(await run(requestOf(event))));
 }

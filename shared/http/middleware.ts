@@ -9,7 +9,6 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { authenticate } from '../auth/authenticate';
 import { holds, tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows, type Hit } from '../data/rateWindows';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
@@ -93,11 +92,18 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
   };
 }
 
+/** Verifies the credential a request carries (shared/auth/authenticate.ts), for functions that run it themselves. */
+export type Verifier = (headers: Record<string, string | undefined>) => Promise<Principal>;
+
 /**
- * The caller's principal: from the API Gateway authorizer's context when one ran (AWS), else by
- * verifying the credential here (the local stage). A failure is held until the rate window counts it.
+ * The caller's principal. Behind the API Gateway authorizer (every operation with a permission) it
+ * is the authorizer's verdict: its principal, or "anonymous" for a credential that did not verify.
+ * A function with no authorizer in front (public operations, probes, the fallback) is given a
+ * `verify` and checks a credential the caller sends itself. So only those bundles carry the
+ * credential code (bcrypt, JWT); the local stage runs the authorizer before a handler as API
+ * Gateway does (bin/local/gateway.ts). A failure is held until the rate window counts it.
  */
-export function credential(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const s = state(request);
@@ -106,15 +112,16 @@ export function credential(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
         s.principal = JSON.parse(fromAuthorizer.principal) as Principal;
         return;
       }
-      if (fromAuthorizer?.anonymous) {
+      const headers = request.event.headers as Record<string, string | undefined>;
+      const presented = headers['x-api-key'] !== undefined || headers['authorization'] !== undefined;
+      if (!verify || fromAuthorizer?.anonymous) {
+        if (!verify && !fromAuthorizer) logger.warn('no authorizer verdict reached a function that relies on one', { operationId: route.operationId });
         if (route.permission !== null) s.authError = unauthenticated('The API key or bearer token is missing or not valid');
         return;
       }
-      const headers = request.event.headers as Record<string, string | undefined>;
-      const presented = headers['x-api-key'] !== undefined || headers['authorization'] !== undefined;
       if (route.permission === null && !presented) return;
       try {
-        s.principal = await authenticate(headers);
+        s.principal = await verify(headers);
       } catch (err) {
         s.authError = err;
       }

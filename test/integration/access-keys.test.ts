@@ -6,6 +6,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { invokeThroughGateway } from '../../bin/local/gateway';
 import { handler as createKey } from '../../functions/api-keys/create';
 import { handler as revokeKey } from '../../functions/api-keys/revoke';
 import { handler as listKeys } from '../../functions/api-keys/list';
@@ -109,8 +110,9 @@ describe('the plaintext of a key', () => {
       isBase64Encoded: false,
       requestContext: { requestId: `req-${word()}`, identity: { sourceIp: '203.0.113.7' } },
     }) as unknown as APIGatewayProxyEvent;
+  // As API Gateway calls them: every one of these operations sits behind the authorizer.
   const invoke = async (fn: typeof createKey, e: APIGatewayProxyEvent) => {
-    const out = (await fn(e, context)) as APIGatewayProxyResult;
+    const out = (await invokeThroughGateway({ permission: 'behind-the-authorizer' }, fn, e, context)) as APIGatewayProxyResult;
     return { status: out.statusCode, json: JSON.parse(out.body) };
   };
 

@@ -11,6 +11,7 @@ import { clearKeyCache } from '../../shared/auth/authenticate';
 import { tierLimits, type Principal } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
+import { invokeThroughGateway } from '../../bin/local/gateway';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { handler as createCoursing } from '../../functions/coursings/create';
 import { handler as listCoursings } from '../../functions/coursings/list';
@@ -49,8 +50,14 @@ function event(overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<str
   };
 }
 
+/**
+ * As API Gateway calls a function: the probes directly, the operations behind the authorizer
+ * through it (bin/local/gateway.ts), unless the test hands over the authorizer's verdict itself.
+ */
+const probes = new Set<unknown>([live, ready, health]);
 const invoke = async (fn: typeof listCoursings, e: APIGatewayProxyEvent) => {
-  const out = (await fn(e, context)) as APIGatewayProxyResult;
+  const direct = probes.has(fn) || e.requestContext.authorizer != null;
+  const out = direct ? await fn(e, context) : await invokeThroughGateway({ permission: 'behind-the-authorizer' }, fn, e, context);
   return { ...out, json: JSON.parse(out.body) };
 };
 
@@ -136,6 +143,20 @@ describe('authentication', () => {
     expect(out.statusCode).toBe(200);
     expect(out.headers!['X-RateLimit-Limit']).toBe(String(tierLimits.premium));
     expect(ddb.commandCalls(GetCommand).some((c) => String(c.args[0].input.Key?.pk).startsWith('KEY#'))).toBe(false);
+  });
+
+  it('never verifies a credential itself behind the authorizer: without a verdict it answers 401 and reads no key', async () => {
+    const out = (await listCoursings(event({ headers: { 'X-API-Key': key } }), context)) as APIGatewayProxyResult;
+    expect(out.statusCode).toBe(401);
+    expect(ddb.commandCalls(GetCommand).some((c) => String(c.args[0].input.Key?.pk).startsWith('KEY#'))).toBe(false);
+  });
+
+  it('answers 503 from the gateway, and runs no handler, when the authorizer cannot check the key', async () => {
+    ddb.on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } }).rejects(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const out = await invoke(listCoursings, event({ headers: { 'X-API-Key': key } }));
+    expect(out.statusCode).toBe(503);
+    expect(out.json.error.code).toBe('UNAVAILABLE');
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0); // the handler's rate window never ran
   });
 
   it('answers 401 itself when the authorizer found the caller anonymous', async () => {

@@ -1,0 +1,35 @@
+/**
+ * Handlers for the functions API Gateway calls without the authorizer in front: public operations,
+ * health probes and the fallback. They verify a credential the caller sends themselves, so they
+ * (and only they, besides the authorizer) carry the credential code; an operation with a
+ * permission uses `httpHandler` (handler.ts) and trusts the authorizer's verdict.
+ */
+import { authenticate } from '../auth/authenticate';
+import { asResult, chain, envelope, requestOf } from './handler';
+import type { Operation, PublicOperationRequest } from './operation';
+import type { PublicRequest } from './request';
+
+/** A probe's answer: its own status and body shape (spec 4.1), not the envelope. */
+export interface ProbeResult {
+  statusCode: number;
+  body: Record<string, unknown>;
+}
+
+/** An operation anyone may call (a credential, if sent, is still verified). */
+export function publicHandler<Op extends Operation>(operation: Op, run: (req: PublicOperationRequest<Op>) => Promise<unknown>) {
+  if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
+  return chain(operation, operation.validators, envelope, authenticate).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
+}
+
+/** A health probe: public, never rate-refused, answers its own shape. */
+export function probeHandler(operation: Operation & { probe: true }, run: (req: PublicRequest) => Promise<ProbeResult>) {
+  return chain(
+    operation,
+    operation.validators,
+    (request) => {
+      const out = request.response as unknown as ProbeResult;
+      return { statusCode: out.statusCode, body: JSON.stringify(out.body) };
+    },
+    authenticate,
+  ).handler(async (event) => asResult(await run(requestOf(event))));
+}
