@@ -6,8 +6,9 @@
  * on AWS while passing every local test. Work outside requests (the stage's webhook pipeline and
  * no-show sweep) is asked of the pipeline's and sweeper's roles.
  *
- * Behind the authorizer, a handler never verifies a credential: the local stage's handlers do (no
- * authorizer runs there), so their GetItem of a key lookup is asked of the authorizer's role. The
+ * Behind the authorizer, a handler never verifies a credential: the local stage runs the authorizer's
+ * code in front of it within the same request (bin/local/gateway.ts), so the GetItem of a key lookup
+ * recorded for an operation behind the authorizer is asked of the authorizer's role. The
  * local stage's webhook worker finds due deliveries in an index that on AWS an SQS queue replaces;
  * those Queries are left out.
  * Like routes.test.ts, it needs the api project in the same run (`npm test`).
@@ -28,7 +29,7 @@ const log = () => {
 const describeCall = (who: string, c: DynamoCall) => `${who}: ${c.action}${c.index ? ` on ${c.index}` : ''} ${c.partition}`;
 /** The local stage's delivery queue, the due index (shared/data/webhookDeliveries.ts); on AWS an SQS queue holds the deliveries. */
 const localQueue = (c: DynamoCall) => c.action === 'Query' && c.index === 'gsi2' && c.partition.startsWith('WHDUE#');
-/** The authorizer's own read of a key lookup, which the local stage makes in the handler. */
+/** The authorizer's own read of a key lookup, which the local stage makes in the same request. */
 const credentialCheck = (route: Route | undefined, c: DynamoCall) => route?.permission != null && c.action === 'GetItem' && c.partition.startsWith('KEY#');
 
 describe("the deployed roles against the API suite's DynamoDB calls", () => {
