@@ -50,6 +50,7 @@ export const families = {
   waitlistCodes: { partitions: ['WAITCODE#*'], holds: 'a waitlist entry by its code (the public waitlist operations start here)' },
   noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, and waitlist offers due to lapse (SWEEP#WAITLIST#…), by hour' },
   rateWindows: { partitions: ['RATE#*'], holds: 'hourly rate windows, per key, user or client IP' },
+  idempotency: { partitions: ['IDEM#*'], holds: "the answers to POSTs sent with an Idempotency-Key and no credential (a credential's are in its company's partition)" },
   idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
   permissionCatalog: { partitions: ['PERMISSIONS'], holds: 'the platform-wide permission catalog and its key items' },
   healthProbe: { partitions: ['HEALTH'], holds: 'the key /ready and /health read (it never exists)' },
@@ -71,6 +72,8 @@ const counted: Grants = { rateWindows: ['UpdateItem'] };
  * credential the caller sends anyway: the key's lookup item, and for a role-based key its role.
  */
 const verifiesCredentials: Grants = { apiKeyLookups: ['GetItem'], company: ['GetItem'] };
+/** A public operation keeps the answers to anonymous POSTs sent with an Idempotency-Key (shared/data/idempotency.ts). */
+const anonymousIdempotency: Grants = { idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] };
 /** An area's authenticated operations unless it declares otherwise: its company's items, new numeric ids. */
 export const tenant: Grants = { company: [...read, ...write], idSequences: ['UpdateItem'] };
 
@@ -145,7 +148,7 @@ export function mergeGrants(...all: Grants[]): Grants {
 export function accessOf(route: Pick<Route, 'area' | 'permission'>): RoleAccess {
   const declared = areaAccess[route.area] ?? {};
   if (route.permission === null) {
-    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, declared.public ?? {}), manageUsageKeys: false };
+    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, anonymousIdempotency, declared.public ?? {}), manageUsageKeys: false };
   }
   const own = declared.permissions?.[route.permission];
   if (own) {

@@ -22,6 +22,7 @@ import { successBody } from './envelope';
 import { credential, jsonBody, type Verifier, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
 import type { Operation, OperationRequest } from './operation';
 import type { ChainEvent, PublicRequest } from './request';
+import { idempotently } from './idempotency';
 import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -42,16 +43,19 @@ export function chain(route: RouteRuntime, validators: RouteValidators, render: 
   const eventSchema = eventValidator(validators);
   // @middy/validator calls the function and reads its `errors`: any compiled validator fits.
   if (eventSchema) lambda.use(validator({ eventSchema: eventSchema as never }));
-  return behindTheWindow(lambda);
+  return behindTheWindow(lambda, route.operationId !== 'fallback');
 }
 
 /**
  * Whatever function is given to `.handler()` (the domain call) runs behind the rate window's
- * verdict: its reads go out at once, its writes wait for the count (shared/data/writeGate.ts).
+ * verdict: its reads go out at once, its writes wait for the count (shared/data/writeGate.ts). A
+ * POST with an `Idempotency-Key` runs once per key (idempotency.ts); the fallback, which only ever
+ * answers 404 or 405, keeps nothing.
  */
-function behindTheWindow(lambda: Lambda): Lambda {
+function behindTheWindow(lambda: Lambda, idempotent: boolean): Lambda {
   const setHandler = lambda.handler;
-  const gated = (call: DomainCall) => setHandler((event, context, opts) => gateWrites(verdictOf(event), () => call(event, context, opts)));
+  const gated = (call: DomainCall) =>
+    setHandler((event, context, opts) => gateWrites(verdictOf(event), async () => (idempotent ? asResult(await idempotently(event, stateOf(event), () => call(event, context, opts))) : call(event, context, opts))));
   lambda.handler = gated as Lambda['handler'];
   return lambda;
 }

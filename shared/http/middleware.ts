@@ -81,7 +81,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
     },
     after: (request) => {
       const s = state(request);
-      const out = render(request);
+      const out = s.replay ? { ...s.replay, headers: { 'Idempotent-Replayed': 'true' } } : render(request);
       request.response = { ...out, headers: { ...headersOf(s), ...out.headers } };
     },
     onError: (request) => {

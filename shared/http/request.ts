@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../auth/principal';
+import type { StoredAnswer } from '../data/idempotency';
 
 /** What a domain call gets from the chain: validated input and the verified caller. */
 export interface ApiRequest<Body = any, Query = any, Path = any> {
@@ -32,6 +33,8 @@ export interface RequestState {
   requestId: string;
   sourceIp: string;
   principal?: Principal;
+  /** The first answer to a repeated `Idempotency-Key`, sent instead of running the operation (idempotency.ts). */
+  replay?: StoredAnswer;
   /** Authentication failure, answered after the rate window has counted the request. */
   authError?: unknown;
   /**

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { parseApiKey } from '../../shared/auth/apiKey';
 import { authenticate } from '../../shared/auth/authenticate';
 import { ADMIN_ROLE, readPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
@@ -12,12 +13,14 @@ import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
 import { companies } from '../../shared/data/companies';
+import { idempotencyRecords } from '../../shared/data/idempotency';
 import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { tabEntity, type Tab } from '../../shared/data/tabs';
 import { transact } from '../../shared/data/transact';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { fingerprint } from '../../shared/http/idempotency';
 import { allItems } from './scan';
 import { seedSystemRoles } from '../../shared/domain/roles';
 
@@ -127,4 +130,16 @@ export async function tabWithoutBooking(companyId: number, locationId: number, s
   };
   await transact([tabEntity.newItemStep(companyId, tab)]);
   return tab;
+}
+
+/**
+ * Claims an Idempotency-Key in the stage's table as a first request that is still running would
+ * (or, with a lease already over, as one that died), for the in-flight cases the API cannot stage.
+ */
+export async function runningIdempotentRequest(companyId: number, apiKey: string, idempotencyKey: string, request: { path: string; body: unknown }, leaseMs: number): Promise<void> {
+  connect();
+  const subject = `key:${parseApiKey(apiKey, 'local')!.keyId}`;
+  const fingerprintOf = fingerprint({ httpMethod: 'POST', path: request.path, queryStringParameters: {}, body: request.body });
+  const out = await idempotencyRecords.claim({ companyId, subject }, idempotencyKey, { fingerprint: fingerprintOf, owner: randomUUID(), nowMs: Date.now(), leaseMs });
+  if (!out.claimed) throw new Error('the key is taken already');
 }
