@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company, inOneRateWindow } from '../support/http';
 import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
+import { wrongByOne } from '../support/wrong-key';
 
 let own: OwnCompany;
 let locations: [number, number];
@@ -52,7 +53,7 @@ describe('coursings over HTTP', () => {
 
   it('answers 401 without a key and with a wrong key', async () => {
     expect((await call('GET', '/api/v1/coursings')).body.error.code).toBe('UNAUTHENTICATED');
-    const wrong = `${admin().slice(0, -4)}AAAA`;
+    const wrong = wrongByOne(admin());
     const out = await call('GET', '/api/v1/coursings', { key: wrong });
     expect(out.status).toBe(401);
     expect(out.body).toMatchObject({ status: 'error', error: { code: 'UNAUTHENTICATED' } });

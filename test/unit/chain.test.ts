@@ -20,6 +20,7 @@ import { handler as getLocation } from '../../functions/locations/get';
 import { handler as live } from '../../functions/health/live';
 import { handler as ready } from '../../functions/health/ready';
 import { handler as health } from '../../functions/health/health';
+import { wrongByOne } from '../support/wrong-key';
 
 process.env.STAGE = 'local';
 process.env.TABLE_NAME = 'unit';
@@ -120,7 +121,7 @@ describe('authentication', () => {
   });
 
   it('answers 401 for a wrong secret, an unknown keyId, a malformed key and a revoked key', async () => {
-    const wrongSecret = `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`;
+    const wrongSecret = wrongByOne(key);
     const unknown = `brigade_dev_zzzzzzzzzzzz_${'A'.repeat(40)}`;
     for (const k of [wrongSecret, unknown, 'not-a-key']) {
       expect((await invoke(listCoursings, event({ headers: { 'X-API-Key': k } }))).statusCode).toBe(401);
