@@ -72,8 +72,8 @@ const counted: Grants = { rateWindows: ['UpdateItem'] };
  * credential the caller sends anyway: the key's lookup item, and for a role-based key its role.
  */
 const verifiesCredentials: Grants = { apiKeyLookups: ['GetItem'], company: ['GetItem'] };
-/** A public operation keeps the answers to anonymous POSTs sent with an Idempotency-Key (shared/data/idempotency.ts). */
-const anonymousIdempotency: Grants = { idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] };
+/** A public POST keeps its answer to an anonymous caller's Idempotency-Key (shared/data/idempotency.ts). */
+const anonymousIdempotency = { idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } as const satisfies Grants;
 /** An area's authenticated operations unless it declares otherwise: its company's items, new numeric ids. */
 export const tenant: Grants = { company: [...read, ...write], idSequences: ['UpdateItem'] };
 
@@ -112,7 +112,7 @@ export const areaAccess: Record<string, AreaAccess> = {
     // booking's partition; no index: no company-wide list), RSVP, cancel (one transaction: the
     // booking, its code, tabs, table claims and holds, the guest's counters, the event; its sweep
     // item goes).
-    public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'] },
+    public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'], ...anonymousIdempotency },
   },
   // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
   // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
@@ -120,7 +120,7 @@ export const areaAccess: Record<string, AreaAccess> = {
   // no-show sweep item), the entry and its copy in one transaction; decline and leave free the hold.
   waitlist: {
     operations: { company: [...read, ...write], waitlistCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
-    public: { company: ['GetItem', 'BatchGetItem', ...write], waitlistCodes: ['GetItem', 'PutItem'], confirmationCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+    public: { company: ['GetItem', 'BatchGetItem', ...write], waitlistCodes: ['GetItem', 'PutItem'], confirmationCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'], ...anonymousIdempotency },
   },
 };
 
@@ -148,7 +148,7 @@ export function mergeGrants(...all: Grants[]): Grants {
 export function accessOf(route: Pick<Route, 'area' | 'permission'>): RoleAccess {
   const declared = areaAccess[route.area] ?? {};
   if (route.permission === null) {
-    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, anonymousIdempotency, declared.public ?? {}), manageUsageKeys: false };
+    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, declared.public ?? {}), manageUsageKeys: false };
   }
   const own = declared.permissions?.[route.permission];
   if (own) {

@@ -120,7 +120,7 @@ describe('the roles the route table gives', () => {
     expect(allowed(statements, { action: 'GetItem', partition: 'RATE#key:abc' })).toBe(false);
   });
 
-  it('gives the public by-code operations only the actions they use: no batch reads, no code deletes, no sweep puts, rate windows counted only', () => {
+  it('gives the public by-code operations only the actions they use: no batch reads, no code deletes, no sweep puts, rate windows counted only, anonymous idempotency records', () => {
     for (const operationId of ['cancelBookingByCode', 'listBookingMembersByCode', 'addBookingMemberByCode', 'rsvpBooking']) {
       expect(sorted(effectiveGrants(roleNamed(operationId))), operationId).toEqual(
         sorted({
@@ -129,6 +129,7 @@ describe('the roles the route table gives', () => {
           noShowSweep: ['DeleteItem'],
           rateWindows: ['UpdateItem'],
           apiKeyLookups: ['GetItem'],
+          idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
         }),
       );
     }
