@@ -1,0 +1,47 @@
+/**
+ * Reviews (spec 2.10): one per purchase. A submission for a purchase that has one answers the
+ * stored review (200, the same body), concurrent submissions included: the review is written
+ * put-if-absent, and a submission that loses reads the winner's. GET answers null when none.
+ */
+import type { Principal } from '../../auth/principal';
+import { purchases } from '../../data/purchases';
+import { reviews, ReviewExists, type Review } from '../../data/reviews';
+import { notFound } from '../../errors';
+import { newEvent } from '../../events/catalog';
+import type { CreateReviewBody } from '../../schemas/purchases';
+import { assertLocationAllowed } from '../access';
+
+/** The purchase a review belongs to, for a caller who may act on its location (404 otherwise). */
+async function purchaseFor(principal: Principal, purchaseIntentId: string) {
+  const purchase = await purchases.get(principal.companyId, purchaseIntentId);
+  if (!purchase) throw notFound(`Purchase ${purchaseIntentId}`);
+  assertLocationAllowed(principal, purchase.locationId);
+  return purchase;
+}
+
+export async function createReview(principal: Principal, input: CreateReviewBody): Promise<Review> {
+  const { companyId } = principal;
+  const [purchase, stored] = await Promise.all([purchaseFor(principal, input.purchaseIntentId), reviews.get(companyId, input.purchaseIntentId)]);
+  if (stored) return stored;
+  const review: Review = {
+    purchaseIntentId: purchase.id,
+    tabId: purchase.tabId,
+    locationId: purchase.locationId,
+    rating: input.rating,
+    reviewTags: input.reviewTags ?? [],
+    createdAt: new Date().toISOString(),
+  };
+  try {
+    await reviews.create(companyId, review, newEvent(companyId, 'review.created', purchase.id, { ...review }));
+    return review;
+  } catch (err) {
+    if (!(err instanceof ReviewExists)) throw err;
+    return (await reviews.getConsistent(companyId, purchase.id))!;
+  }
+}
+
+/** The purchase's review, or null when it has none (404 for an unknown purchase). */
+export async function getReview(principal: Principal, purchaseIntentId: string): Promise<Review | null> {
+  const [, review] = await Promise.all([purchaseFor(principal, purchaseIntentId), reviews.get(principal.companyId, purchaseIntentId)]);
+  return review ?? null;
+}
