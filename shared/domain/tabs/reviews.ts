@@ -40,8 +40,12 @@ export async function createReview(principal: Principal, input: CreateReviewBody
   }
 }
 
-/** The purchase's review, or null when it has none (404 for an unknown purchase). */
+/**
+ * The purchase's review, or null when there is none (spec 7.5: not an error; an unknown purchase,
+ * or another company's, has none either). One GetItem.
+ */
 export async function getReview(principal: Principal, purchaseIntentId: string): Promise<Review | null> {
-  const [, review] = await Promise.all([purchaseFor(principal, purchaseIntentId), reviews.get(principal.companyId, purchaseIntentId)]);
+  const review = await reviews.get(principal.companyId, purchaseIntentId);
+  if (review) assertLocationAllowed(principal, review.locationId);
   return review ?? null;
 }
