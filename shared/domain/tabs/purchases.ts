@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
+import { noRead, readTogether } from '../../data/batch';
 import { bookings, type Booking } from '../../data/bookings';
 import { writeBooking } from '../../data/bookingWrite';
 import { locations } from '../../data/locations';
@@ -104,10 +105,9 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
   const { companyId } = principal;
   const tab = await tabOf(principal, tabId);
   if (tab.status === 'closed') throw conflict(`Tab ${tabId} is closed: its bill is settled`);
-  const [onTab, booking, location, lines] = await Promise.all([
+  const [onTab, { booking, location }, lines] = await Promise.all([
     orders.allOfTab(companyId, tabId),
-    tab.bookingId ? bookings.get(companyId, tab.bookingId) : undefined,
-    locations.get(companyId, tab.locationId),
+    readTogether({ booking: tab.bookingId ? bookings.read(companyId, tab.bookingId) : noRead(undefined), location: locations.read(companyId, tab.locationId) }),
     input.items ? purchaseLines(companyId, tab.locationId, input.items) : undefined,
   ]);
   if (!location) throw notFound(`Location ${tab.locationId}`);
