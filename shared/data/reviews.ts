@@ -38,6 +38,7 @@ export class ReviewExists extends AppError {
 
 export const reviews = {
   get: reviewEntity.get,
+  read: reviewEntity.read,
   /** The review as stored (strongly consistent: after a submission that lost to another). */
   getConsistent: (companyId: number, purchaseIntentId: string) => reviewEntity.getWith({ consistent: true }, companyId, purchaseIntentId),
   /** Stores the purchase's review with its event, unless it has one (ReviewExists). */

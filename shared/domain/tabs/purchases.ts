@@ -183,9 +183,11 @@ export async function listPurchases(principal: Principal, tabId: string, query: 
   return page;
 }
 
-/** The tab's newest purchase, or null (the tab is read too: 404 for an unknown tab). */
+/** The tab's newest purchase (one Query), or null (then the tab is read: 404 for an unknown tab). */
 export async function recentPurchase(principal: Principal, tabId: string): Promise<Purchase | null> {
-  const [, newest] = await Promise.all([tabOf(principal, tabId), purchases.newest(principal.companyId, tabId)]);
+  const newest = await purchases.newest(principal.companyId, tabId);
+  if (newest) assertLocationAllowed(principal, newest.locationId);
+  else await tabOf(principal, tabId);
   return newest ?? null;
 }
 

@@ -4,6 +4,7 @@
  * put-if-absent, and a submission that loses reads the winner's. GET answers null when none.
  */
 import type { Principal } from '../../auth/principal';
+import { readTogether } from '../../data/batch';
 import { purchases } from '../../data/purchases';
 import { reviews, ReviewExists, type Review } from '../../data/reviews';
 import { notFound } from '../../errors';
@@ -11,17 +12,12 @@ import { newEvent } from '../../events/catalog';
 import type { CreateReviewBody } from '../../schemas/purchases';
 import { assertLocationAllowed } from '../access';
 
-/** The purchase a review belongs to, for a caller who may act on its location (404 otherwise). */
-async function purchaseFor(principal: Principal, purchaseIntentId: string) {
-  const purchase = await purchases.get(principal.companyId, purchaseIntentId);
-  if (!purchase) throw notFound(`Purchase ${purchaseIntentId}`);
-  assertLocationAllowed(principal, purchase.locationId);
-  return purchase;
-}
-
+/** Reviews the purchase (404 for none, 403 outside the key's locations); the purchase and its review are read in one round trip. */
 export async function createReview(principal: Principal, input: CreateReviewBody): Promise<Review> {
   const { companyId } = principal;
-  const [purchase, stored] = await Promise.all([purchaseFor(principal, input.purchaseIntentId), reviews.get(companyId, input.purchaseIntentId)]);
+  const { purchase, stored } = await readTogether({ purchase: purchases.read(companyId, input.purchaseIntentId), stored: reviews.read(companyId, input.purchaseIntentId) });
+  if (!purchase) throw notFound(`Purchase ${input.purchaseIntentId}`);
+  assertLocationAllowed(principal, purchase.locationId);
   if (stored) return stored;
   const review: Review = {
     purchaseIntentId: purchase.id,
