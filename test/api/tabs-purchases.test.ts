@@ -69,6 +69,29 @@ describe('POST /tabs/{tabId}/purchases', () => {
     const byAmount = await pay(tabId, { amount: 21000, serviceFee: 500, vatRows: [{ vatRate: 25, amount: 20000 }, { vatRate: 0, amount: 1000, vat: 0 }], providerReference: 'ch_42' });
     expect(byAmount.body.data).toMatchObject({ items: [], amount: 21000, serviceFee: 500, total: 21500, providerReference: 'ch_42', vatRows: [{ vatRate: 25, amount: 20000, vat: 4000 }, { vatRate: 0, amount: 1000, vat: 0 }], tab: { status: 'closed' } });
 
+    // The location's day totals: what the purchase summary will read (one item per local day; the
+    // two purchases fall on one day unless they straddle the location's midnight: summed over days).
+    const days = (await stageItems()).filter((i) => i.entity === 'PURCHASE_DAY' && i.locationId === place.id);
+    expect(days.map((d) => d.localDate).sort()).toEqual([...new Set([byItem.body.data.localDate, byAmount.body.data.localDate])].sort());
+    const expected: Record<string, number> = {
+      n: 2,
+      amount: 50000,
+      tip: 0,
+      serviceFee: 500,
+      'vat|12|amount': 29000,
+      'vat|12|vat': 3107,
+      'vat|25|amount': 20000,
+      'vat|25|vat': 4000,
+      'vat|0|amount': 1000,
+      'psp|card|amount': 50000,
+      'psp|card|n': 2,
+      [`item|${item.body.data.id}|14500|qty`]: 2,
+      [`item|${item.body.data.id}|14500|amount`]: 29000,
+      'cc|3010|amount': 29000,
+    };
+    const summed = Object.fromEntries(Object.keys(expected).map((k) => [k, days.reduce((sum, d) => sum + (Number(d[k]) || 0), 0)]));
+    expect(summed).toEqual(expected);
+
     // An item of another location is 404, naming the line.
     const elsewhere = await newPlace({}, 1);
     const theirs = await call('POST', '/api/v1/items', { key: admin(), body: { locationId: elsewhere.id, name: 'Elsewhere', price: 100, vatRate: 12, categoryHandle: 'starters' } });
