@@ -4,12 +4,13 @@
  *
  *   purchase    C#<cid> / PURCHASE#<id>              gsi1 C#<cid>#TAB#<tabId>#PURCHASES / <createdAt>#<id>   version
  *   day totals  C#<cid> / PDAY#L#<loc:12>#<date>     flat counters, added to in each purchase's transaction
+ *   reference   C#<cid> / PREF#<provider>#<reference>  purchaseId: a provider's reference is recorded once
  *
  * A purchase is written with its tab's side (tabs.ts purchaseStep) and its event in one
  * transaction; when it pays the tab in full and the tab belongs to a booking, the booking's write
  * (bookingWrite.ts) carries these steps in `also`.
  */
-import { conflict } from '../errors';
+import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CostCenter } from '../schemas/items';
@@ -18,7 +19,7 @@ import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { logPage, queryUntil, readLog, type PageRequest } from './paging';
 import { purchaseStep, type TabPayment } from './tabs';
-import { conditionalPutStep, transact, updateStep, type Step } from './transact';
+import { conditionalPutStep, putNewStep, transact, updateStep, type Step } from './transact';
 
 /** A line paid for; prices in minor units, VAT included. */
 export interface PurchaseLine {
@@ -112,9 +113,21 @@ function dayTotalsStep(companyId: number, p: Purchase): Step {
   return updateStep(dayKey(companyId, p.locationId, p.localDate), { entity: 'PURCHASE_DAY', companyId, locationId: p.locationId, localDate: p.localDate }, { add: dayTotals(p) });
 }
 
-/** Every step of recording a purchase but the booking's: the purchase, its tab's side, the day totals, the events. */
+/** A provider's reference is recorded once per company: a second purchase naming it is refused (a POS retrying a payment it already recorded). */
+export class ReferenceTaken extends AppError {
+  constructor(provider: string, reference: string) {
+    super('CONFLICT', `A purchase with ${provider} reference ${reference} is already recorded`, [{ path: '/providerReference', message: 'is already recorded (GET the tab\'s purchases)' }]);
+  }
+}
+
+const referenceKey = (companyId: number, provider: string, reference: string) => companyKey(companyId, `PREF#${provider}#${reference}`);
+
+/** Every step of recording a purchase but the booking's: the purchase (and its provider reference), its tab's side, the day totals, the events. */
 export function purchaseSteps(companyId: number, p: Purchase, tab: TabPayment, events: readonly DomainEvent[]): Step[] {
-  return [purchaseEntity.newItemStep(companyId, p), purchaseStep(companyId, tab, p.createdAt), dayTotalsStep(companyId, p), ...events.map(outboxStep)];
+  const reference = p.providerReference === null
+    ? []
+    : [putNewStep({ ...referenceKey(companyId, p.paymentProvider, p.providerReference), entity: 'PURCHASE_REF', companyId, purchaseId: p.id, tabId: p.tabId }, () => new ReferenceTaken(p.paymentProvider, p.providerReference!))];
+  return [purchaseEntity.newItemStep(companyId, p), ...reference, purchaseStep(companyId, tab, p.createdAt), dayTotalsStep(companyId, p), ...events.map(outboxStep)];
 }
 
 export const purchases = {

@@ -29,7 +29,7 @@ describe('the whole evening', () => {
     const bill = 2 * 29000 + 15000;
 
     // A partial payment by items, VAT per rate computed from them.
-    const first = await pay(tabId, { items: [{ name: 'Steak', unitPrice: 29000, quantity: 1, vatRate: 12 }, { name: 'Wine', unitPrice: 15000, quantity: 1, vatRate: 25 }], providerReference: 'pi_1' });
+    const first = await pay(tabId, { items: [{ name: 'Steak', unitPrice: 29000, quantity: 1, vatRate: 12 }, { name: 'Wine', unitPrice: 15000, quantity: 1, vatRate: 25 }], providerReference: `pi_${b.id}` });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data).toMatchObject({
       status: 'succeeded',

@@ -113,6 +113,18 @@ describe('POST /tabs/{tabId}/purchases', () => {
     expect((await pay(tabId, { amount: 100 }, await keyWith(['purchases.manage'], [place.id]))).status).toBe(200);
   });
 
+  it("records a provider's reference once: a repeat (a POS retrying) is 409 naming it, and pays nothing", async () => {
+    const place = await newPlace({}, 1);
+    const { tabId } = await openTab(place, 9000);
+    const first = await pay(tabId, { amount: 3000, paymentProvider: 'adyen', providerReference: 'psp-771' });
+    expect(first.status).toBe(200);
+    const answers = await Promise.all([1, 2, 3].map(() => pay(tabId, { amount: 3000, paymentProvider: 'adyen', providerReference: 'psp-771' })));
+    for (const a of answers) expectRefused(a, 409, 'CONFLICT', '/providerReference');
+    expect(await tabItem(tabId)).toMatchObject({ purchaseCount: 1, paidCents: 3000 });
+    // Another provider's reference of the same text is another payment.
+    expect((await pay(tabId, { amount: 3000, paymentProvider: 'stripe', providerReference: 'psp-771' })).status).toBe(200);
+  });
+
   it('concurrent payments of the whole bill: exactly one is taken, the tab closes once', async () => {
     const place = await newPlace({}, 1);
     const { tabId } = await openTab(place, 8000);

@@ -437,7 +437,7 @@ const rows: Row<unknown>[] = [
   }),
 
   // tabs, purchases, reviews (the seated booking's bill: 2 × 9.00 + 29.00 = 47.00)
-  row({ op: 'createTabPurchase', variant: 'pays part of the bill: the purchase, the tab, the day totals', setup: (c) => seated(c), run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { amount: 2000, paymentProvider: 'card', tip: 300 }) }),
+  row({ op: 'createTabPurchase', variant: 'pays part of the bill: the purchase, its reference, the tab, the day totals', setup: (c) => seated(c), run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { amount: 2000, paymentProvider: 'card', tip: 300, providerReference: 'pi_crash' }) }),
   row({
     op: 'createTabPurchase',
     variant: 'pays the rest by items: the tab closes, its table is released, the booking records it',

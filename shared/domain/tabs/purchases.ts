@@ -13,7 +13,7 @@ import { bookings, type Booking } from '../../data/bookings';
 import { writeBooking } from '../../data/bookingWrite';
 import { locations } from '../../data/locations';
 import { orders } from '../../data/orders';
-import { purchases, purchaseSteps, type Purchase, type PurchaseLine } from '../../data/purchases';
+import { purchases, purchaseSteps, ReferenceTaken, type Purchase, type PurchaseLine } from '../../data/purchases';
 import { tabs, type Tab } from '../../data/tabs';
 import { AppError, conflict, notFound, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent, type DomainEvent } from '../../events/catalog';
@@ -155,7 +155,7 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
     if (closes && booking) await writeBooking(companyId, { ...closingOf(companyId, booking, tabId, now), also: purchaseSteps(companyId, purchase, payment, events) });
     else await purchases.record(companyId, purchase, payment, events);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'CONFLICT') throw new Moved(err.message);
+    if (err instanceof AppError && err.code === 'CONFLICT' && !(err instanceof ReferenceTaken)) throw new Moved(err.message);
     throw err;
   }
   return { ...purchase, tab: balance };
