@@ -138,6 +138,28 @@ describe('POST /tabs/{tabId}/purchases', () => {
   });
 });
 
+describe('a final payment racing a new order', () => {
+  it('never closes a tab with an order it did not pay for: closed means paid = bill, open means paid < bill', async () => {
+    const place = await newPlace({}, 3);
+    for (let round = 0; round < 3; round++) {
+      const { tabId } = await openTab(place, 6000, { tableIds: [place.tables[round]!.id] });
+      const [paid, ordered] = await Promise.all([pay(tabId, { amount: 6000 }), order(tabId, [{ name: 'Dessert', price: 2500, quantity: 1 }])]);
+      expect([paid.status, ordered.status]).not.toEqual([409, 409]);
+      const orders = (await call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key: admin() })).body.data as { items: { price: number; quantity: number }[] }[];
+      const bill = orders.flatMap((o) => o.items).reduce((sum, l) => sum + l.price * l.quantity, 0);
+      const tab = await tabItem(tabId);
+      if (tab!.status === 'closed') {
+        expect(tab!.paidCents).toBe(bill);
+        expect(ordered.status).toBe(409);
+      } else {
+        expect(tab!.status).toBe('open');
+        expect(Number(tab!.paidCents ?? 0)).toBeLessThan(bill);
+        expect(ordered.status).toBe(200);
+      }
+    }
+  });
+});
+
 describe('GET /tabs/{tabId}/purchases and recent-purchase-intent', () => {
   it('pages oldest first; the newest or null; 404 for an unknown tab; reads need purchases.read / tabs.read', async () => {
     const place = await newPlace({}, 1);
