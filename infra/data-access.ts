@@ -114,6 +114,10 @@ export const areaAccess: Record<string, AreaAccess> = {
     // item goes).
     public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'], ...anonymousIdempotency },
   },
+  // Tabs, purchases and reviews: a purchase that pays a booking's tab in full, and close-all,
+  // write the booking as its other operations do (its code's copy of it; its no-show sweep item
+  // does not move: a tab that is open belongs to a seated booking, which has none).
+  tabs: { operations: { company: [...read, ...write], confirmationCodes: ['PutItem'] } },
   // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
   // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
   // table days); accept writes the booking as a create does (its code, tabs, holds, counters, its

@@ -92,7 +92,7 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
   }
   steps.push(...(w.tableDays ?? []).map((day) => tableDays.writeStep(companyId, day)));
   for (const tableId of w.releaseHolds?.tableIds ?? []) for (const date of w.releaseHolds!.dates) steps.push(tableDays.releaseStep(companyId, tableId, date, next.id));
-  steps.push(...tabSteps(companyId, w.tabs ?? [], at), ...openTabSteps(companyId, w.openTabs ?? []));
+  steps.push(...tabSteps(companyId, next.locationId, w.tabs ?? [], at), ...openTabSteps(companyId, w.openTabs ?? []));
   steps.push(...(w.orders ?? []).map((order) => orderEntity.newItemStep(companyId, order)));
   if (w.reversal) steps.push(reverseDispatchesStep(companyId, w.reversal.orderId, w.reversal.dispatches, at, w.reversal.refused));
   if (w.preOrder) {

@@ -54,6 +54,8 @@ export const locationCounter = (companyId: number, locationId: number, kind: Loc
 
 export const locations = {
   get: locationEntity.get,
+  /** A read of the location, to send with others in one round trip. */
+  read: locationEntity.read,
 
   /** The company's locations by id: one Query per page. */
   list(companyId: number, page: PageRequest): Promise<Page<Location>> {

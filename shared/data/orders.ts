@@ -17,7 +17,7 @@ import { coursingEntity } from './coursings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
-import { logPage, readLog, type PageRequest } from './paging';
+import { logPage, queryAll, readLog, type PageRequest } from './paging';
 import { orderPlacedStep } from './tabs';
 import { checkStep, transact, type Step } from './transact';
 
@@ -126,6 +126,11 @@ export const orders = {
   /** A tab's orders, oldest first: one Query per page. Not counted: `total` is exact on the last page, a lower bound before it. */
   async listByTab(companyId: number, tabId: string, page: PageRequest): Promise<Page<Order>> {
     return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), (item) => shown(orderEntity.from(item)));
+  },
+
+  /** Every order of a tab (its bill is made of them): one Query; more than 1000 is 422 (docs/purchases.md). */
+  async allOfTab(companyId: number, tabId: string): Promise<Order[]> {
+    return (await queryAll({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, 1000)).map((item) => shown(orderEntity.from(item)));
   },
 
   /**

@@ -1,15 +1,21 @@
 /**
  * Tabs (bills) of bookings (docs/bookings.md#data):
  *
- *   tab   C#<cid> / TAB#<id>   version; purchaseCount, orderCount
+ *   tab   C#<cid> / TAB#<id>   version; purchaseCount, paidCents, orderCount, anonymousMembers
+ *         gsi1 C#<cid>#L#<loc:12>#OPENTABS / <openedAt>#<id>   only while the tab is open (close-all)
  *
- * Tabs change only inside the transactions of their booking (tabSteps) and of orders placed on
- * them. Each change is an UpdateItem conditioned on the status the booking says the tab has, so a
- * tab is never read just to be written. The claim a tab makes on its table is in openTabs.ts.
+ * Tabs change inside the transactions of their booking (tabSteps), of orders placed on them, of
+ * purchases paying them (purchaseStep) and of the tab operations (anonymous members, close-all).
+ * Each change is an UpdateItem conditioned on the status the booking says the tab has (or, for a
+ * purchase, the version read), so a tab is never read just to be written. The claim a tab makes
+ * on its table is in openTabs.ts.
  */
 import { conflict } from '../errors';
 import type { TabStatus } from '../schemas/bookingStates';
+import type { Page } from '../page';
 import { companyKey, defineEntity } from './entity';
+import { keys } from './keys';
+import { logPage, readLog, type PageRequest } from './paging';
 import { updateStep, type Condition, type Step } from './transact';
 
 export interface Tab {
@@ -21,8 +27,12 @@ export interface Tab {
   tableId: string | null;
   status: TabStatus;
   primaryUserId: number | null;
-  /** Purchases recorded against the tab (the purchases area counts them; 0 until it exists). */
+  /** Purchases recorded against the tab (unseating refuses once there is one). */
   purchaseCount: number;
+  /** What the tab's purchases paid towards its bill (minor units; tips and service fees not included). Absent: 0. */
+  paidCents?: number;
+  /** Anonymous guests added to the tab (POST /tabs/{id}/anonymous-members). Absent: 0. */
+  anonymousMembers?: number;
   /** Orders placed on the tab while open (the seating's pre-order dispatch is not one). */
   orderCount: number;
   openedAt: string | null;
@@ -32,12 +42,20 @@ export interface Tab {
   version: number;
 }
 
+/** The index partition of a location's open tabs (sparse: a tab is in it only while open). */
+const openTabsPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#OPENTABS`;
+
+/** The open-tabs index keys of a tab that is (or becomes) open at `openedAt`; unset (REMOVE) otherwise. */
+const openIndex = (companyId: number, locationId: number, id: string, open: boolean, openedAt: string) =>
+  open ? { gsi1pk: openTabsPartition(companyId, locationId), gsi1sk: `${openedAt}#${id}` } : { gsi1pk: undefined, gsi1sk: undefined };
+
 export const tabEntity = defineEntity({
   name: 'TAB',
   label: 'tab',
   key: (companyId: number, id: string) => companyKey(companyId, `TAB#${id}`),
   keyOf: (companyId, t: Tab) => [companyId, t.id] as const,
-  fields: ['id', 'locationId', 'bookingId', 'tableId', 'status', 'primaryUserId', 'purchaseCount', 'orderCount', 'openedAt', 'closedAt', 'createdAt', 'updatedAt', 'version'],
+  fields: ['id', 'locationId', 'bookingId', 'tableId', 'status', 'primaryUserId', 'purchaseCount', 'paidCents', 'orderCount', 'anonymousMembers', 'openedAt', 'closedAt', 'createdAt', 'updatedAt', 'version'],
+  indexes: (companyId, t) => (t.status === 'open' ? openIndex(companyId, t.locationId, t.id, true, t.openedAt ?? t.createdAt) : {}),
 });
 
 /** The fields of a tab that its booking's operations change (`bookingId` only when seating links a tab opened without one). */
@@ -56,8 +74,11 @@ export type TabWrite =
       unlinked?: boolean;
     };
 
-/** The steps that make or change tabs, at time `at`. */
-export function tabSteps(companyId: number, writes: readonly TabWrite[], at: string): Step[] {
+/**
+ * The steps that make or change tabs of the location, at time `at`. A status change also moves
+ * the tab in or out of the location's open-tabs index.
+ */
+export function tabSteps(companyId: number, locationId: number, writes: readonly TabWrite[], at: string): Step[] {
   return writes.map((w): Step => {
     if ('create' in w) return tabEntity.newItemStep(companyId, w.create);
     const condition: Condition = { expression: '#st = :expected', names: { '#st': 'status' }, values: { ':expected': w.expectedStatus } };
@@ -69,7 +90,8 @@ export function tabSteps(companyId: number, writes: readonly TabWrite[], at: str
       condition.expression += ' AND (attribute_not_exists(bookingId) OR attribute_type(bookingId, :null))';
       condition.values![':null'] = 'NULL';
     }
-    return updateStep(tabEntity.key(companyId, w.id), { ...w.set, updatedAt: at }, {
+    const index = w.set.status === undefined ? {} : openIndex(companyId, locationId, w.id, w.set.status === 'open', w.set.openedAt ?? at);
+    return updateStep(tabEntity.key(companyId, w.id), { ...w.set, ...index, updatedAt: at }, {
       add: { version: 1 },
       condition,
       onConditionFailed: () => conflict(`Tab ${w.id} was changed by another request; read the booking again and retry`),
@@ -86,10 +108,44 @@ export function orderPlacedStep(companyId: number, tabId: string, at: string): S
   });
 }
 
+/** A purchase recorded on a tab read at `read.version`: its paid total moves and, when it is paid in full, it closes. */
+export interface TabPayment {
+  read: Pick<Tab, 'id' | 'locationId' | 'status' | 'version'>;
+  paidCents: number;
+  /** Paid in full while open: the tab closes at `at`. */
+  closes: boolean;
+}
+
+const notAsRead = (id: string) => () => conflict(`Tab ${id} was changed by another request (an order, a payment or seating); read it again and retry`);
+
+/** The tab's side of a purchase: conditioned on the version read, so the bill it was checked against is still the bill. */
+export function purchaseStep(companyId: number, p: TabPayment, at: string): Step {
+  const { id, locationId, status, version } = p.read;
+  const close = p.closes ? { status: 'closed', closedAt: at, ...openIndex(companyId, locationId, id, false, at) } : {};
+  return updateStep(tabEntity.key(companyId, id), { paidCents: p.paidCents, ...close, updatedAt: at }, {
+    add: { purchaseCount: 1, version: 1 },
+    condition: { expression: 'version = :read AND #st = :status', names: { '#st': 'status' }, values: { ':read': version, ':status': status } },
+    onConditionFailed: notAsRead(id),
+  });
+}
+
+/** Anonymous guests join a tab that is not closed. */
+export function anonymousMembersStep(companyId: number, tabId: string, count: number, at: string): Step {
+  return updateStep(tabEntity.key(companyId, tabId), { updatedAt: at }, {
+    add: { anonymousMembers: count, version: 1 },
+    condition: { expression: 'attribute_exists(pk) AND #st <> :closed', names: { '#st': 'status' }, values: { ':closed': 'closed' } },
+    onConditionFailed: () => conflict(`Tab ${tabId} is closed`),
+  });
+}
+
 export const tabs = {
   get: tabEntity.get,
   /** A read of one tab, to send with others in one round trip. */
   read: (companyId: number, id: string) => tabEntity.read(companyId, id),
   /** Reads of several tabs (those that exist, in the order asked), to send with others in one round trip. */
   readMany: (companyId: number, ids: readonly string[]) => tabEntity.readMany(ids.map((id) => [companyId, id] as [number, string])),
+  /** A location's open tabs, oldest opened first: one Query of the open-tabs index per page. */
+  async listOpen(companyId: number, locationId: number, page: PageRequest): Promise<Page<Tab>> {
+    return logPage(await readLog({ index: 'gsi1', partition: openTabsPartition(companyId, locationId) }, page), tabEntity.from);
+  },
 };

@@ -79,6 +79,11 @@ export const eventCatalog = {
   'webhook-subscription.created': 'webhook-subscription',
   'webhook-subscription.updated': 'webhook-subscription',
   'webhook-subscription.deleted': 'webhook-subscription',
+  // tabs, purchases and reviews (docs/purchases.md)
+  'tab.closed': 'tab',
+  'purchase.created': 'purchase',
+  'purchase.updated': 'purchase',
+  'review.created': 'review',
   /** Sent by POST /webhooks/subscriptions/{id}/test to that subscription only; not in the event log. */
   'webhook.test': 'webhook-subscription',
 } as const;
@@ -119,6 +124,8 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   role: { read: 'roles.read', scope: 'company' },
   permission: { read: 'permissions.read', scope: 'company' },
   'webhook-subscription': { read: 'webhooks.read', scope: 'location' },
+  purchase: { read: 'purchases.read', scope: 'location' },
+  review: { read: 'reviews.read', scope: 'location' },
 };
 
 /**

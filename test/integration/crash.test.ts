@@ -48,6 +48,9 @@ import { createLocation, deleteLocation, updateLocation } from '../../shared/dom
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
 import { createRole, updateRole } from '../../shared/domain/roles';
 import { createTable, deleteTable, updateTable } from '../../shared/domain/tables';
+import { createPurchase, markPickedUp } from '../../shared/domain/tabs/purchases';
+import { createReview } from '../../shared/domain/tabs/reviews';
+import { addAnonymousMember, closeAllTabs } from '../../shared/domain/tabs/tabs';
 import { createSubscription, deleteSubscription, retryDelivery, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from '../../shared/domain/webhooks';
 import { newEvent } from '../../shared/events/catalog';
 import { routes } from '../../shared/routes';
@@ -432,6 +435,24 @@ const rows: Row<unknown>[] = [
     },
     run: (c, d) => retryDelivery(c.principal, d.id),
   }),
+
+  // tabs, purchases, reviews (the seated booking's bill: 2 × 9.00 + 29.00 = 47.00)
+  row({ op: 'createTabPurchase', variant: 'pays part of the bill: the purchase, its reference, the tab, the day totals', setup: (c) => seated(c), run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { amount: 2000, paymentProvider: 'card', tip: 300, providerReference: 'pi_crash' }) }),
+  row({
+    op: 'createTabPurchase',
+    variant: 'pays the rest by items: the tab closes, its table is released, the booking records it',
+    setup: async (c) => {
+      const s = await seated(c);
+      await createPurchase(c.principal, s.booking.tab.id, { amount: 900, paymentProvider: 'card' });
+      return s;
+    },
+    run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { items: [{ name: 'Soup', unitPrice: 900, quantity: 1, vatRate: 12 }, { name: 'Steak', unitPrice: 2900, quantity: 1, vatRate: 12 }], paymentProvider: 'swish' }),
+  }),
+  row({ op: 'createTabPurchase', variant: "pays a booking's deposit on its pre-arrival tab", setup: async (c) => booking(c, await place(c), { depositAmountCents: 5000 }), run: (c, b) => createPurchase(c.principal, b.tab.id, { amount: 5000, paymentProvider: 'card' }) }),
+  row({ op: 'markPurchasePickedUp', setup: async (c) => createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }), run: (c, p) => markPickedUp(c.principal, p.id) }),
+  row({ op: 'addTabAnonymousMember', setup: (c) => seated(c), run: (c, s) => addAnonymousMember(c.principal, s.booking.tab.id) }),
+  row({ op: 'closeAllTabs', variant: "a seated booking's tab: closed, its table released", setup: (c) => seated(c), run: (c) => closeAllTabs(c.principal, undefined) }),
+  row({ op: 'createReview', setup: async (c) => createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }), run: (c, p) => createReview(c.principal, { purchaseIntentId: p.id, rating: 4, reviewTags: ['quick'] }) }),
 ];
 
 /** Runs the row's setup in a new company; answers the company and what the setup made. */

@@ -80,7 +80,7 @@ function localGuestPhone(input: CreateBookingBody, location: { country?: string 
 
 /** Why a party cannot be seated on creation before anything is read, or undefined (a party without tables gets one assigned). */
 function seatingBlocker(depositAmountCents: number | null): string | undefined {
-  if (depositAmountCents !== null && depositAmountCents > 0) return 'The deposit is a required item and is unpaid; the booking was created without seating';
+  if (depositAmountCents !== null && depositAmountCents > 0) return 'The deposit is a required item and is unpaid (a purchase on the booking\'s tab pays it; then seat the booking); the booking was created without seating';
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { readTogether } from '../../data/batch';
 import { bookings } from '../../data/bookings';
-import { items as inventory } from '../../data/items';
+import { items as inventory, type Item } from '../../data/items';
 import { orders, type CoursingCheck, type Order, type OrderLine } from '../../data/orders';
 import { preOrders } from '../../data/preOrders';
 import { tabs, type Tab } from '../../data/tabs';
@@ -32,15 +32,29 @@ const beforeSeating: readonly BookingStatus[] = ['pending', 'confirmed', 'checke
  * round trip); the item must be one of the location's (404 naming the line). A line without an
  * item must give its name and price (400). VAT rate and cost center are stored when known.
  */
-async function linesOf(companyId: number, locationId: number, lines: OrderBody['items']): Promise<OrderLine[]> {
+/**
+ * The inventory item each line names (undefined for a line naming none), read in one round trip;
+ * each must be one of the location's (404 naming the first line that names another). Orders and
+ * purchases take a line's name, price, VAT rate and cost center from it.
+ */
+export async function lineItems(companyId: number, locationId: number, lines: readonly { itemId?: number | undefined }[]): Promise<(Item | undefined)[]> {
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
   const found = new Map((ids.length ? await inventory.getMany(ids.map((id) => [companyId, id] as [number, number])) : []).map((i) => [i.id, i]));
-  const problems: FieldProblem[] = [];
-  const out = lines.map((l, index): OrderLine => {
-    const item = l.itemId === undefined ? undefined : found.get(l.itemId);
-    if (l.itemId !== undefined && (!item || item.locationId !== locationId)) {
+  return lines.map((l, index) => {
+    if (l.itemId === undefined) return undefined;
+    const item = found.get(l.itemId);
+    if (!item || item.locationId !== locationId) {
       throw new AppError('NOT_FOUND', `Item ${l.itemId} not found at location ${locationId}`, [{ path: `/items/${index}/itemId`, message: 'no item with this id at this location' }]);
     }
+    return item;
+  });
+}
+
+async function linesOf(companyId: number, locationId: number, lines: OrderBody['items']): Promise<OrderLine[]> {
+  const named = await lineItems(companyId, locationId, lines);
+  const problems: FieldProblem[] = [];
+  const out = lines.map((l, index): OrderLine => {
+    const item = named[index];
     const name = l.name ?? item?.name;
     const price = l.price ?? item?.price;
     if (name === undefined) problems.push({ path: `/items/${index}/name`, message: 'is required without itemId' });

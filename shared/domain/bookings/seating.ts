@@ -71,6 +71,7 @@ export async function seatBooking(principal: Principal, id: string, input: SeatB
   }
   const { booking: prev, preOrder, tab: named } = await bookingWithPreOrder(principal, id, input.tabId);
   nextStatus(prev.status, 'seat');
+  await assertDepositPaid(companyId, prev, input);
   const own = input.tabId === undefined ? undefined : prev.tabs.find((t) => t.id === input.tabId);
   if (own?.status === 'closed') throw tabRefused('CONFLICT', `Tab ${own.id} of booking ${id} is closed`, 'is closed');
   const linked = input.tabId === undefined || own ? undefined : tabToLink(prev, input.tabId, named);
@@ -101,6 +102,28 @@ export async function seatBooking(principal: Principal, id: string, input: SeatB
     events: [newEvent(companyId, 'booking.seated', id, { ...next, tabId: input.tabId ?? tabs[0]!.id })],
   });
   return next;
+}
+
+/**
+ * A booking's deposit (`depositAmountCents` > 0) is a required item of its primary tab (spec 3.2
+ * "no unpaid required items"): seating waits until purchases on that tab have paid it (409 until
+ * then; one more GetItem, of the tab, for a booking with a deposit). The deposit stays on that tab,
+ * so such a booking is seated on it: not on a new tab (`createTab`) nor a linked one (409).
+ */
+async function assertDepositPaid(companyId: number, b: Booking, input: SeatBookingBody): Promise<void> {
+  const deposit = b.depositAmountCents ?? 0;
+  if (deposit <= 0) return;
+  if (input.createTab || (input.tabId !== undefined && !b.tabs.some((t) => t.id === input.tabId))) {
+    throw new AppError('CONFLICT', `Booking ${b.id} has a deposit, which is on its own tab ${b.tab.id}: it is seated on that tab, not on a new or linked one`, [
+      { path: input.createTab ? '/createTab' : '/tabId', message: 'a booking with a deposit is seated on its own tab' },
+    ]);
+  }
+  const paid = (await tabItems.get(companyId, b.tab.id))?.paidCents ?? 0;
+  if (paid < deposit) {
+    throw new AppError('CONFLICT', `The deposit of ${deposit} is a required item and is unpaid (${paid} paid): pay it with a purchase on tab ${b.tab.id} before seating`, [
+      { path: '/depositAmountCents', message: `${deposit - paid} of the deposit is unpaid` },
+    ]);
+  }
 }
 
 /** A dispatch that unseating reversed, as booking.unseated lists it. */
