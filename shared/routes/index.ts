@@ -5,6 +5,7 @@
  * JSON Schema), so reading the table pulls in no handler runtime.
  */
 import { accessRoutes } from './access';
+import { alertsRoutes } from './alerts';
 import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
 import { capacityRoutes } from './capacity';
@@ -18,7 +19,8 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes] as const satisfies readonly Route[];
+export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+  ...alertsRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

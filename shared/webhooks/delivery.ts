@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import type { Alert } from '../data/alerts';
+import { eventLocation, type EventPayload } from '../events/catalog';
 import type { DeliveryRef } from '../data/outbox';
 import { deliveries, type AttemptRecord, type StoredDelivery } from '../data/webhookDeliveries';
 import type { StoredSubscription } from '../data/webhookSubscriptions';
@@ -50,10 +51,21 @@ function signingSecrets(s: StoredSubscription, now: number): string[] {
   return previousValid ? [s.secret, s.previousSecret!] : [s.secret];
 }
 
+/** The location of the event a delivery carries (its data's `locationId`, a location's id), or null. */
+function deliveredLocation(d: StoredDelivery): number | null {
+  try {
+    return eventLocation(JSON.parse(d.body) as EventPayload);
+  } catch {
+    return null;
+  }
+}
+
 function deadAlert(d: StoredDelivery, s: StoredSubscription, result: SendResult, at: string): Alert {
   return {
     id: randomUUID(),
-    locationId: null,
+    // The event's location when it has one (a booking's, a table's …): so location-limited
+    // operators see it; company-wide otherwise (a guest, a webhook test).
+    locationId: deliveredLocation(d),
     alertType: DEAD_ALERT_TYPE,
     severity: 'error',
     title: 'A webhook could not be delivered',

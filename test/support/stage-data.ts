@@ -11,11 +11,13 @@ import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
+import { raiseAlert, type Alert } from '../../shared/data/alerts';
 import { companies } from '../../shared/data/companies';
 import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { tabEntity, type Tab } from '../../shared/data/tabs';
 import { transact } from '../../shared/data/transact';
+import { newAlert, type AlertInput } from '../../shared/domain/alerts';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { allItems } from './scan';
@@ -127,4 +129,12 @@ export async function tabWithoutBooking(companyId: number, locationId: number, s
   };
   await transact([tabEntity.newItemStep(companyId, tab)]);
   return tab;
+}
+
+/** An alert raised straight into the stage's table, as the service raises one (a dead delivery, a failed print job …). */
+export async function stageAlert(companyId: number, input: AlertInput, at?: string): Promise<Alert> {
+  connect();
+  const alert = newAlert(input, at);
+  await raiseAlert(companyId, alert);
+  return alert;
 }
