@@ -95,6 +95,7 @@ export const areaAccess: Record<string, AreaAccess> = {
   capacity: {},
   // Alerts (list, acknowledge, resolve) and printing (printer groups, terminals, print jobs): the tenant profile.
   alerts: {},
+  printing: {},
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
   webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
   access: {

@@ -63,7 +63,7 @@ function locatedFamily(name: string, content: LocationContent) {
 const groups = locatedFamily('PRINTERGROUP', 'PRINTERGROUP');
 const terminalsFamily = locatedFamily('TERMINAL', 'TERMINAL');
 
-export const printerGroupEntity = defineEntity({
+export const printerGroupEntity = defineEntity<PrinterGroup, [number, string]>({
   name: 'PRINTER_GROUP',
   label: 'printer group',
   key: (companyId: number, id: string) => companyKey(companyId, `PRINTERGROUP#${id}`),
@@ -72,7 +72,7 @@ export const printerGroupEntity = defineEntity({
   indexes: groups.indexes,
 });
 
-export const terminalEntity = defineEntity({
+export const terminalEntity = defineEntity<Terminal, [number, string]>({
   name: 'TERMINAL',
   label: 'terminal',
   key: (companyId: number, id: string) => companyKey(companyId, `TERMINAL#${id}`),

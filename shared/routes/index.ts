@@ -12,6 +12,7 @@ import { capacityRoutes } from './capacity';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
+import { printingRoutes } from './printing';
 import { setupRoutes } from './setup';
 import { waitlistRoutes } from './waitlist';
 import { webhooksRoutes } from './webhooks';
@@ -20,7 +21,8 @@ import type { Route } from './route';
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
 export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
-  ...alertsRoutes] as const satisfies readonly Route[];
+  ...alertsRoutes,
+  ...printingRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 
