@@ -116,7 +116,7 @@ describe('alert transitions', () => {
     }
     const after = [await count('active'), await count('acknowledged'), await count('resolved')];
     expect(after[0]).toBe(active - 1);
-    expect(after[1] + after[2]).toBe(acknowledged + resolved + 1);
+    expect(after[1]! + after[2]!).toBe(acknowledged + resolved + 1);
     expect(after).toEqual([active - 1, acknowledged + (stored.latestStatus === 'acknowledged' ? 1 : 0), resolved + (stored.latestStatus === 'resolved' ? 1 : 0)]);
   });
 });
