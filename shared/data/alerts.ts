@@ -13,6 +13,7 @@
  * filters of the Query. Counted per company, per status, per location and per location and
  * status; a transition moves the status counters in its transaction.
  */
+import { randomUUID } from 'node:crypto';
 import type { Page } from '../page';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
@@ -50,6 +51,41 @@ export interface AlertFilter {
   status?: AlertStatus | undefined;
   severity?: AlertSeverity | undefined;
   alertType?: string | undefined;
+}
+
+/** What a raiser says about an alert; the rest (id, status, times) is filled in. */
+export interface AlertInput {
+  locationId: number | null;
+  alertType: string;
+  severity: AlertSeverity;
+  title: string;
+  message?: string | null;
+  details?: Record<string, unknown> | null;
+  stackTrace?: string | null;
+  context?: Record<string, unknown> | null;
+}
+
+/** A new, active alert. */
+export function newAlert(input: AlertInput, at = new Date().toISOString()): Alert {
+  return {
+    id: randomUUID(),
+    locationId: input.locationId,
+    alertType: input.alertType,
+    severity: input.severity,
+    title: input.title,
+    message: input.message ?? null,
+    details: input.details ?? null,
+    stackTrace: input.stackTrace ?? null,
+    context: input.context ?? null,
+    latestStatus: 'active',
+    resolvedAt: null,
+    resolvedBy: null,
+    acknowledgedAt: null,
+    acknowledgedBy: null,
+    version: 1,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 const rank: Record<AlertStatus, string> = { active: '3', acknowledged: '2', resolved: '1' };

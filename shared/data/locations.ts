@@ -47,7 +47,7 @@ export const locationEntity = defineEntity({
  */
 export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'BOOKING' | 'PRINTERGROUP' | 'TERMINAL';
 export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'BOOKING', 'PRINTERGROUP', 'TERMINAL'];
-const contentNames: Record<LocationContent, string> = {
+export const contentNames: Record<LocationContent, string> = {
   TABLE: 'tables',
   BGROUP: 'booking groups',
   COURSING: 'coursings',

@@ -5,51 +5,17 @@
  *
  * recording who (the calling user's id; null for an API key) and when. Acknowledging an
  * acknowledged alert answers it unchanged (idempotent); anything asked of a resolved alert is 409.
- * Alerts emit no events (decisions.md §6 lists none). `newAlert` builds the alerts the service
- * raises itself.
+ * Alerts emit no events (decisions.md §6 lists none). `newAlert` (data/alerts.ts) builds the alerts
+ * the service raises itself.
  */
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
-import { alerts, type Alert, type AlertSeverity } from '../data/alerts';
+import { alerts, type Alert } from '../data/alerts';
 import { conflict, forbidden, notFound } from '../errors';
 import { namedPage, type Page } from '../page';
 import type { ListAlertsQuery } from '../schemas/alerts';
 import { assertLocationAllowed, listLocation } from './access';
 
-/** What a raiser says about an alert; the rest (id, status, times) is filled in. */
-export interface AlertInput {
-  locationId: number | null;
-  alertType: string;
-  severity: AlertSeverity;
-  title: string;
-  message?: string | null;
-  details?: Record<string, unknown> | null;
-  stackTrace?: string | null;
-  context?: Record<string, unknown> | null;
-}
-
-/** A new, active alert. */
-export function newAlert(input: AlertInput, at = new Date().toISOString()): Alert {
-  return {
-    id: randomUUID(),
-    locationId: input.locationId,
-    alertType: input.alertType,
-    severity: input.severity,
-    title: input.title,
-    message: input.message ?? null,
-    details: input.details ?? null,
-    stackTrace: input.stackTrace ?? null,
-    context: input.context ?? null,
-    latestStatus: 'active',
-    resolvedAt: null,
-    resolvedBy: null,
-    acknowledgedAt: null,
-    acknowledgedBy: null,
-    version: 1,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
+export { newAlert, type AlertInput } from '../data/alerts';
 
 /**
  * The user id `acknowledgedBy`/`resolvedBy` record: a bearer token's `sub` (numeric: the token
