@@ -96,6 +96,9 @@ export const areaAccess: Record<string, AreaAccess> = {
   guests: {},
   setup: {},
   capacity: {},
+  // Alerts (list, acknowledge, resolve) and printing (printer groups, terminals, print jobs): the tenant profile.
+  alerts: {},
+  printing: {},
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
   webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
   access: {

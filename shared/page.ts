@@ -17,8 +17,13 @@ export class Page<T> {
   constructor(
     readonly items: T[],
     readonly pagination: Pagination,
+    /** Set when the list answers `data.<dataKey>` rather than `data` as an array (the alerts: decisions.md §1). */
+    readonly dataKey?: string,
   ) {}
 }
+
+/** The page answered as `data: { [dataKey]: items }`, its pagination in `meta` as every list's. */
+export const namedPage = <T>(page: Page<T>, dataKey: string): Page<T> => new Page(page.items, page.pagination, dataKey);
 
 
 /** The problem with a `page` that reaches past MAX_PAGED_ITEMS, or undefined. A cursor read is never refused. */

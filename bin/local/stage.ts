@@ -105,9 +105,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     pipeline = new LocalPipeline({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME! });
     await pipeline.start();
     // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts: no-shows, then lapsed waitlist offers), every NO_SHOW_SWEEP_MS here.
-    const { sweepNoShows } = await import('../../shared/domain/bookings/transitions');
+    const { watchedNoShowSweep } = await import('../../shared/domain/sweeps');
     const { sweepLapsedOffers } = await import('../../shared/domain/waitlist/operations');
-    const sweep = async () => (await sweepNoShows(), await sweepLapsedOffers());
+    const sweep = async () => (await watchedNoShowSweep(), await sweepLapsedOffers());
     noShowSweep = setInterval(() => void sweep().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
     noShowSweep.unref();
     return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };

@@ -45,9 +45,19 @@ export const locationEntity = defineEntity({
  * (BOOKING) the bookings without a table that still use the location (active, or with an open tab:
  * bookings with tables are counted on their tables, which the location must not have either).
  */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'BOOKING';
-export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'BOOKING'];
-const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups', BOOKING: 'bookings without a table that use it' };
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'BOOKING' | 'PRINTERGROUP' | 'TERMINAL';
+export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'BOOKING', 'PRINTERGROUP', 'TERMINAL'];
+export const contentNames: Record<LocationContent, string> = {
+  TABLE: 'tables',
+  BGROUP: 'booking groups',
+  COURSING: 'coursings',
+  CAPSET: 'capacity settings',
+  ITEM: 'items',
+  VGROUP: 'variant groups',
+  BOOKING: 'bookings without a table that use it',
+  PRINTERGROUP: 'printer groups',
+  TERMINAL: 'terminals',
+};
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
 export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);

@@ -38,6 +38,8 @@ export interface Collection {
   index?: IndexName;
   partition: string;
   prefix?: string;
+  /** Read in descending sort-key order (the alerts: newest first). */
+  newestFirst?: boolean;
   /** The item whose attribute `n` counts the collection (kept in the same transactions). */
   counter: { pk: string; sk: string };
 }
@@ -200,7 +202,7 @@ export function counterStep(counter: Collection['counter'], delta: number): Step
  * read in parallel.
  */
 export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Item) => T): Promise<Page<T>> {
-  const span: QuerySpan = { index: c.index, partition: c.partition, ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}) };
+  const span: QuerySpan = { index: c.index, partition: c.partition, ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}), ...(c.newestFirst ? { newestFirst: true } : {}) };
   const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
   if (!start) assertPageDepth(req);
   const page = start?.page ?? req.page;

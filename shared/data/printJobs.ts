@@ -1,13 +1,22 @@
 /**
- * Print jobs the booking lifecycle queues (a kitchen correction ticket when seating is undone):
+ * Print jobs: those the booking lifecycle queues (a kitchen correction ticket when seating is
+ * undone) and the terminal pre-checks (docs/printing.md), which print at a printer group and whose
+ * printer agent reports them printed or failed:
  *
  *   print job   C#<cid> / PRINTJOB#<id>   gsi1 C#<cid>#L#<loc:12>#PRINTJOBS / <createdAt>#<id>
  *
  * Written inside the transaction of the change it reports; the printer queue reads a location's
  * jobs in order through gsi1.
  */
+import type { Alert } from './alerts';
+import { newAlertSteps } from './alerts';
+import type { DomainEvent } from '../events/catalog';
+import type { PreCheckContent } from '../schemas/printing';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
+import { outboxStep } from './outbox';
+import { printerGroupEntity, terminalEntity } from './printing';
+import { transact } from './transact';
 
 export interface PrintJob {
   id: string;
@@ -18,11 +27,64 @@ export interface PrintJob {
   createdAt: string;
 }
 
-export const printJobEntity = defineEntity({
+const jobKey = (companyId: number, id: string) => companyKey(companyId, `PRINTJOB#${id}`);
+const jobIndexes = (companyId: number, j: { locationId: number; createdAt: string; id: string }) => ({ gsi1pk: `${keys.company(companyId)}#L#${keys.pad(j.locationId)}#PRINTJOBS`, gsi1sk: `${j.createdAt}#${j.id}` });
+
+export const printJobEntity = defineEntity<PrintJob, [number, string]>({
   name: 'PRINT_JOB',
   label: 'print job',
-  key: (companyId: number, id: string) => companyKey(companyId, `PRINTJOB#${id}`),
+  key: jobKey,
   keyOf: (companyId, j: PrintJob) => [companyId, j.id] as const,
   fields: ['id', 'locationId', 'kind', 'status', 'content', 'createdAt'],
-  indexes: (companyId, j) => ({ gsi1pk: `${keys.company(companyId)}#L#${keys.pad(j.locationId)}#PRINTJOBS`, gsi1sk: `${j.createdAt}#${j.id}` }),
+  indexes: jobIndexes,
 });
+
+export type PrintJobStatus = 'queued' | 'printed' | 'failed';
+
+/** A pre-check a terminal sent (spec 2.15), for its printer group. */
+export interface TerminalPrintJob {
+  id: string;
+  locationId: number;
+  kind: 'terminal_pre_check';
+  status: PrintJobStatus;
+  printerGroupId: string;
+  terminalId: string;
+  tabId: string;
+  content: PreCheckContent;
+  /** What the printer agent reported when it failed; null otherwise. */
+  error: string | null;
+  /** The alert its failure raised. */
+  alertId: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const terminalJobEntity = defineEntity<TerminalPrintJob, [number, string]>({
+  name: 'PRINT_JOB',
+  label: 'print job',
+  key: jobKey,
+  keyOf: (companyId, j: TerminalPrintJob) => [companyId, j.id] as const,
+  fields: ['id', 'locationId', 'kind', 'status', 'printerGroupId', 'terminalId', 'tabId', 'content', 'error', 'alertId', 'version', 'createdAt', 'updatedAt'],
+  indexes: jobIndexes,
+});
+
+export const terminalJobs = {
+  get: terminalJobEntity.get,
+  read: terminalJobEntity.read,
+
+  /** Queues the job while its terminal and printer group exist (404 otherwise), with its event. */
+  async create(companyId: number, j: TerminalPrintJob, event: DomainEvent): Promise<void> {
+    await transact([
+      terminalEntity.existsStep([companyId, j.terminalId]),
+      printerGroupEntity.existsStep([companyId, j.printerGroupId]),
+      terminalJobEntity.newItemStep(companyId, j),
+      outboxStep(event),
+    ]);
+  },
+
+  /** The agent's report: the job at its new status while still at the version read, with the alert of a failure. */
+  async report(companyId: number, prev: TerminalPrintJob, next: TerminalPrintJob, event: DomainEvent, alert?: Alert): Promise<void> {
+    await transact([terminalJobEntity.versionedPutStep(companyId, next, prev.version), ...(alert ? newAlertSteps(companyId, alert) : []), outboxStep(event)]);
+  },
+};

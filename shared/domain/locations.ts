@@ -2,7 +2,7 @@
 import { IANAZone } from 'luxon';
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
-import { locations, type Location, type LocationContent } from '../data/locations';
+import { contentNames, locationContents, locations, type Location } from '../data/locations';
 import { AppError, forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
@@ -115,7 +115,6 @@ export async function updateLocation(principal: Principal, locationId: number, i
   return next;
 }
 
-const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups' };
 
 /**
  * 409 naming what keeps the location, read once its delete was refused: its tables, booking
@@ -125,10 +124,10 @@ const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TAB
  */
 async function locationInUse(companyId: number, location: Location): Promise<AppError | undefined> {
   const [contents, inUse] = await Promise.all([locations.contents(companyId, location.id), bookingsInUse(companyId, { by: 'location', locationId: location.id })]);
-  const held = (Object.keys(contentLabels) as (keyof typeof contentLabels)[]).filter((kind) => contents[kind] > 0);
+  const held = locationContents.filter((kind) => kind !== 'BOOKING' && contents[kind] > 0);
   const count = Math.max(inUse.found.length, contents.BOOKING);
   if (held.length === 0 && count === 0) return undefined;
-  const blockers = held.length ? [`it still has ${held.map((k) => `${contentLabels[k]} (${contents[k]})`).join(', ')}: delete them`] : [];
+  const blockers = held.length ? [`it still has ${held.map((k) => `${contentNames[k]} (${contents[k]})`).join(', ')}: delete them`] : [];
   return inUseConflict(`Location ${location.id}`, blockers, { count, atLeast: inUse.more, inUse, listing: `/api/v1/bookings?locationId=${location.id}` });
 }
 

@@ -2,7 +2,8 @@
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
  * Names of decisions.md §6, plus events for the other resources (coursings, items, custom tags, permissions, roles,
- * guests, locations, tables, booking groups, capacity settings, extended waiting times) so that
+ * guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
+ * terminals, print jobs) so that
  * every change has an event.
  */
 import { randomUUID } from 'node:crypto';
@@ -84,6 +85,14 @@ export const eventCatalog = {
   'purchase.created': 'purchase',
   'purchase.updated': 'purchase',
   'review.created': 'review',
+  'printer-group.created': 'printer-group',
+  'printer-group.updated': 'printer-group',
+  'printer-group.deleted': 'printer-group',
+  'terminal.created': 'terminal',
+  'terminal.updated': 'terminal',
+  'terminal.deleted': 'terminal',
+  'print-job.created': 'print-job',
+  'print-job.updated': 'print-job',
   /** Sent by POST /webhooks/subscriptions/{id}/test to that subscription only; not in the event log. */
   'webhook.test': 'webhook-subscription',
 } as const;
@@ -126,6 +135,9 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   'webhook-subscription': { read: 'webhooks.read', scope: 'location' },
   purchase: { read: 'purchases.read', scope: 'location' },
   review: { read: 'reviews.read', scope: 'location' },
+  'printer-group': { read: 'printer_groups.read', scope: 'location' },
+  terminal: { read: 'terminals.read', scope: 'location' },
+  'print-job': { read: 'print_jobs.read', scope: 'location' },
 };
 
 /**

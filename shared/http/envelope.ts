@@ -3,7 +3,7 @@ import { Page } from '../page';
 
 export function successBody(data: unknown, requestId: string): string {
   if (data instanceof Page) {
-    return JSON.stringify({ status: 'success', data: data.items, meta: { requestId, pagination: data.pagination } });
+    return JSON.stringify({ status: 'success', data: data.dataKey === undefined ? data.items : { [data.dataKey]: data.items }, meta: { requestId, pagination: data.pagination } });
   }
   return JSON.stringify({ status: 'success', data: data ?? null, meta: { requestId } });
 }

@@ -5,12 +5,14 @@
  * JSON Schema), so reading the table pulls in no handler runtime.
  */
 import { accessRoutes } from './access';
+import { alertsRoutes } from './alerts';
 import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
 import { capacityRoutes } from './capacity';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
+import { printingRoutes } from './printing';
 import { setupRoutes } from './setup';
 import { tabsRoutes } from './tabs';
 import { waitlistRoutes } from './waitlist';
@@ -20,7 +22,9 @@ import type { Route } from './route';
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
 export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
-  ...tabsRoutes] as const satisfies readonly Route[];
+  ...tabsRoutes,
+  ...alertsRoutes,
+  ...printingRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

@@ -10,7 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';
-import type { Alert } from '../data/alerts';
+import { newAlert, type Alert } from '../data/alerts';
+import { eventLocation, type EventPayload } from '../events/catalog';
 import type { DeliveryRef } from '../data/outbox';
 import { deliveries, type AttemptRecord, type StoredDelivery } from '../data/webhookDeliveries';
 import type { StoredSubscription } from '../data/webhookSubscriptions';
@@ -50,36 +51,40 @@ function signingSecrets(s: StoredSubscription, now: number): string[] {
   return previousValid ? [s.secret, s.previousSecret!] : [s.secret];
 }
 
+/** The location of the event a delivery carries (its data's `locationId`, a location's id), or null. */
+function deliveredLocation(d: StoredDelivery): number | null {
+  try {
+    return eventLocation(JSON.parse(d.body) as EventPayload);
+  } catch {
+    return null;
+  }
+}
+
 function deadAlert(d: StoredDelivery, s: StoredSubscription, result: SendResult, at: string): Alert {
-  return {
-    id: randomUUID(),
-    locationId: null,
-    alertType: DEAD_ALERT_TYPE,
-    severity: 'error',
-    title: 'A webhook could not be delivered',
-    message: `${d.event} to ${s.url} failed ${MAX_ATTEMPTS} times; last error: ${result.error}`,
-    details: {
-      subscriptionId: s.id,
-      deliveryId: d.id,
-      eventId: d.eventId,
-      event: d.event,
-      url: s.url,
-      round: d.round,
-      attempts: MAX_ATTEMPTS,
-      lastHttpStatus: result.httpStatus,
-      lastError: result.error,
+  return newAlert(
+    {
+      // The event's location when it has one (a booking's, a table's …): so location-limited
+      // operators see it; company-wide otherwise (a guest, a webhook test).
+      locationId: deliveredLocation(d),
+      alertType: DEAD_ALERT_TYPE,
+      severity: 'error',
+      title: 'A webhook could not be delivered',
+      message: `${d.event} to ${s.url} failed ${MAX_ATTEMPTS} times; last error: ${result.error}`,
+      details: {
+        subscriptionId: s.id,
+        deliveryId: d.id,
+        eventId: d.eventId,
+        event: d.event,
+        url: s.url,
+        round: d.round,
+        attempts: MAX_ATTEMPTS,
+        lastHttpStatus: result.httpStatus,
+        lastError: result.error,
+      },
+      context: { retry: `POST /api/v1/webhooks/deliveries/${d.id}/retry` },
     },
-    stackTrace: null,
-    context: { retry: `POST /api/v1/webhooks/deliveries/${d.id}/retry` },
-    latestStatus: 'active',
-    resolvedAt: null,
-    resolvedBy: null,
-    acknowledgedAt: null,
-    acknowledgedBy: null,
-    version: 1,
-    createdAt: at,
-    updatedAt: at,
-  };
+    at,
+  );
 }
 
 /** The delivery's new state and log entry after attempt number `attempt` gave `result`. */

@@ -42,6 +42,9 @@ import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createCustomTag, linkCustomTag, unlinkCustomTag } from '../../shared/domain/customTags';
 import { acceptWaitlistOffer, declineWaitlistOffer, getWaitlistByCode, joinWaitlist, leaveWaitlist, offerWaitlistSpot } from '../../shared/domain/waitlist/operations';
 import { createGuest } from '../../shared/domain/guests';
+import { raiseAlert } from '../../shared/data/alerts';
+import { acknowledgeAlert, newAlert, resolveAlert } from '../../shared/domain/alerts';
+import { createPrinterGroup, deletePrinterGroup, deleteTerminal, putTerminal, reportPrintJob, terminalPreCheck, updatePrinterGroup } from '../../shared/domain/printing/operations';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
 import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
@@ -151,6 +154,25 @@ async function offered(c: Company) {
 }
 
 const subscription = (c: Company) => createSubscription(c.principal, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+
+/** An active alert of the company at its location, as the service raises one. */
+async function alertOf(c: Company) {
+  const alert = newAlert({ locationId: LOCATION, alertType: 'print_job.failed', severity: 'error', title: 'Printer jammed' });
+  await raiseAlert(c.companyId, alert);
+  return alert;
+}
+const TERMINAL = '0b7c1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4';
+const printerGroup = (c: Company) => createPrinterGroup(c.principal, { locationId: LOCATION, name: 'Pass printer', width: 32 });
+/** A terminal at the location printing to a new group. */
+const terminalOf = async (c: Company) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: (await printerGroup(c)).id });
+const preCheckOf = (c: Company, terminalId: string, tabId: string) =>
+  terminalPreCheck(c.principal, { locationId: LOCATION, terminalId, tabId, content: { tableName: 'C1', totalAmount: 9700, lineItems: [{ name: 'Soup', price: 900, vatRate: 12, modifications: [{ name: 'Bread', price: 0 }] }] } });
+/** A queued pre-check of a seated booking's tab. */
+async function queuedJob(c: Company) {
+  const s = await seated(c);
+  const t = await terminalOf(c);
+  return preCheckOf(c, t.id, s.booking.tab.id);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The operations.
@@ -453,6 +475,28 @@ const rows: Row<unknown>[] = [
   row({ op: 'addTabAnonymousMember', setup: (c) => seated(c), run: (c, s) => addAnonymousMember(c.principal, s.booking.tab.id) }),
   row({ op: 'closeAllTabs', variant: "a seated booking's tab: closed, its table released", setup: (c) => seated(c), run: (c) => closeAllTabs(c.principal, undefined) }),
   row({ op: 'createReview', setup: async (c) => createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }), run: (c, p) => createReview(c.principal, { purchaseIntentId: p.id, rating: 4, reviewTags: ['quick'] }) }),
+  // alerts and printing
+  row({ op: 'acknowledgeAlert', setup: (c) => alertOf(c), run: (c, a) => acknowledgeAlert(c.principal, a.id) }),
+  row({ op: 'resolveAlert', variant: 'an acknowledged one', setup: async (c) => acknowledgeAlert(c.principal, (await alertOf(c)).id), run: (c, a) => resolveAlert(c.principal, a.id) }),
+  row({ op: 'createPrinterGroup', setup: (c) => place(c), run: (c) => printerGroup(c) }),
+  row({ op: 'updatePrinterGroup', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => updatePrinterGroup(c.principal, g.id, { name: 'Kitchen pass', width: 48 }) }),
+  row({ op: 'deletePrinterGroup', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => deletePrinterGroup(c.principal, g.id) }),
+  row({ op: 'putTerminal', variant: 'creates one naming a group', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: g.id }) }),
+  row({
+    op: 'putTerminal',
+    variant: 'replaces one, moving it to another group',
+    setup: async (c) => {
+      await place(c);
+      const [one, two] = [await printerGroup(c), await printerGroup(c)];
+      await putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: one.id });
+      return two;
+    },
+    run: (c, g) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 2', printerGroupId: g.id }),
+  }),
+  row({ op: 'deleteTerminal', setup: async (c) => (await place(c), terminalOf(c)), run: (c, t) => deleteTerminal(c.principal, t.id) }),
+  row({ op: 'terminalPreCheck', setup: async (c) => ({ tabId: (await seated(c)).booking.tab.id, t: await terminalOf(c) }), run: (c, s) => preCheckOf(c, s.t.id, s.tabId) }),
+  row({ op: 'reportPrintJob', variant: 'printed', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'printed' }) }),
+  row({ op: 'reportPrintJob', variant: 'failed: raises an alert', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'failed', error: 'Out of paper' }) }),
 ];
 
 /** Runs the row's setup in a new company; answers the company and what the setup made. */

@@ -54,8 +54,8 @@ async function addSubscription(companyId: number, overrides: Partial<StoredSubsc
 }
 
 /** Dispatches an event and returns the references queued. */
-async function dispatchEvent(companyId: number, name: EventName = 'coursing.created') {
-  const event = newEvent(companyId, name, randomUUID(), { title: 'Starters' });
+async function dispatchEvent(companyId: number, name: EventName = 'coursing.created', data: Record<string, unknown> = { title: 'Starters' }) {
+  const event = newEvent(companyId, name, randomUUID(), data);
   const queued: DeliveryRef[] = [];
   await dispatch({ kind: 'event', event }, async (refs) => void queued.push(...refs));
   return { event, queued };
@@ -148,10 +148,10 @@ describe('a delivery attempt', () => {
     expect(request!.headers['webhook-signature']).toBe(signed(fresh));
   });
 
-  it('follows the schedule on failures, and after the 8th marks the delivery dead with an alert', async () => {
+  it('follows the schedule on failures, and after the 8th marks the delivery dead with an alert at the event\'s location', async () => {
     const companyId = freshCompany();
     const s = await addSubscription(companyId);
-    const { queued } = await dispatchEvent(companyId);
+    const { queued } = await dispatchEvent(companyId, 'coursing.created', { title: 'Starters', locationId: 42 });
     const ref = queued[0]!;
     answer = () => ({ status: 500 });
     let clock = Date.now();
@@ -175,7 +175,7 @@ describe('a delivery attempt', () => {
       alertType: DEAD_ALERT_TYPE,
       severity: 'error',
       latestStatus: 'active',
-      locationId: null,
+      locationId: 42,
       details: { subscriptionId: s.id, deliveryId: ref.deliveryId, attempts: MAX_ATTEMPTS, lastHttpStatus: 500, url: receiverUrl },
     });
     const log = (await attempts.page(companyId, s.id, { page: 1, limit: 20 }))!.items;

@@ -12,12 +12,14 @@ import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
+import { raiseAlert, type Alert } from '../../shared/data/alerts';
 import { companies } from '../../shared/data/companies';
 import { idempotencyRecords } from '../../shared/data/idempotency';
 import { nextId } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { tabEntity, type Tab } from '../../shared/data/tabs';
 import { transact } from '../../shared/data/transact';
+import { newAlert, type AlertInput } from '../../shared/domain/alerts';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { fingerprint } from '../../shared/http/idempotency';
@@ -142,4 +144,12 @@ export async function runningIdempotentRequest(companyId: number, apiKey: string
   const fingerprintOf = fingerprint({ httpMethod: 'POST', path: request.path, queryStringParameters: {}, body: request.body });
   const out = await idempotencyRecords.claim({ companyId, subject }, idempotencyKey, { fingerprint: fingerprintOf, owner: randomUUID(), nowMs: Date.now(), leaseMs });
   if (!out.claimed) throw new Error('the key is taken already');
+}
+
+/** An alert raised straight into the stage's table, as the service raises one (a dead delivery, a failed print job …). */
+export async function stageAlert(companyId: number, input: AlertInput, at?: string): Promise<Alert> {
+  connect();
+  const alert = newAlert(input, at);
+  await raiseAlert(companyId, alert);
+  return alert;
 }

@@ -1,0 +1,8 @@
+import * as alerts from '../schemas/alerts';
+import { row } from './route';
+
+export const alertsRoutes = [
+  row({ operationId: 'listAlerts', method: 'GET', path: '/api/v1/alerts', permission: 'alerts.read', handler: 'functions/alerts/list.ts', area: 'alerts', schemas: { query: alerts.ListAlertsQuery } }),
+  row({ operationId: 'acknowledgeAlert', method: 'POST', path: '/api/v1/alerts/{id}/acknowledge', permission: 'alerts.manage', handler: 'functions/alerts/acknowledge.ts', area: 'alerts', schemas: { path: alerts.AlertPath } }),
+  row({ operationId: 'resolveAlert', method: 'POST', path: '/api/v1/alerts/{id}/resolve', permission: 'alerts.manage', handler: 'functions/alerts/resolve.ts', area: 'alerts', schemas: { path: alerts.AlertPath } }),
+] as const;
