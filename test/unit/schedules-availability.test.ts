@@ -286,7 +286,6 @@ describe('availability: property against a brute-force reading of the occurrence
    * wall minute falls in one. In UTC wall time is the instant, so any instant can be checked.
    */
   const base = DateTime.fromISO('2030-01-01', { zone: 'UTC' });
-  const dayIndex = (date: string) => DateTime.fromISO(date, { zone: 'UTC' }).diff(base, 'days').days;
   const dateOf = (i: number) => base.plus({ days: i }).toISODate()!;
   const hm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
