@@ -45,9 +45,9 @@ export const locationEntity = defineEntity({
  * (BOOKING) the bookings without a table that still use the location (active, or with an open tab:
  * bookings with tables are counted on their tables, which the location must not have either).
  */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'BOOKING';
-export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'BOOKING'];
-const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups', BOOKING: 'bookings without a table that use it' };
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'SCHED' | 'BOOKING';
+export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'SCHED', 'BOOKING'];
+const contentNames: Record<LocationContent, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups', SCHED: 'schedules', BOOKING: 'bookings without a table that use it' };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
 export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
@@ -87,7 +87,7 @@ export const locations = {
 
   /**
    * Deletes the location as it was read, only while it holds no tables, booking groups,
-   * coursings, capacity settings, items or variant groups and no booking without a table uses it: each content counter must be zero, and goes
+   * coursings, capacity settings, items, variant groups or schedules and no booking without a table uses it: each content counter must be zero, and goes
    * with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {

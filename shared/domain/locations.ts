@@ -115,7 +115,7 @@ export async function updateLocation(principal: Principal, locationId: number, i
   return next;
 }
 
-const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups' };
+const contentLabels: Record<Exclude<LocationContent, 'BOOKING'>, string> = { TABLE: 'tables', BGROUP: 'booking groups', COURSING: 'coursings', CAPSET: 'capacity settings', ITEM: 'items', VGROUP: 'variant groups', SCHED: 'schedules' };
 
 /**
  * 409 naming what keeps the location, read once its delete was refused: its tables, booking
