@@ -13,7 +13,7 @@
  */
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { EntityType, RuleType } from '../schemas/schedules';
+import type { EntityType, RuleTiming } from '../schemas/schedules';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
@@ -22,19 +22,10 @@ import { outboxStep } from './outbox';
 import type { PageRequest } from './paging';
 import { deleteStep, transact, type Condition } from './transact';
 
-export interface ScheduleRule {
+export interface ScheduleRule extends RuleTiming {
   id: number;
   scheduleId: number;
   locationId: number;
-  ruleType: RuleType;
-  weekday: number | null;
-  startTime: string | null;
-  endTime: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-  isAvailable: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -30,6 +30,23 @@ export const ruleTypes = ['weekly', 'date_range'] as const;
 export type RuleType = (typeof ruleTypes)[number];
 export const RuleType = Type.Union(ruleTypes.map((t) => Type.Literal(t)), { description: 'weekly or date_range (docs/schedules.md)' });
 
+/** When a rule applies and what it says, as stored and answered (every field present, null when unset). */
+export interface RuleTiming {
+  ruleType: RuleType;
+  /** 0 = Sunday … 6 = Saturday (weekly rules). */
+  weekday: number | null;
+  /** HH:MM, local wall time. */
+  startTime: string | null;
+  endTime: string | null;
+  /** YYYY-MM-DD, local dates (date_range rules). */
+  startDate: string | null;
+  endDate: string | null;
+  /** YYYY-MM-DD, both included, bounding the day an occurrence starts. */
+  validFrom: string | null;
+  validTo: string | null;
+  isAvailable: boolean;
+}
+
 /** At most this many rules in one schedule: replacing them all stays one transaction (docs/schedules.md). */
 export const MAX_RULES = 40;
 /** Priorities run from 0 (the default) to this; the higher wins. */

@@ -216,6 +216,18 @@ describe('schedules: entities', () => {
   });
 });
 
+describe('schedules: their location', () => {
+  it('keeps a location from deletion while it has live schedules (409 naming them)', async () => {
+    const place = (await newLocation('Schedules only bistro')).id;
+    const s = await newSchedule({ locationId: place, entityType: 'menu_layout', entityId: 'only' });
+    const refused = await call('DELETE', `/api/v1/locations/${place}`, { key: admin() });
+    expectRefused(refused, 409, 'CONFLICT');
+    expect(refused.body.error.message).toMatch(/schedules \(1\)/);
+    expect((await remove(s.id)).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/locations/${place}`, { key: admin() })).status).toBe(200);
+  });
+});
+
 describe('schedules: listing', () => {
   it('filters by location, entity type, entity and isActive, counts and pages', async () => {
     const place = (await newLocation('Schedules list bistro')).id;

@@ -10,6 +10,7 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { availabilityAt, ruleApplies, type RuleLike, type ScheduleLike } from '../../shared/domain/schedules/availability';
+import { seeded } from '../../shared/domain/bookings/optimizer';
 import { normalizedRule, ruleProblems } from '../../shared/domain/schedules/rules';
 import { nextFallBack, nextSpringForward } from '../support/dst';
 
@@ -268,17 +269,6 @@ describe('rule shapes', () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('availability: property against a brute-force reading of the occurrences', () => {
   /**
    * The reference: list every occurrence of the rule as an interval of wall minutes counted from a
@@ -305,7 +295,7 @@ describe('availability: property against a brute-force reading of the occurrence
   }
 
   it('ruleApplies agrees with the reference on 4,000 random rules and instants', () => {
-    const rnd = random(20301);
+    const rnd = seeded(20301);
     const pick = (n: number) => Math.floor(rnd() * n);
     for (let i = 0; i < 4000; i++) {
       const withTimes = rnd() < 0.8;
@@ -325,7 +315,7 @@ describe('availability: property against a brute-force reading of the occurrence
   });
 
   it('an unavailable rule that applies, at a priority above all others, always decides unavailable', () => {
-    const rnd = random(77);
+    const rnd = seeded(77);
     for (let i = 0; i < 500; i++) {
       const at = new Date(base.toMillis() + Math.floor(rnd() * 30 * 1440) * 60000);
       const others = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, k) => schedule(k + 1, [weekly(Math.floor(rnd() * 7), null, null, { isAvailable: rnd() < 0.5 })], { priority: Math.floor(rnd() * 10) }));

@@ -26,19 +26,10 @@
  * fall-back day the repeated hour occurs twice, and a window covering it applies both times.
  */
 import { DateTime } from 'luxon';
-import type { RuleType } from '../../schemas/schedules';
+import type { RuleTiming } from '../../schemas/schedules';
 
-export interface RuleLike {
+export interface RuleLike extends RuleTiming {
   id: number;
-  ruleType: RuleType;
-  weekday: number | null;
-  startTime: string | null;
-  endTime: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-  isAvailable: boolean;
 }
 
 export interface ScheduleLike {

@@ -4,11 +4,11 @@
  */
 import { DateTime } from 'luxon';
 import type { FieldProblem } from '../../errors';
-import type { RuleBody, RuleType } from '../../schemas/schedules';
-import { stripSeconds, type RuleLike } from './availability';
+import type { RuleBody, RuleTiming, RuleType } from '../../schemas/schedules';
+import { stripSeconds } from './availability';
 
 /** The fields of a rule that say when it applies, as stored (every one present, null when unset). */
-export type RuleFields = Omit<RuleLike, 'id'>;
+export type RuleFields = RuleTiming;
 
 const realDay = (date: string) => DateTime.fromISO(date, { zone: 'UTC' }).isValid;
 
