@@ -78,23 +78,23 @@ const entityProblem = (message: string): FieldProblem[] => [{ path: '/entityId',
  * The entity must exist where it is a resource of this service: an item or a live variant group of
  * the schedule's location, the location itself for its hours (entityId the location's id). Menu
  * layouts are named by id only. A malformed id is 400, an entity not found at the location 404,
- * both naming `/entityId`. Answers the location (read beside the entity).
+ * both naming `/entityId`. One GetItem at most (none for a menu layout: the create's transaction
+ * checks that the location exists). Answers the location when it was read (for its hours).
  */
-async function checkedEntity(principal: Principal, locationId: number, entityType: EntityType, entityId: string): Promise<Location> {
-  const numeric = /^[1-9][0-9]{0,14}$/.test(entityId);
-  if (entityType !== 'menu_layout' && !numeric) throw validationFailed('The schedule is not valid', entityProblem(`is a numeric id for ${entityType}`));
+async function checkedEntity(principal: Principal, locationId: number, entityType: EntityType, entityId: string): Promise<Location | undefined> {
+  if (entityType === 'menu_layout') return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(entityId)) throw validationFailed('The schedule is not valid', entityProblem(`is a numeric id for ${entityType}`));
   const id = Number(entityId);
-  const [location, found] = await Promise.all([
-    locations.get(principal.companyId, locationId),
-    entityType === 'item'
-      ? items.get(principal.companyId, id).then((i) => i !== undefined && i.locationId === locationId)
-      : entityType === 'variant_group'
-        ? variantGroups.get(principal.companyId, id).then((g) => g !== undefined && g.deletedAt === null && g.locationId === locationId)
-        : Promise.resolve(entityType === 'menu_layout' || id === locationId),
-  ]);
-  if (!location) throw notFound(`Location ${locationId}`);
-  if (!found) throw new AppError('NOT_FOUND', `No ${entityType} ${entityId} at location ${locationId}`, entityProblem(`no ${entityType} with this id at this location`));
-  return location;
+  const missing = () => new AppError('NOT_FOUND', `No ${entityType} ${entityId} at location ${locationId}`, entityProblem(`no ${entityType} with this id at this location`));
+  if (entityType === 'location_hours') {
+    const location = await locations.get(principal.companyId, locationId);
+    if (!location) throw notFound(`Location ${locationId}`);
+    if (id !== locationId) throw missing();
+    return location;
+  }
+  const found = entityType === 'item' ? await items.get(principal.companyId, id) : await variantGroups.get(principal.companyId, id).then((g) => (g?.deletedAt === null ? g : undefined));
+  if (!found || found.locationId !== locationId) throw missing();
+  return undefined;
 }
 
 /**
