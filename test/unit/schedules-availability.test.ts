@@ -294,10 +294,10 @@ describe('availability: property against a brute-force reading of the occurrence
     return false;
   }
 
-  it('ruleApplies agrees with the reference on 4,000 random rules and instants', () => {
+  it('ruleApplies agrees with the reference on 2,000 random rules and instants', { timeout: 60_000 }, () => {
     const rnd = seeded(20301);
     const pick = (n: number) => Math.floor(rnd() * n);
-    for (let i = 0; i < 4000; i++) {
+    for (let i = 0; i < 2000; i++) {
       const withTimes = rnd() < 0.8;
       const startMinute = pick(24 * 4) * 15;
       const endMinute = rnd() < 0.1 ? startMinute : pick(24 * 4) * 15;
