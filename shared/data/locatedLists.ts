@@ -14,7 +14,7 @@ import type { ItemKey } from './batch';
 import { companyKey, type Entity } from './entity';
 import { keys } from './keys';
 import { locationCounter, type LocationContent } from './locations';
-import { counterStep, logPage, readLog, type PageRequest, type QuerySpan } from './paging';
+import { counterStep, logPage, queryAll, readLog, type PageRequest, type QuerySpan } from './paging';
 import type { Condition, Step } from './transact';
 
 /** Where a resource is listed: its location, its value of the dimension, its id. */
@@ -52,6 +52,10 @@ export function locatedLists(name: string, dim: string, content: LocationContent
     partition: f.value === undefined ? all(companyId) : ofValue(companyId, f.value),
     prefix: f.locationId === undefined ? undefined : locationPrefix(f.locationId),
   });
+  const querySpan = (companyId: number, f: ListFilter, filter?: Condition): QuerySpan => {
+    const { index, partition, prefix } = span(companyId, f);
+    return { index, partition, ...(prefix ? { range: { op: 'begins_with', value: prefix } } : {}), ...(filter ? { filter } : {}) };
+  };
 
   return {
     /** The index keys of a listed resource. */
@@ -72,8 +76,15 @@ export function locatedLists(name: string, dim: string, content: LocationContent
     async list<T>(entity: Entity<T, [number, number]>, companyId: number, f: ListFilter, page: PageRequest, filter?: Condition): Promise<Page<T>> {
       const { index, partition, prefix } = span(companyId, f);
       if (!filter) return entity.list({ index, partition, ...(prefix ? { prefix } : {}), counter: counter(companyId, f) }, page);
-      const query: QuerySpan = { index, partition, ...(prefix ? { range: { op: 'begins_with', value: prefix } } : {}), filter };
-      return logPage(await readLog(query, page), entity.from);
+      return logPage(await readLog(querySpan(companyId, f, filter), page), entity.from);
+    },
+
+    /**
+     * Every listed resource of the filter, by location then id, for a collection known to be small
+     * (one entity's schedules at a location): one Query; more than `max` is TooMany (422).
+     */
+    async all<T>(entity: Entity<T, [number, number]>, companyId: number, f: ListFilter, max: number): Promise<T[]> {
+      return (await queryAll(querySpan(companyId, f), max)).map(entity.from);
     },
   };
 }

@@ -45,8 +45,8 @@ export const locationEntity = defineEntity({
  * (BOOKING) the bookings without a table that still use the location (active, or with an open tab:
  * bookings with tables are counted on their tables, which the location must not have either).
  */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'BOOKING' | 'PRINTERGROUP' | 'TERMINAL';
-export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'BOOKING', 'PRINTERGROUP', 'TERMINAL'];
+export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'SCHED' | 'BOOKING' | 'PRINTERGROUP' | 'TERMINAL';
+export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'SCHED', 'BOOKING', 'PRINTERGROUP', 'TERMINAL'];
 export const contentNames: Record<LocationContent, string> = {
   TABLE: 'tables',
   BGROUP: 'booking groups',
@@ -54,6 +54,7 @@ export const contentNames: Record<LocationContent, string> = {
   CAPSET: 'capacity settings',
   ITEM: 'items',
   VGROUP: 'variant groups',
+  SCHED: 'schedules',
   BOOKING: 'bookings without a table that use it',
   PRINTERGROUP: 'printer groups',
   TERMINAL: 'terminals',
@@ -99,7 +100,7 @@ export const locations = {
 
   /**
    * Deletes the location as it was read, only while it holds no tables, booking groups,
-   * coursings, capacity settings, items or variant groups and no booking without a table uses it: each content counter must be zero, and goes
+   * coursings, capacity settings, items, variant groups or schedules and no booking without a table uses it: each content counter must be zero, and goes
    * with the location.
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {

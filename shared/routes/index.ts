@@ -13,6 +13,7 @@ import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
 import { printingRoutes } from './printing';
+import { schedulesRoutes } from './schedules';
 import { setupRoutes } from './setup';
 import { tabsRoutes } from './tabs';
 import { waitlistRoutes } from './waitlist';
@@ -21,7 +22,7 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes] as const satisfies readonly Route[];

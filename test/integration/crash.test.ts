@@ -46,6 +46,7 @@ import { raiseAlert } from '../../shared/data/alerts';
 import { acknowledgeAlert, newAlert, resolveAlert } from '../../shared/domain/alerts';
 import { createPrinterGroup, deletePrinterGroup, deleteTerminal, putTerminal, reportPrintJob, terminalPreCheck, updatePrinterGroup } from '../../shared/domain/printing/operations';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
+import { addScheduleRule, createSchedule, deleteSchedule, deleteScheduleRule, replaceScheduleRules, updateSchedule, updateScheduleRule } from '../../shared/domain/schedules/operations';
 import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
@@ -123,6 +124,13 @@ async function linkedGroup(c: Company) {
   await linkVariant(c.principal, String(group.variants![0]!.id), { itemId: i.id });
   return { group, item: i, variantId: String(group.variants![0]!.id) };
 }
+
+/** A menu layout's schedule of two rules at the company's location (its changes also send menu-layouts.updated). */
+async function schedule(c: Company, entity: { entityType: 'menu_layout' | 'location_hours'; entityId: string } = { entityType: 'menu_layout', entityId: 'brunch' }) {
+  await place(c);
+  return createSchedule(c.principal, { locationId: LOCATION, ...entity, name: 'Brunch', rules: [{ ruleType: 'weekly', weekday: 6, startTime: '10:00', endTime: '14:00' }, { ruleType: 'weekly', weekday: 0 }] });
+}
+const weekendNights = [{ ruleType: 'weekly' as const, weekday: 5, startTime: '22:00', endTime: '02:00' }, { ruleType: 'weekly' as const, weekday: 6, startTime: '22:00', endTime: '02:00' }, { ruleType: 'date_range' as const, startDate: '2030-12-31', endDate: '2030-12-31', isAvailable: false }];
 
 async function coursing(c: Company) {
   return createCoursing(c.principal, { locationId: LOCATION, title: 'Mains', order: 1 });
@@ -405,6 +413,14 @@ const rows: Row<unknown>[] = [
   row({ op: 'deleteVariant', variant: 'a linked one', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariant(c.principal, s.variantId) }),
   row({ op: 'linkVariant', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => linkVariant(c.principal, String(s.group.variants![0]!.id), { itemId: s.item.id }) }),
   row({ op: 'unlinkVariant', setup: (c) => linkedGroup(c), run: (c, s) => unlinkVariant(c.principal, s.variantId) }),
+
+  row({ op: 'createSchedule', variant: "an item's, with rules", setup: async (c) => (await place(c), item(c)), run: (c, i) => createSchedule(c.principal, { locationId: LOCATION, entityType: 'item', entityId: String(i.id), name: 'Lunch', rules: weekendNights }) }),
+  row({ op: 'updateSchedule', variant: "a location's hours (location.hours.updated too)", setup: (c) => schedule(c, { entityType: 'location_hours', entityId: String(LOCATION) }), run: (c, s) => updateSchedule(c.principal, String(s.id), { priority: 4, isActive: false }) }),
+  row({ op: 'deleteSchedule', setup: (c) => schedule(c), run: (c, s) => deleteSchedule(c.principal, String(s.id)) }),
+  row({ op: 'replaceScheduleRules', variant: 'two rules by three: refs added and deleted', setup: (c) => schedule(c), run: (c, s) => replaceScheduleRules(c.principal, String(s.id), { rules: weekendNights }) }),
+  row({ op: 'addScheduleRule', setup: (c) => schedule(c), run: (c, s) => addScheduleRule(c.principal, String(s.id), { ruleType: 'date_range', startDate: '2030-06-01', endDate: '2030-08-31', startTime: '09:00', endTime: '15:00' }) }),
+  row({ op: 'updateScheduleRule', setup: (c) => schedule(c), run: (c, s) => updateScheduleRule(c.principal, String(s.rules[0]!.id), { endTime: '15:00', isAvailable: false }) }),
+  row({ op: 'deleteScheduleRule', setup: (c) => schedule(c), run: (c, s) => deleteScheduleRule(c.principal, String(s.rules[1]!.id)) }),
 
   // setup
   row({ op: 'createLocation', setup: async () => undefined, run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }) }),

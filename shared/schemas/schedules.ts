@@ -1,0 +1,129 @@
+/**
+ * Schedules and their rules (spec 2.14, docs/schedules.md): when an entity (an item, a variant
+ * group, a menu layout, a location's hours) is available. The value lists and bounds live here so
+ * the pure availability rule, the data layer and the schemas share them.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, NumericId, pageQuery } from './common';
+import { displayName } from './locations';
+
+/**
+ * What a schedule is about (docs/schedules.md):
+ * - `item`: an inventory item of the schedule's location (entityId its numeric id);
+ * - `variant_group`: a live variant group of the location (entityId its numeric id);
+ * - `menu_layout`: a menu layout, kept outside this service and named by id only (entityId any id
+ *   of 1-64 letters, digits, `-` or `_`);
+ * - `location_hours`: the opening hours of the schedule's location (entityId the location's id).
+ */
+export const entityTypes = ['item', 'variant_group', 'menu_layout', 'location_hours'] as const;
+export type EntityType = (typeof entityTypes)[number];
+export const EntityType = Type.Union(entityTypes.map((t) => Type.Literal(t)), { description: 'item, variant_group, menu_layout or location_hours (docs/schedules.md)' });
+
+/**
+ * How a rule names its days (docs/schedules.md):
+ * - `weekly`: every week on `weekday` (0 = Sunday … 6 = Saturday);
+ * - `date_range`: every day from `startDate` to `endDate`, both included.
+ * Either may have a time window (`startTime`-`endTime`, local wall time; end ≤ start runs past
+ * midnight into the next day); without one it covers its days whole.
+ */
+export const ruleTypes = ['weekly', 'date_range'] as const;
+export type RuleType = (typeof ruleTypes)[number];
+export const RuleType = Type.Union(ruleTypes.map((t) => Type.Literal(t)), { description: 'weekly or date_range (docs/schedules.md)' });
+
+/** When a rule applies and what it says, as stored and answered (every field present, null when unset). */
+export interface RuleTiming {
+  ruleType: RuleType;
+  /** 0 = Sunday … 6 = Saturday (weekly rules). */
+  weekday: number | null;
+  /** HH:MM, local wall time. */
+  startTime: string | null;
+  endTime: string | null;
+  /** YYYY-MM-DD, local dates (date_range rules). */
+  startDate: string | null;
+  endDate: string | null;
+  /** YYYY-MM-DD, both included, bounding the day an occurrence starts. */
+  validFrom: string | null;
+  validTo: string | null;
+  isAvailable: boolean;
+}
+
+/** At most this many rules in one schedule: replacing them all stays one transaction (docs/schedules.md). */
+export const MAX_RULES = 40;
+/** Priorities run from 0 (the default) to this; the higher wins. */
+export const MAX_PRIORITY = 1000;
+
+/** HH:MM or HH:MM:SS, 00:00-23:59(:59); the seconds are stripped. */
+export const TIME_PATTERN = '^(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?$';
+/** YYYY-MM-DD (that the day exists is checked by the domain). */
+export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+/** A menu layout's id, or any entity id as a string. */
+export const ENTITY_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+const time = Type.String({ pattern: TIME_PATTERN, description: 'HH:MM or HH:MM:SS, local wall time (seconds are stripped)' });
+const date = Type.String({ pattern: DATE_PATTERN, description: 'YYYY-MM-DD, local date' });
+const pathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
+const entityId = Type.String({ pattern: ENTITY_ID_PATTERN, description: 'the entity id: a numeric id for item, variant_group, location_hours; 1-64 letters, digits, - or _ for menu_layout' });
+const description = Nullable(Type.String({ maxLength: 1000 }));
+const priority = Type.Integer({ minimum: 0, maximum: MAX_PRIORITY, description: 'between conflicting schedules the higher wins' });
+
+const ruleFields = {
+  weekday: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday … 6 = Saturday (weekly rules)' }))),
+  startTime: Type.Optional(Nullable(time)),
+  endTime: Type.Optional(Nullable(time)),
+  startDate: Type.Optional(Nullable(date)),
+  endDate: Type.Optional(Nullable(date)),
+  validFrom: Type.Optional(Nullable(date)),
+  validTo: Type.Optional(Nullable(date)),
+};
+
+export const RuleBody = Type.Object({ ruleType: RuleType, ...ruleFields, isAvailable: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
+export const UpdateRuleBody = Type.Object({ ruleType: Type.Optional(RuleType), ...ruleFields, isAvailable: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 });
+const rules = Type.Array(RuleBody, { maxItems: MAX_RULES });
+
+export const CreateScheduleBody = Type.Object(
+  {
+    locationId: NumericId,
+    entityType: EntityType,
+    entityId,
+    name: displayName(200),
+    description: Type.Optional(description),
+    isActive: Type.Optional(Type.Boolean()),
+    priority: Type.Optional(priority),
+    rules: Type.Optional(rules),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateScheduleBody = Type.Object(
+  { name: Type.Optional(displayName(200)), description: Type.Optional(description), isActive: Type.Optional(Type.Boolean()), priority: Type.Optional(priority) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const ReplaceRulesBody = Type.Object({ rules }, { additionalProperties: false });
+
+export const ListSchedulesQuery = Type.Object({
+  locationId: Type.Optional(NumericId),
+  entityType: Type.Optional(EntityType),
+  entityId: Type.Optional(entityId),
+  isActive: Type.Optional(Type.Boolean()),
+  ...pageQuery(100, 20),
+});
+
+export const AvailabilityQuery = Type.Object({
+  locationId: NumericId,
+  entityType: EntityType,
+  entityId,
+  checkTime: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 with Z or an offset; default now' })),
+});
+
+export const SchedulePath = Type.Object({ id: pathId });
+export const ScheduleRulesPath = Type.Object({ scheduleId: pathId });
+export const RulePath = Type.Object({ ruleId: pathId });
+
+export type RuleBody = Static<typeof RuleBody>;
+export type UpdateRuleBody = Static<typeof UpdateRuleBody>;
+export type CreateScheduleBody = Static<typeof CreateScheduleBody>;
+export type UpdateScheduleBody = Static<typeof UpdateScheduleBody>;
+export type ReplaceRulesBody = Static<typeof ReplaceRulesBody>;
+export type ListSchedulesQuery = Static<typeof ListSchedulesQuery>;
+export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
