@@ -1,6 +1,11 @@
-/** The no-show sweeper against DynamoDB Local: due bookings found through their sweep items (no Scan), marked once. */
+/**
+ * The no-show sweeper against DynamoDB Local: due bookings found through their sweep items (no
+ * Scan), marked once. The sweep reads only this file's company here (its due-item reader is
+ * narrowed to it), so it never marks another file's bookings: with workers in parallel, a sweep
+ * over every company took the booking test/integration/alerts.test.ts holds back on purpose.
+ */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookings } from '../../shared/data/bookings';
 import { dueForNoShow } from '../../shared/data/noShowSweep';
@@ -11,6 +16,11 @@ import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain
 import { createLocation } from '../../shared/domain/locations';
 
 const companyId = 21_000 + Math.floor(Math.random() * 1000);
+
+vi.mock('../../shared/data/noShowSweep', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../shared/data/noShowSweep')>();
+  return { ...original, dueForNoShow: async (since: number, now: number) => (await original.dueForNoShow(since, now)).filter((d) => d.companyId === companyId) };
+});
 const principal: Principal = {
   kind: 'user',
   companyId,
