@@ -18,7 +18,7 @@ import type { Page } from '../page';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { counterStep, logPage, readLog, type PageRequest, type QuerySpan } from './paging';
-import { transact, type Condition, type Step } from './transact';
+import { equalsAll, transact, type Step } from './transact';
 import type { ItemKey } from './batch';
 
 export type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
@@ -129,20 +129,7 @@ export const raiseAlert = (companyId: number, alert: Alert): Promise<void> => tr
 /** Where a filter reads: the location's partition when it names one, else the company's; a status narrows the sort key. */
 function spanOf(companyId: number, f: AlertFilter): QuerySpan {
   const byLocation = f.locationId !== undefined;
-  const conditions: string[] = [];
-  const values: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
-  if (f.severity !== undefined) {
-    conditions.push('#severity = :severity');
-    names['#severity'] = 'severity';
-    values[':severity'] = f.severity;
-  }
-  if (f.alertType !== undefined) {
-    conditions.push('#alertType = :alertType');
-    names['#alertType'] = 'alertType';
-    values[':alertType'] = f.alertType;
-  }
-  const filter: Condition | undefined = conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined;
+  const filter = equalsAll({ severity: f.severity, alertType: f.alertType });
   return {
     index: byLocation ? 'gsi2' : 'gsi1',
     partition: byLocation ? ofLocation(companyId, f.locationId!) : all(companyId),

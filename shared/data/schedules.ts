@@ -20,7 +20,7 @@ import { locatedLists } from './locatedLists';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
 import type { PageRequest } from './paging';
-import { deleteStep, transact, type Condition } from './transact';
+import { deleteStep, equalsAll, transact, type Condition } from './transact';
 
 export interface ScheduleRule extends RuleTiming {
   id: number;
@@ -86,20 +86,8 @@ export interface ScheduleFilter {
 
 /** The Query filter of a list: the entity type when no entity id narrows the partition, and isActive. */
 function listFilter(f: ScheduleFilter): Condition | undefined {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (f.entityType !== undefined && f.entityId === undefined) {
-    parts.push('#entityType = :entityType');
-    names['#entityType'] = 'entityType';
-    values[':entityType'] = f.entityType;
-  }
-  if (f.isActive !== undefined) {
-    parts.push('#isActive = :isActive');
-    names['#isActive'] = 'isActive';
-    values[':isActive'] = f.isActive;
-  }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
+  // entityType alone is a filter; with entityId it is part of the index's key.
+  return equalsAll({ entityType: f.entityId === undefined ? f.entityType : undefined, isActive: f.isActive });
 }
 
 const refOf = (r: ScheduleRule): RuleRef => ({ ruleId: r.id, scheduleId: r.scheduleId });

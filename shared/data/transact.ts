@@ -28,6 +28,20 @@ export interface Condition {
   values?: Record<string, unknown>;
 }
 
+/**
+ * A filter that each given attribute equals its value (undefined values are left out), for a
+ * Query's FilterExpression; undefined when nothing is given.
+ */
+export function equalsAll(fields: Record<string, string | number | boolean | undefined>): Condition | undefined {
+  const given = Object.entries(fields).filter(([, v]) => v !== undefined);
+  if (!given.length) return undefined;
+  return {
+    expression: given.map(([k]) => `#${k} = :${k}`).join(' AND '),
+    names: Object.fromEntries(given.map(([k]) => [`#${k}`, k])),
+    values: Object.fromEntries(given.map(([k, v]) => [`:${k}`, v])),
+  };
+}
+
 /** The expression attributes of a condition, as a command takes them (none when empty). */
 function conditionInput(c: Condition | undefined) {
   if (!c) return {};
