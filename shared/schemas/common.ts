@@ -5,6 +5,8 @@ export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 
 /** Numeric ids (companies, locations, users, …); path and query values are coerced from strings. */
 export const NumericId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+/** A numeric id in a path (spec 2.13: `^[0-9]+$`), as the string the path carries. */
+export const NumericPathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
 
 export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color code' });
 

@@ -4,7 +4,7 @@
  * the pure availability rule, the data layer and the schemas share them.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NumericId, pageQuery } from './common';
+import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
 
 /**
@@ -61,7 +61,6 @@ export const ENTITY_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 const time = Type.String({ pattern: TIME_PATTERN, description: 'HH:MM or HH:MM:SS, local wall time (seconds are stripped)' });
 const date = Type.String({ pattern: DATE_PATTERN, description: 'YYYY-MM-DD, local date' });
-const pathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
 const entityId = Type.String({ pattern: ENTITY_ID_PATTERN, description: 'the entity id: a numeric id for item, variant_group, location_hours; 1-64 letters, digits, - or _ for menu_layout' });
 const description = Nullable(Type.String({ maxLength: 1000 }));
 const priority = Type.Integer({ minimum: 0, maximum: MAX_PRIORITY, description: 'between conflicting schedules the higher wins' });
@@ -116,9 +115,9 @@ export const AvailabilityQuery = Type.Object({
   checkTime: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 with Z or an offset; default now' })),
 });
 
-export const SchedulePath = Type.Object({ id: pathId });
-export const ScheduleRulesPath = Type.Object({ scheduleId: pathId });
-export const RulePath = Type.Object({ ruleId: pathId });
+export const SchedulePath = Type.Object({ id: NumericPathId });
+export const ScheduleRulesPath = Type.Object({ scheduleId: NumericPathId });
+export const RulePath = Type.Object({ ruleId: NumericPathId });
 
 export type RuleBody = Static<typeof RuleBody>;
 export type UpdateRuleBody = Static<typeof UpdateRuleBody>;

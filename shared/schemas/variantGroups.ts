@@ -1,6 +1,6 @@
 /** Variant groups and their variants (spec 2.13): the choices an item is sold with (size, sides, extras). */
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NumericId, pageQuery } from './common';
+import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';
 
@@ -17,7 +17,6 @@ export const VariantGroupType = Type.Union(variantGroupTypes.map((t) => Type.Lit
 /** At most this many variants, live or soft-deleted, in one group (the group holds them). */
 export const MAX_VARIANTS = 50;
 
-const pathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
 const name = displayName(200);
 const description = Nullable(Type.String({ maxLength: 1000 }));
 const min = Type.Integer({ minimum: 0, maximum: 100, description: 'fewest variants (picks) a guest chooses' });
@@ -59,8 +58,8 @@ export const UpdateVariantGroupBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const VariantGroupPath = Type.Object({ id: pathId });
-export const VariantPath = Type.Object({ variantId: pathId });
+export const VariantGroupPath = Type.Object({ id: NumericPathId });
+export const VariantPath = Type.Object({ variantId: NumericPathId });
 
 export type VariantBody = Static<typeof VariantBody>;
 export type UpdateVariantBody = Static<typeof UpdateVariantBody>;
