@@ -8,6 +8,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two workers, whatever the machine: test files own their data, so they may overlap, and the
+    // api suite waits mostly on the stage and DynamoDB Local, so two files at once nearly halve its
+    // time on 2 cores (Vitest's own default there is one). `npm run test:parallel` runs four.
+    maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Error paths are tested on purpose; their structured logs would only bury the results.
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
