@@ -18,6 +18,36 @@ export type Json = Record<string, unknown>;
 /** TypeBox schemas are JSON Schema with symbol keys; the description holds only the JSON. */
 const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
 
+/**
+ * Named schemas: a schema with a `title` (an entity: `Location`, `ApiKey` …) goes once into
+ * `components.schemas` under it, and each place that uses it refers to it. Two different schemas
+ * with one title stay inline and are listed in `conflicts` (a unit test fails on any).
+ */
+class Named {
+  readonly schemas: Record<string, Json> = {};
+  readonly conflicts = new Set<string>();
+
+  /** The plain schema with its titled parts replaced by references. */
+  use(schema: TSchema): Json {
+    return this.hoist(plain(schema)) as Json;
+  }
+
+  private hoist(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.hoist(n));
+    if (!node || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node as Json).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'const' ? v : this.hoist(v)]));
+    const title = out.title;
+    if (typeof title !== 'string' || !/^[A-Za-z0-9._-]+$/.test(title)) return out;
+    const known = this.schemas[title];
+    if (known === undefined) this.schemas[title] = out;
+    else if (JSON.stringify(known) !== JSON.stringify(out)) {
+      this.conflicts.add(title);
+      return out;
+    }
+    return ref(title);
+  }
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -92,8 +122,8 @@ function errorResponse(code: ErrorCode): Json {
   return { description: `${code}: ${errorWhen[code]}`, headers, content: { 'application/json': { schema: ref(errorSchemaName(code)) } } };
 }
 
-function successSchema(route: Route): Json {
-  const data = route.schemas.response ? plain(route.schemas.response) : {};
+function successSchema(route: Route, named: Named): Json {
+  const data = route.schemas.response ? named.use(route.schemas.response) : {};
   if (!isEnveloped(route)) return data;
   return {
     type: 'object',
@@ -119,15 +149,15 @@ function parameters(route: Route): Json[] {
   return out;
 }
 
-function requestBody(route: Route): Json | undefined {
+function requestBody(route: Route, named: Named): Json | undefined {
   if (!route.schemas.body) return undefined;
   const schema = plain(route.schemas.body);
   const [example] = (schema.examples ?? []) as unknown[];
   const required = Array.isArray(schema.required) && schema.required.length > 0;
-  return { required, content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } } };
+  return { required, content: { 'application/json': { schema: named.use(route.schemas.body), ...(example !== undefined ? { example } : {}) } } };
 }
 
-function operation(route: Route): Json {
+function operation(route: Route, named: Named): Json {
   const permission = route.permission;
   const access = permission === null ? 'Public: no credential needed (one that is sent is still verified).' : `Permission: \`${permission}\`.`;
   const paged = isPaged(route) ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).` : '';
@@ -135,13 +165,13 @@ function operation(route: Route): Json {
   const success: Json = {
     description: route.probe ? 'The probe\'s answer (503 with the same shape when unhealthy)' : 'Success',
     headers: { ...rateLimitHeaders, ...(route.method === 'POST' ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
-    content: { 'application/json': { schema: successSchema(route) } },
+    content: { 'application/json': { schema: successSchema(route, named) } },
   };
   const responses: Json = { '200': success };
   for (const code of errorCodesOf(route)) responses[String(statusOf[code])] = { $ref: `#/components/responses/${code}` };
   if (route.probe && route.operationId !== 'live') responses['503'] = { ...success, description: 'Unhealthy: the same shape, status `unhealthy`' };
   responses.default = { $ref: '#/components/responses/INTERNAL' };
-  const body = requestBody(route);
+  const body = requestBody(route, named);
   return {
     operationId: route.operationId,
     summary: summaryOf(route),
@@ -156,9 +186,9 @@ function operation(route: Route): Json {
 }
 
 /** Every path of the table in OpenAPI's `{param}` form (the table already uses it). */
-function paths(all: readonly Route[]): Json {
+function paths(all: readonly Route[], named: Named): Json {
   const out: Record<string, Json> = {};
-  for (const route of all) (out[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  for (const route of all) (out[route.path] ??= {})[route.method.toLowerCase()] = operation(route, named);
   return out;
 }
 
@@ -193,8 +223,9 @@ const webhookHeaders = [
   { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per secret during a rotation, space-separated', schema: { type: 'string' } },
 ];
 
-function components(): Json {
+function components(named: Named): Json {
   const schemas: Json = {
+    ...named.schemas,
     FieldProblem,
     Meta,
     Pagination: {
@@ -281,9 +312,18 @@ function webhooks(): Json {
   );
 }
 
+/** Titles two different schemas share (they stay inline); a unit test expects none. */
+export function titleConflicts(all: readonly Route[] = routes): string[] {
+  const named = new Named();
+  paths(all, named);
+  return [...named.conflicts];
+}
+
 /** The whole document. */
 export function openApiDocument(all: readonly Route[] = routes): Json {
   const areas = [...new Set(all.map((r) => r.area))];
+  const named = new Named();
+  const described = paths(all, named);
   return {
     openapi: '3.1.0',
     info: {
@@ -297,9 +337,9 @@ export function openApiDocument(all: readonly Route[] = routes): Json {
     },
     servers: [{ url: '.', description: 'the stage that serves this document' }],
     tags: areas.map((name) => ({ name })),
-    paths: paths(all),
+    paths: described,
     webhooks: webhooks(),
-    components: components(),
+    components: components(named),
   };
 }
 

@@ -12,7 +12,7 @@ import { documentModule, documentModuleSource } from '../../bin/tools/gen-openap
 import { API_VERSION } from '../../shared/config';
 import { statusOf } from '../../shared/errors';
 import { eventNames } from '../../shared/events/catalog';
-import { errorCodesOf, isPaged, openApiDocument, openApiJson, summaryOf, type Json } from '../../shared/openapi/document';
+import { errorCodesOf, isPaged, openApiDocument, openApiJson, summaryOf, titleConflicts, type Json } from '../../shared/openapi/document';
 import { routes, type Route } from '../../shared/routes';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule;
@@ -94,6 +94,12 @@ describe('the OpenAPI document', () => {
     expect(document.info.version).toBe(API_VERSION);
     expect(document.info.version).toMatch(/^\d{8}-\d{4}-\d+$/);
     expect(Object.keys(document.webhooks).sort()).toEqual([...eventNames].sort());
+  });
+
+  it('names each titled schema once in components (no two different schemas share a title)', () => {
+    expect(titleConflicts()).toEqual([]);
+    const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['Location', 'ApiKey', 'WebhookSubscription', 'Error', 'Pagination']));
   });
 
   it('is what the served module holds (run `npm run gen:operations` or `npm run openapi` after changing a row or a schema)', () => {
