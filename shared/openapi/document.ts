@@ -71,7 +71,8 @@ const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The error answers an operation can give, by code (decisions.md §1; docs/api.md). 405 belongs to
- * no operation (the fallback answers it), 500 to every one (the `default` answer).
+ * no operation (the fallback answers it), 500 to every one (the `default` answer). The API suite's
+ * answer check fails on a status an operation gives that is not here (test/support/answers.ts).
  */
 export function errorCodesOf(route: Route): ErrorCode[] {
   if (route.probe) return [];
@@ -82,8 +83,9 @@ export function errorCodesOf(route: Route): ErrorCode[] {
   codes.push('UNAUTHENTICATED'); // a public operation still verifies a credential that is sent
   if (route.permission !== null) codes.push('FORBIDDEN');
   if (route.path.startsWith('/api/')) codes.push('NOT_FOUND');
-  if (write) codes.push('CONFLICT');
-  if (write) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'UNPROCESSABLE');
+  if (write) codes.push('CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // a write may break a business rule; so may a read's query (an availability date out of the booking window)
+  if (write || route.schemas.query !== undefined) codes.push('UNPROCESSABLE');
   codes.push('RATE_LIMITED', 'UNAVAILABLE');
   return codes;
 }
@@ -142,7 +144,8 @@ function parameters(route: Route): Json[] {
     const required = new Set((schema.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
-      out.push({ name, in: part, required: part === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest });
+      // a query parameter with a default may be left out: the default is what the operation reads then
+      out.push({ name, in: part, required: part === 'path' || (required.has(name) && rest.default === undefined), ...(description ? { description } : {}), schema: rest });
     }
   }
   if (route.method === 'POST') out.push({ $ref: '#/components/parameters/Idempotency-Key' });
