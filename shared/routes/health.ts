@@ -5,16 +5,4 @@ export const healthRoutes = [
   row({ operationId: 'live', method: 'GET', path: '/live', permission: null, handler: 'functions/health/live.ts', area: 'health', schemas: { response: health.LiveAnswer }, probe: true, summary: 'Liveness probe' }),
   row({ operationId: 'ready', method: 'GET', path: '/ready', permission: null, handler: 'functions/health/ready.ts', area: 'health', schemas: { response: health.ReadyAnswer }, probe: true, summary: 'Readiness probe (checks the database)' }),
   row({ operationId: 'health', method: 'GET', path: '/health', permission: null, handler: 'functions/health/health.ts', area: 'health', schemas: { response: health.HealthAnswer }, probe: true, summary: 'Health of the dependencies' }),
-  row({
-    operationId: 'getOpenApiDocument',
-    method: 'GET',
-    path: '/openapi.json',
-    permission: null,
-    handler: 'functions/openapi/get.ts',
-    area: 'health',
-    schemas: { response: health.OpenApiDocument },
-    bare: true,
-    summary: 'This description (OpenAPI 3.1)',
-    description: 'Generated from the route table (docs/openapi.md); the same document `npm run openapi` writes.',
-  }),
 ] as const;

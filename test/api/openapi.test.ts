@@ -1,7 +1,9 @@
 /**
- * GET /openapi.json: public, and exactly the document the generator builds from the route table
- * (so a served copy that lags the table fails here), with the rate-limit headers of every answer.
+ * GET /openapi.json: public, a valid OpenAPI 3.1 document, and exactly the one the generator builds
+ * from the route table (so a served copy that lags the table fails here), with the rate-limit
+ * headers of every answer.
  */
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { API_VERSION } from '../../shared/config';
 import { openApiDocument } from '../../shared/openapi/document';
@@ -14,6 +16,9 @@ describe('the OpenAPI document', () => {
     expect(out.headers.get('content-type')).toMatch(/^application\/json/);
     expect(out.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
     expect(out.body).toEqual(openApiDocument());
+    const validator = new Validator();
+    expect(await validator.validate(out.body)).toEqual({ valid: true });
+    expect(validator.version).toBe('3.1');
   });
 
   it('is served to a caller with a key too, and a bad key is refused as anywhere', async () => {
