@@ -60,10 +60,10 @@ export const isPaged = (route: Route): boolean => {
 /** A probe's or a document's answer is its own body; every other 200 is the success envelope around `data`. */
 export const isEnveloped = (route: Route): boolean => !route.probe && !route.bare;
 
-/** "listApiKeys" → "List api keys": the summary of a row that gives none. */
+/** "listApiKeys" → "List API keys": the summary of a row that gives none. */
 export const summaryOf = (route: Route): string => {
   if (route.summary) return route.summary;
-  const words = route.operationId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = route.operationId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/\bapi\b/g, 'API');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
