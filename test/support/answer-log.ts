@@ -43,6 +43,14 @@ export function recordAnswers(port: number, file: string): () => void {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
       chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
     };
+    // headers given to writeHead go straight to the wire, not into getHeaders(): keep them too
+    const written: Record<string, string> = {};
+    const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.writeHead = ((...args: unknown[]) => {
+      const given = args.find((a, i) => i > 0 && a && typeof a === 'object') as Record<string, unknown> | undefined;
+      for (const [k, v] of Object.entries(given ?? {})) if (v !== undefined) written[k.toLowerCase()] = String(v);
+      return writeHead(...args);
+    }) as ServerResponse['writeHead'];
     const write = response.write.bind(response) as (...args: unknown[]) => boolean;
     const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
     response.write = ((...args: unknown[]) => (keep(args[0], args[1]), write(...args))) as ServerResponse['write'];
@@ -55,7 +63,7 @@ export function recordAnswers(port: number, file: string): () => void {
       } catch {
         // not JSON: checked as its text (the description says JSON, so it will not match)
       }
-      const headers = Object.fromEntries(Object.entries(response.getHeaders()).map(([k, v]) => [k.toLowerCase(), v === undefined ? undefined : String(v)]));
+      const headers = { ...Object.fromEntries(Object.entries(response.getHeaders()).map(([k, v]) => [k.toLowerCase(), v === undefined ? undefined : String(v)])), ...written };
       const url = new URL(request.url ?? '/', 'http://stage').href;
       const checked = checkAnswer(request.method ?? 'GET', url, response.statusCode, headers, body);
       const entry = (log.operations[checked.operation] ??= { answers: 0, typed: 0, statuses: {} });
