@@ -89,6 +89,8 @@ export interface AreaAccess {
 /** What each area of the route table touches beyond the defaults (read from its data modules). */
 export const areaAccess: Record<string, AreaAccess> = {
   health: { public: { healthProbe: ['GetItem'] } },
+  // GET /openapi.json: the document is in its bundle; it only counts the request and checks a presented credential.
+  docs: {},
   // Coursings, inventory items, variant groups and custom tags (new item, group, variant and tag
   // ids), guests (new guest ids), locations, tables, booking groups (new location ids), capacity
   // settings and waiting times: the tenant profile.

@@ -15,6 +15,7 @@ import { Ajv, type AnySchema } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { routes, runtimeFields, type Route, type RouteSchemas } from '../../shared/routes';
+import { writeOpenApi } from './gen-openapi';
 
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule;
@@ -110,4 +111,5 @@ export function writeOperations(): { written: number; total: number } {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { written, total } = writeOperations();
   console.log(`shared/http/operations/: ${total} operation modules, ${written} written (the others were up to date)`);
+  console.log(`shared/openapi/generated/document.ts: ${writeOpenApi() ? 'written' : 'up to date'}`);
 }

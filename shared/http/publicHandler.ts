@@ -33,3 +33,11 @@ export function probeHandler(operation: Operation & { probe: true }, run: (req: 
     authenticate,
   ).handler(async (event) => asResult(await run(requestOf(event))));
 }
+
+/** A public operation whose answer is a document of its own (JSON text, not the envelope): GET /openapi.json. */
+export function documentHandler(operation: Operation, run: (req: PublicRequest) => Promise<string>) {
+  if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
+  return chain(operation, operation.validators, (request) => ({ statusCode: 200, body: request.response as unknown as string }), authenticate).handler(async (event) =>
+    asResult(await run(requestOf(event))),
+  );
+}

@@ -8,6 +8,7 @@ import { accessRoutes } from './access';
 import { alertsRoutes } from './alerts';
 import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
+import { docsRoutes } from './docs';
 import { capacityRoutes } from './capacity';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
@@ -25,7 +26,8 @@ export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type Rou
 export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
-  ...printingRoutes] as const satisfies readonly Route[];
+  ...printingRoutes,
+  ...docsRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

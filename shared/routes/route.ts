@@ -30,6 +30,15 @@ export interface Route {
   schemas: RouteSchemas;
   /** Health probes: rate-limit headers per client IP, never refused, their own body shape. */
   probe?: boolean;
+  /**
+   * The 200 answer is `schemas.response` itself, not the success envelope around it (the OpenAPI
+   * document). Probes are bare too (their own body shape).
+   */
+  bare?: true;
+  /** One line for the OpenAPI description; without it, the operationId in words ("listApiKeys" → "List api keys"). */
+  summary?: string;
+  /** More for the OpenAPI description (Markdown); the permission and paging are added to it. */
+  description?: string;
 }
 
 /**

@@ -28,13 +28,13 @@ export const ListPermissionsQuery = Type.Object({
 
 export const CreatePermissionBody = Type.Object(
   { key: PermissionKey, name, description: Type.Optional(description), category: Type.Optional(category) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ key: 'loyalty.read', name: 'Read loyalty points', description: 'See a guest\'s loyalty balance', category: 'loyalty' }] },
 );
 
 /** The key is immutable: roles and keys store it. */
 export const UpdatePermissionBody = Type.Object(
   { name: Type.Optional(name), description: Type.Optional(description), category: Type.Optional(category) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ name: 'Read loyalty balances' }] },
 );
 
 export const PermissionIdPath = Type.Object({ id: NumericId });
@@ -45,12 +45,12 @@ export const ListRolesQuery = Type.Object(pageQuery(1000, 50));
 
 export const CreateRoleBody = Type.Object(
   { name, description: Type.Optional(description), permissionIds },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Host', description: 'Front of house: bookings and the waitlist', permissionIds: [1, 2, 3] }] },
 );
 
 export const UpdateRoleBody = Type.Object(
   { name: Type.Optional(name), description: Type.Optional(description), permissionIds: Type.Optional(permissionIds) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ permissionIds: [1, 2, 3, 4] }] },
 );
 
 export const RoleIdPath = Type.Object({ id: NumericId });
@@ -69,7 +69,7 @@ export const CreateApiKeyBody = Type.Object(
     permissions: Type.Optional(permissions),
     locationIds: Type.Optional(locationIds),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Front desk tablet', tier: 'standard', permissions: ['bookings.read', 'bookings.create'], locationIds: [101] }] },
 );
 
 /** At most one of roleId and permissions: either replaces the key's grant. */
@@ -81,12 +81,56 @@ export const UpdateApiKeyBody = Type.Object(
     permissions: Type.Optional(permissions),
     locationIds: Type.Optional(locationIds),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ name: 'Front desk tablet (bar)', locationIds: null }] },
 );
 
 export const ListApiKeysQuery = Type.Object(pageQuery(100, 20));
 
 export const ApiKeyIdPath = Type.Object({ id: Uuid });
+
+const instant = Type.String({ format: 'date-time' });
+
+/** A permission of the catalog: built in (`builtIn`), or added by an operator. */
+export const PermissionView = Type.Object(
+  { id: NumericId, key: PermissionKey, name: Type.String(), description: Nullable(Type.String()), category: Nullable(Type.String()), builtIn: Type.Boolean(), createdAt: instant, updatedAt: instant },
+  { title: 'Permission', additionalProperties: false },
+);
+
+/** A role of the company; system roles (`isSystem`) are seeded with it. */
+export const RoleView = Type.Object(
+  {
+    id: NumericId,
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    permissionIds: Type.Array(NumericId),
+    isSystem: Type.Boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+    version: Type.Integer({ minimum: 1 }),
+  },
+  { title: 'Role', additionalProperties: false },
+);
+
+const apiKeyFields = {
+  id: Uuid,
+  keyId: Type.String({ pattern: '^[a-z0-9]{12}$' }),
+  prefix: Type.String({ description: '`brigade_dev_` or `brigade_live_`' }),
+  name: Type.String(),
+  tier,
+  roleId: Nullable(NumericId),
+  permissions: Nullable(Type.Array(PermissionKey)),
+  locationIds: Nullable(Type.Array(NumericId)),
+  createdAt: instant,
+  updatedAt: instant,
+  revokedAt: Nullable(instant),
+  version: Type.Integer({ minimum: 1 }),
+};
+
+/** An API key as the API shows it: never its secret (exactly one of roleId and permissions is set). */
+export const ApiKeyView = Type.Object(apiKeyFields, { title: 'ApiKey', additionalProperties: false });
+
+/** The answer to creating a key: the key, with its plaintext `key`, shown this once. */
+export const CreatedApiKeyView = Type.Object({ ...apiKeyFields, key: Type.String({ description: 'the plaintext key: store it now, it is never shown again' }) }, { title: 'CreatedApiKey', additionalProperties: false });
 
 export type ListPermissionsQuery = Static<typeof ListPermissionsQuery>;
 export type CreatePermissionBody = Static<typeof CreatePermissionBody>;

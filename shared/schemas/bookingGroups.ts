@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BookingSettingsOverride } from './bookingSettings';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
-import { OperatingHours, displayName } from './locations';
+import { OperatingHours, WeekHoursView, displayName } from './locations';
 
 /** Tables in one group at most (bounds the transaction that records each table's membership). */
 export const MAX_GROUP_TABLES = 40;
@@ -17,12 +17,30 @@ export const ListBookingGroupsQuery = Type.Object(pageQuery(100, 20));
 
 export const CreateBookingGroupBody = Type.Object(
   { name, tableIds, schedule: Type.Optional(schedule), settingsOverride: Type.Optional(settingsOverride) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Terrace', tableIds: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'], schedule: { saturday: [{ open: '12:00', close: '22:00' }] }, settingsOverride: { defaultDurationMinutes: 120 } }],
+  },
 );
 
 export const UpdateBookingGroupBody = Type.Object(
   { name: Type.Optional(name), tableIds: Type.Optional(tableIds), schedule: Type.Optional(schedule), settingsOverride: Type.Optional(settingsOverride) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ schedule: null }] },
+);
+
+export const BookingGroupView = Type.Object(
+  {
+    id: Uuid,
+    locationId: NumericId,
+    name: Type.String(),
+    tableIds: Type.Array(Uuid),
+    schedule: Nullable(WeekHoursView),
+    settingsOverride: Nullable(BookingSettingsOverride),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    version: Type.Integer({ minimum: 1 }),
+  },
+  { title: 'BookingGroup', additionalProperties: false },
 );
 
 export type BookingGroupPath = Static<typeof BookingGroupPath>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NumericId, pageQuery } from './common';
+import { Nullable, NumericId, pageQuery } from './common';
 
 /** Spec 2.11: at least one of email and phone (checked with the phone's number, after the schema); the name is optional. */
 export const CreateGuestBody = Type.Object(
@@ -14,8 +14,35 @@ export const CreateGuestBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'at least one of email and phone is required' },
+  { additionalProperties: false, description: 'at least one of email and phone is required', examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', phone: '+46 70 123 45 67' }] },
 );
+
+const instant = Type.String({ format: 'date-time' });
+const guestFields = {
+  id: NumericId,
+  name: Nullable(Type.String()),
+  email: Nullable(Type.String({ description: 'lower case' })),
+  phone: Nullable(Type.String({ description: 'E.164' })),
+  createdAt: instant,
+  updatedAt: instant,
+};
+
+export const GuestView = Type.Object(guestFields, { title: 'Guest', additionalProperties: false });
+
+/**
+ * Creating a guest whose email or phone another guest of the company already has answers that
+ * guest: whole when the credential may read it, else only its id.
+ */
+export const CreatedGuestView = Type.Union([GuestView, Type.Object({ id: NumericId }, { additionalProperties: false })]);
+
+/** A guest's bookings at the location searched (spec 2.11). */
+export const GuestHistoryView = Type.Object(
+  { locationId: NumericId, bookingCount: Type.Integer({ minimum: 0 }), lastVisitAt: Nullable(instant), noShowCount: Type.Integer({ minimum: 0 }), cancellationCount: Type.Integer({ minimum: 0 }) },
+  { title: 'GuestHistory', additionalProperties: false },
+);
+
+/** A search match; with a location named (`locationId` or X-Location-Id), its history there. */
+export const GuestMatchView = Type.Object({ ...guestFields, bookingHistory: Type.Optional(GuestHistoryView) }, { title: 'GuestMatch', additionalProperties: false });
 
 export const SearchGuestsQuery = Type.Object({
   q: Type.String({ minLength: 2, maxLength: 200, description: 'start of the email, the phone (with its country code, or local in the country of the named location) or any word of the name' }),

@@ -11,7 +11,7 @@ const closeTime = Type.String({
   description: 'HH:MM, local wall time; earlier than open means the next day, 24:00 the end of the day',
 });
 
-export const HoursInterval = Type.Object({ open: openTime, close: closeTime }, { additionalProperties: false });
+export const HoursInterval = Type.Object({ open: openTime, close: closeTime }, { title: 'HoursInterval', additionalProperties: false });
 
 const day = Type.Optional(Type.Array(HoursInterval, { maxItems: 6, description: 'intervals of the day; missing or empty: closed' }));
 
@@ -21,7 +21,7 @@ const day = Type.Optional(Type.Array(HoursInterval, { maxItems: 6, description: 
  */
 export const OperatingHours = Type.Object(
   { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: day, sunday: day },
-  { additionalProperties: false },
+  { title: 'OperatingHours', additionalProperties: false },
 );
 
 /** At least one character that is not white space. */
@@ -40,7 +40,19 @@ export const ListLocationsQuery = Type.Object(pageQuery(100, 20));
 /** Without `operatingHours` the location is stored with every day closed (docs/setup.md: what that means for availability). */
 export const CreateLocationBody = Type.Object(
   { name, timezone, operatingHours: Type.Optional(OperatingHours), address: Type.Optional(address), phone: Type.Optional(phone), country: Type.Optional(country) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Brigade Södermalm',
+        timezone: 'Europe/Stockholm',
+        operatingHours: { tuesday: [{ open: '17:00', close: '23:00' }], friday: [{ open: '11:30', close: '14:00' }, { open: '17:00', close: '01:00' }], saturday: [{ open: '17:00', close: '01:00' }] },
+        address: 'Götgatan 1, 116 46 Stockholm',
+        phone: '08 123 456 78',
+        country: 'SE',
+      },
+    ],
+  },
 );
 
 export const UpdateLocationBody = Type.Object(
@@ -52,7 +64,32 @@ export const UpdateLocationBody = Type.Object(
     phone: Type.Optional(phone),
     country: Type.Optional(country),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ phone: '+46 8 123 456 79', operatingHours: { monday: [], tuesday: [{ open: '17:00', close: '23:30' }] } }] },
+);
+
+const instant = Type.String({ format: 'date-time' });
+const storedDay = Type.Array(HoursInterval, { description: 'intervals in order of opening; [] when closed' });
+
+/** Stored hours: every weekday present, a closed day []. */
+export const WeekHoursView = Type.Object(
+  { monday: storedDay, tuesday: storedDay, wednesday: storedDay, thursday: storedDay, friday: storedDay, saturday: storedDay, sunday: storedDay },
+  { title: 'WeekHours', additionalProperties: false },
+);
+
+export const LocationView = Type.Object(
+  {
+    id: NumericId,
+    name: Type.String(),
+    timezone: Type.String(),
+    operatingHours: WeekHoursView,
+    address: Nullable(Type.String()),
+    phone: Nullable(Type.String({ description: 'E.164' })),
+    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'absent on a location stored before the field existed' }))),
+    createdAt: instant,
+    updatedAt: instant,
+    version: Type.Integer({ minimum: 1 }),
+  },
+  { title: 'Location', additionalProperties: false },
 );
 
 export type HoursInterval = Static<typeof HoursInterval>;

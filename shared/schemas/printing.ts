@@ -15,11 +15,11 @@ export const PrinterGroupPath = Type.Object({ id: Uuid });
 export const ListPrinterGroupsQuery = Type.Object({ locationId: Type.Optional(NumericId), ...pageQuery(100, 20) });
 export const CreatePrinterGroupBody = Type.Object(
   { locationId: NumericId, name: displayName(100), width: Type.Optional(PrinterWidth) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ locationId: 101, name: 'Bar printers', width: 42 }] },
 );
 export const UpdatePrinterGroupBody = Type.Object(
   { name: Type.Optional(displayName(100)), width: Type.Optional(PrinterWidth) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ width: 32 }] },
 );
 
 export const TerminalPath = Type.Object({ id: Uuid });
@@ -27,7 +27,7 @@ export const ListTerminalsQuery = Type.Object({ locationId: Type.Optional(Numeri
 /** A terminal as PUT creates or replaces it: every field it has (an absent printerGroupId is none). */
 export const PutTerminalBody = Type.Object(
   { locationId: NumericId, name: displayName(100), printerGroupId: Type.Optional(Nullable(Uuid)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ locationId: 101, name: 'Bar terminal 1', printerGroupId: '5b7c1e0a-3f2d-4a8b-9c6e-1d2f3a4b5c6d' }] },
 );
 
 /** A modification's price may take off (minor units, −1,000,000.00 to 1,000,000.00). */
@@ -37,7 +37,7 @@ export const PreCheckLineItem = Type.Object(
   {
     name: displayName(200),
     price: Money,
-    modifications: Type.Array(Type.Object({ name: displayName(200), price: ModificationPrice }, { additionalProperties: false }), { maxItems: 20 }),
+    modifications: Type.Array(Type.Object({ name: displayName(200), price: ModificationPrice }, { title: 'PreCheckLineItem', additionalProperties: false }), { maxItems: 20 }),
     vatRate: Type.Optional(VatRate),
   },
   { additionalProperties: false },
@@ -58,7 +58,25 @@ export const TerminalPreCheckBody = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        locationId: 101,
+        tabId: '0e1d2c3b-4a59-4867-8f7e-6d5c4b3a2918',
+        terminalId: '7f6e5d4c-3b2a-4190-8f7e-6d5c4b3a2910',
+        content: {
+          tableName: 'T12',
+          totalAmount: 41800,
+          lineItems: [
+            { name: 'Burger', price: 18900, modifications: [{ name: 'Extra cheese', price: 1500 }], vatRate: 12 },
+            { name: 'IPA', price: 9700, modifications: [], vatRate: 25 },
+            { name: 'IPA', price: 9700, modifications: [], vatRate: 25 },
+          ],
+        },
+      },
+    ],
+  },
 );
 
 export const PrintJobPath = Type.Object({ printerGroupId: Uuid, jobId: Uuid });
@@ -69,7 +87,46 @@ export const ReportPrintJobBody = Type.Object(
     status: Type.Union([Type.Literal('printed'), Type.Literal('failed')]),
     error: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: 'failed', error: 'paper out' }] },
+);
+
+const instant = Type.String({ format: 'date-time' });
+const version = Type.Integer({ minimum: 1 });
+
+export const PrinterGroupView = Type.Object(
+  { id: Uuid, locationId: NumericId, name: Type.String(), width: PrinterWidth, version, createdAt: instant, updatedAt: instant },
+  { title: 'PrinterGroup', additionalProperties: false },
+);
+
+export const TerminalView = Type.Object(
+  { id: Uuid, locationId: NumericId, name: Type.String(), printerGroupId: Nullable(Uuid), version, createdAt: instant, updatedAt: instant },
+  { title: 'Terminal', additionalProperties: false },
+);
+
+/** A terminal's pre-check job: queued for its printer group until the printer agent reports it. */
+export const TerminalPrintJobView = Type.Object(
+  {
+    id: Uuid,
+    locationId: NumericId,
+    kind: Type.Literal('terminal_pre_check'),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('printed'), Type.Literal('failed')]),
+    printerGroupId: Uuid,
+    terminalId: Uuid,
+    tabId: Uuid,
+    content: TerminalPreCheckBody.properties.content,
+    error: Nullable(Type.String()),
+    alertId: Nullable(Uuid),
+    version,
+    createdAt: instant,
+    updatedAt: instant,
+  },
+  { title: 'TerminalPrintJob', additionalProperties: false },
+);
+
+/** The job as its printer group prints it: text lines at the group's width. */
+export const PrintJobPreviewView = Type.Object(
+  { jobId: Uuid, printerGroupId: Uuid, width: PrinterWidth, lines: Type.Array(Type.String()) },
+  { title: 'PrintJobPreview', additionalProperties: false },
 );
 
 export type CreatePrinterGroupBody = Static<typeof CreatePrinterGroupBody>;

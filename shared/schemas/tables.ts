@@ -15,12 +15,27 @@ export const ListTablesQuery = Type.Object(pageQuery(100, 20));
 
 export const CreateTableBody = Type.Object(
   { name, minCapacity: capacity, maxCapacity: capacity, combinableWith: Type.Optional(combinableWith) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'T12', minCapacity: 2, maxCapacity: 4, combinableWith: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c'] }] },
 );
 
 export const UpdateTableBody = Type.Object(
   { name: Type.Optional(name), minCapacity: Type.Optional(capacity), maxCapacity: Type.Optional(capacity), combinableWith: Type.Optional(combinableWith) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ maxCapacity: 6 }] },
+);
+
+export const TableView = Type.Object(
+  {
+    id: Uuid,
+    locationId: NumericId,
+    name: Type.String(),
+    minCapacity: Type.Integer({ minimum: 1 }),
+    maxCapacity: Type.Integer({ minimum: 1 }),
+    combinableWith: Type.Array(Uuid),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    version: Type.Integer({ minimum: 1 }),
+  },
+  { title: 'Table', additionalProperties: false },
 );
 
 export type TablePath = Static<typeof TablePath>;

@@ -1,7 +1,7 @@
 /** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
 import { inject } from 'vitest';
 import type { WebhookDelivery } from '../../shared/data/webhookDeliveries';
-import { checkAnswer } from './answers';
+import { assertAnswer } from './answers';
 
 export const devKeys = () => inject('devKeys');
 export const company = (n: 1 | 2) => devKeys().companies[n - 1]!;
@@ -29,7 +29,7 @@ export async function call<T = any>(
   const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
-  checkAnswer(method, url, res.status, parsed);
+  assertAnswer(method, url, res.status, res.headers, parsed);
   return { status: res.status, headers: res.headers, body: parsed };
 }
 

@@ -108,6 +108,7 @@ export const rules = {
   handlers: "a handler loads its own operation module (shared/http/operations/), not the route table; `import type` of it is erased (functions/fallback.ts excepted: it answers 404/405 from the table)",
   infra: "infra/ reaches the route table, the schemas and plain data only, nothing of the handlers' runtime",
   infraPackages: "infra/ loads no package of the handlers' runtime, directly or through the files it reaches",
+  openapi: 'shared/openapi (the description built from the route table) is read only by the scripts that write it (bin/tools/), the handler that serves it (functions/openapi/) and tests',
 } as const;
 export type Rule = keyof typeof rules;
 
@@ -123,6 +124,7 @@ const forbidden: { rule: Rule; from?: readonly string[]; to: readonly string[]; 
   { rule: 'schemas', from: ['shared/schemas/'], to: ['shared/domain/', 'shared/auth/', 'shared/data/', 'shared/http/', 'shared/routes/'] },
   { rule: 'domain', from: ['shared/domain/'], to: ['shared/http/', 'shared/routes/'] },
   { rule: 'functions', to: ['functions/'], importersExcept: ['test/'] },
+  { rule: 'openapi', to: ['shared/openapi/'], importersExcept: ['shared/openapi/', 'bin/tools/', 'functions/openapi/', 'test/'] },
 ];
 
 /** The handlers' runtime, which infra/ must not reach; and the plain-data files inside those folders, which it may. */

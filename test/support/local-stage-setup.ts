@@ -1,11 +1,12 @@
 /**
  * API suite: one local stage (fresh in-memory DynamoDB Local, seeded) on a free port; the records
  * of the routes the suite called (test/support/route-log.ts) and of the DynamoDB calls each route's
- * handler made (test/support/dynamo-log.ts), which the api-coverage project checks; and a loopback
+ * handler made (test/support/dynamo-log.ts), which the api-coverage project checks; every answer
+ * it serves checked against the OpenAPI description (test/support/answer-log.ts); and a loopback
  * door to the stage's webhook pipeline, so that test files (in workers of their own) can await it
  * instead of polling (`settledDelivery` in test/support/http.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { TestProject } from 'vitest/node';
 import type { DevKeys } from '../../bin/local/seed';
 import type { LocalPipeline } from '../../bin/local/pipeline';
 import { startLocalStage } from '../../bin/local/stage';
+import { recordAnswers } from './answer-log';
 import { recordDynamoCalls } from './dynamo-log';
 import { recordRoutes } from './route-log';
 
@@ -29,6 +31,11 @@ declare module 'vitest' {
     pipelineDoor: string;
     /** The file the DynamoDB calls of the API suite's requests go to (read by api-coverage). */
     dynamoLog: string;
+    /**
+     * The file the answer check of the API suite goes to (test/support/answer-log.ts): read by
+     * api-coverage and the summary reporter; kept after the run (.local/answer-check.json).
+     */
+    answerLog: string;
   }
 }
 
@@ -50,6 +57,9 @@ async function pipelineDoor(pipeline: LocalPipeline): Promise<{ server: Server; 
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
 
+/** Where the answer check's record stays after the run (git-ignored). */
+const answerLogDir = new URL('../../.local/', import.meta.url).pathname;
+
 export default async function setup(project: TestProject) {
   const localDir = mkdtempSync(join(tmpdir(), 'brigade-api-'));
   const stage = await startLocalStage({ port: 0, localDir });
@@ -58,6 +68,10 @@ export default async function setup(project: TestProject) {
   const port = Number(new URL(stage.devKeys.baseUrl).port);
   const stopRecording = recordRoutes(port, routeLog);
   const stopRecordingCalls = recordDynamoCalls(port, dynamoLog);
+  const answerLog = join(answerLogDir, 'answer-check.json');
+  mkdirSync(answerLogDir, { recursive: true });
+  const stopCheckingAnswers = recordAnswers(port, answerLog);
+  project.vitest.provide('answerLog', answerLog);
   project.vitest.provide('routeLog', routeLog);
   project.vitest.provide('dynamoLog', dynamoLog);
   project.provide('devKeys', stage.devKeys);
@@ -68,6 +82,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     stopRecording();
     stopRecordingCalls();
+    stopCheckingAnswers();
     await stage.stop(); // answers the door's waiters (503) before it closes
     await new Promise<void>((ok) => door.server.close(() => ok()));
     rmSync(localDir, { recursive: true, force: true });

@@ -1,10 +1,20 @@
 /**
  * Ends a run with one plain line, `N passed, N failed, N skipped`, which CI and people can read
- * without knowing Vitest's own summary format.
+ * without knowing Vitest's own summary format; before it, when the api project ran, how many of
+ * its answers were checked against the OpenAPI description (test/support/answer-log.ts; per
+ * operation in the record it names).
  */
-import type { Reporter, TestModule } from 'vitest/node';
+import { existsSync } from 'node:fs';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { answerTotals, readAnswerLog } from './answer-log';
 
 export default class SummaryReporter implements Reporter {
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const count = { passed: 0, failed: 0, skipped: 0 };
     for (const m of modules) {
@@ -16,6 +26,15 @@ export default class SummaryReporter implements Reporter {
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) count.failed++; // a file that failed to load
     }
-    process.stdout.write(`\n${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(`\n${this.answerLine()}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+  }
+
+  /** The answer check's totals, when the api project ran in this run. */
+  private answerLine(): string {
+    const file = this.vitest?.getProvidedContext().answerLog;
+    if (!file || !existsSync(file)) return '';
+    const log = readAnswerLog(file);
+    const t = answerTotals(log);
+    return `answer check: ${t.answers} API answers of ${t.operations} operations checked against the OpenAPI description (${t.typed} successes with typed data), ${log.problemCount} mismatched; per operation in ${file}\n`;
   }
 }
