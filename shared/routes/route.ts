@@ -7,6 +7,13 @@ export interface RouteSchemas {
   body?: TSchema;
   query?: TSchema;
   path?: TSchema;
+  /**
+   * The `data` of the operation's success answer (200), exactly as sent: for a paged list, the
+   * array (or the object with the array under its data key). Documentation and tests read it
+   * (the OpenAPI description, the API tests' answer check); no handler does, so no handler
+   * bundle holds it.
+   */
+  response?: TSchema;
 }
 
 export interface Route {

@@ -1,6 +1,7 @@
 /** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
 import { inject } from 'vitest';
 import type { WebhookDelivery } from '../../shared/data/webhookDeliveries';
+import { checkAnswer } from './answers';
 
 export const devKeys = () => inject('devKeys');
 export const company = (n: 1 | 2) => devKeys().companies[n - 1]!;
@@ -24,9 +25,12 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(`${devKeys().baseUrl}${path}`, { method, headers, body });
+  const url = `${devKeys().baseUrl}${path}`;
+  const res = await fetch(url, { method, headers, body });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  const parsed = text ? JSON.parse(text) : undefined;
+  checkAnswer(method, url, res.status, parsed);
+  return { status: res.status, headers: res.headers, body: parsed };
 }
 
 /**

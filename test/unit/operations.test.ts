@@ -21,7 +21,8 @@ describe('generated operation modules', () => {
       const { operation } = (await import(join(operationsDir, `${r.operationId}.ts`))) as { operation: Operation };
       const { validators, ...fields } = operation;
       expect(fields).toEqual(Object.fromEntries(runtimeFields.filter((f) => r[f] !== undefined).map((f) => [f, r[f]])));
-      expect(Object.keys(validators).sort(), r.operationId).toEqual(Object.keys(r.schemas).sort());
+      const requestParts = Object.keys(r.schemas).filter((part) => part !== 'response');
+      expect(Object.keys(validators).sort(), r.operationId).toEqual(requestParts.sort());
     }
   });
 
