@@ -13,6 +13,7 @@ import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
 import { printingRoutes } from './printing';
+import { reportingRoutes } from './reporting';
 import { schedulesRoutes } from './schedules';
 import { setupRoutes } from './setup';
 import { tabsRoutes } from './tabs';
@@ -25,7 +26,8 @@ export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type Rou
 export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
-  ...printingRoutes] as const satisfies readonly Route[];
+  ...printingRoutes,
+  ...reportingRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 
