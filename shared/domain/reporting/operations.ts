@@ -15,7 +15,7 @@ import { exportSettings, reportEmails, type StoredReportEmails } from '../../dat
 import { Download } from '../../download';
 import { conflict, notFound, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
-import { MAX_REPORT_DAYS, type ExportQuery, type ExportSettings, type PatchReportEmailsBody, type PurchaseSummary, type PurchaseSummaryQuery, type PutExportSettingsBody, type ReportEmails } from '../../schemas/reporting';
+import { MAX_REPORT_DAYS, type ExportAccounts, type ExportQuery, type ExportSettings, type PatchReportEmailsBody, type PurchaseSummary, type PurchaseSummaryQuery, type PutExportSettingsBody, type ReportEmails } from '../../schemas/reporting';
 import { assertLocationAllowed, namedLocation } from '../access';
 import { changedFields } from '../changes';
 import { AccountsMissing, encodeCp437, gbat10File, missingAccounts, sieFile, voucherOf } from './ledger';
@@ -58,23 +58,35 @@ export async function patchReportEmails(principal: Principal, locationId: number
 /** GET /reporting/export-settings?locationId: the location's settings, or null when none were set. */
 export async function getExportSettings(principal: Principal, locationId: number): Promise<ExportSettings | null> {
   const { stored } = await withLocation(principal, locationId, { stored: exportSettings.read(principal.companyId, locationId) });
-  return stored ?? null;
+  return shownSettings(stored) ?? null;
 }
 
 const settingFields = ['exportType', 'includeServiceFees', 'splitByCostCenter', 'accounts'] as const;
+
+const sortedKeys = <T extends Record<string, string>>(map: T): T => Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : 1))) as T;
+/** The accounts with their maps in key order: DynamoDB keeps no order in a map, and settings are compared and shown by their JSON. */
+const inOrder = (a: ExportAccounts): ExportAccounts => ({
+  sales: sortedKeys(a.sales),
+  vat: sortedKeys(a.vat),
+  paymentProviders: sortedKeys(a.paymentProviders),
+  tips: a.tips,
+  ...(a.serviceFees === undefined ? {} : { serviceFees: a.serviceFees }),
+});
+/** Settings as stored, their accounts in order. */
+const shownSettings = (s: ExportSettings | undefined): ExportSettings | undefined => s && { ...s, accounts: inOrder(s.accounts) };
 
 /** PUT /reporting/export-settings: creates or replaces the location's settings. The same settings again write nothing (no event). */
 export async function putExportSettings(principal: Principal, body: PutExportSettingsBody): Promise<ExportSettings> {
   const includeServiceFees = body.includeServiceFees ?? false;
   if (includeServiceFees && body.accounts.serviceFees === undefined) throw validationFailed('The export settings are not valid', [{ path: '/accounts/serviceFees', message: 'is required when includeServiceFees is true' }]);
-  const { stored } = await withLocation(principal, body.locationId, { stored: exportSettings.read(principal.companyId, body.locationId) });
+  const stored = shownSettings((await withLocation(principal, body.locationId, { stored: exportSettings.read(principal.companyId, body.locationId) })).stored);
   const now = new Date().toISOString();
   const next: ExportSettings = {
     locationId: body.locationId,
     exportType: body.exportType,
     includeServiceFees,
     splitByCostCenter: body.splitByCostCenter ?? false,
-    accounts: body.accounts,
+    accounts: inOrder(body.accounts),
     version: (stored?.version ?? 0) + 1,
     createdAt: stored?.createdAt ?? now,
     updatedAt: now,
