@@ -269,7 +269,7 @@ describe('the export', () => {
     expect(json(unmapped.bytes).error.details.map((d: { path: string }) => d.path).sort()).toEqual(
       ['/accounts/paymentProviders/adyen', '/accounts/paymentProviders/cash', '/accounts/paymentProviders/swish', '/accounts/sales/12', '/accounts/sales/none'],
     );
-    // a range the missing rate and providers are not in exports
+    // once every rate and provider of the range is mapped, it exports
     expect((await putSettings(settingsBody(place, { accounts: { ...monthAccounts, sales: { '25': '3001', '12': '3002', none: '3000' } } }))).status).toBe(200);
     expect((await download(query)).status).toBe(200);
 
