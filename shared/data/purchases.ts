@@ -143,15 +143,26 @@ export const COUNTERS_PER_UPDATE = 200;
  */
 export const MAX_DAY_PARTS = 3;
 
-/** Adds the purchase to its location's day totals (the items are made by the first purchase that adds to them). */
-function dayTotalsSteps(companyId: number, p: Purchase): Step[] {
-  const counters = Object.entries(dayTotals(p));
+/** Counters added to one location's day, spread over its items at most COUNTERS_PER_UPDATE each (the items are made by the first update). */
+function dayCounterSteps(companyId: number, locationId: number, localDate: string, counters: Record<string, number>): Step[] {
+  const entries = Object.entries(counters);
   const steps: Step[] = [];
-  for (let part = 0; part * COUNTERS_PER_UPDATE < counters.length; part++) {
-    const add = Object.fromEntries(counters.slice(part * COUNTERS_PER_UPDATE, (part + 1) * COUNTERS_PER_UPDATE));
-    steps.push(updateStep(dayKey(companyId, p.locationId, p.localDate, part), { entity: 'PURCHASE_DAY', companyId, locationId: p.locationId, localDate: p.localDate }, { add }));
+  for (let part = 0; part * COUNTERS_PER_UPDATE < entries.length; part++) {
+    const add = Object.fromEntries(entries.slice(part * COUNTERS_PER_UPDATE, (part + 1) * COUNTERS_PER_UPDATE));
+    steps.push(updateStep(dayKey(companyId, locationId, localDate, part), { entity: 'PURCHASE_DAY', companyId, locationId, localDate }, { add }));
   }
+  if (steps.length > MAX_DAY_PARTS) throw new Error(`${entries.length} counters for one day are more than its ${MAX_DAY_PARTS} items hold`);
   return steps;
+}
+
+/** Adds the purchase to its location's day totals. */
+const dayTotalsSteps = (companyId: number, p: Purchase): Step[] => dayCounterSteps(companyId, p.locationId, p.localDate, dayTotals(p));
+
+/** Counters of several day items (or purchases) added up by name. */
+export function sumCounters(days: readonly { counters: Record<string, number> }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const { counters } of days) for (const [name, value] of Object.entries(counters)) out[name] = (out[name] ?? 0) + value;
+  return out;
 }
 
 /** One day item as stored: its local date and its counters (a day may have several items: sum them). */
@@ -177,8 +188,16 @@ export const purchaseDays = {
     }));
   },
 
-  /** Adds a purchase to its day totals alone (seeding: the bench's month, tests of the summary); recording a purchase does it in its own transaction. */
-  add: (companyId: number, p: Purchase): Promise<void> => transact(dayTotalsSteps(companyId, p)),
+  /**
+   * Adds purchases to their days' totals in bulk, one transaction per location and day (seeding:
+   * the bench's month, the summary's tests); the counters are those recording adds, summed. Recording
+   * a purchase adds its own in its transaction.
+   */
+  async add(companyId: number, all: readonly Purchase[]): Promise<void> {
+    const days = new Map<string, Purchase[]>();
+    for (const p of all) days.set(`${p.locationId}|${p.localDate}`, [...(days.get(`${p.locationId}|${p.localDate}`) ?? []), p]);
+    await Promise.all([...days.values()].map((day) => transact(dayCounterSteps(companyId, day[0]!.locationId, day[0]!.localDate, sumCounters(day.map((p) => ({ counters: dayTotals(p) })))))));
+  },
 };
 
 /** A provider's reference is recorded once per company: a second purchase naming it is refused (a POS retrying a payment it already recorded). */

@@ -155,8 +155,8 @@ export async function stageAlert(companyId: number, input: AlertInput, at?: stri
   return alert;
 }
 
-/** Adds purchases to their location's day totals in the stage's table, as recording them would (the purchase summary's tests: purchases at chosen moments). */
+/** Adds purchases to their location's day totals in the stage's table, the counters recording them adds (the purchase summary's tests: purchases at chosen moments). */
 export async function stagePurchaseDays(companyId: number, purchases: readonly Purchase[]): Promise<void> {
   connect();
-  for (const p of purchases) await purchaseDays.add(companyId, p);
+  await purchaseDays.add(companyId, purchases);
 }

@@ -4,21 +4,17 @@
  * they give the rows of those days. The summary sums a range; the export sums each day alone.
  * docs/reporting.md#the-purchase-summary defines every row.
  */
+import { sumCounters } from '../../data/purchases';
 import type { PurchaseSummary } from '../../schemas/reporting';
 import { vatIn } from '../tabs/bill';
+
+export { sumCounters };
 
 type Summary = PurchaseSummary;
 type ItemRow = Summary['items'][number];
 type VatRowOut = Summary['vats'][number];
 type PspRow = Summary['psp'][number];
 type CostCenterRow = NonNullable<Summary['costCenters']>[number];
-
-/** Counters of several day items added up by name. */
-export function sumCounters(days: readonly { counters: Record<string, number> }[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const { counters } of days) for (const [name, value] of Object.entries(counters)) out[name] = (out[name] ?? 0) + value;
-  return out;
-}
 
 const dec = (part: string) => decodeURIComponent(part);
 const rateOf = (part: string): number | null => (part === '' ? null : Number(part));
