@@ -1,8 +1,9 @@
 /**
  * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
- * round-trip floor, selling tables (availability, the optimizer, automatic assignment). Writes
- * bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone.
+ * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
+ * summary of a month. Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
+ * `npx tsx bench/sections/purchaseSummary.ts` §9.
  *
  *   npm run bench
  *
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
   const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
   const { selling, sellingChecks, sellingMarkdown } = await import('./sections/selling');
   const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
+  const { purchaseSummarySection, purchaseSummaryChecks, purchaseSummaryMarkdown, SUMMARY_PURCHASES } = await import('./sections/purchaseSummary');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -80,6 +82,7 @@ async function main(): Promise<number> {
   const bundled = await section('bundles and init time', () => bundles(root));
   const start = await section('local stage start', () => localStart(root));
   const sold = await section('selling tables', () => selling());
+  const reported = await section('purchase summary', () => purchaseSummarySection());
 
   const cpu = cpus();
   const summary: (readonly unknown[])[] = [];
@@ -292,6 +295,17 @@ async function main(): Promise<number> {
   }
   s8.push('');
 
+  // §9
+  const s9: string[] = [`## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`, ''];
+  if (reported.ok) {
+    for (const [check, budget, measured, v] of purchaseSummaryChecks(reported.value)) summary.push([check, budget, measured, mark(v)]);
+    s9.push(...purchaseSummaryMarkdown(reported.value));
+  } else {
+    s9.push(`**CRASHED**: ${reported.error.message}`);
+    summary.push(['§9 Purchase summary', 'the sums of the purchases; 1 GetItem + 1 Query', 'crashed', '**ERROR**']);
+  }
+  s9.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -308,14 +322,15 @@ async function main(): Promise<number> {
     ...s6,
     ...s7,
     ...s8,
+    ...s9,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok ? 0 : 1;
 }
 
 main().then(

@@ -49,6 +49,10 @@ export class BrigadeApi extends Construct {
       // Usage plans identify the caller by the key the authorizer returns, not by X-API-Key:
       // clients send Brigade keys, which API Gateway cannot verify.
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
+      // File answers (the accounting export, docs/reporting.md#a-file-answer) leave the function
+      // base64-encoded; API Gateway sends them as bytes to a client whose Accept names one of these.
+      // Request bodies of these types would reach a function base64-encoded: they are refused (415) anyway.
+      binaryMediaTypes: ['text/plain', 'text/csv', 'application/octet-stream'],
       // Stage logging needs the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account).
       cloudWatchRole: true,
       deployOptions: {

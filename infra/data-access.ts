@@ -101,6 +101,9 @@ export const areaAccess: Record<string, AreaAccess> = {
   // Alerts (list, acknowledge, resolve) and printing (printer groups, terminals, print jobs): the tenant profile.
   alerts: {},
   printing: {},
+  // Reporting (report emails, export settings, the purchase summary and export, which Query the
+  // company partition's purchase day items): the tenant profile.
+  reporting: {},
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
   webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
   access: {

@@ -33,6 +33,7 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   list: '1 Query per page + 1 rate window (counter shown apart)',
   probe: 'none in §6 (listed only)',
   floor: '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + 1 rate window',
+  range: '1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range\'s day items (1 per 1 MB page) + 1 rate window',
 };
 
 /** Inputs sampled from the route's schemas, empty answers: only for routes without a fixture. */
@@ -88,6 +89,9 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
       break;
     case 'floor':
       if (reads !== 1 || t.data.Query !== 3 || total !== 4) why.push(`expected 1 GetItem or BatchGetItem and 3 Queries, got ${JSON.stringify(t.data)}`);
+      break;
+    case 'range':
+      if (reads !== 1 || t.data.Query !== pages || total !== 1 + pages) why.push(`expected 1 GetItem or BatchGetItem and ${pages} Query, got ${JSON.stringify(t.data)}`);
       break;
     case 'list':
       if (t.data.Query !== pages || total !== pages) why.push(`expected ${pages} Query for ${pages} page(s), got ${JSON.stringify(t.data)}`);

@@ -116,7 +116,8 @@ export async function createLocalServer(): Promise<Server> {
       const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
       const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
       const out = route ? await invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : await fallback(event, context);
-      res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.body);
+      // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes, and so does this.
+      res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (err) {
       // A handler never throws (the chain answers every error); this is the edge failing.
       console.error('local stage: request failed', err);

@@ -18,6 +18,8 @@ export const companyEntity = defineEntity({
 
 export const companies = {
   get: companyEntity.get,
+  /** A read of the company, to send with others in one round trip. */
+  read: companyEntity.read,
 
   /** Writes the company as given (the local seed). */
   async put(company: Company): Promise<void> {

@@ -17,7 +17,7 @@ import type { CostCenter } from '../schemas/items';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
-import { logPage, queryUntil, readLog, type PageRequest } from './paging';
+import { logPage, queryAll, queryUntil, readLog, type PageRequest } from './paging';
 import { purchaseStep, type TabPayment } from './tabs';
 import { conditionalPutStep, putNewStep, transact, updateStep, type Step } from './transact';
 
@@ -80,12 +80,19 @@ export const purchaseEntity = defineEntity({
 });
 
 /**
- * The counters a purchase adds to its location's day (the seam the purchase summary reads, one
- * GetItem per day): flat attribute names, so that every counter is one `ADD` and the first
- * purchase of a day needs no create. `n` purchases; `amount`, `tip`, `serviceFee` totals; per VAT
- * rate `vat|<rate>|amount` and `vat|<rate>|vat`; per provider `psp|<provider>|amount` and `…|n`;
- * per line `item|<itemId or name>|<unitPrice>|qty` and `…|amount`; per cost center
- * `cc|<code>|amount`.
+ * The counters a purchase adds to its location's day (the seam the purchase summary reads,
+ * docs/purchases.md#day-totals): flat attribute names, so that every counter is one `ADD` and the
+ * first purchase of a day needs no create. Free-text parts (a line's name, a cost center's code and
+ * name) are URI-encoded, so `|` always separates parts; an absent part is empty.
+ *
+ * - `n` purchases; `amount`, `tip`, `serviceFee` totals;
+ * - per VAT rate `vat|<rate>|amount` (gross) and `vat|<rate>|vat`;
+ * - per provider `psp|<provider>|amount`, `…|tip`, `…|serviceFee`, `…|n`;
+ * - per line kind `line|<itemId>|<unitPrice>|<vatRate>|<ccCode>|<name>`: the quantity (its amount
+ *   is quantity × unitPrice, so it needs no counter of its own);
+ * - per cost center `cc|<code>|<name>`: the gross of its lines;
+ * - per provider and cost center (the code empty for what no cost center took: plain amounts,
+ *   lines without one) `ccpsp|<provider>|<code>|amount` and `…|n`, the purchases with a share in it.
  */
 export function dayTotals(p: Purchase): Record<string, number> {
   const out: Record<string, number> = { n: 1, amount: p.amount, tip: p.tip, serviceFee: p.serviceFee };
@@ -94,24 +101,104 @@ export function dayTotals(p: Purchase): Record<string, number> {
     add(`vat|${v.vatRate}|amount`, v.amount);
     add(`vat|${v.vatRate}|vat`, v.vat);
   }
-  add(`psp|${p.paymentProvider}|amount`, p.amount);
-  add(`psp|${p.paymentProvider}|tip`, p.tip);
-  add(`psp|${p.paymentProvider}|n`, 1);
+  const psp = `psp|${p.paymentProvider}`;
+  add(`${psp}|amount`, p.amount);
+  add(`${psp}|tip`, p.tip);
+  add(`${psp}|serviceFee`, p.serviceFee);
+  add(`${psp}|n`, 1);
+  const shares = new Map<string, number>();
   for (const l of p.items) {
-    const line = `item|${l.itemId ?? `name:${l.name}`}|${l.unitPrice}`;
-    add(`${line}|qty`, l.quantity);
-    add(`${line}|amount`, l.amount);
-    if (l.costCenter) add(`cc|${l.costCenter.code}|amount`, l.amount);
+    const code = l.costCenter ? enc(l.costCenter.code) : '';
+    add(`line|${l.itemId ?? ''}|${l.unitPrice}|${l.vatRate ?? ''}|${code}|${enc(l.name)}`, l.quantity);
+    if (l.costCenter) add(`cc|${code}|${enc(l.costCenter.name)}`, l.amount);
+    shares.set(code, (shares.get(code) ?? 0) + l.amount);
+  }
+  const uncovered = p.amount - p.items.reduce((sum, l) => sum + l.amount, 0);
+  if (uncovered > 0 || p.tip > 0 || p.serviceFee > 0) shares.set('', (shares.get('') ?? 0) + uncovered);
+  for (const [code, share] of shares) {
+    add(`ccpsp|${p.paymentProvider}|${code}|amount`, share);
+    add(`ccpsp|${p.paymentProvider}|${code}|n`, 1);
   }
   return out;
 }
 
-const dayKey = (companyId: number, locationId: number, localDate: string) => companyKey(companyId, `PDAY#L#${keys.pad(locationId)}#${localDate}`);
+const enc = (part: string) => encodeURIComponent(part);
 
-/** Adds the purchase to its location's day totals (made by the first purchase of the day). */
-function dayTotalsStep(companyId: number, p: Purchase): Step {
-  return updateStep(dayKey(companyId, p.locationId, p.localDate), { entity: 'PURCHASE_DAY', companyId, locationId: p.locationId, localDate: p.localDate }, { add: dayTotals(p) });
+/** The day items of a location: `PDAY#L#<loc:12>#<date>`, and `…#<date>#<k>` for a purchase's counters beyond one update's share. */
+const dayPrefix = (locationId: number) => `PDAY#L#${keys.pad(locationId)}#`;
+const dayKey = (companyId: number, locationId: number, localDate: string, part = 0) =>
+  companyKey(companyId, `${dayPrefix(locationId)}${localDate}${part === 0 ? '' : `#${part}`}`);
+
+/**
+ * Counters one UpdateItem adds at most. DynamoDB bounds an update expression at 4 KB (about 13
+ * characters a counter here), so a purchase with more counters (tens of distinct lines and cost
+ * centers) spreads them over more items of the same day, each one update; the summary's Query
+ * reads them all. Almost every purchase writes one.
+ */
+export const COUNTERS_PER_UPDATE = 200;
+
+/**
+ * The most items one day of a location can have: a purchase adds at most 4 + 2×10 (VAT) + 4 +
+ * 100 (lines) + 100 (cost centers) + 2×101 (provider by cost center) = 430 counters, 3 updates.
+ */
+export const MAX_DAY_PARTS = 3;
+
+/** Counters added to one location's day, spread over its items at most COUNTERS_PER_UPDATE each (the items are made by the first update). */
+function dayCounterSteps(companyId: number, locationId: number, localDate: string, counters: Record<string, number>): Step[] {
+  const entries = Object.entries(counters);
+  const steps: Step[] = [];
+  for (let part = 0; part * COUNTERS_PER_UPDATE < entries.length; part++) {
+    const add = Object.fromEntries(entries.slice(part * COUNTERS_PER_UPDATE, (part + 1) * COUNTERS_PER_UPDATE));
+    steps.push(updateStep(dayKey(companyId, locationId, localDate, part), { entity: 'PURCHASE_DAY', companyId, locationId, localDate }, { add }));
+  }
+  if (steps.length > MAX_DAY_PARTS) throw new Error(`${entries.length} counters for one day are more than its ${MAX_DAY_PARTS} items hold`);
+  return steps;
 }
+
+/** Adds the purchase to its location's day totals. */
+const dayTotalsSteps = (companyId: number, p: Purchase): Step[] => dayCounterSteps(companyId, p.locationId, p.localDate, dayTotals(p));
+
+/** Counters of several day items (or purchases) added up by name. */
+export function sumCounters(days: readonly { counters: Record<string, number> }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const { counters } of days) for (const [name, value] of Object.entries(counters)) out[name] = (out[name] ?? 0) + value;
+  return out;
+}
+
+/** One day item as stored: its local date and its counters (a day may have several items: sum them). */
+export interface DayCounters {
+  localDate: string;
+  counters: Record<string, number>;
+}
+
+/** Attributes of a day item that are not counters. */
+const dayBookkeeping = new Set(['pk', 'sk', 'entity', 'companyId', 'locationId', 'localDate']);
+
+/**
+ * The purchase day totals of a location: reading them for a range of local dates (inclusive) is
+ * one Query of the company partition's `PDAY#L#<loc>#` keys between the two dates (DynamoDB pages
+ * it at 1 MB), never a read per purchase.
+ */
+export const purchaseDays = {
+  async range(companyId: number, locationId: number, startDate: string, endDate: string, maxItems: number): Promise<DayCounters[]> {
+    const items = await queryAll({ partition: keys.company(companyId), range: { op: 'between', low: `${dayPrefix(locationId)}${startDate}`, high: `${dayPrefix(locationId)}${endDate}#~` } }, maxItems);
+    return items.map((item) => ({
+      localDate: String(item.localDate),
+      counters: Object.fromEntries(Object.entries(item).filter(([name, value]) => !dayBookkeeping.has(name) && typeof value === 'number')) as Record<string, number>,
+    }));
+  },
+
+  /**
+   * Adds purchases to their days' totals in bulk, one transaction per location and day (seeding:
+   * the bench's month, the summary's tests); the counters are those recording adds, summed. Recording
+   * a purchase adds its own in its transaction.
+   */
+  async add(companyId: number, all: readonly Purchase[]): Promise<void> {
+    const days = new Map<string, Purchase[]>();
+    for (const p of all) days.set(`${p.locationId}|${p.localDate}`, [...(days.get(`${p.locationId}|${p.localDate}`) ?? []), p]);
+    await Promise.all([...days.values()].map((day) => transact(dayCounterSteps(companyId, day[0]!.locationId, day[0]!.localDate, sumCounters(day.map((p) => ({ counters: dayTotals(p) })))))));
+  },
+};
 
 /** A provider's reference is recorded once per company: a second purchase naming it is refused (a POS retrying a payment it already recorded). */
 export class ReferenceTaken extends AppError {
@@ -127,7 +214,7 @@ export function purchaseSteps(companyId: number, p: Purchase, tab: TabPayment, e
   const reference = p.providerReference === null
     ? []
     : [putNewStep({ ...referenceKey(companyId, p.paymentProvider, p.providerReference), entity: 'PURCHASE_REF', companyId, purchaseId: p.id, tabId: p.tabId }, () => new ReferenceTaken(p.paymentProvider, p.providerReference!))];
-  return [purchaseEntity.newItemStep(companyId, p), ...reference, purchaseStep(companyId, tab, p.createdAt), dayTotalsStep(companyId, p), ...events.map(outboxStep)];
+  return [purchaseEntity.newItemStep(companyId, p), ...reference, purchaseStep(companyId, tab, p.createdAt), ...dayTotalsSteps(companyId, p), ...events.map(outboxStep)];
 }
 
 export const purchases = {

@@ -3,7 +3,7 @@
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
  * Names of decisions.md §6, plus events for the other resources (coursings, items, custom tags, permissions, roles,
  * guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
- * terminals, print jobs) so that
+ * terminals, print jobs, report emails, export settings) so that
  * every change has an event.
  */
 import { randomUUID } from 'node:crypto';
@@ -93,6 +93,9 @@ export const eventCatalog = {
   'terminal.deleted': 'terminal',
   'print-job.created': 'print-job',
   'print-job.updated': 'print-job',
+  // reporting (docs/reporting.md): a location's report emails and export settings
+  'report-emails.updated': 'report-emails',
+  'export-settings.updated': 'export-settings',
   /** Sent by POST /webhooks/subscriptions/{id}/test to that subscription only; not in the event log. */
   'webhook.test': 'webhook-subscription',
 } as const;
@@ -138,6 +141,8 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   'printer-group': { read: 'printer_groups.read', scope: 'location' },
   terminal: { read: 'terminals.read', scope: 'location' },
   'print-job': { read: 'print_jobs.read', scope: 'location' },
+  'report-emails': { read: 'reports.read', scope: 'location' },
+  'export-settings': { read: 'reports.read', scope: 'location' },
 };
 
 /**

@@ -18,7 +18,8 @@ import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { gateWrites } from '../data/writeGate';
 import type { RouteRuntime } from '../routes';
-import { successBody } from './envelope';
+import { Download } from '../download';
+import { downloadAnswer, successBody } from './envelope';
 import { credential, jsonBody, type Verifier, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
 import type { Operation, OperationRequest } from './operation';
 import type { ChainEvent, PublicRequest } from './request';
@@ -63,10 +64,12 @@ function behindTheWindow(lambda: Lambda, idempotent: boolean): Lambda {
 /** The domain's result travels as the chain's response until the responder renders it. */
 export const asResult = (value: unknown) => value as APIGatewayProxyResult;
 
-export const envelope: Parameters<typeof responder>[0] = (request) => ({
-  statusCode: 200,
-  body: successBody(request.response, state(request).requestId),
-});
+/** The success answer: the envelope around the domain's result, or a file's bytes (shared/download.ts). */
+export const envelope: Parameters<typeof responder>[0] = (request) => {
+  const result: unknown = request.response;
+  if (result instanceof Download) return downloadAnswer(result);
+  return { statusCode: 200, body: successBody(result, state(request).requestId) };
+};
 
 export function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
   const event = raw as unknown as ChainEvent;

@@ -14,6 +14,7 @@ import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
 import { printingRoutes } from './printing';
+import { reportingRoutes } from './reporting';
 import { schedulesRoutes } from './schedules';
 import { setupRoutes } from './setup';
 import { tabsRoutes } from './tabs';
@@ -27,6 +28,7 @@ export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...ac
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes,
+  ...reportingRoutes,
   ...docsRoutes] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];

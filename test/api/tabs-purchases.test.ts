@@ -84,10 +84,14 @@ describe('POST /tabs/{tabId}/purchases', () => {
       'vat|25|vat': 4000,
       'vat|0|amount': 1000,
       'psp|card|amount': 50000,
+      'psp|card|serviceFee': 500,
       'psp|card|n': 2,
-      [`item|${item.body.data.id}|14500|qty`]: 2,
-      [`item|${item.body.data.id}|14500|amount`]: 29000,
-      'cc|3010|amount': 29000,
+      [`line|${item.body.data.id}|14500|12|3010|Toast%20Skagen`]: 2,
+      'cc|3010|Kitchen': 29000,
+      'ccpsp|card|3010|amount': 29000,
+      'ccpsp|card|3010|n': 1,
+      'ccpsp|card||amount': 21000,
+      'ccpsp|card||n': 1,
     };
     const summed = Object.fromEntries(Object.keys(expected).map((k) => [k, days.reduce((sum, d) => sum + (Number(d[k]) || 0), 0)]));
     expect(summed).toEqual(expected);

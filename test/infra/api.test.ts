@@ -21,6 +21,10 @@ describe('REST API and stage', () => {
     parent.hasResourceProperties('AWS::ApiGateway::RestApi', { Name: 'brigade-dev', ApiKeySourceType: 'AUTHORIZER' });
   });
 
+  it('sends file answers as bytes to clients that accept their type (the accounting export)', () => {
+    parent.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['text/plain', 'text/csv', 'application/octet-stream'] });
+  });
+
   it('has one stage named after the CDK stage, traced, with access logs and error-level execution logs', () => {
     parent.resourceCountIs('AWS::ApiGateway::Stage', 1);
     parent.hasResourceProperties('AWS::ApiGateway::Stage', {

@@ -44,6 +44,7 @@ import { acceptWaitlistOffer, declineWaitlistOffer, getWaitlistByCode, joinWaitl
 import { createGuest } from '../../shared/domain/guests';
 import { raiseAlert } from '../../shared/data/alerts';
 import { acknowledgeAlert, newAlert, resolveAlert } from '../../shared/domain/alerts';
+import { patchReportEmails, putExportSettings } from '../../shared/domain/reporting/operations';
 import { createPrinterGroup, deletePrinterGroup, deleteTerminal, putTerminal, reportPrintJob, terminalPreCheck, updatePrinterGroup } from '../../shared/domain/printing/operations';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
 import { addScheduleRule, createSchedule, deleteSchedule, deleteScheduleRule, replaceScheduleRules, updateSchedule, updateScheduleRule } from '../../shared/domain/schedules/operations';
@@ -181,6 +182,12 @@ async function queuedJob(c: Company) {
   const t = await terminalOf(c);
   return preCheckOf(c, t.id, s.booking.tab.id);
 }
+const exportSettingsBody = {
+  locationId: LOCATION,
+  exportType: 'sie' as const,
+  includeServiceFees: true,
+  accounts: { sales: { '25': '3001', '12': '3002' }, vat: { '25': '2611', '12': '2621' }, paymentProviders: { card: '1580' }, tips: '2890', serviceFees: '3590' },
+};
 
 // ---------------------------------------------------------------------------------------------
 // The operations.
@@ -513,6 +520,10 @@ const rows: Row<unknown>[] = [
   row({ op: 'terminalPreCheck', setup: async (c) => ({ tabId: (await seated(c)).booking.tab.id, t: await terminalOf(c) }), run: (c, s) => preCheckOf(c, s.t.id, s.tabId) }),
   row({ op: 'reportPrintJob', variant: 'printed', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'printed' }) }),
   row({ op: 'reportPrintJob', variant: 'failed: raises an alert', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'failed', error: 'Out of paper' }) }),
+  row({ op: 'patchReportEmails', variant: 'the first list', setup: (c) => place(c), run: (c) => patchReportEmails(c.principal, LOCATION, { emails: ['books@example.com', 'Books@example.com', 'chef@example.com'] }) }),
+  row({ op: 'patchReportEmails', variant: 'replaces the list', setup: async (c) => (await place(c), patchReportEmails(c.principal, LOCATION, { emails: ['books@example.com'] })), run: (c) => patchReportEmails(c.principal, LOCATION, { emails: ['chef@example.com'] }) }),
+  row({ op: 'putExportSettings', variant: 'creates', setup: (c) => place(c), run: (c) => putExportSettings(c.principal, exportSettingsBody) }),
+  row({ op: 'putExportSettings', variant: 'replaces', setup: async (c) => (await place(c), putExportSettings(c.principal, exportSettingsBody)), run: (c) => putExportSettings(c.principal, { ...exportSettingsBody, exportType: 'gbat10', splitByCostCenter: true }) }),
 ];
 
 /** Runs the row's setup in a new company; answers the company and what the setup made. */

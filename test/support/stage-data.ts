@@ -16,6 +16,7 @@ import { raiseAlert, type Alert } from '../../shared/data/alerts';
 import { companies } from '../../shared/data/companies';
 import { idempotencyRecords } from '../../shared/data/idempotency';
 import { nextId } from '../../shared/data/ids';
+import { purchaseDays, type Purchase } from '../../shared/data/purchases';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { tabEntity, type Tab } from '../../shared/data/tabs';
 import { transact } from '../../shared/data/transact';
@@ -152,4 +153,10 @@ export async function stageAlert(companyId: number, input: AlertInput, at?: stri
   const alert = newAlert(input, at);
   await raiseAlert(companyId, alert);
   return alert;
+}
+
+/** Adds purchases to their location's day totals in the stage's table, the counters recording them adds (the purchase summary's tests: purchases at chosen moments). */
+export async function stagePurchaseDays(companyId: number, purchases: readonly Purchase[]): Promise<void> {
+  connect();
+  await purchaseDays.add(companyId, purchases);
 }
