@@ -58,7 +58,7 @@ export const isPaged = (route: Route): boolean => {
 };
 
 /** A probe's or a document's answer is its own body; every other 200 is the success envelope around `data`. */
-export const isEnveloped = (route: Route): boolean => !route.probe && !route.bare;
+export const isEnveloped = (route: Route): boolean => !route.probe && !route.bare && !route.download;
 
 /** "listApiKeys" → "List API keys": the summary of a row that gives none. */
 export const summaryOf = (route: Route): string => {
@@ -87,6 +87,7 @@ export function errorCodesOf(route: Route): ErrorCode[] {
   // a write may break a business rule; so may a read's query (an availability date out of the booking window)
   if (write || route.schemas.query !== undefined) codes.push('UNPROCESSABLE');
   codes.push('RATE_LIMITED', 'UNAVAILABLE');
+  for (const code of route.errors ?? []) if (!codes.includes(code)) codes.push(code);
   return codes;
 }
 
@@ -165,11 +166,17 @@ function operation(route: Route, named: Named): Json {
   const access = permission === null ? 'Public: no credential needed (one that is sent is still verified).' : `Permission: \`${permission}\`.`;
   const paged = isPaged(route) ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).` : '';
   const description = [route.description, `${access}${paged}`].filter(Boolean).join('\n\n');
-  const success: Json = {
-    description: route.probe ? 'The probe\'s answer (503 with the same shape when unhealthy)' : 'Success',
-    headers: { ...rateLimitHeaders, ...(route.method === 'POST' ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
-    content: { 'application/json': { schema: successSchema(route, named) } },
-  };
+  const success: Json = route.download
+    ? {
+        description: 'A file (its bytes), to save under the name Content-Disposition gives',
+        headers: { ...rateLimitHeaders, 'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } } },
+        content: Object.fromEntries(route.download.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      }
+    : {
+        description: route.probe ? 'The probe\'s answer (503 with the same shape when unhealthy)' : 'Success',
+        headers: { ...rateLimitHeaders, ...(route.method === 'POST' ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
+        content: { 'application/json': { schema: successSchema(route, named) } },
+      };
   const responses: Json = { '200': success };
   for (const code of errorCodesOf(route)) responses[String(statusOf[code])] = { $ref: `#/components/responses/${code}` };
   if (route.probe && route.operationId !== 'live') responses['503'] = { ...success, description: 'Unhealthy: the same shape, status `unhealthy`' };

@@ -15,5 +15,5 @@ export const reportingRoutes = [
   row({ operationId: 'getExportSettings', method: 'GET', path: '/api/v1/reporting/export-settings', permission: 'reports.read', handler: 'functions/reporting/get-export-settings.ts', area, schemas: { query: r.ExportSettingsQuery, response: Nullable(r.ExportSettings) } }),
   row({ operationId: 'putExportSettings', method: 'PUT', path: '/api/v1/reporting/export-settings', permission: 'reports.manage', handler: 'functions/reporting/put-export-settings.ts', area, schemas: { body: r.PutExportSettingsBody, response: r.ExportSettings } }),
   row({ operationId: 'getPurchaseSummary', method: 'GET', path: '/api/v1/reporting/purchase-summary', permission: 'reports.read', handler: 'functions/reporting/purchase-summary.ts', area, schemas: { query: r.PurchaseSummaryQuery, response: r.PurchaseSummary } }),
-  row({ operationId: 'exportPurchases', method: 'GET', path: '/api/v1/reporting/export', permission: 'reports.read', handler: 'functions/reporting/export.ts', area, schemas: { query: r.ExportQuery } }),
+  row({ operationId: 'exportPurchases', method: 'GET', path: '/api/v1/reporting/export', permission: 'reports.read', handler: 'functions/reporting/export.ts', area, schemas: { query: r.ExportQuery }, download: { mediaTypes: ['text/plain', 'text/csv'] }, errors: ['CONFLICT'] }),
 ] as const;

@@ -1,5 +1,6 @@
 /** The shape of a route-table row. Each area lists its rows in its own file beside this one. */
 import type { TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -35,6 +36,13 @@ export interface Route {
    * document). Probes are bare too (their own body shape).
    */
   bare?: true;
+  /**
+   * The 200 answer is a file, not JSON: its bytes in one of these media types, with a
+   * `Content-Disposition: attachment` naming the file (shared/download.ts). No response schema.
+   */
+  download?: { mediaTypes: readonly string[] };
+  /** Error codes the operation answers beyond those its method and schemas imply (the OpenAPI document, shared/openapi/document.ts `errorCodesOf`). */
+  errors?: readonly ErrorCode[];
   /** One line for the OpenAPI description; without it, the operationId in words ("listApiKeys" → "List api keys"). */
   summary?: string;
   /** More for the OpenAPI description (Markdown); the permission and paging are added to it. */

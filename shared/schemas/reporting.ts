@@ -13,7 +13,7 @@ export const ReportEmailsPath = Type.Object({ locationId: NumericId });
 /** PATCH /locations/{locationId}/report-emails: the whole list (de-duplicated case-insensitively, first spelling kept); [] stops the reports. */
 export const PatchReportEmailsBody = Type.Object(
   { emails: Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: MAX_REPORT_EMAILS, description: `at most ${MAX_REPORT_EMAILS}` }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ emails: ['owner@bistro.example', 'accounts@bistro.example'] }] },
 );
 
 export const ReportEmails = Type.Object(
@@ -58,7 +58,18 @@ export const PutExportSettingsBody = Type.Object(
     splitByCostCenter: Type.Optional(Type.Boolean({ default: false })),
     accounts: ExportAccounts,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        locationId: 101,
+        exportType: 'sie',
+        includeServiceFees: false,
+        splitByCostCenter: false,
+        accounts: { sales: { '25': '3001', '12': '3002', none: '3000' }, vat: { '25': '2611', '12': '2621' }, paymentProviders: { card: '1580' }, tips: '2890' },
+      },
+    ],
+  },
 );
 
 export const ExportSettings = Type.Object(

@@ -48,6 +48,13 @@ export function checkAnswer(method: string, url: string, status: number, headers
   const problems: string[] = [];
   let typed = false;
   for (const name of requiredHeaders) if (headers[name] === undefined) problems.push(`the ${name} header is missing`);
+  // A file download's success is its bytes in a media type its row names, sent as an attachment.
+  if (match.kind === 'route' && match.route.download && status === 200) {
+    const type = (headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (!match.route.download.mediaTypes.includes(type)) problems.push(`Content-Type is ${headers['content-type']}, not one of ${match.route.download.mediaTypes.join(', ')}`);
+    if (!/^attachment; filename=/.test(headers['content-disposition'] ?? '')) problems.push(`Content-Disposition is ${headers['content-disposition']}, not an attachment naming its file`);
+    return { operation, typed: false, problems };
+  }
   if (!/^application\/json\b/.test(headers['content-type'] ?? '')) problems.push(`Content-Type is ${headers['content-type']}, not application/json`);
   let schemaPath: string | undefined;
   if (match.kind === 'route') {
