@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CodePath } from './bookings';
 import { NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, view } from './views';
+import { Instant, Version, entity } from './views';
 
 export const rsvpStatuses = ['invited', 'accepted', 'declined', 'tentative'] as const;
 export type RsvpStatus = (typeof rsvpStatuses)[number];
@@ -53,7 +53,7 @@ export const RsvpBody = Type.Object(
 );
 
 /** A member of a booking's party as staff see it. */
-export const BookingMemberView = view({
+export const BookingMemberView = entity('BookingMember', {
   id: Uuid,
   bookingId: Uuid,
   userId: Type.Union([NumericId, Type.Null()], { description: 'the guest user the member is; null for a member known by name' }),
@@ -67,10 +67,10 @@ export const BookingMemberView = view({
 export const BookingMemberListView = Type.Array(BookingMemberView);
 
 /** What anyone holding the confirmation code sees of a member: the name and the reply. */
-export const PublicMemberView = Type.Pick(BookingMemberView, ['guestName', 'rsvpStatus']);
+export const PublicMemberView = Type.Pick(BookingMemberView, ['guestName', 'rsvpStatus'], { title: 'PublicBookingMember' });
 export const PublicMemberListView = Type.Array(PublicMemberView, { description: 'in the order they were added' });
 /** What a public add or RSVP answers: the member as the caller described it. */
-export const RepliedMemberView = Type.Pick(BookingMemberView, ['guestName', 'guestEmail', 'rsvpStatus']);
+export const RepliedMemberView = Type.Pick(BookingMemberView, ['guestName', 'guestEmail', 'rsvpStatus'], { title: 'RepliedBookingMember' });
 
 export type ListBookingMembersQuery = Static<typeof ListBookingMembersQuery>;
 export type AddBookingMemberBody = Static<typeof AddBookingMemberBody>;

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId } from './common';
 import { HoursInterval, OperatingHours } from './locations';
-import { Instant, Version, view } from './views';
+import { Instant, Version, entity, view } from './views';
 
 const int = (minimum: number, maximum: number, description?: string) => Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
 
@@ -44,7 +44,7 @@ export const WeekHoursView = view({
 });
 
 /** A location's booking settings as answered (the defaults, stored, until first changed). */
-export const BookingSettingsView = view({
+export const BookingSettingsView = entity('BookingSettings', {
   locationId: NumericId,
   ...bookingSettingsFields,
   operatingHours: Nullable(WeekHoursView),

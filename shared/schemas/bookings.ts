@@ -6,7 +6,7 @@ import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
-import { Instant, Version, literals, view } from './views';
+import { Instant, Version, entity, literals, view } from './views';
 
 export { LocationPath };
 
@@ -200,10 +200,10 @@ const confirmationCode = Type.String({ pattern: CONFIRMATION_PATTERN.source, des
 const shownText = Nullable(Type.String());
 
 /** A tab of a booking as the booking shows it: the resource it serves and its status. */
-export const BookingTabView = view({ id: Uuid, tableId: Nullable(Uuid), status: literals(tabStatuses) });
+export const BookingTabView = entity('BookingTab', { id: Uuid, tableId: Nullable(Uuid), status: literals(tabStatuses) });
 
 /** A booking as staff see it (get, list, create, update and every lifecycle operation). */
-export const BookingView = view({
+export const BookingView = entity('Booking', {
   id: Uuid,
   locationId: NumericId,
   bookingDate: date,
@@ -244,21 +244,21 @@ export const BookingView = view({
 });
 
 /** Create answers the booking, with a warning when seating at once left something to the staff. */
-export const CreatedBookingView = view({ ...BookingView.properties, seatWarning: Type.Optional(Type.String()) });
+export const CreatedBookingView = entity('CreatedBooking', { ...BookingView.properties, seatWarning: Type.Optional(Type.String()) });
 /** Cancel answers the booking, with a warning when a tab was left open. */
-export const CancelledBookingView = view({ ...BookingView.properties, tabWarning: Type.Optional(Type.String()) });
+export const CancelledBookingView = entity('CancelledBooking', { ...BookingView.properties, tabWarning: Type.Optional(Type.String()) });
 
 /** What anyone holding the confirmation code sees of the booking (no notes, no contact details). */
-export const PublicBookingView = Type.Pick(BookingView, ['id', 'confirmationCode', 'locationId', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'guestName', 'cancelledAt']);
+export const PublicBookingView = Type.Pick(BookingView, ['id', 'confirmationCode', 'locationId', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'guestName', 'cancelledAt'], { title: 'PublicBooking' });
 
-export const BookingsByTableView = view({
+export const BookingsByTableView = entity('BookingsByTable', {
   locationId: NumericId,
   date,
   tables: Type.Array(view({ tableId: Uuid, bookings: Type.Array(BookingView) }), { description: 'tables with bookings that day, each with its bookings by start time' }),
   unassigned: Type.Array(BookingView, { description: 'bookings of the day without a table' }),
 });
 
-export const AvailabilitySlotView = view({
+export const AvailabilitySlotView = entity('AvailabilitySlot', {
   time: wallTime,
   startsAt: Instant,
   endsAt: Instant,
@@ -267,7 +267,7 @@ export const AvailabilitySlotView = view({
   overbooked: Type.Optional(Type.Literal(true, { description: 'available only by the overbooking buffer' })),
 });
 
-export const AvailabilityView = view({
+export const AvailabilityView = entity('Availability', {
   locationId: NumericId,
   date,
   partySize: Type.Integer({ minimum: 1 }),
@@ -279,7 +279,7 @@ export const AvailabilityView = view({
 });
 
 const seatHours = Type.Number({ minimum: 0 });
-const OptimizeFiguresView = view({
+const OptimizeFiguresView = entity('OptimizeFigures', {
   movable: Type.Integer({ minimum: 0 }),
   withoutTables: Type.Integer({ minimum: 0 }),
   placedCovers: Type.Integer({ minimum: 0 }),
@@ -288,7 +288,7 @@ const OptimizeFiguresView = view({
 });
 const moveFields = { bookingId: Uuid, fromTableIds: Type.Array(Uuid), toTableIds: Type.Array(Uuid) };
 
-export const OptimizeView = view({
+export const OptimizeView = entity('OptimizeResult', {
   locationId: NumericId,
   date,
   dryRun: Type.Boolean(),
@@ -300,7 +300,7 @@ export const OptimizeView = view({
 });
 
 /** A line of an order or a pre-order as stored (prices in minor units). */
-export const OrderLineView = view({
+export const OrderLineView = entity('OrderLine', {
   itemId: Nullable(NumericId),
   name: Type.String(),
   price: money,
@@ -311,9 +311,9 @@ export const OrderLineView = view({
   modifications: Type.Array(view({ name: Type.String(), price: money })),
 });
 
-export const DispatchView = view({ id: Uuid, coursingId: Nullable(Uuid), status: literals(dispatchStatuses), items: Type.Array(OrderLineView), updatedAt: Instant });
+export const DispatchView = entity('Dispatch', { id: Uuid, coursingId: Nullable(Uuid), status: literals(dispatchStatuses), items: Type.Array(OrderLineView), updatedAt: Instant });
 
-export const OrderView = view({
+export const OrderView = entity('Order', {
   id: Uuid,
   tabId: Uuid,
   bookingId: Nullable(Uuid),
@@ -330,7 +330,7 @@ export const OrderView = view({
 export const BookingListView = Type.Array(BookingView);
 export const OrderListView = Type.Array(OrderView);
 
-export const PreOrderView = view({ bookingId: Uuid, tabId: Uuid, items: Type.Array(OrderLineView), seatingOrderId: Nullable(Uuid) });
+export const PreOrderView = entity('PreOrder', { bookingId: Uuid, tabId: Uuid, items: Type.Array(OrderLineView), seatingOrderId: Nullable(Uuid) });
 
 export type PutBookingSettingsBody = Static<typeof PutBookingSettingsBody>;
 export type CreateBookingBody = Static<typeof CreateBookingBody>;

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, view } from './views';
+import { Instant, Version, entity } from './views';
 
 const name = displayName(100);
 const validOnDays = Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
@@ -85,7 +85,7 @@ export const PutWaitingTimeBody = Type.Object(
 // ---- Answers ----
 
 /** A capacity setting as stored (the instants normalized to UTC). */
-export const CapacitySettingView = view({
+export const CapacitySettingView = entity('CapacitySetting', {
   id: Uuid,
   locationId: NumericId,
   name: Type.String(),
@@ -105,7 +105,7 @@ export const CapacitySettingView = view({
 export const CapacitySettingListView = Type.Array(CapacitySettingView);
 
 /** The extended waiting time of a location (it runs while now < endsAt). */
-export const ExtendedWaitingTimeView = view({
+export const ExtendedWaitingTimeView = entity('ExtendedWaitingTime', {
   locationId: NumericId,
   endsAt: Instant,
   delayInMinutes,

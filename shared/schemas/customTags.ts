@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NumericId, pageQuery } from './common';
 import { CategoryHandle } from './items';
-import { Instant, view } from './views';
+import { Instant, entity } from './views';
 
 /** At most this many custom tags on one item. */
 export const MAX_ITEM_TAGS = 50;
@@ -19,7 +19,7 @@ export const SearchCustomTagsQuery = Type.Object({
   ...pageQuery(50, 20),
 });
 
-export const CustomTagView = view({ id: NumericId, categoryHandle: CategoryHandle, key: Type.String(), createdAt: Instant });
+export const CustomTagView = entity('CustomTag', { id: NumericId, categoryHandle: CategoryHandle, key: Type.String(), createdAt: Instant });
 export const CustomTagListView = Type.Array(CustomTagView);
 
 export type CreateCustomTagBody = Static<typeof CreateCustomTagBody>;

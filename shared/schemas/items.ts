@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, view } from './views';
+import { Instant, Version, entity } from './views';
 
 /** Money in minor units (cents, öre). */
 export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'minor units (cents, öre)' });
@@ -46,7 +46,7 @@ export const UpdateItemBody = Type.Object(
 );
 
 /** An inventory item as stored. */
-export const ItemView = view({
+export const ItemView = entity('Item', {
   id: NumericId,
   locationId: NumericId,
   name: Type.String(),

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { tabStatuses } from './bookingStates';
 import { CostCenter, Money, VatRate } from './items';
-import { Instant, Version, literals, view } from './views';
+import { Instant, Version, entity, literals, view } from './views';
 
 /** A purchase pays for at most this many lines (the lines are stored on the purchase item). */
 export const MAX_PURCHASE_LINES = 100;
@@ -83,7 +83,7 @@ const count = Type.Integer({ minimum: 0 });
 const cents = Type.Integer({ description: 'minor units' });
 
 /** A tab (bill) as its operations answer it: every counter present. */
-export const TabView = view({
+export const TabView = entity('Tab', {
   id: Uuid,
   locationId: NumericId,
   bookingId: Type.Union([Uuid, Type.Null()], { description: 'null for a tab opened without a booking' }),
@@ -101,7 +101,7 @@ export const TabView = view({
   version: Version,
 });
 
-const PurchaseLineView = view({
+const PurchaseLineView = entity('PurchaseLine', {
   itemId: Nullable(NumericId),
   name: Type.String(),
   quantity: Type.Integer({ minimum: 1 }),
@@ -112,7 +112,7 @@ const PurchaseLineView = view({
 });
 
 /** A purchase (purchase intent) as recorded. */
-export const PurchaseView = view({
+export const PurchaseView = entity('Purchase', {
   id: Uuid,
   tabId: Uuid,
   bookingId: Nullable(Uuid),
@@ -137,21 +137,21 @@ export const PurchaseListView = Type.Array(PurchaseView);
 export const RecentPurchaseView = Nullable(PurchaseView);
 
 /** Create answers the purchase and its tab's balance as the purchase leaves it. */
-export const RecordedPurchaseView = view({
+export const RecordedPurchaseView = entity('RecordedPurchase', {
   ...PurchaseView.properties,
   tab: view({ id: Uuid, status: literals(tabStatuses), billCents: cents, paidCents: cents, dueCents: cents }),
 });
 
-export const RefundReasonsView = view({ locationId: NumericId, reasons: Type.Array(view({ code: Type.String(), name: Type.String() })) });
+export const RefundReasonsView = entity('RefundReasons', { locationId: NumericId, reasons: Type.Array(view({ code: Type.String(), name: Type.String() })) });
 
-export const CloseAllTabsView = view({
+export const CloseAllTabsView = entity('CloseAllTabsResult', {
   locationIds: Type.Array(NumericId, { description: 'the locations the call looked at' }),
   closed: count,
   skipped: Type.Integer({ minimum: 0, description: 'open tabs that changed while being closed: left as they are' }),
   more: Type.Boolean({ description: 'more open tabs are left than one call closes: call again' }),
 });
 
-export const ReviewView = view({
+export const ReviewView = entity('Review', {
   purchaseIntentId: Uuid,
   tabId: Uuid,
   locationId: NumericId,

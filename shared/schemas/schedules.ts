@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, literals, view } from './views';
+import { Instant, Version, entity, literals, view } from './views';
 
 /**
  * What a schedule is about (docs/schedules.md):
@@ -145,7 +145,7 @@ const shownTime = Nullable(Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0
 const shownDate = Nullable(date);
 
 /** A rule as stored and answered: every field present, null when unset. */
-export const ScheduleRuleView = view({
+export const ScheduleRuleView = entity('ScheduleRule', {
   id: NumericId,
   scheduleId: NumericId,
   locationId: NumericId,
@@ -163,7 +163,7 @@ export const ScheduleRuleView = view({
 });
 
 /** A schedule with its rules, in the order they were given or added. */
-export const ScheduleView = view({
+export const ScheduleView = entity('Schedule', {
   id: NumericId,
   locationId: NumericId,
   entityType: EntityType,
@@ -179,7 +179,7 @@ export const ScheduleView = view({
 });
 export const ScheduleListView = Type.Array(ScheduleView);
 
-export const ScheduleAvailabilityView = view({
+export const ScheduleAvailabilityView = entity('ScheduleAvailability', {
   entityType: EntityType,
   entityId,
   locationId: NumericId,

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';
-import { Instant, Version, view } from './views';
+import { Instant, Version, entity } from './views';
 
 /**
  * How a guest chooses among a group's variants (docs/menu.md):
@@ -70,7 +70,7 @@ export const VariantPath = Type.Object({ variantId: NumericPathId });
 
 // ---- Answers (soft-deleted groups and variants are never shown) ----
 
-export const VariantView = view({
+export const VariantView = entity('Variant', {
   id: NumericId,
   groupId: NumericId,
   locationId: NumericId,
@@ -82,7 +82,7 @@ export const VariantView = view({
 });
 
 /** A group with its live variants counted, and listed where the operation shows them (get, create, update, delete; list with includeVariants). */
-export const VariantGroupView = view({
+export const VariantGroupView = entity('VariantGroup', {
   id: NumericId,
   locationId: NumericId,
   name: Type.String(),

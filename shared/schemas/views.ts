@@ -9,6 +9,14 @@ import { Type, type TLiteral, type TProperties, type TUnion } from '@sinclair/ty
 export const view = <T extends TProperties>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 
+/**
+ * A named object of answers (a resource: `Booking`, `Order` …): the OpenAPI description lists it
+ * once under its title and refers to it. One title, one schema: a schema derived from a titled one
+ * (`Type.Pick`, `Type.Omit` keep the title) needs a title of its own.
+ */
+export const entity = <T extends TProperties>(title: string, properties: T, description?: string) =>
+  Type.Object(properties, { title, additionalProperties: false, ...(description ? { description } : {}) });
+
 /** A moment as the API writes it: ISO 8601 in UTC (`Date#toISOString`). */
 export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 instant, UTC' });
 
@@ -16,5 +24,5 @@ export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601
 export const Version = Type.Integer({ minimum: 1, description: 'one more with each change' });
 
 /** One of these strings (a status, a kind), as a union of literals. */
-export const literals = <T extends string>(values: readonly T[], description?: string): TUnion<TLiteral<T>[]> =>
+export const literals = <const T extends string>(values: readonly T[], description?: string): TUnion<TLiteral<T>[]> =>
   Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BookingView, CodePath } from './bookings';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
-import { Instant, Version, literals, view } from './views';
+import { Instant, Version, entity, literals } from './views';
 
 export { CodePath };
 
@@ -62,7 +62,7 @@ export const OfferWaitlistBody = Type.Object(
 const shownText = Nullable(Type.String());
 
 /** The spot an entry was offered, held until `expiresAt` under `bookingId` (the id the booking will have). */
-export const WaitlistOfferView = view({
+export const WaitlistOfferView = entity('WaitlistOffer', {
   ...Type.Pick(BookingView, ['tableIds', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt']).properties,
   bookingId: Uuid,
   holdDates: Type.Array(date, { description: 'the local dates the table hold is stored in' }),
@@ -71,7 +71,7 @@ export const WaitlistOfferView = view({
 });
 
 /** An entry as staff see it. */
-export const WaitlistEntryView = view({
+export const WaitlistEntryView = entity('WaitlistEntry', {
   id: Uuid,
   locationId: NumericId,
   code: CodePath.properties.code,
@@ -94,10 +94,10 @@ export const WaitlistEntryView = view({
 export const WaitlistEntryListView = Type.Array(WaitlistEntryView);
 
 /** What the guest sees of their entry through its code: no notes, no contact details; accept adds the booking it made. */
-export const PublicWaitlistEntryView = view({
+export const PublicWaitlistEntryView = entity('PublicWaitlistEntry', {
   ...Type.Pick(WaitlistEntryView, ['id', 'code', 'locationId', 'status', 'partySize', 'desiredDate', 'windowStart', 'windowEnd', 'guestName', 'bookingId']).properties,
-  offer: Nullable(Type.Omit(WaitlistOfferView, ['bookingId', 'holdDates'])),
-  booking: Type.Optional(Type.Pick(BookingView, ['id', 'confirmationCode', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'tab'])),
+  offer: Nullable(Type.Omit(WaitlistOfferView, ['bookingId', 'holdDates'], { title: 'PublicWaitlistOffer' })),
+  booking: Type.Optional(Type.Pick(BookingView, ['id', 'confirmationCode', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'tab'], { title: 'WaitlistBooking' })),
 });
 
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
