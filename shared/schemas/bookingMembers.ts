@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CodePath } from './bookings';
 import { NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, entity } from './views';
+import { entity, stamps } from './views';
 
 export const rsvpStatuses = ['invited', 'accepted', 'declined', 'tentative'] as const;
 export type RsvpStatus = (typeof rsvpStatuses)[number];
@@ -60,9 +60,7 @@ export const BookingMemberView = entity('BookingMember', {
   guestName: Type.String(),
   guestEmail: Type.Union([Type.String({ format: 'email' }), Type.Null()]),
   rsvpStatus,
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 export const BookingMemberListView = Type.Array(BookingMemberView);
 

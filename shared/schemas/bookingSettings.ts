@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId } from './common';
 import { HoursInterval, OperatingHours } from './locations';
-import { Instant, Version, entity, view } from './views';
+import { entity, stamps, view } from './views';
 
 const int = (minimum: number, maximum: number, description?: string) => Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
 
@@ -48,9 +48,7 @@ export const BookingSettingsView = entity('BookingSettings', {
   locationId: NumericId,
   ...bookingSettingsFields,
   operatingHours: Nullable(WeekHoursView),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 
 export type BookingSettingsOverride = Static<typeof BookingSettingsOverride>;

@@ -6,7 +6,7 @@ import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
-import { Instant, Version, entity, literals, view } from './views';
+import { Instant, entity, literals, stamps, view } from './views';
 
 export { LocationPath };
 
@@ -238,9 +238,7 @@ export const BookingView = entity('Booking', {
   seatedAt: Nullable(Instant),
   completedAt: Nullable(Instant),
   cancelledAt: Nullable(Instant),
-  createdAt: Instant,
-  updatedAt: Instant,
-  version: Version,
+  ...stamps,
 });
 
 /** Create answers the booking, with a warning when seating at once left something to the staff. */
@@ -322,9 +320,7 @@ export const OrderView = entity('Order', {
   items: Type.Array(OrderLineView),
   dispatches: Type.Array(DispatchView),
   extendedWaitingTime: Nullable(view({ delayInMinutes: Nullable(Type.Integer()), endsAt: Instant }, 'the extended waiting time running when the order was placed')),
-  createdAt: Instant,
-  updatedAt: Instant,
-  version: Version,
+  ...stamps,
 });
 
 export const BookingListView = Type.Array(BookingView);

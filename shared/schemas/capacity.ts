@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, entity } from './views';
+import { Instant, entity, stamps } from './views';
 
 const name = displayName(100);
 const validOnDays = Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
@@ -98,9 +98,7 @@ export const CapacitySettingView = entity('CapacitySetting', {
   timeEnd: fields.timeEnd,
   validFrom: Nullable(Instant),
   validTo: Nullable(Instant),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 export const CapacitySettingListView = Type.Array(CapacitySettingView);
 
@@ -109,9 +107,7 @@ export const ExtendedWaitingTimeView = entity('ExtendedWaitingTime', {
   locationId: NumericId,
   endsAt: Instant,
   delayInMinutes,
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 /** GET and DELETE: the running waiting time, or null when none runs. */
 export const RunningWaitingTimeView = Nullable(ExtendedWaitingTimeView);

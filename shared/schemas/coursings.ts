@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HexColor, Nullable, NumericId, Uuid, pageQuery } from './common';
-import { Instant, Version, entity } from './views';
+import { entity, stamps } from './views';
 
 const title = Type.String({ minLength: 1, maxLength: 200 });
 const order = Type.Number({ minimum: 0, maximum: 100, description: 'display order' });
@@ -20,7 +20,7 @@ export const UpdateCoursingBody = Type.Object(
 
 export const CoursingIdPath = Type.Object({ id: Uuid });
 
-export const CoursingView = entity('Coursing', { id: Uuid, locationId: NumericId, title: Type.String(), order, color, version: Version, createdAt: Instant, updatedAt: Instant });
+export const CoursingView = entity('Coursing', { id: Uuid, locationId: NumericId, title: Type.String(), order, color, ...stamps });
 export const CoursingListView = Type.Array(CoursingView);
 
 export type ListCoursingsQuery = Static<typeof ListCoursingsQuery>;

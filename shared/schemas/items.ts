@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, entity } from './views';
+import { entity, stamps } from './views';
 
 /** Money in minor units (cents, öre). */
 export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'minor units (cents, öre)' });
@@ -55,9 +55,7 @@ export const ItemView = entity('Item', {
   categoryHandle: CategoryHandle,
   costCenter: Nullable(CostCenter),
   customTagIds: Type.Array(NumericId, { description: 'the custom tags linked to the item, in the order they were linked' }),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 export const ItemListView = Type.Array(ItemView);
 

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { tabStatuses } from './bookingStates';
 import { CostCenter, Money, VatRate } from './items';
-import { Instant, Version, entity, literals, view } from './views';
+import { Instant, entity, literals, stamps, view } from './views';
 
 /** A purchase pays for at most this many lines (the lines are stored on the purchase item). */
 export const MAX_PURCHASE_LINES = 100;
@@ -96,9 +96,7 @@ export const TabView = entity('Tab', {
   anonymousMembers: count,
   openedAt: Nullable(Instant),
   closedAt: Nullable(Instant),
-  createdAt: Instant,
-  updatedAt: Instant,
-  version: Version,
+  ...stamps,
 });
 
 const PurchaseLineView = entity('PurchaseLine', {
@@ -128,9 +126,7 @@ export const PurchaseView = entity('Purchase', {
   providerReference: Nullable(Type.String()),
   localDate: Type.String({ format: 'date', description: "the location's local date the purchase falls on" }),
   pickedUpAt: Nullable(Instant),
-  createdAt: Instant,
-  updatedAt: Instant,
-  version: Version,
+  ...stamps,
 });
 export const PurchaseListView = Type.Array(PurchaseView);
 /** The tab's newest purchase, or null when it has none. */

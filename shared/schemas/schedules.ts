@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
-import { Instant, Version, entity, literals, view } from './views';
+import { Instant, entity, literals, stamps, view } from './views';
 
 /**
  * What a schedule is about (docs/schedules.md):
@@ -173,9 +173,7 @@ export const ScheduleView = entity('Schedule', {
   isActive: Type.Boolean(),
   priority,
   rules: Type.Array(ScheduleRuleView, { maxItems: MAX_RULES }),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 export const ScheduleListView = Type.Array(ScheduleView);
 

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';
-import { Instant, Version, entity } from './views';
+import { Instant, entity, stamps } from './views';
 
 /**
  * How a guest chooses among a group's variants (docs/menu.md):
@@ -92,9 +92,7 @@ export const VariantGroupView = entity('VariantGroup', {
   max,
   isVisible: Type.Boolean(),
   useChildCoursing: Type.Boolean(),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
   variantCount: Type.Integer({ minimum: 0, maximum: MAX_VARIANTS }),
   variants: Type.Optional(Type.Array(VariantView, { maxItems: MAX_VARIANTS })),
 });

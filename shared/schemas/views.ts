@@ -23,6 +23,9 @@ export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601
 /** The optimistic-concurrency version of a stored resource: 1 when created, one more with each change. */
 export const Version = Type.Integer({ minimum: 1, description: 'one more with each change' });
 
+/** What every versioned resource answers beside its own fields. */
+export const stamps = { version: Version, createdAt: Instant, updatedAt: Instant };
+
 /** One of these strings (a status, a kind), as a union of literals. */
 export const literals = <const T extends string>(values: readonly T[], description?: string): TUnion<TLiteral<T>[]> =>
   Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});

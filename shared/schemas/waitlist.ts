@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BookingView, CodePath } from './bookings';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
-import { Instant, Version, entity, literals } from './views';
+import { Instant, entity, literals, stamps } from './views';
 
 export { CodePath };
 
@@ -87,9 +87,7 @@ export const WaitlistEntryView = entity('WaitlistEntry', {
   notes: shownText,
   offer: Type.Union([WaitlistOfferView, Type.Null()], { description: 'the current or last offer; null before the first' }),
   bookingId: Type.Union([Uuid, Type.Null()], { description: 'the booking an accepted offer made' }),
-  version: Version,
-  createdAt: Instant,
-  updatedAt: Instant,
+  ...stamps,
 });
 export const WaitlistEntryListView = Type.Array(WaitlistEntryView);
 
