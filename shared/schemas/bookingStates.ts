@@ -18,3 +18,7 @@ export type DispatchStatus = (typeof dispatchStatuses)[number];
 /** The statuses a kitchen moves a dispatch through, in order (`reversed` comes only from unseating). */
 export const kitchenFlow = ['pending', 'accepted', 'preparing', 'ready', 'served'] as const satisfies readonly DispatchStatus[];
 export type KitchenStatus = (typeof kitchenFlow)[number];
+
+/** Why a slot of the availability answer cannot be booked (docs/availability.md). */
+export const slotReasons = ['closed', 'group_schedule', 'party_size', 'too_soon', 'too_far_ahead', 'guest_limit', 'no_table_fits'] as const;
+export type SlotReason = (typeof slotReasons)[number];

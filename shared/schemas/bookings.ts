@@ -1,11 +1,12 @@
 /** Bookings (spec 2.12), their settings (2.8), tabs' orders and kitchen dispatches (decisions.md §7). */
 import { Type, type Static } from '@sinclair/typebox';
 import { bookingSettingsFields } from './bookingSettings';
-import { bookingStatuses, kitchenFlow } from './bookingStates';
+import { bookingStatuses, dispatchStatuses, kitchenFlow, slotReasons, tabStatuses } from './bookingStates';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
+import { Instant, entity, literals, stamps, view } from './views';
 
 export { LocationPath };
 
@@ -16,6 +17,7 @@ const MAX_BOOKING_TABLES = 8;
 export const PutBookingSettingsBody = Type.Partial(Type.Object({ ...bookingSettingsFields, operatingHours: Nullable(OperatingHours) }), {
   additionalProperties: false,
   minProperties: 1,
+  examples: [{ defaultDurationMinutes: 90, slotIntervalMinutes: 30, maxPartySize: 12, cancellationPolicyHours: 24, operatingHours: { friday: [{ open: '17:00', close: '23:30' }], saturday: [{ open: '12:00', close: '23:30' }] } }],
 });
 
 const date = Type.String({ format: 'date', description: 'YYYY-MM-DD, the location\'s local date' });
@@ -66,7 +68,13 @@ export const CreateBookingBody = Type.Object(
     guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
     seatImmediately: Type.Optional(Type.Boolean({ description: 'seat at once (a party at the door); needs a table' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { locationId: 101, bookingDate: '2026-12-18', startTime: '19:00', guestCount: 4, guestName: 'Ada Lovelace', guestPhone: '+46701234567', occasion: 'Birthday' },
+      { locationId: 101, bookingDate: '2026-12-18', startTime: '20:15', guestCount: 2, tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'], guestName: 'Walk-in', seatImmediately: true },
+    ],
+  },
 );
 
 export const UpdateBookingBody = Type.Object(
@@ -85,7 +93,7 @@ export const UpdateBookingBody = Type.Object(
     depositAmountCents: Type.Optional(editable.depositAmountCents),
     confirmRemoveActiveTab: Type.Optional(Type.Boolean({ description: 'allow removing a table whose tab is open' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ startTime: '19:30', guestCount: 5, specialRequests: 'High chair, please' }] },
 );
 
 export const BookingPath = Type.Object({ id: Uuid });
@@ -118,29 +126,29 @@ export const OptimizeQuery = Type.Object({ date });
 
 export const OptimizeBody = Type.Object(
   { dryRun: Type.Optional(Type.Boolean({ default: true, description: 'answer the moves without making them' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ dryRun: true }] },
 );
 
 export const CancelBookingBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), closeTab: Type.Optional(Type.Boolean({ default: true, description: 'close the booking\'s tabs' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ reason: 'The guest called to cancel', closeTab: true }] },
 );
 
 export const CodePath = Type.Object({ code: Type.String({ pattern: CONFIRMATION_PATTERN.source }) });
 
-export const LockBookingBody = Type.Object({ locked: Type.Boolean() }, { additionalProperties: false });
+export const LockBookingBody = Type.Object({ locked: Type.Boolean() }, { additionalProperties: false, examples: [{ locked: true }] });
 
 export const SeatBookingBody = Type.Object(
   {
     tabId: Type.Optional(Type.String({ format: 'uuid', description: "one of the booking's tabs, or a tab of its location without a booking (walk-in, bar) to link" })),
     createTab: Type.Optional(Type.Boolean({ description: 'open a new tab for the primary guest and table instead of the pre-arrival one' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{}, { tabId: '8d2f6a1b-3c4e-4f5a-9b6c-7d8e9f0a1b2c' }] },
 );
 
 export const UnseatBookingBody = Type.Object(
   { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket when given' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ reason: 'Seated at the wrong table' }] },
 );
 
 const orderLine = Type.Object(
@@ -159,7 +167,20 @@ const orderLine = Type.Object(
 );
 
 /** An order placed on a tab, or a booking's pre-order (which replaces the one before it). */
-export const OrderBody = Type.Object({ items: Type.Array(orderLine, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+export const OrderBody = Type.Object(
+  { items: Type.Array(orderLine, { minItems: 1, maxItems: 100 }) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        items: [
+          { itemId: 4711, quantity: 2, coursingId: '1e9a7c3b-5d2f-4a8e-b6c4-0f1d2e3a4b5c' },
+          { name: 'Sparkling water', price: 4500, vatRate: 12, quantity: 1, modifications: [{ name: 'Lemon', price: 0 }] },
+        ],
+      },
+    ],
+  },
+);
 
 export const TabPath = Type.Object({ tabId: Uuid });
 
@@ -169,8 +190,143 @@ export const DispatchPath = Type.Object({ orderId: Uuid, dispatchId: Uuid });
 
 export const UpdateDispatchBody = Type.Object(
   { status: Type.Union(kitchenFlow.slice(1).map((s) => Type.Literal(s)), { description: 'forward only; reversed comes only from unseating' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: 'preparing' }] },
 );
+
+// ---- Answers (the `data` of each operation's 200; docs/bookings.md) ----
+
+const bookingStatus = literals(bookingStatuses);
+const confirmationCode = Type.String({ pattern: CONFIRMATION_PATTERN.source, description: '8 characters, no look-alikes' });
+const shownText = Nullable(Type.String());
+
+/** A tab of a booking as the booking shows it: the resource it serves and its status. */
+export const BookingTabView = entity('BookingTab', { id: Uuid, tableId: Nullable(Uuid), status: literals(tabStatuses) });
+
+/** A booking as staff see it (get, list, create, update and every lifecycle operation). */
+export const BookingView = entity('Booking', {
+  id: Uuid,
+  locationId: NumericId,
+  bookingDate: date,
+  startTime: wallTime,
+  endTime: wallTime,
+  timezone: Type.String({ description: 'IANA zone of the location' }),
+  startsAt: Instant,
+  endsAt: Instant,
+  guestCount,
+  tableId: Nullable(Uuid),
+  tableIds: Type.Array(Uuid, { maxItems: MAX_BOOKING_TABLES }),
+  defaultTabStrategy,
+  primaryUserId: Nullable(NumericId),
+  guestName: shownText,
+  guestEmail: Nullable(Type.String({ format: 'email' })),
+  guestPhone: Nullable(Type.String({ description: 'E.164' })),
+  occasion: shownText,
+  specialRequests: shownText,
+  internalNotes: shownText,
+  paymentType: shownText,
+  depositAmountCents: Nullable(money),
+  bookingSource: shownText,
+  status: bookingStatus,
+  statusBeforeSeating: Nullable(bookingStatus),
+  confirmationCode,
+  locked: Type.Boolean({ description: 'pinned: the optimizer never moves it' }),
+  tab: BookingTabView,
+  tabs: Type.Array(BookingTabView, { minItems: 1, description: 'primary first' }),
+  seatingOrderId: Nullable(Uuid),
+  autoNoShowAt: Nullable(Instant),
+  cancellationReason: shownText,
+  seatedAt: Nullable(Instant),
+  completedAt: Nullable(Instant),
+  cancelledAt: Nullable(Instant),
+  ...stamps,
+});
+
+/** Create answers the booking, with a warning when seating at once left something to the staff. */
+export const CreatedBookingView = entity('CreatedBooking', { ...BookingView.properties, seatWarning: Type.Optional(Type.String()) });
+/** Cancel answers the booking, with a warning when a tab was left open. */
+export const CancelledBookingView = entity('CancelledBooking', { ...BookingView.properties, tabWarning: Type.Optional(Type.String()) });
+
+/** What anyone holding the confirmation code sees of the booking (no notes, no contact details). */
+export const PublicBookingView = Type.Pick(BookingView, ['id', 'confirmationCode', 'locationId', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'guestName', 'cancelledAt'], { title: 'PublicBooking' });
+
+export const BookingsByTableView = entity('BookingsByTable', {
+  locationId: NumericId,
+  date,
+  tables: Type.Array(view({ tableId: Uuid, bookings: Type.Array(BookingView) }), { description: 'tables with bookings that day, each with its bookings by start time' }),
+  unassigned: Type.Array(BookingView, { description: 'bookings of the day without a table' }),
+});
+
+export const AvailabilitySlotView = entity('AvailabilitySlot', {
+  time: wallTime,
+  startsAt: Instant,
+  endsAt: Instant,
+  available: Type.Boolean(),
+  reason: Type.Optional(literals(slotReasons, 'why the slot cannot be booked')),
+  overbooked: Type.Optional(Type.Literal(true, { description: 'available only by the overbooking buffer' })),
+});
+
+export const AvailabilityView = entity('Availability', {
+  locationId: NumericId,
+  date,
+  partySize: Type.Integer({ minimum: 1 }),
+  bookingGroupId: Nullable(Uuid),
+  timezone: Type.String(),
+  slotIntervalMinutes: Type.Integer({ minimum: 1 }),
+  durationMinutes: Type.Integer({ minimum: 1 }),
+  slots: Type.Array(AvailabilitySlotView),
+});
+
+const seatHours = Type.Number({ minimum: 0 });
+const OptimizeFiguresView = entity('OptimizeFigures', {
+  movable: Type.Integer({ minimum: 0 }),
+  withoutTables: Type.Integer({ minimum: 0 }),
+  placedCovers: Type.Integer({ minimum: 0 }),
+  sellableSeatHours: seatHours,
+  oversizeSeatHours: seatHours,
+});
+const moveFields = { bookingId: Uuid, fromTableIds: Type.Array(Uuid), toTableIds: Type.Array(Uuid) };
+
+export const OptimizeView = entity('OptimizeResult', {
+  locationId: NumericId,
+  date,
+  dryRun: Type.Boolean(),
+  moves: Type.Array(view(moveFields), { description: 'proposed (dry run) or made' }),
+  notApplied: Type.Array(view({ ...moveFields, reason: Type.String() }), { description: 'moves that could not be made, and why' }),
+  before: OptimizeFiguresView,
+  after: OptimizeFiguresView,
+  seed: Type.Integer({ description: 'the same floor and seed give the same moves' }),
+});
+
+/** A line of an order or a pre-order as stored (prices in minor units). */
+export const OrderLineView = entity('OrderLine', {
+  itemId: Nullable(NumericId),
+  name: Type.String(),
+  price: money,
+  vatRate: Type.Optional(VatRate),
+  costCenter: Type.Optional(Nullable(CostCenter)),
+  quantity: Type.Integer({ minimum: 1 }),
+  coursingId: Nullable(Uuid),
+  modifications: Type.Array(view({ name: Type.String(), price: money })),
+});
+
+export const DispatchView = entity('Dispatch', { id: Uuid, coursingId: Nullable(Uuid), status: literals(dispatchStatuses), items: Type.Array(OrderLineView), updatedAt: Instant });
+
+export const OrderView = entity('Order', {
+  id: Uuid,
+  tabId: Uuid,
+  bookingId: Nullable(Uuid),
+  locationId: NumericId,
+  kind: literals(['order', 'pre_order'], 'pre_order: the booking\'s pre-order, sent when it was seated'),
+  items: Type.Array(OrderLineView),
+  dispatches: Type.Array(DispatchView),
+  extendedWaitingTime: Nullable(view({ delayInMinutes: Nullable(Type.Integer()), endsAt: Instant }, 'the extended waiting time running when the order was placed')),
+  ...stamps,
+});
+
+export const BookingListView = Type.Array(BookingView);
+export const OrderListView = Type.Array(OrderView);
+
+export const PreOrderView = entity('PreOrder', { bookingId: Uuid, tabId: Uuid, items: Type.Array(OrderLineView), seatingOrderId: Nullable(Uuid) });
 
 export type PutBookingSettingsBody = Static<typeof PutBookingSettingsBody>;
 export type CreateBookingBody = Static<typeof CreateBookingBody>;

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
+import { Instant, entity, stamps } from './views';
 
 const name = displayName(100);
 const validOnDays = Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
@@ -53,10 +54,17 @@ export const CreateCapacitySettingBody = Type.Object(
     validFrom: Type.Optional(fields.validFrom),
     validTo: Type.Optional(fields.validTo),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Friday dinner rush', validOnDays: [5], orderCapacity: 12, itemCapacity: 60, priority: 10, timeStart: '18:00:00', timeEnd: '21:00:00' }],
+  },
 );
 
-export const UpdateCapacitySettingBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1 });
+export const UpdateCapacitySettingBody = Type.Partial(Type.Object(fields), {
+  additionalProperties: false,
+  minProperties: 1,
+  examples: [{ orderCapacity: 15, enabled: true, validTo: '2027-03-31T22:00:00Z' }],
+});
 
 const delayInMinutes = Nullable(Type.Integer({ minimum: 1, maximum: 480, description: 'the extra wait announced; null: none named' }));
 
@@ -71,8 +79,38 @@ export const PutWaitingTimeBody = Type.Object(
     endsAt: Type.String({ format: 'date-time', description: 'ISO 8601 with a zone offset; in the future, at most 7 days ahead' }),
     delayInMinutes: Type.Optional(delayInMinutes),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ locationId: 101, endsAt: '2026-12-18T20:30:00+01:00', delayInMinutes: 25 }] },
 );
+
+// ---- Answers ----
+
+/** A capacity setting as stored (the instants normalized to UTC). */
+export const CapacitySettingView = entity('CapacitySetting', {
+  id: Uuid,
+  locationId: NumericId,
+  name: Type.String(),
+  validOnDays: Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { minItems: 1, maxItems: 7, description: 'ISO weekdays, sorted' }),
+  orderCapacity: fields.orderCapacity,
+  itemCapacity: fields.itemCapacity,
+  priority: fields.priority,
+  enabled: fields.enabled,
+  timeStart: fields.timeStart,
+  timeEnd: fields.timeEnd,
+  validFrom: Nullable(Instant),
+  validTo: Nullable(Instant),
+  ...stamps,
+});
+export const CapacitySettingListView = Type.Array(CapacitySettingView);
+
+/** The extended waiting time of a location (it runs while now < endsAt). */
+export const ExtendedWaitingTimeView = entity('ExtendedWaitingTime', {
+  locationId: NumericId,
+  endsAt: Instant,
+  delayInMinutes,
+  ...stamps,
+});
+/** GET and DELETE: the running waiting time, or null when none runs. */
+export const RunningWaitingTimeView = Nullable(ExtendedWaitingTimeView);
 
 export type CapacitySettingPath = Static<typeof CapacitySettingPath>;
 export type ListCapacitySettingsQuery = Static<typeof ListCapacitySettingsQuery>;

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';
+import { entity, stamps } from './views';
 
 /** Money in minor units (cents, öre). */
 export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'minor units (cents, öre)' });
@@ -30,7 +31,7 @@ export const ListItemsQuery = Type.Object({
 
 export const CreateItemBody = Type.Object(
   { locationId: NumericId, name, price: Money, vatRate: VatRate, categoryHandle: CategoryHandle, costCenter: Type.Optional(Nullable(CostCenter)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ locationId: 101, name: 'Toast Skagen', price: 16500, vatRate: 12, categoryHandle: 'starters', costCenter: { code: 'KIT', name: 'Kitchen' } }] },
 );
 
 export const UpdateItemBody = Type.Object(
@@ -41,8 +42,22 @@ export const UpdateItemBody = Type.Object(
     categoryHandle: Type.Optional(CategoryHandle),
     costCenter: Type.Optional(Nullable(CostCenter)),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ price: 17500, name: 'Toast Skagen, large' }] },
 );
+
+/** An inventory item as stored. */
+export const ItemView = entity('Item', {
+  id: NumericId,
+  locationId: NumericId,
+  name: Type.String(),
+  price: Money,
+  vatRate: VatRate,
+  categoryHandle: CategoryHandle,
+  costCenter: Nullable(CostCenter),
+  customTagIds: Type.Array(NumericId, { description: 'the custom tags linked to the item, in the order they were linked' }),
+  ...stamps,
+});
+export const ItemListView = Type.Array(ItemView);
 
 export type CostCenter = Static<typeof CostCenter>;
 export type ItemPath = Static<typeof ItemPath>;

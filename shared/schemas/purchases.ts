@@ -1,7 +1,9 @@
 /** Purchases (purchase intents) on tabs, tabs' own operations, and reviews (spec 2.10, 4.1; decisions.md §7). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { tabStatuses } from './bookingStates';
 import { CostCenter, Money, VatRate } from './items';
+import { Instant, entity, literals, stamps, view } from './views';
 
 /** A purchase pays for at most this many lines (the lines are stored on the purchase item). */
 export const MAX_PURCHASE_LINES = 100;
@@ -48,7 +50,13 @@ export const CreatePurchaseBody = Type.Object(
     paymentProvider: PaymentProvider,
     providerReference: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { items: [{ itemId: 4711, quantity: 2 }, { name: 'Espresso', quantity: 1, unitPrice: 3500, vatRate: 12 }], tip: 2000, paymentProvider: 'stripe', providerReference: 'pi_3PqR8sLkJ2xY' },
+      { amount: 45000, vatRows: [{ vatRate: 12, amount: 45000 }], paymentProvider: 'cash' },
+    ],
+  },
 );
 
 export const PurchasePath = Type.Object({ purchaseIntentId: Uuid });
@@ -66,8 +74,89 @@ export const CreateReviewBody = Type.Object(
     rating: Type.Integer({ minimum: 1, maximum: 5 }),
     reviewTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_REVIEW_TAG_LENGTH, pattern: '\\S' }), { maxItems: MAX_REVIEW_TAGS, uniqueItems: true })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ purchaseIntentId: '9c4e2a7b-1d3f-4b5a-8e6c-2f0a1b3c4d5e', rating: 5, reviewTags: ['friendly staff', 'great food'] }] },
 );
+
+// ---- Answers ----
+
+const count = Type.Integer({ minimum: 0 });
+const cents = Type.Integer({ description: 'minor units' });
+
+/** A tab (bill) as its operations answer it: every counter present. */
+export const TabView = entity('Tab', {
+  id: Uuid,
+  locationId: NumericId,
+  bookingId: Type.Union([Uuid, Type.Null()], { description: 'null for a tab opened without a booking' }),
+  tableId: Nullable(Uuid),
+  status: literals(tabStatuses),
+  primaryUserId: Nullable(NumericId),
+  purchaseCount: count,
+  paidCents: Type.Integer({ minimum: 0, description: 'what its purchases paid towards the bill (tips and fees not included)' }),
+  orderCount: count,
+  anonymousMembers: count,
+  openedAt: Nullable(Instant),
+  closedAt: Nullable(Instant),
+  ...stamps,
+});
+
+const PurchaseLineView = entity('PurchaseLine', {
+  itemId: Nullable(NumericId),
+  name: Type.String(),
+  quantity: Type.Integer({ minimum: 1 }),
+  unitPrice: Money,
+  amount: Type.Integer({ minimum: 0, description: 'quantity × unitPrice' }),
+  vatRate: Nullable(VatRate),
+  costCenter: Nullable(CostCenter),
+});
+
+/** A purchase (purchase intent) as recorded. */
+export const PurchaseView = entity('Purchase', {
+  id: Uuid,
+  tabId: Uuid,
+  bookingId: Nullable(Uuid),
+  locationId: NumericId,
+  status: Type.Literal('succeeded', { description: 'only payments that happened are recorded' }),
+  items: Type.Array(PurchaseLineView, { description: 'empty when it pays a plain amount' }),
+  amount: Type.Integer({ minimum: 0, description: 'what pays the bill, without tip and service fee' }),
+  vatRows: Type.Array(view({ vatRate: VatRate, amount: Type.Integer({ minimum: 0 }), vat: Type.Integer({ minimum: 0 }) })),
+  tip: Money,
+  serviceFee: Money,
+  total: Type.Integer({ minimum: 0, description: 'amount + tip + serviceFee' }),
+  paymentProvider: Type.String(),
+  providerReference: Nullable(Type.String()),
+  localDate: Type.String({ format: 'date', description: "the location's local date the purchase falls on" }),
+  pickedUpAt: Nullable(Instant),
+  ...stamps,
+});
+export const PurchaseListView = Type.Array(PurchaseView);
+/** The tab's newest purchase, or null when it has none. */
+export const RecentPurchaseView = Nullable(PurchaseView);
+
+/** Create answers the purchase and its tab's balance as the purchase leaves it. */
+export const RecordedPurchaseView = entity('RecordedPurchase', {
+  ...PurchaseView.properties,
+  tab: view({ id: Uuid, status: literals(tabStatuses), billCents: cents, paidCents: cents, dueCents: cents }),
+});
+
+export const RefundReasonsView = entity('RefundReasons', { locationId: NumericId, reasons: Type.Array(view({ code: Type.String(), name: Type.String() })) });
+
+export const CloseAllTabsView = entity('CloseAllTabsResult', {
+  locationIds: Type.Array(NumericId, { description: 'the locations the call looked at' }),
+  closed: count,
+  skipped: Type.Integer({ minimum: 0, description: 'open tabs that changed while being closed: left as they are' }),
+  more: Type.Boolean({ description: 'more open tabs are left than one call closes: call again' }),
+});
+
+export const ReviewView = entity('Review', {
+  purchaseIntentId: Uuid,
+  tabId: Uuid,
+  locationId: NumericId,
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  reviewTags: Type.Array(Type.String()),
+  createdAt: Instant,
+});
+/** The purchase's review, or null when it has none. */
+export const ReviewOrNoneView = Nullable(ReviewView);
 
 export type CreatePurchaseBody = Static<typeof CreatePurchaseBody>;
 export type PurchasePath = Static<typeof PurchasePath>;

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
+import { Instant, entity, literals, stamps, view } from './views';
 
 /**
  * What a schedule is about (docs/schedules.md):
@@ -47,6 +48,10 @@ export interface RuleTiming {
   isAvailable: boolean;
 }
 
+/** Why an availability check answers what it does (docs/schedules.md "The decision rule"). */
+export const availabilityReasons = ['rule', 'no_schedules', 'outside_schedule', 'no_exception'] as const;
+export type AvailabilityReason = (typeof availabilityReasons)[number];
+
 /** At most this many rules in one schedule: replacing them all stays one transaction (docs/schedules.md). */
 export const MAX_RULES = 40;
 /** Priorities run from 0 (the default) to this; the higher wins. */
@@ -75,8 +80,20 @@ const ruleFields = {
   validTo: Type.Optional(Nullable(date)),
 };
 
-export const RuleBody = Type.Object({ ruleType: RuleType, ...ruleFields, isAvailable: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
-export const UpdateRuleBody = Type.Object({ ruleType: Type.Optional(RuleType), ...ruleFields, isAvailable: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 });
+const weekendBrunch = [
+  { ruleType: 'weekly', weekday: 6, startTime: '10:00', endTime: '14:00' },
+  { ruleType: 'weekly', weekday: 0, startTime: '10:00', endTime: '14:00' },
+];
+const closedForHolidays = { ruleType: 'date_range', startDate: '2026-12-24', endDate: '2026-12-26', isAvailable: false };
+
+export const RuleBody = Type.Object(
+  { ruleType: RuleType, ...ruleFields, isAvailable: Type.Optional(Type.Boolean({ default: true })) },
+  { additionalProperties: false, examples: [closedForHolidays, weekendBrunch[0]] },
+);
+export const UpdateRuleBody = Type.Object(
+  { ruleType: Type.Optional(RuleType), ...ruleFields, isAvailable: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1, examples: [{ startTime: '11:00', endTime: '15:00' }] },
+);
 const rules = Type.Array(RuleBody, { maxItems: MAX_RULES });
 
 export const CreateScheduleBody = Type.Object(
@@ -90,15 +107,18 @@ export const CreateScheduleBody = Type.Object(
     priority: Type.Optional(priority),
     rules: Type.Optional(rules),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ locationId: 101, entityType: 'menu_layout', entityId: 'brunch', name: 'Weekend brunch', priority: 10, rules: weekendBrunch }],
+  },
 );
 
 export const UpdateScheduleBody = Type.Object(
   { name: Type.Optional(displayName(200)), description: Type.Optional(description), isActive: Type.Optional(Type.Boolean()), priority: Type.Optional(priority) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ name: 'Weekend brunch (summer)', isActive: false }] },
 );
 
-export const ReplaceRulesBody = Type.Object({ rules }, { additionalProperties: false });
+export const ReplaceRulesBody = Type.Object({ rules }, { additionalProperties: false, examples: [{ rules: [...weekendBrunch, closedForHolidays] }] });
 
 export const ListSchedulesQuery = Type.Object({
   locationId: Type.Optional(NumericId),
@@ -118,6 +138,59 @@ export const AvailabilityQuery = Type.Object({
 export const SchedulePath = Type.Object({ id: NumericPathId });
 export const ScheduleRulesPath = Type.Object({ scheduleId: NumericPathId });
 export const RulePath = Type.Object({ ruleId: NumericPathId });
+
+// ---- Answers ----
+
+const shownTime = Nullable(Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local wall time' }));
+const shownDate = Nullable(date);
+
+/** A rule as stored and answered: every field present, null when unset. */
+export const ScheduleRuleView = entity('ScheduleRule', {
+  id: NumericId,
+  scheduleId: NumericId,
+  locationId: NumericId,
+  ruleType: RuleType,
+  weekday: Nullable(Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday … 6 = Saturday' })),
+  startTime: shownTime,
+  endTime: shownTime,
+  startDate: shownDate,
+  endDate: shownDate,
+  validFrom: shownDate,
+  validTo: shownDate,
+  isAvailable: Type.Boolean(),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+
+/** A schedule with its rules, in the order they were given or added. */
+export const ScheduleView = entity('Schedule', {
+  id: NumericId,
+  locationId: NumericId,
+  entityType: EntityType,
+  entityId,
+  name: Type.String(),
+  description,
+  isActive: Type.Boolean(),
+  priority,
+  rules: Type.Array(ScheduleRuleView, { maxItems: MAX_RULES }),
+  ...stamps,
+});
+export const ScheduleListView = Type.Array(ScheduleView);
+
+export const ScheduleAvailabilityView = entity('ScheduleAvailability', {
+  entityType: EntityType,
+  entityId,
+  locationId: NumericId,
+  timezone: Type.String(),
+  checkTime: Instant,
+  isAvailable: Type.Boolean(),
+  reason: literals(availabilityReasons),
+  decidedBy: Type.Union(
+    [view({ scheduleId: NumericId, ruleId: NumericId, priority, isAvailable: Type.Boolean() }), Type.Null()],
+    { description: 'the schedule and rule that decided; null when no rule applies' },
+  ),
+  localTime: Type.String({ format: 'date-time', description: "checkTime as the location's wall time, ISO 8601 with its offset" }),
+});
 
 export type RuleBody = Static<typeof RuleBody>;
 export type UpdateRuleBody = Static<typeof UpdateRuleBody>;

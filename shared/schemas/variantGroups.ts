@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';
+import { Instant, entity, stamps } from './views';
 
 /**
  * How a guest chooses among a group's variants (docs/menu.md):
@@ -24,12 +25,15 @@ const max = Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'most
 
 export const VariantBody = Type.Object(
   { name, price: Type.Optional(Money), itemId: Type.Optional(Nullable(NumericId)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Large', price: 2000, itemId: 4712 }] },
 );
 
-export const UpdateVariantBody = Type.Object({ name: Type.Optional(name), price: Type.Optional(Money) }, { additionalProperties: false, minProperties: 1 });
+export const UpdateVariantBody = Type.Object(
+  { name: Type.Optional(name), price: Type.Optional(Money) },
+  { additionalProperties: false, minProperties: 1, examples: [{ price: 2500 }] },
+);
 
-export const LinkVariantBody = Type.Object({ itemId: NumericId }, { additionalProperties: false });
+export const LinkVariantBody = Type.Object({ itemId: NumericId }, { additionalProperties: false, examples: [{ itemId: 4712 }] });
 
 export const ListVariantGroupsQuery = Type.Object({
   locationId: Type.Optional(NumericId),
@@ -50,16 +54,49 @@ export const CreateVariantGroupBody = Type.Object(
     useChildCoursing: Type.Optional(Type.Boolean({ description: 'item-based variant children commit with their own coursing order' })),
     variants: Type.Optional(Type.Array(VariantBody, { maxItems: MAX_VARIANTS })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ locationId: 101, name: 'Size', type: 'single', min: 1, max: 1, variants: [{ name: 'Regular' }, { name: 'Large', price: 2000 }] }],
+  },
 );
 
 export const UpdateVariantGroupBody = Type.Object(
   { name: Type.Optional(name), description: Type.Optional(description), min: Type.Optional(min), max: Type.Optional(max), isVisible: Type.Optional(Type.Boolean()), useChildCoursing: Type.Optional(Type.Boolean()) },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ description: 'Choose a size', isVisible: true }] },
 );
 
 export const VariantGroupPath = Type.Object({ id: NumericPathId });
 export const VariantPath = Type.Object({ variantId: NumericPathId });
+
+// ---- Answers (soft-deleted groups and variants are never shown) ----
+
+export const VariantView = entity('Variant', {
+  id: NumericId,
+  groupId: NumericId,
+  locationId: NumericId,
+  name: Type.String(),
+  price: Money,
+  itemId: Type.Union([NumericId, Type.Null()], { description: 'the inventory item it is; null for a legacy variant' }),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+
+/** A group with its live variants counted, and listed where the operation shows them (get, create, update, delete; list with includeVariants). */
+export const VariantGroupView = entity('VariantGroup', {
+  id: NumericId,
+  locationId: NumericId,
+  name: Type.String(),
+  type: VariantGroupType,
+  description,
+  min,
+  max,
+  isVisible: Type.Boolean(),
+  useChildCoursing: Type.Boolean(),
+  ...stamps,
+  variantCount: Type.Integer({ minimum: 0, maximum: MAX_VARIANTS }),
+  variants: Type.Optional(Type.Array(VariantView, { maxItems: MAX_VARIANTS })),
+});
+export const VariantGroupListView = Type.Array(VariantGroupView);
 
 export type VariantBody = Static<typeof VariantBody>;
 export type UpdateVariantBody = Static<typeof UpdateVariantBody>;

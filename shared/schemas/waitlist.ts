@@ -1,7 +1,8 @@
 /** The booking waitlist (spec 4.1, decisions.md §4; docs/waitlist.md). */
 import { Type, type Static } from '@sinclair/typebox';
-import { CodePath } from './bookings';
+import { BookingView, CodePath } from './bookings';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { Instant, entity, literals, stamps } from './views';
 
 export { CodePath };
 
@@ -30,7 +31,10 @@ export const JoinWaitlistBody = Type.Object(
     guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
     notes: Type.Optional(text(1000)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ locationId: 101, partySize: 4, desiredDate: '2026-12-18', windowStart: '19:00', windowEnd: '21:00', guestName: 'Ada Lovelace', guestPhone: '+46701234567', notes: 'Window table if possible' }],
+  },
 );
 
 export const ListWaitlistQuery = Type.Object({
@@ -50,8 +54,49 @@ export const OfferWaitlistBody = Type.Object(
     endTime: Type.Optional(wallTime),
     holdMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OFFER_HOLD_MINUTES, default: DEFAULT_OFFER_HOLD_MINUTES, description: 'how long the tables are held for the guest' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'], startTime: '20:30', holdMinutes: 20 }] },
 );
+
+// ---- Answers ----
+
+const shownText = Nullable(Type.String());
+
+/** The spot an entry was offered, held until `expiresAt` under `bookingId` (the id the booking will have). */
+export const WaitlistOfferView = entity('WaitlistOffer', {
+  ...Type.Pick(BookingView, ['tableIds', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt']).properties,
+  bookingId: Uuid,
+  holdDates: Type.Array(date, { description: 'the local dates the table hold is stored in' }),
+  offeredAt: Instant,
+  expiresAt: Instant,
+});
+
+/** An entry as staff see it. */
+export const WaitlistEntryView = entity('WaitlistEntry', {
+  id: Uuid,
+  locationId: NumericId,
+  code: CodePath.properties.code,
+  status: literals(waitlistStatuses),
+  partySize: Type.Integer({ minimum: 1, maximum: 100 }),
+  desiredDate: date,
+  windowStart: wallTime,
+  windowEnd: wallTime,
+  primaryUserId: Nullable(NumericId),
+  guestName: shownText,
+  guestEmail: Nullable(Type.String({ format: 'email' })),
+  guestPhone: Nullable(Type.String({ description: 'E.164' })),
+  notes: shownText,
+  offer: Type.Union([WaitlistOfferView, Type.Null()], { description: 'the current or last offer; null before the first' }),
+  bookingId: Type.Union([Uuid, Type.Null()], { description: 'the booking an accepted offer made' }),
+  ...stamps,
+});
+export const WaitlistEntryListView = Type.Array(WaitlistEntryView);
+
+/** What the guest sees of their entry through its code: no notes, no contact details; accept adds the booking it made. */
+export const PublicWaitlistEntryView = entity('PublicWaitlistEntry', {
+  ...Type.Pick(WaitlistEntryView, ['id', 'code', 'locationId', 'status', 'partySize', 'desiredDate', 'windowStart', 'windowEnd', 'guestName', 'bookingId']).properties,
+  offer: Nullable(Type.Omit(WaitlistOfferView, ['bookingId', 'holdDates'], { title: 'PublicWaitlistOffer' })),
+  booking: Type.Optional(Type.Pick(BookingView, ['id', 'confirmationCode', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'tab'], { title: 'WaitlistBooking' })),
+});
 
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;
 export type ListWaitlistQuery = Static<typeof ListWaitlistQuery>;

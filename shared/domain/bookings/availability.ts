@@ -15,6 +15,7 @@ import type { Booking } from '../../data/bookings';
 import type { BookingGroup } from '../../data/bookingGroups';
 import type { BookingSettings } from '../../data/bookingSettings';
 import type { DiningTable } from '../../data/tables';
+import { slotReasons, type SlotReason } from '../../schemas/bookingStates';
 import type { OperatingHours } from '../../schemas/locations';
 import { holdsByTable, isFree, seatsNeeded, seatsParty, tableSets, type TableHolds, type TableSet } from './fit';
 import { holdsTables } from './holds';
@@ -25,8 +26,7 @@ import { instantsOfDate, intervalOf, type Interval } from './time';
 
 const MINUTE = 60_000;
 
-export const slotReasons = ['closed', 'group_schedule', 'party_size', 'too_soon', 'too_far_ahead', 'guest_limit', 'no_table_fits'] as const;
-export type SlotReason = (typeof slotReasons)[number];
+export { slotReasons, type SlotReason };
 
 /** The reason each broken booking rule gives a slot. */
 const ruleReasons: Record<keyof BookingRuleSettings, SlotReason> = {

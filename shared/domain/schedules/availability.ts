@@ -26,7 +26,7 @@
  * fall-back day the repeated hour occurs twice, and a window covering it applies both times.
  */
 import { DateTime } from 'luxon';
-import type { RuleTiming } from '../../schemas/schedules';
+import type { AvailabilityReason, RuleTiming } from '../../schemas/schedules';
 
 export interface RuleLike extends RuleTiming {
   id: number;
@@ -47,7 +47,7 @@ export interface ScheduleLike {
  * - `outside_schedule`: no rule applies, and some rule is an available window: unavailable;
  * - `no_exception`: no rule applies, and every rule is an unavailable one: available.
  */
-export type AvailabilityReason = 'rule' | 'no_schedules' | 'outside_schedule' | 'no_exception';
+export type { AvailabilityReason };
 
 export interface Availability {
   isAvailable: boolean;
