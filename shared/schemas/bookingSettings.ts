@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId } from './common';
-import { HoursInterval, OperatingHours } from './locations';
-import { entity, stamps, view } from './views';
+import { OperatingHours, WeekHoursView } from './locations';
+import { entity, stamps } from './views';
 
 const int = (minimum: number, maximum: number, description?: string) => Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
 
@@ -30,18 +30,6 @@ export const bookingSettingsFields = {
 
 /** Any subset of the booking settings; a field that is absent falls back to the location's value. */
 export const BookingSettingsOverride = Type.Partial(Type.Object(bookingSettingsFields), { additionalProperties: false });
-
-const storedDay = Type.Array(HoursInterval, { maxItems: 6 });
-/** Hours as stored and answered: every weekday present (a closed day is []), its intervals in order of opening. */
-export const WeekHoursView = view({
-  monday: storedDay,
-  tuesday: storedDay,
-  wednesday: storedDay,
-  thursday: storedDay,
-  friday: storedDay,
-  saturday: storedDay,
-  sunday: storedDay,
-});
 
 /** A location's booking settings as answered (the defaults, stored, until first changed). */
 export const BookingSettingsView = entity('BookingSettings', {
