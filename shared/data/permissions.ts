@@ -167,9 +167,12 @@ export const permissions = {
     known?.set(p.id, p.key);
   },
 
-  /** Replaces name, description and category if nobody changed the permission since `expectedVersion`. */
-  async update(next: Permission, expectedVersion: number, event: DomainEvent): Promise<void> {
-    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), outboxStep(event)]);
+  /**
+   * Replaces name, description and category (and the built-in mark) if nobody changed the
+   * permission since `expectedVersion`; `event` is null only for the seed of the built-ins.
+   */
+  async update(next: Permission, expectedVersion: number, event: DomainEvent | null): Promise<void> {
+    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), ...(event ? [outboxStep(event)] : [])]);
   },
 
   /** Deletes the permission and its key, only while no role or key names it. */

@@ -9,6 +9,7 @@ import { alertsRoutes } from './alerts';
 import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
 import { capacityRoutes } from './capacity';
+import { companiesRoutes } from './companies';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
@@ -22,7 +23,7 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...companiesRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes] as const satisfies readonly Route[];

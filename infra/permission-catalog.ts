@@ -1,0 +1,67 @@
+/**
+ * The built-in permission catalog, seeded at deploy (docs/onboarding.md): a function
+ * (functions/catalog/seed.ts) run by a CloudFormation trigger once the table exists, and again at
+ * every deploy that changes the function (its bundle holds the catalog, so a new or changed
+ * built-in changes it; so does a new table name). Its role may read the catalog, write its items
+ * and take permission ids, nothing else (data-access.ts `functionGrants.catalogSeeder`). A run
+ * that fails fails the deploy.
+ */
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as triggers from 'aws-cdk-lib/triggers';
+import { Construct } from 'constructs';
+import { functionGrants } from './data-access';
+import { HandlerFunction } from './handler-function';
+import { grantData } from './handler-role';
+import type { DeployStage, Durability } from './settings';
+import type { BrigadeTable } from './table';
+
+export interface PermissionCatalogSeedProps {
+  stage: DeployStage;
+  durability: Durability;
+  table: BrigadeTable;
+  environment: Record<string, string>;
+}
+
+export class PermissionCatalogSeed extends Construct {
+  readonly handler: HandlerFunction;
+  readonly trigger: triggers.Trigger;
+
+  constructor(scope: Construct, id: string, { stage, durability, table, environment }: PermissionCatalogSeedProps) {
+    super(scope, id);
+    const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: 'Brigade permission catalog seed' });
+    this.handler = new HandlerFunction(this, 'Handler', {
+      entry: 'functions/catalog/seed.ts',
+      functionName: `brigade-${stage}-catalog-seed`,
+      role,
+      environment,
+      durability,
+      timeout: Duration.minutes(1),
+    });
+    this.handler.logGroup.grantWrite(role);
+    grantData(role, table, functionGrants.catalogSeeder);
+    this.trigger = new triggers.Trigger(this, 'Trigger', {
+      handler: this.handler.function,
+      executeAfter: [table],
+      executeOnHandlerChange: true,
+      timeout: Duration.minutes(2),
+    });
+    acknowledgeTriggerProvider(Stack.of(this));
+  }
+}
+
+/** CDK's trigger provider (one per stack): it only invokes the seed function, and needs its logs. */
+function acknowledgeTriggerProvider(stack: Stack): void {
+  const provider = stack.node.tryFindChild('AWSCDK.TriggerCustomResourceProvider');
+  if (!provider) return;
+  Validations.of(provider).acknowledge(
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: "CDK's trigger provider (a CustomResourceProvider, not configurable) writes its own logs with the basic execution policy; it touches no data.",
+    },
+    {
+      id: 'AwsSolutions-IAM5[Resource::<PermissionCatalogSeedHandlerFunction*.Arn>:*]',
+      reason: "The provider invokes the seed function's published version, whose number CloudFormation assigns: the grant covers that one function's versions only.",
+    },
+  );
+}
