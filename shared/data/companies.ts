@@ -12,8 +12,7 @@ import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { counterStep, listPage, type PageRequest } from './paging';
-import { transactNaming } from './permissions';
-import type { Step } from './transact';
+import { transactShared, type Step } from './transact';
 
 export interface Company {
   id: number;
@@ -43,10 +42,11 @@ export const companies = {
 
   /**
    * Adds the company (409 if its id is taken), counts it in the list and writes `steps` (its
-   * system roles) and its event, all in one transaction.
+   * system roles) and its event, all in one transaction; tried again when a concurrent creation
+   * held the list's count (every creation touches it).
    */
   async create(company: Company, steps: readonly Step[], event: DomainEvent): Promise<void> {
-    await transactNaming([
+    await transactShared([
       companyEntity.newItemStep(company.id, company),
       counterStep(counter, 1),
       ...steps,
