@@ -28,7 +28,7 @@ export async function onboardCompany(input: { id: number; name: string }): Promi
   const at = new Date();
   const company: Company = { id: input.id, name: input.name, createdAt: at.toISOString() };
   const { made, ids } = await systemRolesOf(company.id, at);
-  await companies.create(company, roles.createSteps(company.id, made, isCustomPermission), newEvent(company.id, 'company.created', String(company.id), { ...company }, null, at));
+  await companies.create(company, ids[ADMIN_ROLE]!, roles.createSteps(company.id, made, isCustomPermission), newEvent(company.id, 'company.created', String(company.id), { ...company }, null, at));
   return { company, roleIds: ids };
 }
 
@@ -42,32 +42,21 @@ export async function listCompanies(principal: Principal, query: ListCompaniesQu
   return companies.list(query);
 }
 
-async function existing(companyId: number): Promise<Company> {
+export async function getCompany(principal: Principal, companyId: number): Promise<Company> {
+  assertInternalOperator(principal, 'read companies');
   const found = await companies.get(companyId);
   if (!found) throw notFound('Company');
   return found;
 }
 
-export async function getCompany(principal: Principal, companyId: number): Promise<Company> {
-  assertInternalOperator(principal, 'read companies');
-  return existing(companyId);
-}
-
-/** The id of the company's admin system role: the first role it was given, so on the first page of its roles. */
-async function adminRoleOf(companyId: number): Promise<number> {
-  const { items } = await roles.list(companyId, { page: 1, limit: 10 });
-  const admin = items.find((r) => r.allPermissions && r.role.isSystem && r.role.name === ADMIN_ROLE);
-  if (!admin) throw notFound('The admin role of the company');
-  return admin.role.id;
-}
-
 /**
  * An admin key of the company (its first, when onboarding): the admin role, every location, at
  * `tier` (default unlimited), counted against the company's cap of live keys. The plaintext is in
- * this answer only.
+ * this answer only. Reads the company (which names its admin role), then one transaction.
  */
 export async function createCompanyApiKey(principal: Principal, companyId: number, input: CreateCompanyApiKeyBody): Promise<ApiKeyWithPlaintext> {
   assertInternalOperator(principal, 'create API keys for companies');
-  await existing(companyId);
-  return issueAdminKey(companyId, await adminRoleOf(companyId), { name: input.name, tier: input.tier ?? 'unlimited' });
+  const found = await companies.withAdminRole(companyId);
+  if (!found) throw notFound('Company');
+  return issueAdminKey(companyId, found.adminRoleId, { name: input.name, tier: input.tier ?? 'unlimited' });
 }

@@ -88,7 +88,7 @@ export interface SystemRoles {
  * orders by time, lists them in this order (and after the company's own event, stamped `at`).
  */
 export async function systemRolesOf(companyId: number, at = new Date()): Promise<SystemRoles> {
-  const ids = new Map((await permissions.list()).map((p) => [p.key, p.id]));
+  const ids = await permissions.idsOf(PLATFORM_OPERATOR_ROLE.permissions);
   const seeded: [string, readonly string[], boolean][] = [
     ...Object.entries(systemRoles).map(([name, keys]): [string, readonly string[], boolean] => [name, keys, false]),
     [PLATFORM_OPERATOR_ROLE.name, PLATFORM_OPERATOR_ROLE.permissions, true],
