@@ -217,7 +217,7 @@ describe('bounds and bad input', () => {
   });
 
   it('bounds the list: limit 1-100, page × limit at most 1000', async () => {
-    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=abc', 'page=11&limit=100', 'cursor=']) {
+    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=abc', 'page=11&limit=100', 'cursor=bogus']) {
       expectRefused(await call('GET', `/api/v1/companies?${query}`, operator()), 400, 'VALIDATION_FAILED');
     }
     const page = await call('GET', '/api/v1/companies?limit=100', operator());
