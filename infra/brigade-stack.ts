@@ -80,7 +80,7 @@ export class BrigadeStack extends Stack {
     new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
     new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
-    new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment });
+    new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment, description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy` });
   }
 }
 

@@ -7,29 +7,30 @@
  * that fails fails the deploy. CDK's trigger provider (one per stack, a CustomResourceProvider)
  * only invokes the function's versions.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as triggers from 'aws-cdk-lib/triggers';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { functionGrants } from './data-access';
 import { HandlerFunction } from './handler-function';
 import { grantData } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
 
-export interface PermissionCatalogSeedProps {
+export interface PermissionCatalogSeedProps extends NestedStackProps {
   stage: DeployStage;
   durability: Durability;
   table: BrigadeTable;
   environment: Record<string, string>;
 }
 
-export class PermissionCatalogSeed extends Construct {
+/** A nested stack of its own: the parent stack stays well below CloudFormation's 500 resources (budget.test.ts). */
+export class PermissionCatalogSeed extends NestedStack {
   readonly handler: HandlerFunction;
   readonly trigger: triggers.Trigger;
 
-  constructor(scope: Construct, id: string, { stage, durability, table, environment }: PermissionCatalogSeedProps) {
-    super(scope, id);
+  constructor(scope: Construct, id: string, { stage, durability, table, environment, ...props }: PermissionCatalogSeedProps) {
+    super(scope, id, props);
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: 'Brigade permission catalog seed' });
     this.handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/catalog/seed.ts',

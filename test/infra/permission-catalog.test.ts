@@ -4,6 +4,7 @@
  * whenever the function changes, and the function's role may touch the catalog and the id
  * counters only.
  */
+import type { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { functionGrants } from '../../infra/data-access';
 import { allowed, allowedActions, decide, roleOfFunction } from './iam';
@@ -12,16 +13,24 @@ import { synthesize } from './synth';
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
 
 const synth = synthesize();
-const resources = Object.entries(synth.template(synth.stack).toJSON().Resources as Record<string, Resource>);
+const resourcesOf = (stack: Stack) => Object.entries(synth.template(stack).toJSON().Resources as Record<string, Resource>);
+const parent = resourcesOf(synth.stack);
+/** Its own nested stack, so the parent keeps room to grow. */
+const seedStack = synth.stacks.find((s) => s.node.id === 'PermissionCatalogSeed')!;
+const resources = resourcesOf(seedStack);
 const seedFunction = resources.find(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.FunctionName === 'brigade-dev-catalog-seed');
 const triggers = resources.filter(([, r]) => r.Type === 'Custom::Trigger');
-const tableId = resources.find(([, r]) => r.Type === 'AWS::DynamoDB::Table')![0];
+const tableId = parent.find(([, r]) => r.Type === 'AWS::DynamoDB::Table')![0];
+/** The nested stack's resource in the parent. */
+const seedStackResource = parent.find(([id, r]) => r.Type === 'AWS::CloudFormation::Stack' && id.startsWith('PermissionCatalogSeed'))![1];
 
 describe('seeding the permission catalog at deploy', () => {
   it('runs functions/catalog/seed.ts through a trigger, after the table, again whenever the function changes', () => {
     expect(seedFunction).toBeDefined();
     const [fnId, fn] = seedFunction!;
-    expect(fn.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+    // The table's name comes in as a parameter of the nested stack: the parent's table.
+    const tableParameter = (fn.Properties.Environment.Variables.TABLE_NAME as { Ref: string }).Ref;
+    expect(seedStackResource.Properties.Parameters[tableParameter]).toEqual({ Ref: tableId });
     expect(triggers).toHaveLength(1);
     const [, trigger] = triggers[0]!;
     // Its handler is the function's published version: a new bundle (a changed catalog) is a new version, so the trigger runs again.
@@ -31,8 +40,8 @@ describe('seeding the permission catalog at deploy', () => {
     expect(version.Type).toBe('AWS::Lambda::Version');
     expect(version.Properties.FunctionName).toEqual({ Ref: fnId });
     expect(trigger.Properties).toMatchObject({ InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true });
-    // It waits for the table: CloudFormation creates the table first.
-    expect(trigger.DependsOn ?? []).toContain(tableId);
+    // It waits for the table: CloudFormation creates the table before the stack that holds the trigger.
+    expect(seedStackResource.DependsOn ?? []).toContain(tableId);
   });
 
   it('gives the function a role of its own that may read the catalog, write its items and take ids, and nothing else', () => {
