@@ -23,7 +23,7 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...companiesRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...companiesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes] as const satisfies readonly Route[];
