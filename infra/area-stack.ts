@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import type { Route } from '../shared/routes';
 import type { Tier } from '../shared/schemas/access';
 import { accessOf, type RoleAccess } from './data-access';
-import { HandlerFunction } from './handler-function';
+import { HandlerFunction, operationFunctionName } from './handler-function';
 import { HandlerRole } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
@@ -77,7 +77,7 @@ class RouteEndpoint extends Construct {
     const { api, stage } = settings;
     const handler = new HandlerFunction(this, 'Handler', {
       entry: route.handler,
-      functionName: `brigade-${stage}-${route.operationId}`,
+      functionName: operationFunctionName(stage, route.operationId),
       role: roleFor(Stack.of(this), settings, accessOf(route)),
       environment: settings.environment,
       durability: settings.durability,

@@ -12,6 +12,7 @@ import { AreaStack, pascalCase, type EndpointSettings } from './area-stack';
 import { CredentialAuthorizer } from './credential-authorizer';
 import { EdgeFirewall, edgeSettings } from './edge';
 import { FallbackStack } from './fallback-stack';
+import { Monitoring } from './monitoring';
 import { NoShowSweeper } from './no-show-sweeper';
 import { PermissionCatalogSeed } from './permission-catalog';
 import { durabilityOf, type StageSettings } from './settings';
@@ -52,7 +53,7 @@ export class BrigadeStack extends Stack {
       JWT_AUDIENCE: settings.jwtAudience,
       API_KEYS_PER_COMPANY: String(settings.apiKeysPerCompany),
     };
-    const { authorizer } = new CredentialAuthorizer(this, 'Credential', {
+    const credential = new CredentialAuthorizer(this, 'Credential', {
       stage,
       durability,
       table,
@@ -65,7 +66,7 @@ export class BrigadeStack extends Stack {
       stage,
       durability,
       api,
-      authorizer,
+      authorizer: credential.authorizer,
       table,
       plans: usage.plans,
       environment: {
@@ -81,6 +82,7 @@ export class BrigadeStack extends Stack {
     new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
     new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment, description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy` });
+    new Monitoring(this, 'Monitoring', { stage, alarmEmail: settings.alarmEmail, api, table, routes, authorizerFunctionName: credential.functionName });
   }
 }
 

@@ -26,6 +26,7 @@ export interface CredentialAuthorizerProps {
 
 export class CredentialAuthorizer extends Construct {
   readonly authorizer: apigw.RequestAuthorizer;
+  readonly functionName: string;
 
   constructor(scope: Construct, id: string, props: CredentialAuthorizerProps) {
     super(scope, id);
@@ -43,6 +44,7 @@ export class CredentialAuthorizer extends Construct {
       reservedConcurrency: props.reservedConcurrency,
     });
     handler.logGroup.grantWrite(role);
+    this.functionName = handler.function.functionName;
 
     this.authorizer = new apigw.RequestAuthorizer(this, 'Authorizer', {
       authorizerName: `brigade-${props.stage}-credential`,

@@ -29,6 +29,9 @@ const bundling: BundlingOptions = {
 
 export const MAX_FUNCTION_NAME = 64;
 
+/** The deployed name of an operation's function (the dashboard finds its metrics by it). */
+export const operationFunctionName = (stage: string, operationId: string) => `brigade-${stage}-${operationId}`;
+
 export interface HandlerFunctionProps {
   /** Handler file relative to the project root; it exports `handler`. */
   entry: string;

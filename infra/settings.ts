@@ -21,6 +21,8 @@ export interface StageSettings {
   jwtAudience: string;
   /** Live API keys a company may create through the API (API_KEYS_PER_COMPANY; default 50). */
   apiKeysPerCompany: number;
+  /** Who the stage's alarms e-mail (monitoring.ts); required on prod, optional on dev. */
+  alarmEmail: string;
 }
 
 export function stageSettings(node: Node): StageSettings {
@@ -36,7 +38,14 @@ export function stageSettings(node: Node): StageSettings {
     jwtIssuer: text('jwtIssuer'),
     jwtAudience: text('jwtAudience'),
     apiKeysPerCompany: Number(text('apiKeysPerCompany') || DEFAULT_API_KEYS_PER_COMPANY),
+    alarmEmail: text('alarmEmail'),
   };
+  if (settings.alarmEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(settings.alarmEmail)) {
+    throw new Error(`-c stage=${stage}: alarmEmail "${settings.alarmEmail}" is not an e-mail address`);
+  }
+  if (stage === 'prod' && !settings.alarmEmail) {
+    throw new Error(`-c stage=prod: alarmEmail is empty. A production stage's alarms must reach someone: set -c alarmEmail=oncall@yourcompany.com (docs/deploy.md).`);
+  }
   if (settings.jwksUrl && (!settings.jwtIssuer || !settings.jwtAudience)) {
     const missing = ['jwtIssuer', 'jwtAudience'].filter((k) => !settings[k as 'jwtIssuer' | 'jwtAudience']);
     throw new Error(

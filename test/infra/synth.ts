@@ -12,6 +12,8 @@ import type { Route } from '../../shared/routes';
 
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
 
+export const TEST_ALARM_EMAIL = 'oncall@brigade.example';
+
 export interface Synthesized {
   stack: BrigadeStack;
   /** The parent stack first, then every nested stack. */
@@ -22,7 +24,8 @@ export interface Synthesized {
 }
 
 export function synthesize({ routes, context = {} }: { routes?: readonly Route[]; context?: Record<string, unknown> } = {}): Synthesized {
-  const app = new App({ context: { ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] } });
+  // A prod stage needs someone to e-mail its alarms (settings.ts): the tests' stages all name one.
+  const app = new App({ context: { ...cdkJson.context, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
   const settings = stageSettings(app.node);
   const stack = new BrigadeStack(app, `Brigade-${settings.stage}`, { settings, ...(routes && { routes }) });
   const templates = new Map<Stack, Template>();
