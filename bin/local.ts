@@ -10,6 +10,10 @@ const stage = await startLocalStage({
   port: Number(process.env.PORT ?? 3000),
   dataDir: process.env.DATA_DIR || undefined,
   localDir: process.env.LOCAL_DIR || '.local',
+}).catch((err: Error) => {
+  // What went wrong, in one line (Java missing, the port taken, a DATA_DIR without its keys); README "Troubleshooting".
+  console.error(`The local stage could not start: ${err.message}`);
+  process.exit(1);
 });
 const admin = stage.devKeys.companies[0]!.keys.admin;
 console.log(`Brigade local stage serving at ${stage.baseUrl} (ready in ${Math.round(performance.now() - started)} ms)`);

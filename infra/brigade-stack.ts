@@ -14,6 +14,7 @@ import { EdgeFirewall, edgeSettings } from './edge';
 import { FallbackStack } from './fallback-stack';
 import { Monitoring } from './monitoring';
 import { NoShowSweeper } from './no-show-sweeper';
+import { PermissionCatalogSeed } from './permission-catalog';
 import { durabilityOf, type StageSettings } from './settings';
 import { BrigadeTable } from './table';
 import { UsageTiers } from './usage-tiers';
@@ -80,6 +81,7 @@ export class BrigadeStack extends Stack {
     new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
     new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
+    new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment, description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy` });
     new Monitoring(this, 'Monitoring', { stage, alarmEmail: settings.alarmEmail, api, table, routes, authorizerFunctionName: credential.functionName });
   }
 }

@@ -53,6 +53,7 @@ export const families = {
   idempotency: { partitions: ['IDEM#*'], holds: "the answers to POSTs sent with an Idempotency-Key and no credential (a credential's are in its company's partition)" },
   idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
   permissionCatalog: { partitions: ['PERMISSIONS'], holds: 'the platform-wide permission catalog and its key items' },
+  companyList: { partitions: ['COMPANIES'], holds: "the platform's list of companies (gsi1) and its count" },
   healthProbe: { partitions: ['HEALTH'], holds: 'the key /ready and /health read (it never exists)' },
 } as const satisfies Record<string, Family>;
 
@@ -112,6 +113,16 @@ export const areaAccess: Record<string, AreaAccess> = {
     // here reads a lookup (the authorizer does).
     permissions: {
       'api_keys.manage': { company: [...read, ...write], permissionCatalog: [...readTable, 'UpdateItem', 'ConditionCheckItem'], apiKeyLookups: ['PutItem', 'UpdateItem'], manageUsageKeys: true },
+    },
+  },
+  // Onboarding (internal operators only): list and read companies; create one (its items, its
+  // roles' and its own id, the catalog's ids for its roles, the list's count); give it a key (its
+  // lookup item and usage-plan key, as api_keys.manage does).
+  companies: {
+    operations: { company: ['GetItem'], companyList: ['GetItem', 'Query:gsi1'] },
+    permissions: {
+      'companies.create': { company: [...read, ...write], companyList: ['UpdateItem'], idSequences: ['UpdateItem'], permissionCatalog: ['Query'] },
+      'companies.manage': { company: [...read, ...write], apiKeyLookups: ['PutItem'], manageUsageKeys: true },
     },
   },
   bookings: {
@@ -181,6 +192,8 @@ export const functionGrants = {
   noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'], waitlistCodes: ['PutItem'] },
   /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
   webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
+  /** The built-in permission catalog, synced at deploy (functions/catalog/seed.ts): the catalog read whole, new and changed built-ins, their ids. */
+  catalogSeeder: { permissionCatalog: ['Query', 'PutItem'], idSequences: ['UpdateItem'] },
   /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */
   webhookDeliverer: { company: ['GetItem', 'UpdateItem', 'PutItem'], webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'] },
 } as const satisfies Record<string, Grants>;

@@ -4,15 +4,15 @@
  * default), and four API keys (admin, readonly, standard, premium), plus an internal operator's token.
  */
 import { randomUUID } from 'node:crypto';
-import { ADMIN_ROLE, builtInPermissions, readPermissions } from '../../shared/auth/catalog';
+import { ADMIN_ROLE, builtInPermissions, readPermissions, tenantPermissions } from '../../shared/auth/catalog';
 import { signLocalToken } from '../../shared/auth/jwt';
 import { companies } from '../../shared/data/companies';
 import { reserveIdsBelow } from '../../shared/data/ids';
 import type { Principal } from '../../shared/auth/principal';
 import { diningTables, type DiningTable } from '../../shared/data/tables';
 import { issueApiKey } from '../../shared/domain/apiKeys';
-import { seedBuiltInPermissions } from '../../shared/domain/permissions';
-import { seedSystemRoles } from '../../shared/domain/roles';
+import { onboardCompany } from '../../shared/domain/companies';
+import { syncBuiltInPermissions } from '../../shared/domain/permissions';
 import { createLocation } from '../../shared/domain/locations';
 import { newEvent } from '../../shared/events/catalog';
 import { weekdays, type OperatingHours, type Weekday } from '../../shared/schemas/locations';
@@ -84,7 +84,7 @@ async function seedLocation(companyId: number, spec: (typeof plan)[number]['loca
 
 /** The admin key holds the admin role: every permission, including those the platform adds later. */
 async function seedKeys(companyId: number, adminRoleId: number) {
-  const all = [...builtInPermissions];
+  const all = [...tenantPermissions];
   const [admin, readonly, standard, premium] = await Promise.all([
     issueApiKey(companyId, { name: 'Seeded admin key', tier: 'unlimited', roleId: adminRoleId }),
     issueApiKey(companyId, { name: 'Seeded read-only key', tier: 'standard', permissions: readPermissions() }),
@@ -96,13 +96,11 @@ async function seedKeys(companyId: number, adminRoleId: number) {
 
 /** Writes the seed into an empty table and returns what dev-keys.json holds. */
 export async function seed(baseUrl: string, jwtSecret: string): Promise<DevKeys> {
-  const now = new Date().toISOString();
   await Promise.all([reserveIdsBelow('company', 100), reserveIdsBelow('location', 1000), reserveIdsBelow('user', 1000)]);
-  await seedBuiltInPermissions(); // before the roles, which name permissions by id
+  await syncBuiltInPermissions(); // before the roles, which name permissions by id
   const seeded = await Promise.all(
     plan.map(async (c) => {
-      await companies.put({ id: c.companyId, name: c.name, createdAt: now });
-      const roleIds = await seedSystemRoles(c.companyId);
+      const { roleIds } = await onboardCompany({ id: c.companyId, name: c.name });
       const [locs, keys] = await Promise.all([Promise.all(c.locations.map((l) => seedLocation(c.companyId, l))), seedKeys(c.companyId, roleIds[ADMIN_ROLE]!)]);
       return { companyId: c.companyId, name: c.name, locations: locs, keys };
     }),

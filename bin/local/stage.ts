@@ -46,7 +46,9 @@ function localSecret(localDir: string): string {
 
 const listen = (server: Server, port: number, host: string) =>
   new Promise<number>((ok, fail) => {
-    server.once('error', fail);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is taken (another npm start?): stop that process, or choose another port: PORT=${port + 1} npm start`) : err),
+    );
     server.listen(port, host, () => ok((server.address() as { port: number }).port));
   });
 

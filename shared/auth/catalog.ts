@@ -12,6 +12,7 @@ const grouped: Record<string, string[]> = {
   booking_groups: ['read', 'manage'],
   bookings: ['read', 'create', 'update', 'manage'],
   capacity_settings: ['read', 'manage'],
+  companies: ['read', 'create', 'manage'],
   coursings: ['read', 'create', 'update'],
   custom_tags: ['read', 'create', 'update'],
   events: ['read'],
@@ -45,7 +46,18 @@ const builtIn = new Set(builtInPermissions);
  */
 export const isBuiltInPermission = (key: string): boolean => builtIn.has(key);
 
-export const readPermissions = () => builtInPermissions.filter((p) => p.endsWith('.read'));
+/**
+ * Onboarding tenants (docs/onboarding.md): the platform's own operations, which only internal
+ * operators may call. Only the platform-operator role holds them; no system role of a company does.
+ */
+export const platformPermissions: readonly string[] = builtInPermissions.filter((p) => p.startsWith('companies.'));
+const platformOnly = new Set(platformPermissions);
+
+/** The built-ins a company's own roles and keys are seeded with: every one but the platform's. */
+export const tenantPermissions: readonly string[] = builtInPermissions.filter((p) => !platformOnly.has(p));
+
+/** Every `*.read` a company's credentials may hold (not the platform's `companies.read`). */
+export const readPermissions = () => tenantPermissions.filter((p) => p.endsWith('.read'));
 
 const verbs: Record<string, string> = { read: 'Read', create: 'Create', update: 'Update', manage: 'Manage', delete: 'Delete' };
 
@@ -88,13 +100,16 @@ export const ADMIN_ROLE: SystemRoleName = 'admin';
  * - manager: runs the restaurants — everything but administering access and integrations;
  * - staff: floor service — the service actions, and reads other than access, integrations and reports;
  * - readonly: every read.
+ * None of them lists the platform's permissions (`platformPermissions`); the admin role's
+ * `allPermissions` still makes its keys hold them, so the operations that need them also check that
+ * the caller is an internal operator (403 for everyone else).
  */
 export const systemRoles: Record<SystemRoleName, readonly string[]> = {
-  admin: builtInPermissions,
-  manager: builtInPermissions.filter((p) => !administration.has(p)),
-  staff: builtInPermissions.filter((p) => serviceActions.has(p) || (p.endsWith('.read') && !backOfficeReads.has(p))),
+  admin: tenantPermissions,
+  manager: tenantPermissions.filter((p) => !administration.has(p)),
+  staff: tenantPermissions.filter((p) => serviceActions.has(p) || (p.endsWith('.read') && !backOfficeReads.has(p))),
   readonly: readPermissions(),
 };
 
-/** The hidden role of the platform's own operators in each company: every built-in permission. */
+/** The hidden role of the platform's own operators in each company: every built-in permission, the platform's included. */
 export const PLATFORM_OPERATOR_ROLE = { name: 'platform-operator', permissions: builtInPermissions } as const;

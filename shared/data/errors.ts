@@ -1,4 +1,4 @@
-import { AppError, conflict, unavailable } from '../errors';
+import { AppError, unavailable } from '../errors';
 
 /** AWS SDK error names that mean "DynamoDB is overloaded, down or unreachable": 503, retry later. */
 const unavailableNames = new Set([
@@ -13,12 +13,22 @@ const unavailableNames = new Set([
 ]);
 const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
+/**
+ * A transaction DynamoDB cancelled because another one touched one of its items at the same
+ * moment: nothing was written, and trying again may succeed (409 if it reaches the client).
+ */
+export class ConcurrentChange extends AppError {
+  constructor() {
+    super('CONFLICT', 'A concurrent request changed the same data; retry');
+  }
+}
+
 /** Turn a data-layer failure into the contract's error; anything unknown stays a 500. */
 export function toAppError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const e = err as { name?: string; code?: string; cause?: { code?: string } } | undefined;
   if (!e) return err;
-  if (e.name === 'TransactionConflictException') return conflict('A concurrent request changed the same data; retry');
+  if (e.name === 'TransactionConflictException') return new ConcurrentChange();
   if (unavailableNames.has(e.name ?? '') || networkCodes.has(e.code ?? '') || networkCodes.has(e.cause?.code ?? '')) {
     return unavailable();
   }

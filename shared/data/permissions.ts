@@ -146,6 +146,21 @@ export const permissions = {
     return new Map(ids.filter((id) => known!.has(id)).map((id) => [id, known!.get(id)!]));
   },
 
+  /**
+   * The ids of the permission keys `wanted` that are in the catalog (keys missing from the answer
+   * are not). From this process's memory when it knows them all, else from one Query of the
+   * catalog: a new company's system roles name the built-ins, which are never deleted.
+   */
+  async idsOf(wanted: readonly string[]): Promise<Map<string, number>> {
+    const lookup = () => new Map([...known!].map(([id, key]) => [key, id]));
+    let ids = known ? lookup() : undefined;
+    if (!ids || wanted.some((k) => !ids!.has(k))) {
+      await readCatalog();
+      ids = lookup();
+    }
+    return new Map(wanted.filter((k) => ids!.has(k)).map((k) => [k, ids!.get(k)!]));
+  },
+
   /** The keys among `wanted` that are not in the catalog; none asked costs no read. */
   async unknownKeys(wanted: readonly string[]): Promise<string[]> {
     const missing = () => {
@@ -167,9 +182,12 @@ export const permissions = {
     known?.set(p.id, p.key);
   },
 
-  /** Replaces name, description and category if nobody changed the permission since `expectedVersion`. */
-  async update(next: Permission, expectedVersion: number, event: DomainEvent): Promise<void> {
-    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), outboxStep(event)]);
+  /**
+   * Replaces name, description and category (and the built-in mark) if nobody changed the
+   * permission since `expectedVersion`; `event` is null only for the seed of the built-ins.
+   */
+  async update(next: Permission, expectedVersion: number, event: DomainEvent | null): Promise<void> {
+    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), ...(event ? [outboxStep(event)] : [])]);
   },
 
   /** Deletes the permission and its key, only while no role or key names it. */

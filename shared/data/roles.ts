@@ -93,12 +93,28 @@ export const roles = {
    * the event; only the hidden platform-operator role is seeded without one (no tenant may learn of it).
    */
   async create(companyId: number, s: StoredRole, counted: IsCounted, event: DomainEvent | null): Promise<void> {
-    await transactNaming([
-      roleEntity.newItemStep(companyId, itemOf(s)),
-      ...(s.platformOperator ? [] : [counterStep(counter(companyId), 1)]),
-      ...usageSteps(refsOf(s), 1, counted),
-      ...(event ? [outboxStep(event)] : []),
-    ]);
+    await roles.createAll(companyId, [{ stored: s, event }], counted);
+  },
+
+  /** Adds several roles in one transaction (`createSteps`). */
+  async createAll(companyId: number, made: readonly { stored: StoredRole; event: DomainEvent | null }[], counted: IsCounted): Promise<void> {
+    await transactNaming(roles.createSteps(companyId, made, counted));
+  },
+
+  /**
+   * The steps that add several roles in one transaction (a new company's system roles, written
+   * with the company): each role, one count of the listed ones, the usage of the counted
+   * permissions they name and their events. Roles naming the same counted permission cannot share
+   * a transaction (one item, two steps); the system roles name built-ins only.
+   */
+  createSteps(companyId: number, made: readonly { stored: StoredRole; event: DomainEvent | null }[], counted: IsCounted): Step[] {
+    const listed = made.filter((m) => !m.stored.platformOperator).length;
+    return [
+      ...made.map((m) => roleEntity.newItemStep(companyId, itemOf(m.stored))),
+      ...(listed ? [counterStep(counter(companyId), listed)] : []),
+      ...made.flatMap((m) => usageSteps(refsOf(m.stored), 1, counted)),
+      ...made.flatMap((m) => (m.event ? [outboxStep(m.event)] : [])),
+    ];
   },
 
   /** Replaces the role if nobody changed it since it was read as `prev`; moves the usage counts of the permissions it gains and loses. */

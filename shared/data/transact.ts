@@ -9,7 +9,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { conflict, type AppError } from '../errors';
 import type { Item, ItemKey } from './batch';
 import { db, tableName } from './client';
-import { conditionFailed, sdk, toAppError } from './errors';
+import { ConcurrentChange, conditionFailed, sdk, toAppError } from './errors';
 import { writeGate } from './writeGate';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -146,6 +146,27 @@ export async function transact(steps: Step[]): Promise<void> {
       }
     }
     throw toAppError(err);
+  }
+}
+
+/** Tries of `transactShared`, and the longest random pause before the next (times the try). */
+const SHARED_TRIES = 5;
+const SHARED_PAUSE_MS = 40;
+
+/**
+ * `transact` for a write that touches an item every caller of an operation shares (the count of
+ * the platform's companies): a cancellation by a concurrent transaction on the same item wrote
+ * nothing, so it is tried again, up to 5 times, after a short random pause. Any other failure
+ * leaves at once.
+ */
+export async function transactShared(steps: Step[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transact(steps);
+    } catch (err) {
+      if (!(err instanceof ConcurrentChange) || attempt >= SHARED_TRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * SHARED_PAUSE_MS * attempt));
+    }
   }
 }
 

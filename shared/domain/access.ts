@@ -1,6 +1,15 @@
 import type { Principal } from '../auth/principal';
 import { forbidden } from '../errors';
 
+/**
+ * 403 unless the caller is an internal operator: a user whose JWT `sub` is on the stage's
+ * INTERNAL_OPERATOR_IDS. Every other credential is refused, a company's admin key included (its
+ * admin role holds every permission, the platform's too). `what` says what only operators may do.
+ */
+export function assertInternalOperator(principal: Principal, what: string): void {
+  if (principal.kind !== 'user' || !principal.internalOperator) throw forbidden(`Only internal operators may ${what}`);
+}
+
 /** 403 unless the credential may act on the location (keys can be limited to some locations). */
 export function assertLocationAllowed(principal: Principal, locationId: number): void {
   if (principal.locationIds && !principal.locationIds.includes(locationId)) {

@@ -148,12 +148,22 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyBody
   assertTierAllowed(principal, input.tier);
   const locationIds = locationsGiven(principal, input.locationIds);
   await checkGrant(principal, grant, input);
-  const { record, key } = await store(
-    principal.companyId,
-    { name: input.name, tier: input.tier, roleId: input.roleId ?? null, permissions: input.permissions ?? null, locationIds },
-    { locationIds: input.locationIds ?? [], roleId: input.roleId, counted: isCustomPermission, liveLimit: config().apiKeysPerCompany },
-  );
+  return storeCapped(principal.companyId, { name: input.name, tier: input.tier, roleId: input.roleId ?? null, permissions: input.permissions ?? null, locationIds }, input.locationIds ?? []);
+}
+
+/** A key made through the API: counted against the company's cap of live keys; answers the record with its plaintext. */
+async function storeCapped(companyId: number, input: NewApiKey, namedLocations: readonly number[]): Promise<ApiKeyWithPlaintext> {
+  const { record, key } = await store(companyId, input, { locationIds: namedLocations, roleId: input.roleId ?? undefined, counted: isCustomPermission, liveLimit: config().apiKeysPerCompany });
   return { ...record, key };
+}
+
+/**
+ * A company's admin key, made by an internal operator who onboards it (docs/onboarding.md): the
+ * company's admin role (which must still exist), every location, counted like any key made
+ * through the API. The caller has checked who may.
+ */
+export function issueAdminKey(companyId: number, adminRoleId: number, input: { name: string; tier: Tier }): Promise<ApiKeyWithPlaintext> {
+  return storeCapped(companyId, { name: input.name, tier: input.tier, roleId: adminRoleId, permissions: null, locationIds: null }, []);
 }
 
 export function listApiKeys(principal: Principal, query: ListApiKeysQuery): Promise<Page<ApiKeyRecord>> {

@@ -7,17 +7,14 @@ import { builtInPermissions, describeBuiltIn, isBuiltInPermission } from '../aut
 import { holds, type Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { permissions, permissionsNotFound, type IsCounted, type Permission } from '../data/permissions';
-import { AppError, conflict, forbidden, notFound, type FieldProblem } from '../errors';
+import { AppError, conflict, notFound, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import { pageInMemory, type Page } from '../page';
 import type { CreatePermissionBody, ListPermissionsQuery, UpdatePermissionBody } from '../schemas/access';
+import { assertInternalOperator } from './access';
 import { changedFields } from './changes';
 
-function assertInternalOperator(principal: Principal): void {
-  if (principal.kind !== 'user' || !principal.internalOperator) {
-    throw forbidden('Only internal operators may change the permission catalog');
-  }
-}
+const assertOperator = (principal: Principal) => assertInternalOperator(principal, 'change the permission catalog');
 
 /**
  * Filters, orders by key and pages the catalog, which is read whole (it is small). Pure. The
@@ -37,7 +34,7 @@ export async function listPermissions(query: ListPermissionsQuery): Promise<Page
 }
 
 export async function createPermission(principal: Principal, input: CreatePermissionBody): Promise<Permission> {
-  assertInternalOperator(principal);
+  assertOperator(principal);
   const now = new Date().toISOString();
   const permission: Permission = {
     id: await nextId('permission'),
@@ -55,7 +52,7 @@ export async function createPermission(principal: Principal, input: CreatePermis
 
 /** Changes name, description or category (the key never changes); a change of nothing writes nothing. */
 export async function updatePermission(principal: Principal, id: number, input: UpdatePermissionBody): Promise<Permission> {
-  assertInternalOperator(principal);
+  assertOperator(principal);
   const current = await permissions.get(id);
   if (!current) throw notFound('Permission');
   const next: Permission = { ...current.permission, ...input, updatedAt: new Date().toISOString() };
@@ -67,7 +64,7 @@ export async function updatePermission(principal: Principal, id: number, input: 
 
 /** Deletes a custom permission that no role or key names (409 otherwise); built-ins stay. */
 export async function deletePermission(principal: Principal, id: number): Promise<Permission> {
-  assertInternalOperator(principal);
+  assertOperator(principal);
   const current = await permissions.get(id);
   if (!current) throw notFound('Permission');
   const { permission } = current;
@@ -155,14 +152,47 @@ export function assertNoShortfall(what: string, shortfalls: readonly Shortfall[]
   throw new AppError('FORBIDDEN', `This credential may not change ${what}, which holds what this credential does not: ${listed(shortfalls.map((s) => s.lacking))}`, shortfalls.map((s) => s.problem));
 }
 
-/** Adds the built-in permissions the catalog lacks, in key order (the local seed; idempotent). */
-export async function seedBuiltInPermissions(): Promise<void> {
-  const present = new Set((await permissions.list()).map((p) => p.key));
+/** What a run of `syncBuiltInPermissions` changed, by key. */
+export interface CatalogSync {
+  added: string[];
+  updated: string[];
+}
+
+/** The catalog entry of a built-in as the code describes it: its name, its category, the built-in mark. */
+const asBuiltIn = (p: Permission): Permission => ({ ...p, ...describeBuiltIn(p.key), builtIn: true });
+const differs = (a: Permission, b: Permission) => a.name !== b.name || a.category !== b.category || a.builtIn !== b.builtIn;
+
+/**
+ * Brings the catalog's built-ins in line with the code (shared/auth/catalog.ts): adds those it
+ * lacks (ascending ids in key order) and gives those whose name, category or built-in mark differ
+ * the code's (a permission an operator made that the code now builds in becomes built in).
+ * Descriptions and every other permission stay as they are. Idempotent: a second run reads the
+ * catalog and writes nothing. Another run adding or changing the same permission meanwhile (409)
+ * did what this one would. The local seed runs it; deployed stages run it at every deploy that
+ * changes it (functions/catalog/seed.ts, docs/onboarding.md). No event: the catalog's seeding
+ * belongs to no company.
+ */
+export async function syncBuiltInPermissions(): Promise<CatalogSync> {
+  const present = new Map((await permissions.list()).map((p) => [p.key, p]));
   const now = new Date().toISOString();
   const missing = builtInPermissions.filter((k) => !present.has(k));
+  const changed = builtInPermissions.flatMap((k) => {
+    const current = present.get(k);
+    return current && differs(current, asBuiltIn(current)) ? [current] : [];
+  });
   // Ascending ids in key order, however the concurrent allocations interleave.
   const ids = (await Promise.all(missing.map(() => nextId('permission')))).sort((a, b) => a - b);
-  await Promise.all(
-    missing.map((key, i) => permissions.create({ id: ids[i]!, key, ...describeBuiltIn(key), description: null, builtIn: true, createdAt: now, updatedAt: now }, null)),
-  );
+  const doneElsewhere = (err: unknown) => {
+    if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
+  };
+  await Promise.all([
+    ...missing.map((key, i) =>
+      permissions.create({ id: ids[i]!, key, ...describeBuiltIn(key), description: null, builtIn: true, createdAt: now, updatedAt: now }, null).catch(doneElsewhere),
+    ),
+    ...changed.map(async (p) => {
+      const current = await permissions.get(p.id);
+      if (current) await permissions.update({ ...asBuiltIn(current.permission), updatedAt: now }, current.version, null).catch(doneElsewhere);
+    }),
+  ]);
+  return { added: missing, updated: changed.map((p) => p.key) };
 }

@@ -9,8 +9,8 @@ import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { permissions } from '../data/permissions';
 import { roles, type Role, type StoredRole } from '../data/roles';
-import { AppError, forbidden, notFound } from '../errors';
-import { newEvent } from '../events/catalog';
+import { AppError, forbidden, notFound, unavailable } from '../errors';
+import { newEvent, type DomainEvent } from '../events/catalog';
 import { Page } from '../page';
 import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/access';
 import { changedFields } from './changes';
@@ -74,24 +74,41 @@ export async function updateRole(principal: Principal, id: number, input: Update
   return role;
 }
 
+/** A new company's system roles, made but not yet written: each role and its event (none for the hidden one). */
+export interface SystemRoles {
+  made: { stored: StoredRole; event: DomainEvent | null }[];
+  /** Their ids by name. */
+  ids: Record<string, number>;
+}
+
 /**
- * Gives a new company its system roles (admin, manager, staff, readonly) and the hidden
- * platform-operator role, one after another so their ids follow that order (the local seed).
- * Answers their ids by name.
+ * A new company's system roles (admin, manager, staff, readonly) and the hidden platform-operator
+ * role, with ids in that order, for the transaction that writes the company (companies.ts). Made
+ * at `at`; their events are stamped a millisecond apart after it, so the company's event log, which
+ * orders by time, lists them in this order (and after the company's own event, stamped `at`).
  */
-export async function seedSystemRoles(companyId: number): Promise<Record<string, number>> {
-  const ids = new Map((await permissions.list()).map((p) => [p.key, p.id]));
+export async function systemRolesOf(companyId: number, at = new Date()): Promise<SystemRoles> {
+  const ids = await permissions.idsOf(PLATFORM_OPERATOR_ROLE.permissions);
   const seeded: [string, readonly string[], boolean][] = [
     ...Object.entries(systemRoles).map(([name, keys]): [string, readonly string[], boolean] => [name, keys, false]),
     [PLATFORM_OPERATOR_ROLE.name, PLATFORM_OPERATOR_ROLE.permissions, true],
   ];
-  const now = new Date().toISOString();
-  const seededIds: Record<string, number> = {};
-  for (const [name, keys, platformOperator] of seeded) {
+  const unseeded = PLATFORM_OPERATOR_ROLE.permissions.filter((k) => !ids.has(k));
+  if (unseeded.length) throw unavailable(`The permission catalog lacks built-in permissions (${unseeded.join(', ')}): it is seeded at deploy (docs/onboarding.md)`);
+  const now = at.toISOString();
+  const out: SystemRoles = { made: [], ids: {} };
+  for (const [i, [name, keys, platformOperator]] of seeded.entries()) {
     const role: Role = { id: await nextId('role'), name, description: null, permissionIds: keys.map((k) => ids.get(k)!), isSystem: true, createdAt: now, updatedAt: now, version: 1 };
     const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator, ...(name === ADMIN_ROLE ? { allPermissions: true as const } : {}) };
-    await roles.create(companyId, stored, isCustomPermission, platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }));
-    seededIds[name] = role.id;
+    out.made.push({ stored, event: platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }, null, new Date(at.getTime() + 1 + i)) });
+    out.ids[name] = role.id;
   }
-  return seededIds;
+  return out;
+}
+
+/** Writes the system roles of a company (one transaction) and answers their ids by name. */
+export async function seedSystemRoles(companyId: number): Promise<Record<string, number>> {
+  const { made, ids } = await systemRolesOf(companyId);
+  await roles.createAll(companyId, made, isCustomPermission);
+  return ids;
 }

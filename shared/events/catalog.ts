@@ -2,7 +2,7 @@
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
  * Names of decisions.md §6, plus events for the other resources (coursings, items, custom tags, permissions, roles,
- * guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
+ * companies, guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
  * terminals, print jobs, report emails, export settings) so that
  * every change has an event.
  */
@@ -49,6 +49,7 @@ export const eventCatalog = {
   'permission.deleted': 'permission',
   'role.created': 'role',
   'role.updated': 'role',
+  'company.created': 'company',
   'guest.created': 'guest',
   'location.created': 'location',
   'location.updated': 'location',
@@ -135,6 +136,8 @@ export const resourceAccess: Record<ResourceKind, { read: string; scope: 'locati
   'api-key': { read: 'api_keys.read', scope: 'company' },
   role: { read: 'roles.read', scope: 'company' },
   permission: { read: 'permissions.read', scope: 'company' },
+  // Written to the new company's own log; its admin keys (which hold every permission) can read it.
+  company: { read: 'companies.read', scope: 'company' },
   'webhook-subscription': { read: 'webhooks.read', scope: 'location' },
   purchase: { read: 'purchases.read', scope: 'location' },
   review: { read: 'reviews.read', scope: 'location' },

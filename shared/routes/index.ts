@@ -10,6 +10,7 @@ import { bookingMembersRoutes } from './bookingMembers';
 import { bookingsRoutes } from './bookings';
 import { docsRoutes } from './docs';
 import { capacityRoutes } from './capacity';
+import { companiesRoutes } from './companies';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
@@ -24,7 +25,7 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...companiesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes,

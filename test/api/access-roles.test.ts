@@ -1,5 +1,6 @@
 /** Roles over HTTP (spec 2.7, §5; issue 3): listing without the hidden role, creation, updates and their refusals. */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readPermissions } from '../../shared/auth/catalog';
 import { call, company, devKeys } from '../support/http';
 import { platformOperatorRoleId, testKey } from '../support/stage-data';
 
@@ -29,7 +30,8 @@ let platformOperatorRole: number;
 beforeAll(async () => {
   const catalog = (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as { id: number; key: string; builtIn: boolean }[];
   ids = Object.fromEntries(catalog.map((p) => [p.key, p.id]));
-  builtInReads = catalog.filter((p) => p.builtIn && p.key.endsWith('.read')).map((p) => p.id);
+  // Every built-in read a company's credentials may hold: not the platform's companies.read (docs/onboarding.md).
+  builtInReads = catalog.filter((p) => p.builtIn && readPermissions().includes(p.key)).map((p) => p.id);
   platformOperatorRole = await platformOperatorRoleId(1);
 });
 

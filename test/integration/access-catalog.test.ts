@@ -1,12 +1,12 @@
 /** The permission catalog and roles against DynamoDB Local: unique keys, usage counts, versions, the hidden role. */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtInPermissions } from '../../shared/auth/catalog';
+import { builtInPermissions, describeBuiltIn, tenantPermissions } from '../../shared/auth/catalog';
 import type { Principal } from '../../shared/auth/principal';
 import { db, tableName } from '../../shared/data/client';
 import { permissions, transactNaming, type Permission } from '../../shared/data/permissions';
 import { roles, type StoredRole } from '../../shared/data/roles';
-import { createPermission, deletePermission, isCustomPermission, seedBuiltInPermissions } from '../../shared/domain/permissions';
+import { createPermission, deletePermission, isCustomPermission, syncBuiltInPermissions } from '../../shared/domain/permissions';
 import { createRole, seedSystemRoles, updateRole } from '../../shared/domain/roles';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
@@ -33,8 +33,8 @@ async function events(company: number) {
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as AppError);
 
 beforeAll(async () => {
-  // The integration table starts empty; only this file seeds the built-ins (they are unique keys).
-  await seedBuiltInPermissions();
+  // The suite's setup seeded the built-ins (test/support/dynamodb-setup.ts); this run finds them all.
+  await syncBuiltInPermissions();
 });
 
 describe('permission catalog', () => {
@@ -75,12 +75,49 @@ describe('permission catalog', () => {
 
   it('gives every built-in an id in key order, and seeding again adds nothing', async () => {
     const before = (await permissions.list()).filter((p) => p.builtIn);
-    await seedBuiltInPermissions();
+    await syncBuiltInPermissions();
     const builtIns = (await permissions.list()).filter((p) => p.builtIn);
     expect(builtIns.map((p) => p.key).sort()).toEqual([...builtInPermissions]);
     expect([...builtIns].sort((a, b) => a.id - b.id).map((p) => p.key)).toEqual([...builtInPermissions]);
     // Other files add custom permissions meanwhile; the built-ins are what seeding could have added to.
     expect(builtIns).toEqual(before);
+  });
+});
+
+describe('seeding the built-ins at deploy (functions/catalog/seed.ts)', () => {
+  /** The stored items of these keys: each permission and its key item, exactly as in the table. */
+  async function itemsOf(keys: readonly string[]) {
+    const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'PERMISSIONS' }, ConsistentRead: true }));
+    const wanted = new Set(keys);
+    return (out.Items ?? []).filter((i) => wanted.has(String(i.key))).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+  }
+
+  it("a second run writes nothing: every built-in's items and an operator's permission stay exactly as they were", async () => {
+    const custom = await newPermission();
+    await syncBuiltInPermissions();
+    const keys = [...builtInPermissions, custom.key];
+    const before = await itemsOf(keys);
+    expect(before).toHaveLength(2 * keys.length);
+    expect(await syncBuiltInPermissions()).toEqual({ added: [], updated: [] });
+    expect(await itemsOf(keys)).toEqual(before);
+  });
+
+  it("gives a changed built-in the code's name, category and built-in mark, keeps its description, and leaves operators' permissions alone", async () => {
+    const custom = await newPermission();
+    const target = (await permissions.list()).find((p) => p.key === 'coursings.read')!;
+    const current = (await permissions.get(target.id))!;
+    const drifted: Permission = { ...current.permission, name: 'Old name', category: 'legacy', builtIn: false, description: 'Kept by the seed' };
+    await permissions.update(drifted, current.version, null);
+    const customBefore = await itemsOf([custom.key]);
+
+    expect(await syncBuiltInPermissions()).toEqual({ added: [], updated: ['coursings.read'] });
+    expect(await permissions.get(target.id)).toEqual({
+      permission: { ...drifted, ...describeBuiltIn('coursings.read'), builtIn: true, updatedAt: expect.any(String) },
+      version: current.version + 2,
+    });
+    expect((await permissions.get(target.id))!.permission.name).toBe('Read coursings');
+    expect(await itemsOf([custom.key])).toEqual(customBefore);
+    expect(await syncBuiltInPermissions()).toEqual({ added: [], updated: [] });
   });
 });
 
@@ -163,7 +200,7 @@ describe('roles', () => {
 
   it('stores the keys of a role\'s permissions beside their ids, for authentication', async () => {
     const [admin, manager] = (await roles.list(seededCompany, { page: 1, limit: 2 })).items.map((r) => r.role);
-    expect(await roles.grantOf(seededCompany, admin!.id)).toEqual({ permissionKeys: [...builtInPermissions], allPermissions: true });
+    expect(await roles.grantOf(seededCompany, admin!.id)).toEqual({ permissionKeys: [...tenantPermissions], allPermissions: true });
     expect(await roles.grantOf(seededCompany, manager!.id)).toEqual({ permissionKeys: expect.not.arrayContaining(['roles.update']), allPermissions: false });
     expect(await roles.grantOf(seededCompany + 1, admin!.id)).toBeUndefined();
   });

@@ -37,6 +37,7 @@ import { getBookingSettings, putBookingSettings } from '../../shared/domain/book
 import { cancelBooking, cancelByCode, checkInBooking, completeBooking, confirmBooking, lockBooking, markNoShow } from '../../shared/domain/bookings/transitions';
 import { updateBooking } from '../../shared/domain/bookings/update';
 import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
+import { createCompany, createCompanyApiKey, onboardCompany } from '../../shared/domain/companies';
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createCustomTag, linkCustomTag, unlinkCustomTag } from '../../shared/domain/customTags';
@@ -189,6 +190,9 @@ const exportSettingsBody = {
   accounts: { sales: { '25': '3001', '12': '3002' }, vat: { '25': '2611', '12': '2621' }, paymentProviders: { card: '1580' }, tips: '2890', serviceFees: '3590' },
 };
 
+/** A company onboarded as an operator would (ids from the platform's counter, outside the file's block). */
+const tenant = async () => (await onboardCompany({ id: await nextId('company'), name: 'Crash tenant' })).company;
+
 // ---------------------------------------------------------------------------------------------
 // The operations.
 
@@ -218,6 +222,14 @@ const rows: Row<unknown>[] = [
       return { two, role: await createRole(c.principal, { name: 'Crash role', permissionIds: [one.id] }) };
     },
     run: (c, s) => updateRole(c.principal, s.role.id, { name: 'Renamed', permissionIds: [s.two.id] }),
+  }),
+  // Onboarding: the operator's writes land in a new company (its items are recorded as the row's).
+  // The setup onboards a tenant first, so the list's count is in the row's state before the run (counted up, not made).
+  row({ op: 'createCompany', setup: () => tenant(), run: (c) => createCompany(c.principal, { name: 'Crash tenant' }) }),
+  row({
+    op: 'createCompanyApiKey',
+    setup: () => tenant(),
+    run: (c, tenant) => createCompanyApiKey(c.principal, tenant.id, { name: 'First admin key' }),
   }),
   row({ op: 'createApiKey', setup: (c) => permission(c), run: (c, p) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: [p.key] }) }),
   row({

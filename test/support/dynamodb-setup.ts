@@ -1,4 +1,11 @@
-/** Integration suite: one DynamoDB Local (in memory) with the table, shared by every test file. */
+/**
+ * Integration suite: one DynamoDB Local (in memory) with the table, shared by every test file, and
+ * the built-in permission catalog in it, as a deployed stage has it from its deploy (files that
+ * make companies need their system roles' permissions; seeding races between files would give
+ * the built-ins ids out of key order).
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { ensureTable, startDynamoDbLocal } from '../../bin/local/dynamodb';
 
@@ -11,6 +18,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dynamo = await startDynamoDbLocal();
   await ensureTable(dynamo.endpoint, 'brigade-test');
+  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./seed-catalog.ts', import.meta.url))], {
+    env: { ...process.env, STAGE: 'local', TABLE_NAME: 'brigade-test', DYNAMODB_ENDPOINT: dynamo.endpoint },
+    stdio: 'inherit',
+  });
   project.provide('dynamoEndpoint', dynamo.endpoint);
   return () => dynamo.stop();
 }

@@ -13,7 +13,6 @@ import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
 import { raiseAlert, type Alert } from '../../shared/data/alerts';
-import { companies } from '../../shared/data/companies';
 import { idempotencyRecords } from '../../shared/data/idempotency';
 import { nextId } from '../../shared/data/ids';
 import { purchaseDays, type Purchase } from '../../shared/data/purchases';
@@ -22,10 +21,10 @@ import { tabEntity, type Tab } from '../../shared/data/tabs';
 import { transact } from '../../shared/data/transact';
 import { newAlert, type AlertInput } from '../../shared/domain/alerts';
 import { issueApiKey } from '../../shared/domain/apiKeys';
+import { onboardCompany } from '../../shared/domain/companies';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { fingerprint } from '../../shared/http/idempotency';
 import { allItems } from './scan';
-import { seedSystemRoles } from '../../shared/domain/roles';
 
 let connected = false;
 function connect() {
@@ -82,8 +81,7 @@ export interface OwnCompany {
 export async function freshCompany(name: string): Promise<OwnCompany> {
   connect();
   const companyId = await nextId('company');
-  await companies.put({ id: companyId, name, createdAt: new Date().toISOString() });
-  const roleIds = await seedSystemRoles(companyId);
+  const { roleIds } = await onboardCompany({ id: companyId, name });
   const [admin, readonly] = await Promise.all([
     issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', roleId: roleIds[ADMIN_ROLE]!, locationIds: null }),
     issueApiKey(companyId, { name: 'Own read-only key', tier: 'standard', permissions: readPermissions(), locationIds: null }),

@@ -1,6 +1,6 @@
 /** The pure rules of access: the catalog and system roles, catalog paging, and who may grant what. */
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_OPERATOR_ROLE, builtInPermissions, describeBuiltIn, isBuiltInPermission, readPermissions, systemRoles } from '../../shared/auth/catalog';
+import { PLATFORM_OPERATOR_ROLE, builtInPermissions, describeBuiltIn, isBuiltInPermission, platformPermissions, readPermissions, systemRoles, tenantPermissions } from '../../shared/auth/catalog';
 import type { Principal } from '../../shared/auth/principal';
 import type { ApiKeyRecord } from '../../shared/data/apiKeys';
 import type { Permission } from '../../shared/data/permissions';
@@ -48,11 +48,18 @@ describe('built-in catalog and system roles', () => {
     expect(describeBuiltIn('variant_groups.read')).toEqual({ name: 'Read variant groups', category: 'variant_groups' });
   });
 
-  it('gives admin everything, readonly every read, and the platform operator everything', () => {
-    expect(systemRoles.admin).toEqual(builtInPermissions);
+  it("gives admin everything but the platform's, readonly every read, and the platform operator everything", () => {
+    expect(systemRoles.admin).toEqual(tenantPermissions);
     expect(systemRoles.readonly).toEqual(readPermissions());
     expect(systemRoles.readonly.every((p) => p.endsWith('.read'))).toBe(true);
     expect(PLATFORM_OPERATOR_ROLE.permissions).toEqual(builtInPermissions);
+  });
+
+  it("keeps the platform's onboarding permissions to the platform-operator role", () => {
+    expect(platformPermissions).toEqual(['companies.create', 'companies.manage', 'companies.read']);
+    expect([...tenantPermissions, ...platformPermissions].sort()).toEqual([...builtInPermissions]);
+    for (const [name, grant] of Object.entries(systemRoles)) for (const p of platformPermissions) expect(grant, name).not.toContain(p);
+    expect(readPermissions()).not.toContain('companies.read');
   });
 
   it('keeps access and integration administration from managers, and back-office reads from staff', () => {

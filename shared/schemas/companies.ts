@@ -1,0 +1,48 @@
+/** Companies (tenants) and their onboarding by internal operators (docs/onboarding.md). */
+import { Type, type Static } from '@sinclair/typebox';
+import { tiers, type Tier } from './access';
+import { Nullable, NumericId, Uuid, pageQuery } from './common';
+
+const name = Type.String({ minLength: 1, maxLength: 100 });
+const timestamp = Type.String({ format: 'date-time' });
+
+export const CreateCompanyBody = Type.Object({ name }, { additionalProperties: false, examples: [{ name: 'Trattoria Roma AB' }] });
+
+export const CompanyIdPath = Type.Object({ companyId: NumericId });
+
+export const ListCompaniesQuery = Type.Object(pageQuery(100, 20));
+
+/** The company's first admin key: the admin role, for every location; `tier` default `unlimited`. */
+export const CreateCompanyApiKeyBody = Type.Object(
+  { name, tier: Type.Optional(Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier (default unlimited)' })) },
+  { additionalProperties: false, examples: [{ name: 'Admin key', tier: 'unlimited' }] },
+);
+
+/** A company as the API shows it. */
+export const Company = Type.Object({ id: NumericId, name, createdAt: timestamp }, { additionalProperties: false });
+
+export const CompanyList = Type.Array(Company);
+
+/** An API key's record with its plaintext `key`, shown once: the answer to a key's creation. */
+export const CreatedApiKey = Type.Object(
+  {
+    id: Uuid,
+    keyId: Type.String(),
+    prefix: Type.String(),
+    name,
+    tier: Type.Unsafe<Tier>({ type: 'string', enum: [...tiers] }),
+    roleId: Nullable(NumericId),
+    permissions: Nullable(Type.Array(Type.String())),
+    locationIds: Nullable(Type.Array(NumericId)),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    revokedAt: Nullable(timestamp),
+    version: Type.Integer({ minimum: 1 }),
+    key: Type.String({ description: 'the plaintext key: shown in this answer only' }),
+  },
+  { additionalProperties: false },
+);
+
+export type CreateCompanyBody = Static<typeof CreateCompanyBody>;
+export type ListCompaniesQuery = Static<typeof ListCompaniesQuery>;
+export type CreateCompanyApiKeyBody = Static<typeof CreateCompanyApiKeyBody>;
