@@ -82,7 +82,7 @@ export class BrigadeStack extends Stack {
     new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
     new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment, description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy` });
-    new Monitoring(this, 'Monitoring', { stage, alarmEmail: settings.alarmEmail, api, table, routes, authorizerFunctionName: credential.functionName });
+    new Monitoring(this, 'Monitoring', { stage, alarmEmail: settings.alarmEmail, api, table, routes, authorizerFunctionName: credential.functionName, description: `Brigade ${stage}: alarm topic, API-wide alarms, dashboard` });
   }
 }
 

@@ -8,7 +8,7 @@
  * stacks included) and gives each alarm the topic as its alarm and OK action, so an alarm added
  * anywhere later notifies too (test/infra/monitoring.test.ts checks every alarm in every template).
  */
-import { Aspects, Duration, Stack, type IAspect } from 'aws-cdk-lib';
+import { Aspects, Duration, NestedStack, Stack, type IAspect, type NestedStackProps } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -16,12 +16,12 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Construct, type IConstruct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { Route } from '../shared/routes';
 import { operationFunctionName } from './handler-function';
 import type { DeployStage } from './settings';
 
-export interface MonitoringProps {
+export interface MonitoringProps extends NestedStackProps {
   stage: DeployStage;
   /** Where alarms are e-mailed; empty: the topic has no subscriber (allowed on dev only, settings.ts). */
   alarmEmail: string;
@@ -34,13 +34,14 @@ export interface MonitoringProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-export class Monitoring extends Construct {
+/** A nested stack of its own: the parent keeps only what every operation shares (budget.test.ts). */
+export class Monitoring extends NestedStack {
   readonly topic: sns.Topic;
   readonly dashboard: cloudwatch.Dashboard;
 
-  constructor(scope: Construct, id: string, props: MonitoringProps) {
-    super(scope, id);
-    const { stage, api, table } = props;
+  constructor(scope: Construct, id: string, { stage, alarmEmail, api, table, routes, authorizerFunctionName, ...nested }: MonitoringProps) {
+    super(scope, id, nested);
+    const props = { alarmEmail, routes, authorizerFunctionName };
     this.topic = new sns.Topic(this, 'Alarms', {
       topicName: `brigade-${stage}-alarms`,
       displayName: `Brigade ${stage} alarms`,
@@ -50,7 +51,8 @@ export class Monitoring extends Construct {
       enforceSSL: true,
     });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-    Aspects.of(Stack.of(this)).add(new NotifyTopic(this.topic));
+    // Every alarm of the stage: the parent's tree holds every stack.
+    Aspects.of(Stack.of(scope)).add(new NotifyTopic(this.topic));
 
     const apiMetric = (metricName: string, statistic: string) =>
       new cloudwatch.Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: { ApiName: api.restApiName, Stage: stage }, statistic, period: FIVE_MINUTES });

