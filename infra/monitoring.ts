@@ -41,7 +41,6 @@ export class Monitoring extends NestedStack {
 
   constructor(scope: Construct, id: string, { stage, alarmEmail, api, table, routes, authorizerFunctionName, ...nested }: MonitoringProps) {
     super(scope, id, nested);
-    const props = { alarmEmail, routes, authorizerFunctionName };
     this.topic = new sns.Topic(this, 'Alarms', {
       topicName: `brigade-${stage}-alarms`,
       displayName: `Brigade ${stage} alarms`,
@@ -50,7 +49,7 @@ export class Monitoring extends NestedStack {
       masterKey: kms.Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
       enforceSSL: true,
     });
-    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    if (alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(alarmEmail));
     // Every alarm of the stage: the parent's tree holds every stack.
     Aspects.of(Stack.of(scope)).add(new NotifyTopic(this.topic));
 
@@ -83,7 +82,7 @@ export class Monitoring extends NestedStack {
       period: FIVE_MINUTES,
       label: 'DynamoDB throttled requests and system errors',
     }).createAlarm(this, 'TableAlarm', { ...atLeast(10), alarmDescription: 'DynamoDB throttled or failed 10 or more requests in 5 minutes. Runbook: docs/deploy.md#table.' });
-    new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensionsMap: { FunctionName: props.authorizerFunctionName }, statistic: 'Sum', period: FIVE_MINUTES })
+    new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensionsMap: { FunctionName: authorizerFunctionName }, statistic: 'Sum', period: FIVE_MINUTES })
       .createAlarm(this, 'AuthorizerThrottlesAlarm', { ...atLeast(50), alarmDescription: 'The authorizer was throttled 50 or more times in 5 minutes: callers got 503. Runbook: docs/deploy.md#authorizer.' });
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `brigade-${stage}`, defaultInterval: Duration.hours(6) });
@@ -96,7 +95,7 @@ export class Monitoring extends NestedStack {
         saturation: [table.metric('ThrottledRequests', { statistic: 'Sum', period: FIVE_MINUTES }), table.metric('SystemErrors', { statistic: 'Sum', period: FIVE_MINUTES })],
       }),
     );
-    for (const [area, names] of functionsByArea(props.routes, stage)) this.dashboard.addWidgets(...areaRow(area, names));
+    for (const [area, names] of functionsByArea(routes, stage)) this.dashboard.addWidgets(...areaRow(area, names));
   }
 }
 
