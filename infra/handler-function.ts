@@ -9,6 +9,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling';
 import type { Durability } from './settings';
 
 /** Handler paths in the route table are relative to the project root. */
@@ -19,12 +20,11 @@ const bundling: BundlingOptions = {
   minify: true,
   sourceMap: true,
   sourcesContent: false,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  // Some dependencies are CommonJS and call require(), which an ES module does not have.
-  banner: "import { createRequire as __brigadeRequire } from 'node:module'; const require = __brigadeRequire(import.meta.url);",
-  // The Node.js 22 runtime ships AWS SDK v3.
-  externalModules: ['@aws-sdk/*'],
+  target: BUNDLE_TARGET,
+  mainFields: BUNDLE_MAIN_FIELDS,
+  banner: BUNDLE_BANNER,
+  externalModules: BUNDLE_EXTERNALS,
+  esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
 
 export const MAX_FUNCTION_NAME = 64;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
+import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '../../infra/bundling';
 import { routes, type Route } from '../../shared/routes';
 import { median } from '../lib/stats';
 
@@ -17,7 +18,6 @@ export const BUNDLE_BUDGET_BYTES = 400 * 1024;
 export const INIT_BUDGET_MS = 60;
 export const INIT_RUNS = 5;
 
-const BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 export interface Contributor {
   name: string;
@@ -139,10 +139,12 @@ async function measure(root: string, outDir: string): Promise<BundlesResult> {
         bundle: true,
         platform: 'node',
         format: 'esm',
-        target: 'node22',
+        target: BUNDLE_TARGET,
+        mainFields: BUNDLE_MAIN_FIELDS,
         minify: true,
-        external: ['@aws-sdk/*'],
-        banner: { js: BANNER },
+        external: BUNDLE_EXTERNALS,
+        alias: BUNDLE_ALIASES,
+        banner: { js: BUNDLE_BANNER },
         metafile: true,
         logLevel: 'silent',
       });
