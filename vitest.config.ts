@@ -25,7 +25,9 @@ export default defineConfig({
         extends: true,
         test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
       },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 } },
+      // Infra files only read synthesized templates: they share a worker's module cache, so the
+      // common stacks are synthesized once per worker, not once per file (test/infra/synth.ts).
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], isolate: false, testTimeout: 120_000 } },
       { extends: true, test: { name: 'api-coverage', include: ['test/api-coverage/**/*.test.ts'], sequence: { groupOrder: 2 } } },
     ],
   },

@@ -12,7 +12,7 @@ describe.each([
   ['the route table', routes],
   ['90 synthetic routes over 10 areas', syntheticRoutes()],
 ])('AwsSolutions on %s', (_, table) => {
-  const synth = synthesize({ routes: table });
+  const synth = synthesize({ routes: table, fresh: true });
 
   it.each(synth.stacks.map((s) => [s.node.path, s] as const))('%s has no unacknowledged findings', (_path, stack) => {
     const report = new AwsSolutionsChecks().validateScope(stack);

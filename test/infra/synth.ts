@@ -2,13 +2,15 @@
  * Synthesizes the Brigade stack as `cdk synth` does (cdk.json's context and feature flags), minus
  * asset bundling, and hands out the parent and nested templates.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { inject } from 'vitest';
 import { BrigadeStack } from '../../infra/brigade-stack';
 import { stageSettings } from '../../infra/settings';
-import type { Route } from '../../shared/routes';
+import { routes as routeTable, type Route } from '../../shared/routes';
 
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
 
@@ -23,9 +25,41 @@ export interface Synthesized {
   resourceOf(element: IConstruct): { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 }
 
-export function synthesize({ routes, context = {} }: { routes?: readonly Route[]; context?: Record<string, unknown> } = {}): Synthesized {
+export interface SynthOptions {
+  routes?: readonly Route[];
+  context?: Record<string, unknown>;
+  /**
+   * A stack of its own, never synthesized before: cdk-nag must see the construct tree before any
+   * synthesis has resolved its tokens (its acknowledgements name them unresolved).
+   */
+  fresh?: boolean;
+}
+
+/**
+ * The stack as the options build it. Synthesizing the whole API takes seconds, and most files
+ * read the same two stacks (the route table's, the synthetic table's) with the same context, so
+ * those are built once per worker and shared (the infra project does not isolate its files, see
+ * vitest.config.ts); tests only read what they get. Any other table is built afresh.
+ */
+export function synthesize(options: SynthOptions = {}): Synthesized {
+  const key = sharedKey(options);
+  if (key === undefined) return build(options);
+  return shared.get(key) ?? shared.set(key, build(options)).get(key)!;
+}
+
+const shared = new Map<string, Synthesized>();
+
+function sharedKey({ routes, context = {}, fresh }: SynthOptions): string | undefined {
+  if (fresh) return undefined;
+  const table = routes === undefined || routes === routeTable ? 'route table' : routes === synthetic ? 'synthetic' : undefined;
+  return table && `${table} ${JSON.stringify(context)}`;
+}
+
+function build({ routes, context = {} }: SynthOptions): Synthesized {
   // A prod stage needs someone to e-mail its alarms (settings.ts): the tests' stages all name one.
-  const app = new App({ context: { ...cdkJson.context, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
+  // Every assembly goes under the run's folder (test/support/synth-setup.ts), removed at its end.
+  const outdir = mkdtempSync(join(inject('synthDir'), 'app-'));
+  const app = new App({ outdir, context: { ...cdkJson.context, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
   const settings = stageSettings(app.node);
   const stack = new BrigadeStack(app, `Brigade-${settings.stage}`, { settings, ...(routes && { routes }) });
   const templates = new Map<Stack, Template>();
@@ -49,7 +83,13 @@ export const resourceCount = (template: Template) => Object.keys(template.toJSON
  * each), half of the areas under one shared collection (like the location-scoped operations),
  * one public operation per area. Every row points at a real handler file, since NodejsFunction checks the entry exists.
  */
-export function syntheticRoutes(): Route[] {
+export function syntheticRoutes(): readonly Route[] {
+  return (synthetic ??= makeSyntheticRoutes());
+}
+
+let synthetic: readonly Route[] | undefined;
+
+function makeSyntheticRoutes(): Route[] {
   const shapes: [Route['method'], string, boolean][] = [
     ['GET', '', false],
     ['POST', '', false],
