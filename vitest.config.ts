@@ -6,6 +6,11 @@ import { defineConfig } from 'vitest/config';
  * checks that the api suite called every route, so it runs after it: api is group 1, api-coverage
  * group 2 (not 0 and 1: with one worker, Vitest runs group-0 projects last, in a group of their own).
  */
+// The suites make a few hundred API keys: the local stage and the workers hash them at bcrypt cost 4
+// rather than 10 (shared/auth/apiKey.ts `hashCost`; deployed stages ignore it). Set here, in the
+// main process, so the stages the global setups start and the workers they fork all see it.
+process.env.API_KEY_HASH_COST ??= '4';
+
 export default defineConfig({
   test: {
     // Two workers, whatever the machine: test files own their data, so they may overlap, and the
@@ -23,7 +28,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
+        // API files talk to the stage over HTTP and mock nothing: they share a worker's module
+        // cache (the route table, the OpenAPI document, the answer check's compiled schemas are
+        // loaded once per worker, not once per file). Their own state lives in the file's module.
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], isolate: false, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
       },
       // Infra files only read synthesized templates: they share a worker's module cache, so the
       // common stacks are synthesized once per worker, not once per file (test/infra/synth.ts).

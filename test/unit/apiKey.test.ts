@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, keyPrefix, parseApiKey, verifyApiKey } from '../../shared/auth/apiKey';
+import { BCRYPT_COST, generateApiKey, hashCost, keyPrefix, parseApiKey, verifyApiKey } from '../../shared/auth/apiKey';
 import { wrongByOne } from '../support/wrong-key';
 
 describe('API key format', () => {
@@ -17,6 +17,14 @@ describe('API key format', () => {
     expect(key.hash).toMatch(/^\$2[aby]\$1\d\$/); // bcrypt, cost 10 or more
     expect(await verifyApiKey(key.plaintext, key.hash)).toBe(true);
     expect(await verifyApiKey(wrongByOne(key.plaintext), key.hash)).toBe(false);
+  });
+
+  it('hashes at cost 10 on deployed stages whatever the environment says; the local stage may lower it to 4', () => {
+    expect(BCRYPT_COST).toBe(10);
+    for (const stage of ['dev', 'prod'] as const) expect(hashCost(stage, { API_KEY_HASH_COST: '4' })).toBe(10);
+    expect(hashCost('local', {})).toBe(10);
+    expect(hashCost('local', { API_KEY_HASH_COST: '4' })).toBe(4);
+    for (const bad of ['3', '11', '4.5', 'four']) expect(() => hashCost('local', { API_KEY_HASH_COST: bad }), bad).toThrow(/from 4 to 10/);
   });
 
   it('parses well-formed keys of its own environment only', () => {
