@@ -2,8 +2,8 @@
  * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
- * summary of a month. Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
- * `npx tsx bench/sections/purchaseSummary.ts` §9.
+ * summary of a month, load (autocannon). Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
+ * `npx tsx bench/sections/purchaseSummary.ts` §9, `npx tsx bench/sections/load.ts` §10.
  *
  *   npm run bench
  *
@@ -67,6 +67,7 @@ async function main(): Promise<number> {
   const { selling, sellingChecks, sellingMarkdown } = await import('./sections/selling');
   const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
   const { purchaseSummarySection, purchaseSummaryChecks, purchaseSummaryMarkdown, SUMMARY_PURCHASES } = await import('./sections/purchaseSummary');
+  const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
   const start = await section('local stage start', () => localStart(root));
   const sold = await section('selling tables', () => selling());
   const reported = await section('purchase summary', () => purchaseSummarySection());
+  const loaded = await section('load', () => loadSection());
 
   const cpu = cpus();
   const summary: (readonly unknown[])[] = [];
@@ -306,6 +308,17 @@ async function main(): Promise<number> {
   }
   s9.push('');
 
+  // §10
+  const s10: string[] = ['## 10. Load', ''];
+  if (loaded.ok) {
+    for (const [check, budget, measured, v] of loadChecks(loaded.value)) summary.push([check, budget, measured, mark(v)]);
+    s10.push(...loadMarkdown(loaded.value));
+  } else {
+    s10.push(`**CRASHED**: ${loaded.error.message}`);
+    summary.push(['§10 Load', '0 errors other than 429', 'crashed', '**ERROR**']);
+  }
+  s10.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## Summary',
@@ -323,14 +336,15 @@ async function main(): Promise<number> {
     ...s7,
     ...s8,
     ...s9,
+    ...s10,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok ? 0 : 1;
 }
 
 main().then(

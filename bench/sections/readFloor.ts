@@ -4,16 +4,11 @@
  * DynamoDB Local. The raw call is the very command the handler sends (recorded from the stage's
  * client during a warm-up request), replayed with a DocumentClient of its own on the same endpoint.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand, type GetCommandInput, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { startLocalStage } from '../../bin/local/stage';
-import { resetConfig } from '../../shared/config';
-import { db } from '../../shared/data/client';
+import { loadavg } from 'node:os';
+import { GetCommand, QueryCommand, UpdateCommand, type GetCommandInput, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ms, table } from '../lib/md';
+import { theOne, withBenchStage } from '../lib/stage';
 import { nowMs, percentile } from '../lib/stats';
 
 export const FLOOR_BUDGET_RATIO = 1.5;
@@ -78,38 +73,6 @@ function httpGetter(baseUrl: string, key: string) {
   return { get, close: () => agent.destroy() };
 }
 
-/** Records the input of every command the stage's document client sends, while `recording` is on. */
-function recorder() {
-  const sent: { name: string; input: Record<string, unknown> }[] = [];
-  let recording = false;
-  db().middlewareStack.add(
-    (next, context) => (args) => {
-      if (recording) sent.push({ name: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>) });
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchRecordCommands' },
-  );
-  return {
-    async during(run: () => Promise<unknown>) {
-      sent.length = 0;
-      recording = true;
-      try {
-        await run();
-      } finally {
-        recording = false;
-      }
-      return [...sent];
-    },
-  };
-}
-
-/** The one command of the given type among those a request sent; throws unless there is exactly one. */
-function theOne(sent: { name: string; input: Record<string, unknown> }[], name: string, what: string): Record<string, unknown> {
-  const found = sent.filter((s) => s.name === name);
-  if (found.length !== 1) throw new Error(`${what} sent ${found.length} ${name} (commands: ${sent.map((s) => s.name).join(', ')})`);
-  return found[0]!.input;
-}
-
 type Run = () => Promise<unknown>;
 
 /** Warm-up, then ROUNDS rounds; each round runs a block of every task in turn, so drift hits all alike. */
@@ -128,70 +91,48 @@ async function interleaved(tasks: Run[]): Promise<number[][]> {
   return samples;
 }
 
-const STAGE_ENV = ['STAGE', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_SECRET', 'INTERNAL_OPERATOR_IDS', 'NO_SHOW_SWEEP_MS'] as const;
-
 export async function readFloor(): Promise<ReadFloorResult> {
-  const savedEnv = Object.fromEntries(STAGE_ENV.map((k) => [k, process.env[k]]));
-  const localDir = mkdtempSync(join(tmpdir(), 'brigade-bench-floor-'));
-  // Only the requests talk to DynamoDB while they are recorded and timed: no no-show sweep, and the
-  // webhook pipeline (which polls the stream and the due deliveries) is stopped once the seed is in.
-  process.env.NO_SHOW_SWEEP_MS = String(24 * 3600_000);
-  const stage = await startLocalStage({ port: 0, localDir });
-  await stage.pipeline.stop();
-  const raw = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stage.dynamoEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  const company = stage.devKeys.companies[0]!;
-  // The unlimited tier: 100,000 requests an hour, so the window never refuses during the run.
-  const http = httpGetter(stage.baseUrl, company.keys.admin);
-  try {
-    const locationId = company.locations[0]!.locationId;
-    const byIdPath = `/api/v1/locations/${locationId}`;
-    const listPath = `/api/v1/locations/${locationId}/tables?limit=20`;
-    // A first request of each warms the key cache; the second, warm, is the one recorded.
-    await http.get(byIdPath);
-    await http.get(listPath);
-    const record = recorder();
-    const byIdSent = await record.during(() => http.get(byIdPath));
-    const listSent = await record.during(() => http.get(listPath));
-    const getInput = theOne(byIdSent, 'GetItemCommand', `GET ${byIdPath}`) as unknown as GetCommandInput;
-    const queryInput = theOne(listSent, 'QueryCommand', `GET ${listPath}`) as unknown as QueryCommandInput;
-    const windowInput = theOne(byIdSent, 'UpdateItemCommand', `GET ${byIdPath}`) as unknown as UpdateCommandInput;
+  return withBenchStage('floor', async (stage) => {
+    const http = httpGetter(stage.baseUrl, stage.adminKey);
+    try {
+      const byIdPath = `/api/v1/locations/${stage.locationId}`;
+      const listPath = `/api/v1/locations/${stage.locationId}/tables?limit=20`;
+      // A first request of each warms the key cache; the second, warm, is the one recorded.
+      await http.get(byIdPath);
+      await http.get(listPath);
+      const byIdSent = await stage.record(() => http.get(byIdPath));
+      const listSent = await stage.record(() => http.get(listPath));
+      const getInput = theOne(byIdSent, 'GetItemCommand', `GET ${byIdPath}`) as unknown as GetCommandInput;
+      const queryInput = theOne(listSent, 'QueryCommand', `GET ${listPath}`) as unknown as QueryCommandInput;
+      const windowInput = theOne(byIdSent, 'UpdateItemCommand', `GET ${byIdPath}`) as unknown as UpdateCommandInput;
+      const { raw } = stage;
 
-    const tasks: Run[] = [
-      () => http.get(byIdPath),
-      () => raw.send(new GetCommand(getInput)),
-      () => http.get(listPath),
-      () => raw.send(new QueryCommand(queryInput)),
-      () => raw.send(new UpdateCommand(windowInput)),
-      () => Promise.all([raw.send(new GetCommand(getInput)), raw.send(new UpdateCommand(windowInput))]),
-      () => Promise.all([raw.send(new QueryCommand(queryInput)), raw.send(new UpdateCommand(windowInput))]),
-    ];
-    const before = loadavg();
-    const [httpGet, rawGet, httpList, rawQuery, rawWindow, getPair, queryPair] = (await interleaved(tasks)).map(timing) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing];
-    const after = loadavg();
-    const names = (sent: { name: string }[]) => sent.map((s) => s.name.replace(/Command$/, ''));
-    return {
-      cases: [
-        { name: 'GET by id', http: `GET ${byIdPath}`, raw: 'GetItem of the same item', httpTiming: httpGet, rawTiming: rawGet, ratio: httpGet.median / rawGet.median, pairTiming: getPair, pairRatio: httpGet.median / getPair.median, stageCommands: names(byIdSent) },
-        { name: 'list page', http: `GET ${listPath}`, raw: 'Query of the same index and partition', httpTiming: httpList, rawTiming: rawQuery, ratio: httpList.median / rawQuery.median, pairTiming: queryPair, pairRatio: httpList.median / queryPair.median, stageCommands: names(listSent) },
-      ],
-      rawWindow,
-      settings: { warmup: WARMUP, rounds: ROUNDS, block: BLOCK },
-      load: { before, after },
-    };
-  } finally {
-    http.close();
-    raw.destroy();
-    await stage.stop();
-    rmSync(localDir, { recursive: true, force: true });
-    for (const [k, v] of Object.entries(savedEnv)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      const tasks: Run[] = [
+        () => http.get(byIdPath),
+        () => raw.send(new GetCommand(getInput)),
+        () => http.get(listPath),
+        () => raw.send(new QueryCommand(queryInput)),
+        () => raw.send(new UpdateCommand(windowInput)),
+        () => Promise.all([raw.send(new GetCommand(getInput)), raw.send(new UpdateCommand(windowInput))]),
+        () => Promise.all([raw.send(new QueryCommand(queryInput)), raw.send(new UpdateCommand(windowInput))]),
+      ];
+      const before = loadavg();
+      const [httpGet, rawGet, httpList, rawQuery, rawWindow, getPair, queryPair] = (await interleaved(tasks)).map(timing) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing];
+      const after = loadavg();
+      const names = (sent: { name: string }[]) => sent.map((s) => s.name.replace(/Command$/, ''));
+      return {
+        cases: [
+          { name: 'GET by id', http: `GET ${byIdPath}`, raw: 'GetItem of the same item', httpTiming: httpGet, rawTiming: rawGet, ratio: httpGet.median / rawGet.median, pairTiming: getPair, pairRatio: httpGet.median / getPair.median, stageCommands: names(byIdSent) },
+          { name: 'list page', http: `GET ${listPath}`, raw: 'Query of the same index and partition', httpTiming: httpList, rawTiming: rawQuery, ratio: httpList.median / rawQuery.median, pairTiming: queryPair, pairRatio: httpList.median / queryPair.median, stageCommands: names(listSent) },
+        ],
+        rawWindow,
+        settings: { warmup: WARMUP, rounds: ROUNDS, block: BLOCK },
+        load: { before, after },
+      };
+    } finally {
+      http.close();
     }
-    resetConfig();
-  }
+  });
 }
 
 /** Checks of the section: [check, budget, measured, passed]. */
