@@ -41,8 +41,8 @@ export interface WorldIds {
   tab: string;
   bookingGroup: string;
   booking: string;
-  variantGroup: string;
-  variant: string;
+  variantGroup: number;
+  variant: number;
   customTag: number;
   terminal: string;
   waitlistEntry: string;
