@@ -1,7 +1,7 @@
 /**
- * Tenancy and permission sweeps over every route of the table (issue 15 item 2; docs/testing.md
- * "Sweeps"). Nothing here lists routes: each operation of `routes` gets its request from a world of
- * company A (test/support/world.ts), and
+ * Tenancy and permission sweeps over every route of the table (issue 15 item 2; docs/testing.md,
+ * "Sweeps over the route table"). Nothing here lists routes: each operation of `routes` gets its
+ * request from a world of company A (test/support/world.ts), and
  * - tenancy: company B's admin key on that request (A's ids, A's location) answers 404 NOT_FOUND and
  *   shows nothing of A it was not sent;
  * - permission: a credential of A holding every permission but the route's answers 403 FORBIDDEN;
