@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
-import { forbidden } from '../errors';
+import { locations, type Location } from '../data/locations';
+import { forbidden, notFound } from '../errors';
 
 /**
  * 403 unless the caller is an internal operator: a user whose JWT `sub` is on the stage's
@@ -39,4 +40,22 @@ export function listLocation(principal: Principal, fromQuery: number | undefined
   }
   assertLocationAllowed(principal, chosen);
   return chosen;
+}
+
+/** The company's location: 404 when it has none of that id (another company's location answers as an unknown one). One GetItem. */
+export async function existingLocation(companyId: number, locationId: number): Promise<Location> {
+  const location = await locations.get(companyId, locationId);
+  if (!location) throw notFound(`Location ${locationId}`);
+  return location;
+}
+
+/**
+ * A list of one location (named by the query or the X-Location-Id header, or the one location a
+ * credential is limited to) that came back empty: 404 when the company has no such location, as
+ * any id of another company answers (decisions.md); an empty page cannot tell "none yet" from
+ * another tenant's location. One GetItem, for empty pages only.
+ */
+export async function listedAt<P extends { items: readonly unknown[] }>(companyId: number, locationId: number | undefined, page: P): Promise<P> {
+  if (locationId !== undefined && page.items.length === 0) await existingLocation(companyId, locationId);
+  return page;
 }

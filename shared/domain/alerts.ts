@@ -13,7 +13,7 @@ import { alerts, type Alert } from '../data/alerts';
 import { conflict, forbidden, notFound } from '../errors';
 import { namedPage, type Page } from '../page';
 import type { ListAlertsQuery } from '../schemas/alerts';
-import { assertLocationAllowed, listLocation } from './access';
+import { assertLocationAllowed, listedAt, listLocation } from './access';
 
 export { newAlert, type AlertInput } from '../data/alerts';
 
@@ -34,7 +34,7 @@ export function actingUserId(principal: Principal): number | null {
  */
 export async function listAlerts(principal: Principal, query: ListAlertsQuery, headerLocation?: string): Promise<Page<Alert>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  const page = await alerts.list(principal.companyId, { locationId, status: query.status, severity: query.severity, alertType: query.alertType }, query);
+  const page = await listedAt(principal.companyId, locationId, await alerts.list(principal.companyId, { locationId, status: query.status, severity: query.severity, alertType: query.alertType }, query));
   return namedPage(page, 'alerts');
 }
 

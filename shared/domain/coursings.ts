@@ -6,12 +6,12 @@ import { notFound } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateCoursingBody, ListCoursingsQuery, UpdateCoursingBody } from '../schemas/coursings';
-import { assertLocationAllowed, listLocation } from './access';
+import { assertLocationAllowed, listedAt, listLocation } from './access';
 import { changedFields } from './changes';
 
-export function listCoursings(principal: Principal, query: ListCoursingsQuery, headerLocation?: string): Promise<Page<Coursing>> {
+export async function listCoursings(principal: Principal, query: ListCoursingsQuery, headerLocation?: string): Promise<Page<Coursing>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  return coursings.list(principal.companyId, locationId, query);
+  return listedAt(principal.companyId, locationId, await coursings.list(principal.companyId, locationId, query));
 }
 
 export async function createCoursing(principal: Principal, input: CreateCoursingBody): Promise<Coursing> {

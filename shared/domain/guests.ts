@@ -2,12 +2,11 @@
 import type { Principal } from '../auth/principal';
 import { guests, type Guest, type GuestHistory } from '../data/guests';
 import { nextId } from '../data/ids';
-import { locations } from '../data/locations';
-import { notFound, validationFailed, type FieldProblem } from '../errors';
+import { validationFailed, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import { Page } from '../page';
 import type { CreateGuestBody, SearchGuestsQuery } from '../schemas/guests';
-import { namedLocation } from './access';
+import { existingLocation, namedLocation } from './access';
 import { isLocalPhone, normalizeEmail, parsePhone, searchPrefix, searchTokens } from './contact';
 
 /** A search result: the guest, with its history at the location when the search names one. */
@@ -42,10 +41,7 @@ export function normalizeGuestInput(input: CreateGuestBody, country?: string | n
 
 /** The country of the named location (404 when the company has no such location), null when none is named. */
 async function countryAt(companyId: number, locationId: number | undefined): Promise<string | null> {
-  if (locationId === undefined) return null;
-  const location = await locations.get(companyId, locationId);
-  if (!location) throw notFound(`Location ${locationId}`);
-  return location.country ?? null;
+  return locationId === undefined ? null : ((await existingLocation(companyId, locationId)).country ?? null);
 }
 
 /**
@@ -67,8 +63,9 @@ async function canReadGuest(principal: Principal, guestId: number): Promise<bool
  */
 export async function createGuest(principal: Principal, input: CreateGuestBody, locationHeader?: string): Promise<Guest | GuestRef> {
   const locationId = namedLocation(principal, undefined, locationHeader);
-  const country = input.phone !== undefined && isLocalPhone(input.phone) ? await countryAt(principal.companyId, locationId) : undefined;
-  const contact = normalizeGuestInput(input, country);
+  // A location named must be the company's (404), whether or not the phone needs its country.
+  const country = await countryAt(principal.companyId, locationId);
+  const contact = normalizeGuestInput(input, input.phone !== undefined && isLocalPhone(input.phone) ? country : undefined);
   const now = new Date().toISOString();
   const guest: Guest = { id: await nextId('user'), ...contact, createdAt: now, updatedAt: now };
   const event = newEvent(principal.companyId, 'guest.created', String(guest.id), { ...guest });

@@ -6,7 +6,7 @@ import { notFound, validationFailed } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { CreateItemBody, ListItemsQuery, UpdateItemBody } from '../schemas/items';
-import { assertLocationAllowed, listLocation } from './access';
+import { assertLocationAllowed, listedAt, listLocation } from './access';
 import { changedFields } from './changes';
 
 /** The fields an update may change (and its event's `changes` may name). */
@@ -27,9 +27,9 @@ export async function visibleItem(principal: Principal, id: number): Promise<Ite
 }
 
 /** The company's items (at one location, in one category, whose name contains `search`), by location then id. */
-export function listItems(principal: Principal, query: ListItemsQuery, headerLocation?: string): Promise<Page<Item>> {
+export async function listItems(principal: Principal, query: ListItemsQuery, headerLocation?: string): Promise<Page<Item>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  return items.list(principal.companyId, { locationId, category: query.category, search: query.search?.toLowerCase() }, query);
+  return listedAt(principal.companyId, locationId, await items.list(principal.companyId, { locationId, category: query.category, search: query.search?.toLowerCase() }, query));
 }
 
 export const getItem = visibleItem;

@@ -21,7 +21,7 @@ import {
   type VariantBody,
   type VariantGroupType,
 } from '../schemas/variantGroups';
-import { assertLocationAllowed, listLocation } from './access';
+import { assertLocationAllowed, listedAt, listLocation } from './access';
 import { changedFields } from './changes';
 
 /** A variant as the API shows it (soft-deleted ones are never shown). */
@@ -85,9 +85,10 @@ async function newVariant(groupId: number, locationId: number, input: VariantBod
   return { id: await nextId('variant'), groupId, locationId, name: input.name, price: input.price ?? 0, itemId: input.itemId ?? null, createdAt: now, updatedAt: now, deletedAt: null };
 }
 
-export function listVariantGroups(principal: Principal, query: ListVariantGroupsQuery, headerLocation?: string): Promise<Page<VariantGroupView>> {
+export async function listVariantGroups(principal: Principal, query: ListVariantGroupsQuery, headerLocation?: string): Promise<Page<VariantGroupView>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  return variantGroups.list(principal.companyId, { locationId, type: query.type }, query).then((page) => new Page(page.items.map((g) => groupView(g, query.includeVariants === true)), page.pagination));
+  const page = await listedAt(principal.companyId, locationId, await variantGroups.list(principal.companyId, { locationId, type: query.type }, query));
+  return new Page(page.items.map((g) => groupView(g, query.includeVariants === true)), page.pagination);
 }
 
 export const getVariantGroup = async (principal: Principal, id: string): Promise<VariantGroupView> => groupView(await liveGroup(principal, id), true);

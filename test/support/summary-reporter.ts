@@ -4,7 +4,7 @@
  * its answers were checked against the OpenAPI description (test/support/answer-log.ts; per
  * operation in the record it names).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { answerTotals, readAnswerLog } from './answer-log';
 
@@ -26,7 +26,7 @@ export default class SummaryReporter implements Reporter {
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) count.failed++; // a file that failed to load
     }
-    process.stdout.write(`\n${this.answerLine()}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(`\n${this.answerLine()}${sweepLine(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
 
   /** The answer check's totals, when the api project ran in this run. */
@@ -37,4 +37,14 @@ export default class SummaryReporter implements Reporter {
     const t = answerTotals(log);
     return `answer check: ${t.answers} API answers of ${t.operations} operations checked against the OpenAPI description (${t.typed} successes with typed data), ${log.problemCount} mismatched; per operation in ${file}\n`;
   }
+}
+
+/** Where test/api/sweeps.test.ts writes its counts. */
+export const sweepsFile = new URL('../../.local/sweeps.json', import.meta.url).pathname;
+
+/** The tenancy and permission sweeps' counts, when test/api/sweeps.test.ts ran in this run. */
+function sweepLine(modules: ReadonlyArray<TestModule>): string {
+  if (!modules.some((m) => m.moduleId.endsWith('test/api/sweeps.test.ts')) || !existsSync(sweepsFile)) return '';
+  const s = JSON.parse(readFileSync(sweepsFile, 'utf8')) as Record<string, number>;
+  return `sweeps: ${s.swept} routes swept (tenancy ${s.tenancy}, permission ${s.permission}, location ${s.location}, sanity ${s.sanity}), ${s.leaks} leaks, ${s.missing404s} missing 404s, ${s.missing403s} missing 403s, ${s.writes} writes; in ${sweepsFile}\n`;
 }

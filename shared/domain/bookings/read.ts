@@ -4,12 +4,11 @@
  */
 import type { Principal } from '../../auth/principal';
 import { bookings, MAX_DAY_BOOKINGS, type Booking, type BookingListQuery, type BookingSource } from '../../data/bookings';
-import { locations } from '../../data/locations';
 import { TooMany } from '../../data/paging';
 import { notFound, unprocessable, validationFailed } from '../../errors';
 import { Page } from '../../page';
 import type { ListBookingsQuery } from '../../schemas/bookings';
-import { assertLocationAllowed, listLocation } from '../access';
+import { assertLocationAllowed, existingLocation, listedAt, listLocation } from '../access';
 
 /** The booking as read, for a caller who may act on its location: 404 for an unknown id or another company's, 403 for another location. */
 export function visibleBooking(principal: Principal, id: string, found: Booking | undefined): Booking {
@@ -68,10 +67,7 @@ export async function listBookings(principal: Principal, q: ListBookingsQuery, h
           ? { by: 'location', locationId }
           : { by: 'company' };
   const query: BookingListQuery = { page: q.page, limit: q.limit, cursor: q.cursor, source, from, to, keep };
-  const page = await bookings.list(principal.companyId, query);
-  // An empty page cannot tell "none yet" from a location the company does not have: ask.
-  if (page.items.length === 0 && q.locationId !== undefined && !(await locations.get(principal.companyId, q.locationId))) throw notFound(`Location ${q.locationId}`);
-  return page;
+  return listedAt(principal.companyId, locationId, await bookings.list(principal.companyId, query));
 }
 
 /** A table and its bookings of the day. */
@@ -97,7 +93,7 @@ export async function bookingsByTable(principal: Principal, locationId: number, 
     const message = `The location has more than ${MAX_DAY_BOOKINGS} bookings on ${date}: list them page by page with GET /api/v1/bookings?locationId=${locationId}&bookingDate=${date}`;
     throw unprocessable(message, [{ path: '/date', message }]);
   });
-  if (day.length === 0 && !(await locations.get(principal.companyId, locationId))) throw notFound(`Location ${locationId}`);
+  if (day.length === 0) await existingLocation(principal.companyId, locationId);
   const shown = day.filter((b) => b.status !== 'cancelled' && b.status !== 'no_show');
   const byTable = new Map<string, Booking[]>();
   for (const b of shown) for (const tableId of b.tableIds) byTable.set(tableId, [...(byTable.get(tableId) ?? []), b]);

@@ -22,7 +22,7 @@ import {
   type TerminalPreCheckBody,
   type UpdatePrinterGroupBody,
 } from '../../schemas/printing';
-import { assertLocationAllowed, listLocation } from '../access';
+import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { newAlert } from '../alerts';
 import { localDateTime } from '../bookings/time';
 import { changedFields } from '../changes';
@@ -45,8 +45,9 @@ async function visibleGroup(principal: Principal, id: string): Promise<PrinterGr
 
 export const getPrinterGroup = visibleGroup;
 
-export function listPrinterGroups(principal: Principal, query: ListPrinterGroupsQuery, headerLocation?: string): Promise<Page<PrinterGroup>> {
-  return printerGroups.list(principal.companyId, listLocation(principal, query.locationId, headerLocation), query);
+export async function listPrinterGroups(principal: Principal, query: ListPrinterGroupsQuery, headerLocation?: string): Promise<Page<PrinterGroup>> {
+  const locationId = listLocation(principal, query.locationId, headerLocation);
+  return listedAt(principal.companyId, locationId, await printerGroups.list(principal.companyId, locationId, query));
 }
 
 export async function createPrinterGroup(principal: Principal, input: CreatePrinterGroupBody): Promise<PrinterGroup> {
@@ -86,8 +87,9 @@ async function visibleTerminal(principal: Principal, id: string): Promise<Termin
 
 export const getTerminal = visibleTerminal;
 
-export function listTerminals(principal: Principal, query: ListTerminalsQuery, headerLocation?: string): Promise<Page<Terminal>> {
-  return terminals.list(principal.companyId, listLocation(principal, query.locationId, headerLocation), query);
+export async function listTerminals(principal: Principal, query: ListTerminalsQuery, headerLocation?: string): Promise<Page<Terminal>> {
+  const locationId = listLocation(principal, query.locationId, headerLocation);
+  return listedAt(principal.companyId, locationId, await terminals.list(principal.companyId, locationId, query));
 }
 
 /**

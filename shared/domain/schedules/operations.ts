@@ -25,7 +25,7 @@ import {
   type UpdateRuleBody,
   type UpdateScheduleBody,
 } from '../../schemas/schedules';
-import { assertLocationAllowed, listLocation } from '../access';
+import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { changedFields } from '../changes';
 import { availabilityAt, type Availability } from './availability';
 import { normalizedRule, ruleProblems, type RuleFields } from './rules';
@@ -120,11 +120,12 @@ async function write(principal: Principal, prev: Schedule, next: Schedule, event
 
 const bumped = (s: Schedule, at: string, changes: Partial<Schedule>): Schedule => ({ ...s, ...changes, version: s.version + 1, updatedAt: at });
 
-export function listSchedules(principal: Principal, query: ListSchedulesQuery, headerLocation?: string): Promise<Page<ScheduleView>> {
+export async function listSchedules(principal: Principal, query: ListSchedulesQuery, headerLocation?: string): Promise<Page<ScheduleView>> {
   if (query.entityId !== undefined && query.entityType === undefined) throw validationFailed('The query is not valid', [{ path: '/entityId', message: 'needs entityType' }]);
   const locationId = listLocation(principal, query.locationId, headerLocation);
   const filter = { locationId, entityType: query.entityType, entityId: query.entityId, isActive: query.isActive };
-  return schedules.list(principal.companyId, filter, query).then((page) => new Page(page.items.map(view), page.pagination));
+  const page = await listedAt(principal.companyId, locationId, await schedules.list(principal.companyId, filter, query));
+  return new Page(page.items.map(view), page.pagination);
 }
 
 export const getSchedule = async (principal: Principal, id: string): Promise<ScheduleView> => view(await liveSchedule(principal, id));

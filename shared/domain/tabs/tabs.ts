@@ -12,7 +12,7 @@ import { anonymousMembersStep, tabs, tabSteps, type Tab, type TabWrite } from '.
 import { transact } from '../../data/transact';
 import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
-import { assertLocationAllowed, namedLocation } from '../access';
+import { assertLocationAllowed, existingLocation, namedLocation } from '../access';
 import { closingOf, shownTab, tabOf } from './purchases';
 
 /**
@@ -47,7 +47,7 @@ export interface CloseAllResult {
 /** The locations close-all looks at: the header's, else every location the credential may reach. */
 async function scope(principal: Principal, header: string | undefined): Promise<number[]> {
   const named = namedLocation(principal, undefined, header);
-  if (named !== undefined) return [named];
+  if (named !== undefined) return [(await existingLocation(principal.companyId, named)).id];
   if (principal.locationIds) return principal.locationIds;
   const ids: number[] = [];
   let cursor: string | undefined;

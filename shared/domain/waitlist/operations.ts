@@ -18,7 +18,7 @@ import { AppError, conflict, notFound, unprocessable, validationFailed, type Fie
 import { newEvent, type EventName } from '../../events/catalog';
 import { Page } from '../../page';
 import { DEFAULT_OFFER_HOLD_MINUTES, type JoinWaitlistBody, type ListWaitlistQuery, type OfferWaitlistBody } from '../../schemas/waitlist';
-import { assertLocationAllowed, listLocation } from '../access';
+import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { newConfirmationCode } from '../bookings/confirmationCode';
 import { placeHolds, retryingContention } from '../bookings/holdPlacement';
 import { holdDays, holdReads, MAX_BUFFER_MINUTES, MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates, type Placement } from '../bookings/holds';
@@ -114,7 +114,7 @@ export async function joinWaitlist(principal: Principal, input: JoinWaitlistBody
 export async function listWaitlist(principal: Principal, q: ListWaitlistQuery, headerLocation?: string): Promise<Page<WaitlistEntry>> {
   const locationId = listLocation(principal, q.locationId, headerLocation);
   const nowMs = Date.now();
-  const page = await waitlist.list(principal.companyId, { ...q, locationId, now: new Date(nowMs).toISOString() });
+  const page = await listedAt(principal.companyId, locationId, await waitlist.list(principal.companyId, { ...q, locationId, now: new Date(nowMs).toISOString() }));
   return new Page(page.items.map((e) => asOf(e, nowMs)), page.pagination);
 }
 
