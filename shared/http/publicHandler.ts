@@ -34,10 +34,15 @@ export function probeHandler(operation: Operation & { probe: true }, run: (req: 
   ).handler(async (event) => asResult(await run(requestOf(event))));
 }
 
-/** A public operation whose answer is a document of its own (JSON text, not the envelope): GET /openapi.json. */
+/**
+ * A public operation whose answer is a document of its own, not the envelope: JSON text (GET
+ * /openapi.json), or text in its row's `asset` media type (the docs page and its script). Errors
+ * still answer the JSON envelope.
+ */
 export function documentHandler(operation: Operation, run: (req: PublicRequest) => Promise<string>) {
   if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
-  return chain(operation, operation.validators, (request) => ({ statusCode: 200, body: request.response as unknown as string }), authenticate).handler(async (event) =>
+  const headers = operation.asset ? { 'Content-Type': `${operation.asset.mediaType}; charset=utf-8` } : undefined;
+  return chain(operation, operation.validators, (request) => ({ statusCode: 200, headers, body: request.response as unknown as string }), authenticate).handler(async (event) =>
     asResult(await run(requestOf(event))),
   );
 }

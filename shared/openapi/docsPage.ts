@@ -1,0 +1,63 @@
+/**
+ * The API reference page GET /docs answers (docs/docs-page.md): Scalar's API reference over this
+ * stage's own OpenAPI document. Everything it loads comes from the stage that serves it, by
+ * relative URL, so the page works on the local stage and behind API Gateway's stage prefix alike:
+ * the script from `docs/scalar.js`, the document from `openapi.json`. "Try it" sends its requests
+ * to the same stage (same origin: no CORS), with the `ApiKey` scheme (X-API-Key) preferred.
+ */
+import { config } from '../config';
+
+/**
+ * Scalar's configuration, as the page passes it. `url` and `servers` are set in the browser from
+ * the page's own address (the stage's root, with its prefix on API Gateway).
+ */
+export function scalarConfiguration(tryItKey: string | undefined): Record<string, unknown> {
+  return {
+    // the document's servers say `.`; the page names the stage's root itself
+    authentication: {
+      preferredSecurityScheme: 'ApiKey',
+      // the local stage's seeded key, so "try it" answers 200 at once; no other stage names a key
+      ...(tryItKey ? { securitySchemes: { ApiKey: { value: tryItKey } } } : {}),
+    },
+    // nothing from elsewhere: no web fonts, no request proxy, no telemetry
+    withDefaultFonts: false,
+    hideClientButton: true,
+    defaultOpenAllTags: true,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+  };
+}
+
+/** `<` escaped, so no value can close the script element it is written into. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * The page; `tryItKey` (the local stage's only: `config().docsTryItKey`) is filled in for "try it".
+ * In the browser, the stage's root is the page's folder: `http://127.0.0.1:3000/` locally,
+ * `https://<api-id>.execute-api.<region>.amazonaws.com/<stage>/` on API Gateway.
+ */
+export function docsPage(tryItKey: string | undefined = config().docsTryItKey): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Brigade API reference</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<div id="app"></div>
+<script src="docs/scalar.js"></script>
+<script>
+  // the stage's root: the page's folder (with the stage's prefix on API Gateway)
+  const root = new URL('.', location.href);
+  Scalar.createApiReference('#app', Object.assign(${scriptJson(scalarConfiguration(tryItKey))}, {
+    url: new URL('openapi.json', root).href,
+    servers: [{ url: root.href.replace(/\\/$/, ''), description: 'this stage' }],
+  }));
+</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The docs page (shared/openapi/docsPage.ts, docs/docs-page.md) as text: it loads only what its own
+ * stage serves, names a key for "try it" on the local stage only, and the script module it loads
+ * (GET /docs/scalar.js) was made from the installed Scalar. test/api/docs-page.test.ts renders it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { scriptModule, scriptModuleStamp } from '../../bin/tools/gen-docs-script';
+import { loadConfig } from '../../shared/config';
+import { docsPage } from '../../shared/openapi/docsPage';
+
+const key = 'brigade_local_abcdefabcdef_not-a-secret';
+
+describe('the docs page', () => {
+  it('loads its script and the document from its own stage, by relative URL', () => {
+    const page = docsPage(undefined);
+    expect([...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1])).toEqual(['docs/scalar.js']);
+    expect(page).toContain("new URL('openapi.json', root)");
+    expect(page).not.toMatch(/https?:\/\/|["'(]\/\//);
+  });
+
+  it('prefers the ApiKey scheme, and fills in a key only when it is given one', () => {
+    expect(docsPage(undefined)).toContain('"preferredSecurityScheme":"ApiKey"');
+    expect(docsPage(undefined)).not.toContain('securitySchemes');
+    expect(docsPage(key)).toContain(`"securitySchemes":{"ApiKey":{"value":"${key}"}}`);
+  });
+
+  it('is given a key on the local stage only, whatever the environment says elsewhere', () => {
+    expect(loadConfig({ STAGE: 'local', DOCS_TRY_IT_KEY: key }).docsTryItKey).toBe(key);
+    expect(loadConfig({ STAGE: 'dev', DOCS_TRY_IT_KEY: key }).docsTryItKey).toBeUndefined();
+    expect(loadConfig({ STAGE: 'prod', DOCS_TRY_IT_KEY: key }).docsTryItKey).toBeUndefined();
+    expect(loadConfig({ STAGE: 'local' }).docsTryItKey).toBeUndefined();
+  });
+
+  it('writes no value that could end its script element', () => {
+    const page = docsPage('</script><script>alert(1)</script>');
+    expect(page.match(/<\/script>/g)).toHaveLength(2);
+  });
+});
+
+describe("the docs page's script module", () => {
+  it('was made from the installed Scalar (run `npm run gen:operations` after updating @scalar/api-reference)', () => {
+    const source = readFileSync(scriptModule, 'utf8');
+    expect(source.slice(0, source.indexOf('\n'))).toBe(scriptModuleStamp());
+  });
+});
