@@ -8,18 +8,17 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { findPackageJSON } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeIfChanged } from './gen-openapi';
 
 export const scriptModule = new URL('../../shared/openapi/generated/scalar.ts', import.meta.url).pathname;
 
-const require = createRequire(import.meta.url);
-
 /** The installed Scalar: its version, and its standalone bundle (the file its browser build ships). */
 export function scalarBundle(): { version: string; file: string; bytes: Buffer } {
-  const packageDir = dirname(require.resolve('@scalar/api-reference/package.json'));
+  // its exports do not name package.json; Node finds it for the package all the same
+  const packageDir = dirname(findPackageJSON('@scalar/api-reference', import.meta.url)!);
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
   const file = join(packageDir, 'dist/browser/standalone.js');
   return { version, file, bytes: readFileSync(file) };

@@ -13,19 +13,22 @@ import { config } from '../config';
  */
 export function scalarConfiguration(tryItKey: string | undefined): Record<string, unknown> {
   return {
-    // the document's servers say `.`; the page names the stage's root itself
     authentication: {
       preferredSecurityScheme: 'ApiKey',
       // the local stage's seeded key, so "try it" answers 200 at once; no other stage names a key
       ...(tryItKey ? { securitySchemes: { ApiKey: { value: tryItKey } } } : {}),
     },
-    // nothing from elsewhere: no web fonts, no request proxy, no telemetry
+    // nothing from elsewhere: no web fonts, no request proxy (none is set), no telemetry, and none
+    // of the parts that talk to Scalar's own services (the AI agent, MCP, the developer tools'
+    // share and deploy menus)
     withDefaultFonts: false,
-    hideClientButton: true,
-    defaultOpenAllTags: true,
     telemetry: false,
     agent: { disabled: true },
     mcp: { disabled: true },
+    showDeveloperTools: 'never',
+    hideClientButton: true,
+    // every operation in the sidebar from the start
+    defaultOpenAllTags: true,
   };
 }
 
@@ -54,6 +57,7 @@ export function docsPage(tryItKey: string | undefined = config().docsTryItKey): 
   const root = new URL('.', location.href);
   Scalar.createApiReference('#app', Object.assign(${scriptJson(scalarConfiguration(tryItKey))}, {
     url: new URL('openapi.json', root).href,
+    // the document's server is \`.\`: the page names the stage's root itself
     servers: [{ url: root.href.replace(/\\/$/, ''), description: 'this stage' }],
   }));
 </script>

@@ -3,11 +3,16 @@
  * stage serves, names a key for "try it" on the local stage only, and the script module it loads
  * (GET /docs/scalar.js) was made from the installed Scalar. test/api/docs-page.test.ts renders it.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scriptModule, scriptModuleStamp } from '../../bin/tools/gen-docs-script';
+import { scalarBundle, scriptModule, scriptModuleStamp } from '../../bin/tools/gen-docs-script';
 import { loadConfig } from '../../shared/config';
 import { docsPage } from '../../shared/openapi/docsPage';
+import { scalarScript } from '../../shared/openapi/generated/scalar';
+
+/** A synchronous invocation's response payload, at most (Lambda quotas). */
+const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
 const key = 'brigade_local_abcdefabcdef_not-a-secret';
 
@@ -42,5 +47,13 @@ describe("the docs page's script module", () => {
   it('was made from the installed Scalar (run `npm run gen:operations` after updating @scalar/api-reference)', () => {
     const source = readFileSync(scriptModule, 'utf8');
     expect(source.slice(0, source.indexOf('\n'))).toBe(scriptModuleStamp());
+  });
+
+  it("holds Scalar's script as the package ships it, and its answer fits Lambda's 6 MB response payload", () => {
+    expect(scalarScript()).toBe(scalarBundle().bytes.toString('utf8'));
+    expect(scalarScript()).toContain('createApiReference');
+    // what the function hands Lambda: the proxy result as JSON, the script escaped in it
+    const answer = JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'X-Request-Id': randomUUID() }, body: scalarScript() });
+    expect(Buffer.byteLength(answer)).toBeLessThan(LAMBDA_RESPONSE_LIMIT - 64 * 1024);
   });
 });
