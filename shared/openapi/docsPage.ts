@@ -32,6 +32,24 @@ export function scalarConfiguration(tryItKey: string | undefined): Record<string
   };
 }
 
+/**
+ * What the page may load, for the browser to enforce: only what its own origin serves (its script,
+ * the document, and "try it"'s requests: `connect-src 'self'`), its inline script and Scalar's
+ * inline styles, images and fonts as data. A key pasted or filled in cannot be sent anywhere else.
+ */
+export const docsPagePolicy = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** `<` escaped, so no value can close the script element it is written into. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -40,7 +58,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * In the browser, the stage's root is the page's folder: `http://127.0.0.1:3000/` locally,
  * `https://<api-id>.execute-api.<region>.amazonaws.com/<stage>/` on API Gateway.
  */
-export function docsPage(tryItKey: string | undefined = config().docsTryItKey): string {
+export function docsPageHtml(tryItKey: string | undefined): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,3 +83,9 @@ export function docsPage(tryItKey: string | undefined = config().docsTryItKey): 
 </html>
 `;
 }
+
+/** GET /docs's answer: the page, with the key of this stage's "try it" (the local stage's only), under its policy. */
+export const docsPage = (tryItKey: string | undefined = config().docsTryItKey) => ({
+  body: docsPageHtml(tryItKey),
+  headers: { 'Content-Security-Policy': docsPagePolicy },
+});

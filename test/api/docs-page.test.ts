@@ -1,7 +1,8 @@
 /**
  * GET /docs in a real browser (Debian's Chromium through playwright-core, test/support/browser.ts)
  * against the suite's local stage: the page renders Scalar's reference of the stage's own OpenAPI
- * document with no console error and no request to any other origin; its sidebar lists exactly the
+ * document with no console error (a request its Content-Security-Policy refused would be one) and
+ * no request to any other origin; its sidebar lists exactly the
  * operations of the route table; and "try it" on list locations sends the seeded key the page fills
  * in and gets 200, shown in the page. A screenshot of the answered request goes to
  * .local/docs-page.png (git-ignored), for a human to look at.
@@ -24,6 +25,8 @@ describe('the docs page, in a browser', () => {
   /** Every request the page made, and the problems it logged. */
   const requests: string[] = [];
   const problems: string[] = [];
+  /** The page's Content-Security-Policy: the browser itself refuses what the page may not load or send. */
+  let policy: string | undefined;
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -32,7 +35,8 @@ describe('the docs page, in a browser', () => {
     page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     // Straight to list locations: Scalar renders the sections near the one in view.
-    await page.goto(`${devKeys().baseUrl}/docs#tag/setup/GET/api/v1/locations`);
+    const answer = await page.goto(`${devKeys().baseUrl}/docs#tag/setup/GET/api/v1/locations`);
+    policy = answer?.headers()['content-security-policy'];
     await page.getByRole('button', { name: /Test Request.*\(get \/api\/v1\/locations\)/ }).waitFor();
   });
 
@@ -48,6 +52,7 @@ describe('the docs page, in a browser', () => {
     const paths = requests.map((url) => new URL(url)).filter((url) => url.protocol.startsWith('http'));
     expect(paths.filter((url) => url.origin !== origin).map(String)).toEqual([]);
     expect(paths.map((url) => url.pathname)).toEqual(expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']));
+    expect(policy).toContain("connect-src 'self'");
     expect(problems).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scalarBundle, scriptModule, scriptModuleStamp } from '../../bin/tools/gen-docs-script';
 import { loadConfig } from '../../shared/config';
-import { docsPage } from '../../shared/openapi/docsPage';
+import { docsPage, docsPageHtml } from '../../shared/openapi/docsPage';
 import { scalarScript } from '../../shared/openapi/generated/scalar';
 
 /** A synchronous invocation's response payload, at most (Lambda quotas). */
@@ -18,16 +18,16 @@ const key = 'brigade_local_abcdefabcdef_not-a-secret';
 
 describe('the docs page', () => {
   it('loads its script and the document from its own stage, by relative URL', () => {
-    const page = docsPage(undefined);
+    const page = docsPageHtml(undefined);
     expect([...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1])).toEqual(['docs/scalar.js']);
     expect(page).toContain("new URL('openapi.json', root)");
     expect(page).not.toMatch(/https?:\/\/|["'(]\/\//);
   });
 
   it('prefers the ApiKey scheme, and fills in a key only when it is given one', () => {
-    expect(docsPage(undefined)).toContain('"preferredSecurityScheme":"ApiKey"');
-    expect(docsPage(undefined)).not.toContain('securitySchemes');
-    expect(docsPage(key)).toContain(`"securitySchemes":{"ApiKey":{"value":"${key}"}}`);
+    expect(docsPageHtml(undefined)).toContain('"preferredSecurityScheme":"ApiKey"');
+    expect(docsPageHtml(undefined)).not.toContain('securitySchemes');
+    expect(docsPageHtml(key)).toContain(`"securitySchemes":{"ApiKey":{"value":"${key}"}}`);
   });
 
   it('is given a key on the local stage only, whatever the environment says elsewhere', () => {
@@ -37,8 +37,14 @@ describe('the docs page', () => {
     expect(loadConfig({ STAGE: 'local' }).docsTryItKey).toBeUndefined();
   });
 
+  it('is answered under a policy that lets the browser load and send to its own origin only', () => {
+    const policy = docsPage(undefined).headers['Content-Security-Policy'].split('; ');
+    expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "connect-src 'self'", "script-src 'self' 'unsafe-inline'"]));
+    for (const directive of policy) expect(directive, directive).not.toMatch(/\*|https?:/);
+  });
+
   it('writes no value that could end its script element', () => {
-    const page = docsPage('</script><script>alert(1)</script>');
+    const page = docsPageHtml('</script><script>alert(1)</script>');
     expect(page.match(/<\/script>/g)).toHaveLength(2);
   });
 });
