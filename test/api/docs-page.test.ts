@@ -22,9 +22,11 @@ const operationEntry = /\/tag\/[^/]+\/(GET|POST|PUT|PATCH|DELETE)(\/.*)$/;
 describe('the docs page, in a browser', () => {
   let browser: Browser | undefined;
   let page: Page;
-  /** Every request the page made, and the problems it logged. */
+  /** Every request the page made (and web socket it opened), and the problems it logged. */
   const requests: string[] = [];
   const problems: string[] = [];
+  /** Requests that left the stage: any but its origin's, and data: and blob: URLs, which never leave the browser. */
+  const elsewhere = () => requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== new URL(devKeys().baseUrl).origin);
   /** The page's Content-Security-Policy: the browser itself refuses what the page may not load or send. */
   let policy: string | undefined;
 
@@ -32,6 +34,7 @@ describe('the docs page, in a browser', () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
+    page.on('websocket', (socket) => requests.push(socket.url()));
     page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     // Straight to list locations: Scalar renders the sections near the one in view.
@@ -48,10 +51,8 @@ describe('the docs page, in a browser', () => {
     // Scalar's root, and the document's title in its heading: the page rendered what the stage described
     await page.locator('.scalar-api-reference').waitFor({ state: 'visible' });
     await page.getByRole('heading', { name: 'Brigade API', level: 1 }).waitFor({ state: 'visible' });
-    const origin = new URL(devKeys().baseUrl).origin;
-    const paths = requests.map((url) => new URL(url)).filter((url) => url.protocol.startsWith('http'));
-    expect(paths.filter((url) => url.origin !== origin).map(String)).toEqual([]);
-    expect(paths.map((url) => url.pathname)).toEqual(expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']));
+    expect(elsewhere()).toEqual([]);
+    expect(requests.map((url) => new URL(url).pathname)).toEqual(expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']));
     expect(policy).toContain("connect-src 'self'");
     expect(problems).toEqual([]);
   });
@@ -78,6 +79,7 @@ describe('the docs page, in a browser', () => {
     await page.getByText('200 OK', { exact: true }).waitFor({ state: 'visible' });
     mkdirSync(dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot });
+    expect(elsewhere()).toEqual([]);
     expect(problems).toEqual([]);
   });
 });
