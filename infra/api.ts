@@ -4,7 +4,7 @@
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { Validations } from 'aws-cdk-lib';
+import { Size, Validations } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { addGatewayErrors, gatewayErrors, wafBlocked } from './gateway-responses';
 import type { DeployStage, Durability } from './settings';
@@ -15,6 +15,9 @@ export interface BrigadeApiProps {
   /** The web ACL's rate window (edge.ts): how long a blocked client waits at most (`Retry-After`). */
   wafWindowSeconds: number;
 }
+
+/** Answers from this size on are compressed for clients that send `Accept-Encoding: gzip` (or deflate). */
+export const COMPRESS_FROM_KIB = 64;
 
 /** One JSON line per request; principalId is the caller's rate subject (`key:<keyId>`, `user:<sub>`). */
 const accessLogFormat = apigw.AccessLogFormat.custom(
@@ -53,6 +56,9 @@ export class BrigadeApi extends Construct {
       // base64-encoded; API Gateway sends them as bytes to a client whose Accept names one of these.
       // Request bodies of these types would reach a function base64-encoded: they are refused (415) anyway.
       binaryMediaTypes: ['text/plain', 'text/csv', 'application/octet-stream'],
+      // Large answers go out gzipped to clients that accept it: above all the docs page's script
+      // (GET /docs/scalar.js, megabytes of text; docs/docs-page.md), and the OpenAPI document.
+      minCompressionSize: Size.kibibytes(COMPRESS_FROM_KIB),
       // Stage logging needs the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account).
       cloudWatchRole: true,
       deployOptions: {

@@ -28,6 +28,12 @@ export interface Config {
   readySlowMs: number;
   /** Live API keys a company may create through the API (docs/access.md, threat model). */
   apiKeysPerCompany: number;
+  /**
+   * The key the docs page fills in for "try it" (DOCS_TRY_IT_KEY, which bin/local/stage.ts sets to
+   * the seeded admin key): on the local stage only; any other stage's page names no key, whatever
+   * the environment says (docs/docs-page.md).
+   */
+  docsTryItKey: string | undefined;
 }
 
 /** The API's version string: <YYYYMMDD>-<HHMM>-<counter>. */
@@ -64,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     internalOperatorIds: new Set((env.INTERNAL_OPERATOR_IDS ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     readySlowMs: Number(env.READY_SLOW_MS ?? 250),
     apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
+    docsTryItKey: stage === 'local' ? env.DOCS_TRY_IT_KEY || undefined : undefined,
   };
 }
 

@@ -15,6 +15,21 @@ import { routes, type Route } from '../../shared/routes';
 import { median } from '../lib/stats';
 
 export const BUNDLE_BUDGET_BYTES = 400 * 1024;
+
+/**
+ * The handler files allowed past BUNDLE_BUDGET_BYTES, each with a ceiling of its own and the
+ * reason (this is the only place; docs/benchmarks.md).
+ */
+export const BUNDLE_BUDGET_EXEMPTIONS: Readonly<Record<string, { bytes: number; reason: string }>> = {
+  'functions/openapi/scalar.ts': {
+    bytes: 2 * 1024 * 1024,
+    reason:
+      "GET /docs/scalar.js answers Scalar's standalone browser bundle (megabytes of JavaScript), held gzipped in the function because the docs page loads nothing from a CDN (docs/docs-page.md); it reads no data and only the docs page asks for it",
+  },
+};
+
+/** The size a handler file's bundle must stay within: the budget, or its exemption's ceiling. */
+export const bundleBudgetOf = (handler: string): number => BUNDLE_BUDGET_EXEMPTIONS[handler]?.bytes ?? BUNDLE_BUDGET_BYTES;
 export const INIT_BUDGET_MS = 60;
 export const INIT_RUNS = 5;
 

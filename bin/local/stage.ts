@@ -102,6 +102,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       throw new Error(`${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`);
     }
     writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
+    // The docs page's "try it" works out of the box here with company 1's admin key (shared/config.ts `docsTryItKey`; local only).
+    process.env.DOCS_TRY_IT_KEY = devKeys.companies[0]!.keys.admin;
+    resetConfig();
 
     const { LocalPipeline } = await import('./pipeline');
     pipeline = new LocalPipeline({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME! });

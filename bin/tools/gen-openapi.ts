@@ -34,7 +34,8 @@ export function documentModuleSource(json: string = openApiJson()): string {
   ].join('\n');
 }
 
-function writeIfChanged(file: string, source: string): boolean {
+/** Writes `source` to `file` unless it holds it already (through a temporary file renamed into place); answers whether it wrote. */
+export function writeIfChanged(file: string, source: string): boolean {
   let current: string | undefined;
   try {
     current = readFileSync(file, 'utf8');

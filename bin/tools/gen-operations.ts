@@ -1,6 +1,6 @@
 /**
  * Writes one module per operation of the route table, shared/http/operations/<operationId>.ts:
- * the row's runtime fields (operationId, method, path, permission, probe) as plain data, beside
+ * the row's runtime fields (operationId, method, path, permission, probe, asset) as plain data, beside
  * its schemas precompiled into standalone ajv validators. A handler imports only its own module,
  * so its bundle holds its own row and schemas, not the whole table's, and no handler compiles a
  * schema (or loads ajv's compiler) at start.
@@ -8,6 +8,9 @@
  *   npm run gen:operations          write the modules (npm install, start, test, bench and synth
  *                                   run it first; the modules are not committed)
  *   (test/unit/validators.test.ts)  fails when a module is stale
+ *
+ * Run as a script, it also writes the OpenAPI document's module (gen-openapi.ts) and the docs
+ * page's script module (gen-docs-script.ts).
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { Ajv, type AnySchema } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { routes, runtimeFields, type Route, type RouteSchemas } from '../../shared/routes';
+import { writeDocsScript } from './gen-docs-script';
 import { writeOpenApi } from './gen-openapi';
 
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string;
@@ -112,4 +116,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { written, total } = writeOperations();
   console.log(`shared/http/operations/: ${total} operation modules, ${written} written (the others were up to date)`);
   console.log(`shared/openapi/generated/document.ts: ${writeOpenApi() ? 'written' : 'up to date'}`);
+  console.log(`shared/openapi/generated/scalar.ts: ${writeDocsScript() ? 'written' : 'up to date'}`);
 }

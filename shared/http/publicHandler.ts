@@ -4,6 +4,7 @@
  * (and only they, besides the authorizer) carry the credential code; an operation with a
  * permission uses `httpHandler` (handler.ts) and trusts the authorizer's verdict.
  */
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate';
 import { asResult, chain, envelope, requestOf } from './handler';
 import type { Operation, PublicOperationRequest } from './operation';
@@ -34,10 +35,23 @@ export function probeHandler(operation: Operation & { probe: true }, run: (req: 
   ).handler(async (event) => asResult(await run(requestOf(event))));
 }
 
-/** A public operation whose answer is a document of its own (JSON text, not the envelope): GET /openapi.json. */
-export function documentHandler(operation: Operation, run: (req: PublicRequest) => Promise<string>) {
+/** A document's text, with headers of its own (the docs page's Content-Security-Policy). */
+export interface DocumentAnswer {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A public operation whose answer is a document of its own, not the envelope: JSON text (GET
+ * /openapi.json), or text in its row's `asset` media type (the docs page and its script). Errors
+ * still answer the JSON envelope.
+ */
+export function documentHandler(operation: Operation, run: (req: PublicRequest) => Promise<string | DocumentAnswer>) {
   if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
-  return chain(operation, operation.validators, (request) => ({ statusCode: 200, body: request.response as unknown as string }), authenticate).handler(async (event) =>
-    asResult(await run(requestOf(event))),
-  );
+  const type: Record<string, string> = operation.asset ? { 'Content-Type': `${operation.asset.mediaType}; charset=utf-8` } : {};
+  const render = (request: { response: unknown }): APIGatewayProxyResult => {
+    const answer = request.response as string | DocumentAnswer;
+    return typeof answer === 'string' ? { statusCode: 200, headers: type, body: answer } : { statusCode: 200, headers: { ...type, ...answer.headers }, body: answer.body };
+  };
+  return chain(operation, operation.validators, render, authenticate).handler(async (event) => asResult(await run(requestOf(event))));
 }

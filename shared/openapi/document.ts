@@ -57,8 +57,8 @@ export const isPaged = (route: Route): boolean => {
   return 'limit' in props && 'cursor' in props;
 };
 
-/** A probe's or a document's answer is its own body; every other 200 is the success envelope around `data`. */
-export const isEnveloped = (route: Route): boolean => !route.probe && !route.bare && !route.download;
+/** A probe's, a document's, a file's or a page's answer is its own body; every other 200 is the success envelope around `data`. */
+export const isEnveloped = (route: Route): boolean => !route.probe && !route.bare && !route.download && !route.asset;
 
 /** "listApiKeys" → "List API keys": the summary of a row that gives none. */
 export const summaryOf = (route: Route): string => {
@@ -166,7 +166,13 @@ function operation(route: Route, named: Named): Json {
   const access = permission === null ? 'Public: no credential needed (one that is sent is still verified).' : `Permission: \`${permission}\`.`;
   const paged = isPaged(route) ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).` : '';
   const description = [route.description, `${access}${paged}`].filter(Boolean).join('\n\n');
-  const success: Json = route.download
+  const success: Json = route.asset
+    ? {
+        description: `The ${route.asset.mediaType === 'text/html' ? 'page' : 'file'} itself (${route.asset.mediaType}, UTF-8)`,
+        headers: { ...rateLimitHeaders },
+        content: { [route.asset.mediaType]: { schema: { type: 'string' } } },
+      }
+    : route.download
     ? {
         description: 'A file (its bytes), to save under the name Content-Disposition gives',
         headers: { ...rateLimitHeaders, 'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } } },

@@ -1,7 +1,7 @@
 import { OpenApiDocument } from '../schemas/docs';
 import { row } from './route';
 
-/** The API's description of itself (docs/openapi.md). */
+/** The API's description of itself (docs/openapi.md) and the reference page that renders it (docs/docs-page.md). */
 export const docsRoutes = [
   row({
     operationId: 'getOpenApiDocument',
@@ -14,5 +14,29 @@ export const docsRoutes = [
     bare: true,
     summary: 'This description (OpenAPI 3.1)',
     description: 'Generated from the route table (docs/openapi.md); the same document `npm run openapi` writes.',
+  }),
+  row({
+    operationId: 'getDocsPage',
+    method: 'GET',
+    path: '/docs',
+    permission: null,
+    handler: 'functions/openapi/page.ts',
+    area: 'docs',
+    schemas: {},
+    asset: { mediaType: 'text/html' },
+    summary: 'The API reference page',
+    description: 'An HTML page that renders this description with Scalar (its script from `GET /docs/scalar.js`, the document from `GET /openapi.json`, nothing from elsewhere), with "try it" against this stage (docs/docs-page.md).',
+  }),
+  row({
+    operationId: 'getDocsScript',
+    method: 'GET',
+    path: '/docs/scalar.js',
+    permission: null,
+    handler: 'functions/openapi/scalar.ts',
+    area: 'docs',
+    schemas: {},
+    asset: { mediaType: 'text/javascript' },
+    summary: "The reference page's script",
+    description: "Scalar's API reference (`@scalar/api-reference`, its standalone browser bundle), served by the API itself: the page loads nothing from a CDN.",
   }),
 ] as const;

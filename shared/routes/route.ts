@@ -41,6 +41,11 @@ export interface Route {
    * `Content-Disposition: attachment` naming the file (shared/download.ts). No response schema.
    */
   download?: { mediaTypes: readonly string[] };
+  /**
+   * The 200 answer is a text file for a browser, sent as it is (the docs page and its script,
+   * docs/docs-page.md): this media type, no envelope, no attachment. No response schema.
+   */
+  asset?: { mediaType: string };
   /** Error codes the operation answers beyond those its method and schemas imply (the OpenAPI document, shared/openapi/document.ts `errorCodesOf`). */
   errors?: readonly ErrorCode[];
   /** One line for the OpenAPI description; without it, the operationId in words ("listApiKeys" → "List api keys"). */
@@ -53,7 +58,7 @@ export interface Route {
  * What a handler reads of its row at run time. `npm run gen:operations` copies these fields into
  * the operation's module (shared/http/operations/<operationId>.ts), so no handler loads the table.
  */
-export const runtimeFields = ['operationId', 'method', 'path', 'permission', 'probe'] as const satisfies readonly (keyof Route)[];
+export const runtimeFields = ['operationId', 'method', 'path', 'permission', 'probe', 'asset'] as const satisfies readonly (keyof Route)[];
 export type RouteRuntime = Pick<Route, (typeof runtimeFields)[number]>;
 
 /** Keeps a row's literal types (its operationId above all) while checking it is a Route. */

@@ -5,6 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { COMPRESS_FROM_KIB } from '../../infra/api';
 import { gatewayErrors } from '../../infra/gateway-responses';
 import { crowdThrottle, tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
 import { tierLimits } from '../../shared/auth/principal';
@@ -23,6 +24,10 @@ describe('REST API and stage', () => {
 
   it('sends file answers as bytes to clients that accept their type (the accounting export)', () => {
     parent.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['text/plain', 'text/csv', 'application/octet-stream'] });
+  });
+
+  it('compresses large answers for clients that accept it (the docs page\'s script above all)', () => {
+    parent.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: COMPRESS_FROM_KIB * 1024 });
   });
 
   it('has one stage named after the CDK stage, traced, with access logs and error-level execution logs', () => {

@@ -48,6 +48,13 @@ export function checkAnswer(method: string, url: string, status: number, headers
   const problems: string[] = [];
   let typed = false;
   for (const name of requiredHeaders) if (headers[name] === undefined) problems.push(`the ${name} header is missing`);
+  // A page or its script (the docs page): text in the media type its row names, as it is.
+  if (match.kind === 'route' && match.route.asset && status === 200) {
+    const type = (headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (type !== match.route.asset.mediaType) problems.push(`Content-Type is ${headers['content-type']}, not ${match.route.asset.mediaType}`);
+    if (typeof body !== 'string' || body.length === 0) problems.push('the answer is empty, or JSON where a page or a script was described');
+    return { operation, typed: false, problems };
+  }
   // A file download's success is its bytes in a media type its row names, sent as an attachment.
   if (match.kind === 'route' && match.route.download && status === 200) {
     const type = (headers['content-type'] ?? '').split(';')[0]!.trim();

@@ -108,7 +108,7 @@ export const rules = {
   handlers: "a handler loads its own operation module (shared/http/operations/), not the route table; `import type` of it is erased (functions/fallback.ts excepted: it answers 404/405 from the table)",
   infra: "infra/ reaches the route table, the schemas and plain data only, nothing of the handlers' runtime",
   infraPackages: "infra/ loads no package of the handlers' runtime, directly or through the files it reaches",
-  openapi: 'shared/openapi (the description built from the route table) is read only by the scripts that write it (bin/tools/), the handler that serves it (functions/openapi/) and tests',
+  openapi: 'shared/openapi (the description built from the route table) is read only by the scripts that write it (bin/tools/), the handlers that serve it and the docs page (functions/openapi/) and tests',
 } as const;
 export type Rule = keyof typeof rules;
 

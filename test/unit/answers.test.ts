@@ -56,6 +56,15 @@ describe('the answer check', () => {
     expect(problems('GET', tableUrl, 200, { ...headers, 'content-type': 'text/plain' }, { status: 'success', data: table, meta })).toEqual(['Content-Type is text/plain, not application/json']);
   });
 
+  it('checks the docs page and its script against their media types; their errors are the envelope', () => {
+    const html = { ...headers, 'content-type': 'text/html; charset=utf-8' };
+    expect(checkAnswer('GET', 'http://stage/docs', 200, html, '<!doctype html>')).toEqual({ operation: 'getDocsPage', typed: false, problems: [] });
+    expect(problems('GET', 'http://stage/docs/scalar.js', 200, { ...headers, 'content-type': 'text/javascript; charset=utf-8' }, '(function(){})()')).toEqual([]);
+    expect(problems('GET', 'http://stage/docs/scalar.js', 200, html, '<!doctype html>')).toEqual(['Content-Type is text/html; charset=utf-8, not text/javascript']);
+    expect(problems('GET', 'http://stage/docs', 200, html, { status: 'success', data: {}, meta })).toHaveLength(1);
+    expect(problems('GET', 'http://stage/docs', 401, headers, error('UNAUTHENTICATED'))).toEqual([]);
+  });
+
   it('checks a probe and the document against their own shapes', () => {
     expect(problems('GET', 'http://stage/live', 200, headers, { status: 'alive', timestamp: at, uptime: 3 })).toEqual([]);
     expect(problems('GET', 'http://stage/ready', 503, headers, { status: 'unhealthy', timestamp: at, uptime: 3, dependencies: { database: { status: 'unhealthy', responseTimeMs: 2000, error: 'x' } } })).toEqual([]);
