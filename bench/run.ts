@@ -324,9 +324,13 @@ async function main(): Promise<number> {
 
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
-    '## Summary',
+    '## At a glance',
     '',
     failures.length ? `**${failures.length} of ${summary.length} checks did not pass.**` : `All ${summary.length} checks pass.`,
+    '',
+    table(['Section', 'Checks', 'Pass', 'Info', 'Not passing'], atAGlance(summary)),
+    '',
+    '## Summary',
     '',
     table(['Check', 'Budget', 'Measured', 'Result'], summary),
     '',
@@ -348,6 +352,27 @@ async function main(): Promise<number> {
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
   return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok ? 0 : 1;
+}
+
+/** One line per section: how many of its checks pass, and the ones that do not (the first three, then a count). */
+function atAGlance(summary: readonly (readonly unknown[])[]): string[][] {
+  const sections = new Map<string, (readonly unknown[])[]>();
+  for (const row of summary) {
+    const section = /^§\d+/.exec(String(row[0]))?.[0] ?? 'other';
+    sections.set(section, [...(sections.get(section) ?? []), row]);
+  }
+  return [...sections].map(([section, rows]) => {
+    const result = (r: readonly unknown[]) => String(r[3]).replace(/\*/g, '');
+    const failing = rows.filter((r) => !['PASS', 'INFO'].includes(result(r)));
+    const named = failing.slice(0, 3).map((r) => `${String(r[0]).replace(/^§\d+ /, '')}: ${result(r)}`);
+    return [
+      section,
+      String(rows.length),
+      String(rows.filter((r) => result(r) === 'PASS').length),
+      String(rows.filter((r) => result(r) === 'INFO').length),
+      failing.length ? `${named.join('; ')}${failing.length > 3 ? `; and ${failing.length - 3} more` : ''}` : '—',
+    ];
+  });
 }
 
 main().then(
