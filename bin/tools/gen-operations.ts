@@ -8,6 +8,9 @@
  *   npm run gen:operations          write the modules (npm install, start, test, bench and synth
  *                                   run it first; the modules are not committed)
  *   (test/unit/validators.test.ts)  fails when a module is stale
+ *
+ * It writes the OpenAPI document's module (gen-openapi.ts) and its TypeScript types for the typed
+ * client (gen-api-types.ts) too, under shared/openapi/generated/.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +18,8 @@ import { Ajv, type AnySchema } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { routes, runtimeFields, type Route, type RouteSchemas } from '../../shared/routes';
+import { openApiJson } from '../../shared/openapi/document';
+import { writeApiTypes } from './gen-api-types';
 import { writeOpenApi } from './gen-openapi';
 
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string;
@@ -111,5 +116,7 @@ export function writeOperations(): { written: number; total: number } {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { written, total } = writeOperations();
   console.log(`shared/http/operations/: ${total} operation modules, ${written} written (the others were up to date)`);
-  console.log(`shared/openapi/generated/document.ts: ${writeOpenApi() ? 'written' : 'up to date'}`);
+  const json = openApiJson();
+  console.log(`shared/openapi/generated/document.ts: ${writeOpenApi(undefined, json) ? 'written' : 'up to date'}`);
+  console.log(`shared/openapi/generated/api-types.ts: ${(await writeApiTypes(json)) ? 'written' : 'up to date'}`);
 }
