@@ -7,7 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, dataOf, successOf, type DataOf } from '../support/client';
+import { apiClient, dataOf, successOf, type DataOf, type SuccessOf } from '../support/client';
 import { call, company, devKeys } from '../support/http';
 import { stageItems, userToken } from '../support/stage-data';
 import { expectRefused } from './setup-helpers';
@@ -95,7 +95,7 @@ describe('onboarding with the operator token', () => {
     const seen: Tenant['company'][] = [];
     let cursor: string | null = null;
     do {
-      const page = successOf(await operator().GET('/api/v1/companies', { params: { query: { limit: 100, cursor: cursor ?? undefined } } }));
+      const page: SuccessOf<'/api/v1/companies', 'get'> = successOf(await operator().GET('/api/v1/companies', { params: { query: { limit: 100, cursor: cursor ?? undefined } } }));
       seen.push(...page.data);
       cursor = page.meta.pagination.nextCursor;
     } while (cursor);

@@ -113,14 +113,14 @@ describe('export settings', () => {
     const place = (await newLocation('Settings bounds')).id;
     // bodies the client's types forbid (or that only the schema's patterns refuse), sent with `call()`
     const cases: [Record<string, unknown>, string][] = [
-      [settingsBody(place, { exportType: 'csv' }), '/exportType'],
+      [{ ...settingsBody(place), exportType: 'csv' }, '/exportType'],
       [{ locationId: place, exportType: 'sie' }, '/accounts'],
       [settingsBody(place, { accounts: { ...monthAccounts, tips: '289' } }), '/accounts/tips'],
       [settingsBody(place, { accounts: { ...monthAccounts, sales: { '12.50': '3001' } } }), '/accounts/sales'],
       [settingsBody(place, { accounts: { ...monthAccounts, vat: { none: '2611' } } }), '/accounts/vat'],
       [settingsBody(place, { accounts: { ...monthAccounts, paymentProviders: { 'Card!': '1580' } } }), '/accounts/paymentProviders'],
       [settingsBody(place, { accounts: { ...monthAccounts, serviceFees: undefined } }), '/accounts/serviceFees'],
-      [settingsBody(place, { rounding: '3740' }), ''],
+      [{ ...settingsBody(place), rounding: '3740' }, ''],
       [{ ...settingsBody(place), locationId: undefined }, '/locationId'],
     ];
     for (const [body, path] of cases) {

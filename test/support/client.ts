@@ -76,8 +76,11 @@ export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M
 /** An operation's query parameters. */
 export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
+/** The body of an operation's 200: the success envelope (`data`, `meta`). */
+export type SuccessOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer S } } } } ? S : never;
+
 /** The type of the `data` of an operation's 200: `DataOf<'/api/v1/companies', 'post'>` is a company. */
-export type DataOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
+export type DataOf<P extends keyof paths, M extends keyof paths[P]> = SuccessOf<P, M> extends { data: infer D } ? D : never;
 
 /** The result as `call()` answers (status, headers, body): for the helpers that take an `Answer`, such as `expectRefused`. */
 export const answerOf = (result: Result): Answer => ({ status: result.response.status, headers: result.response.headers, body: result.data ?? result.error });
