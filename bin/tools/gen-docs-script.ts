@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { findPackageJSON } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeIfChanged } from './gen-openapi';
+import { writeIfChanged } from './write-if-changed';
 
 export const scriptModule = new URL('../../shared/openapi/generated/scalar.ts', import.meta.url).pathname;
 

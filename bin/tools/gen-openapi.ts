@@ -2,6 +2,7 @@
  * Writes the OpenAPI document built from the route table (shared/openapi/document.ts):
  *
  *   npm run openapi         openapi.json at the project root (for tools: clients, linters, docs),
+ *                           its TypeScript types beside it, openapi.d.ts (bin/tools/gen-api-types.ts),
  *                           and the module GET /openapi.json serves
  *   npm run gen:operations  the module too (install, start, test, bench and synth run it), so the
  *                           served document is always the table's
@@ -10,10 +11,11 @@
  * handler answers it as it is, and its bundle holds no route table, schema or builder. Neither file
  * is committed; test/unit/openapi.test.ts fails when the module is stale.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { openApiJson } from '../../shared/openapi/document';
+import { apiTypesFile, writeApiTypes } from './gen-api-types';
+import { writeIfChanged } from './write-if-changed';
 
 export const documentModule = new URL('../../shared/openapi/generated/document.ts', import.meta.url).pathname;
 export const documentFile = new URL('../../openapi.json', import.meta.url).pathname;
@@ -34,32 +36,17 @@ export function documentModuleSource(json: string = openApiJson()): string {
   ].join('\n');
 }
 
-/** Writes `source` to `file` unless it holds it already (through a temporary file renamed into place); answers whether it wrote. */
-export function writeIfChanged(file: string, source: string): boolean {
-  let current: string | undefined;
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current === source) return false;
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, source);
-  renameSync(temporary, file);
-  return true;
-}
-
 /** Writes the served module (and, with `file`, the document itself there, indented); answers whether anything changed. */
-export function writeOpenApi(file?: string): boolean {
-  const json = openApiJson();
+export function writeOpenApi(file?: string, json: string = openApiJson()): boolean {
   const wrote = writeIfChanged(documentModule, documentModuleSource(json));
   return file ? writeIfChanged(file, `${JSON.stringify(JSON.parse(json), null, 2)}\n`) || wrote : wrote;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeOpenApi(documentFile);
+  const json = openApiJson();
+  writeOpenApi(documentFile, json);
+  await writeApiTypes(json, apiTypesFile);
   const doc = JSON.parse(readFileSync(documentFile, 'utf8')) as { paths: Record<string, object>; info: { version: string } };
   const operations = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
-  console.log(`openapi.json: OpenAPI 3.1, version ${doc.info.version}, ${operations} operations (and shared/openapi/generated/document.ts)`);
+  console.log(`openapi.json: OpenAPI 3.1, version ${doc.info.version}, ${operations} operations; its types in openapi.d.ts (and shared/openapi/generated/)`);
 }

@@ -9,8 +9,9 @@
  *                                   run it first; the modules are not committed)
  *   (test/unit/validators.test.ts)  fails when a module is stale
  *
- * Run as a script, it also writes the OpenAPI document's module (gen-openapi.ts) and the docs
- * page's script module (gen-docs-script.ts).
+ * It writes the OpenAPI document's module (gen-openapi.ts), its TypeScript types for the typed
+ * client (gen-api-types.ts) and the docs page's script module (gen-docs-script.ts) too, under
+ * shared/openapi/generated/.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ import { Ajv, type AnySchema } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { routes, runtimeFields, type Route, type RouteSchemas } from '../../shared/routes';
+import { openApiJson } from '../../shared/openapi/document';
+import { writeApiTypes } from './gen-api-types';
 import { writeDocsScript } from './gen-docs-script';
 import { writeOpenApi } from './gen-openapi';
 
@@ -115,6 +118,8 @@ export function writeOperations(): { written: number; total: number } {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { written, total } = writeOperations();
   console.log(`shared/http/operations/: ${total} operation modules, ${written} written (the others were up to date)`);
-  console.log(`shared/openapi/generated/document.ts: ${writeOpenApi() ? 'written' : 'up to date'}`);
+  const json = openApiJson();
+  console.log(`shared/openapi/generated/document.ts: ${writeOpenApi(undefined, json) ? 'written' : 'up to date'}`);
+  console.log(`shared/openapi/generated/api-types.ts: ${(await writeApiTypes(json)) ? 'written' : 'up to date'}`);
   console.log(`shared/openapi/generated/scalar.ts: ${writeDocsScript() ? 'written' : 'up to date'}`);
 }

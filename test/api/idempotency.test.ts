@@ -2,63 +2,65 @@
  * `Idempotency-Key` on POST over HTTP (docs/idempotency.md): replay, a different request with the
  * same key, a first request still running, a lease that ended, a failed first request, keys per
  * caller, and ten identical requests at once. Coursings are the operation under test: a create
- * that writes one item and one event, counted in a location of the file's own company.
+ * that writes one item and one event, counted in a location of the file's own company. Through the
+ * typed client (test/support/client.ts): `Idempotency-Key` is a header parameter the document
+ * declares on every POST.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, type Answer } from '../support/http';
+import { apiClient, dataOf } from '../support/client';
+import { call } from '../support/http';
 import { book, newPlace } from './bookings-helpers';
 import { freshCompany, runningIdempotentRequest, testKey, type OwnCompany } from '../support/stage-data';
 
 let own: OwnCompany;
 let locationId: number;
+const admin = () => apiClient({ key: own.keys.admin });
 beforeAll(async () => {
   own = await freshCompany('Idempotency test company');
-  const out = await call('POST', '/api/v1/locations', { key: own.keys.admin, body: { name: 'Idempotent bistro', timezone: 'Europe/Stockholm', operatingHours: {} } });
-  expect(out.status).toBe(200);
-  locationId = out.body.data.id as number;
+  const made = await admin().POST('/api/v1/locations', { body: { name: 'Idempotent bistro', timezone: 'Europe/Stockholm', operatingHours: {} } });
+  locationId = dataOf(made).id;
 });
 
 const course = (title: string) => ({ locationId, title, order: 1, color: '#AABBCC' });
-const create = (key: string, body: unknown, apiKey = own.keys.admin) => call('POST', '/api/v1/coursings', { key: apiKey, body, headers: { 'Idempotency-Key': key } });
+const create = (key: string, body: ReturnType<typeof course>, apiKey = own.keys.admin) =>
+  apiClient({ key: apiKey }).POST('/api/v1/coursings', { body, params: { header: { 'Idempotency-Key': key } } });
 /** The coursings of the file's location with this title: what was really written. */
 async function stored(title: string): Promise<string[]> {
-  const out = await call('GET', `/api/v1/coursings?locationId=${locationId}&limit=100`, { key: own.keys.admin });
-  expect(out.status).toBe(200);
-  return (out.body.data as { id: string; title: string }[]).filter((c) => c.title === title).map((c) => c.id);
+  const listed = dataOf(await admin().GET('/api/v1/coursings', { params: { query: { locationId, limit: 100 } } }));
+  return listed.filter((c) => c.title === title).map((c) => c.id);
 }
 /** The coursing.created events of the company for this coursing. */
 async function createdEvents(id: string): Promise<number> {
-  const out = await call('GET', `/api/v1/events?type=coursing.created&limit=100`, { key: own.keys.admin });
-  expect(out.status).toBe(200);
-  return (out.body.data as { resourceId: string }[]).filter((e) => e.resourceId === id).length;
+  const events = dataOf(await admin().GET('/api/v1/events', { params: { query: { type: 'coursing.created', limit: 100 } } }));
+  return events.filter((e) => e.resourceId === id).length;
 }
 
 describe('Idempotency-Key on POST', () => {
   it('replays the first answer to a repeat, byte for byte, without a second write or event', async () => {
     const key = randomUUID();
     const first = await create(key, course('Replayed'));
-    expect(first.status).toBe(200);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const id = dataOf(first).id;
+    expect(first.response.headers.get('idempotent-replayed')).toBeNull();
     const again = await create(key, course('Replayed'));
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body); // the same id, the same meta.requestId
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.headers.get('content-type')).toBe('application/json');
-    expect(again.headers.get('x-ratelimit-limit')).not.toBeNull();
-    // Another encoding of the same body (key order, whitespace) is the same request.
+    expect(again.response.status).toBe(200);
+    expect(again.data).toEqual(first.data); // the same id, the same meta.requestId
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.response.headers.get('content-type')).toBe('application/json');
+    expect(again.response.headers.get('x-ratelimit-limit')).not.toBeNull();
+    // Another encoding of the same body (key order, whitespace) is the same request: sent as its text, with `call()`.
     const reordered = await call('POST', '/api/v1/coursings', { key: own.keys.admin, rawBody: `{ "color":"#AABBCC", "order":1,\n "title":"Replayed", "locationId":${locationId} }`, headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' } });
-    expect(reordered.body).toEqual(first.body);
-    expect(await stored('Replayed')).toEqual([first.body.data.id]);
-    expect(await createdEvents(first.body.data.id)).toBe(1);
+    expect(reordered.body).toEqual(first.data);
+    expect(await stored('Replayed')).toEqual([id]);
+    expect(await createdEvents(id)).toBe(1);
   });
 
   it('answers 422 to the same key with another request, writing nothing', async () => {
     const key = randomUUID();
-    expect((await create(key, course('Mismatch A'))).status).toBe(200);
+    dataOf(await create(key, course('Mismatch A')));
     const other = await create(key, course('Mismatch B'));
-    expect(other.status).toBe(422);
-    expect(other.body).toMatchObject({ status: 'error', error: { code: 'UNPROCESSABLE', details: [{ path: '/headers/Idempotency-Key' }] } });
+    expect(other.response.status).toBe(422);
+    expect(other.error).toMatchObject({ status: 'error', error: { code: 'UNPROCESSABLE', details: [{ path: '/headers/Idempotency-Key' }] } });
     expect(await stored('Mismatch B')).toEqual([]);
   });
 
@@ -66,26 +68,24 @@ describe('Idempotency-Key on POST', () => {
     const running = randomUUID();
     await runningIdempotentRequest(own.companyId, own.keys.admin, running, { path: '/api/v1/coursings', body: course('In flight') }, 60_000);
     const busy = await create(running, course('In flight'));
-    expect(busy.status).toBe(409);
-    expect(busy.body.error.code).toBe('CONFLICT');
-    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(busy.response.status).toBe(409);
+    expect(busy.error?.error.code).toBe('CONFLICT');
+    expect(busy.response.headers.get('retry-after')).toBe('1');
     expect(await stored('In flight')).toEqual([]);
 
     const died = randomUUID();
     await runningIdempotentRequest(own.companyId, own.keys.admin, died, { path: '/api/v1/coursings', body: course('Taken over') }, -1);
-    const retried = await create(died, course('Taken over'));
-    expect(retried.status).toBe(200);
-    expect(await stored('Taken over')).toEqual([retried.body.data.id]);
+    const retried = dataOf(await create(died, course('Taken over')));
+    expect(await stored('Taken over')).toEqual([retried.id]);
   });
 
   it('gives the key up when the first request fails: a repeat runs afresh', async () => {
     const key = randomUUID();
     const failed = await create(key, { ...course('After a failure'), locationId: 999_999_999 });
-    expect(failed.status).toBe(404);
+    expect(failed.response.status).toBe(404);
     const ok = await create(key, course('After a failure'));
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('idempotent-replayed')).toBeNull();
-    expect(await stored('After a failure')).toEqual([ok.body.data.id]);
+    expect(ok.response.headers.get('idempotent-replayed')).toBeNull();
+    expect(await stored('After a failure')).toEqual([dataOf(ok).id]);
   });
 
   it("keeps each caller's keys apart", async () => {
@@ -93,46 +93,47 @@ describe('Idempotency-Key on POST', () => {
     const other = await testKey(own.companyId, { permissions: ['coursings.create'] });
     const mine = await create(key, course('Per caller'));
     const theirs = await create(key, course('Per caller'), other);
-    expect([mine.status, theirs.status]).toEqual([200, 200]);
-    expect(theirs.body.data.id).not.toBe(mine.body.data.id);
-    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect([mine.response.status, theirs.response.status]).toEqual([200, 200]);
+    expect(dataOf(theirs).id).not.toBe(dataOf(mine).id);
+    expect(theirs.response.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('refuses a key that is too long or not printable ASCII (400), and ignores the header on other methods', async () => {
     for (const bad of ['x'.repeat(256), 'has space']) {
       const out = await create(bad, course('Bad key'));
-      expect(out.status).toBe(400);
-      expect(out.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/headers/Idempotency-Key' }] });
+      expect(out.response.status).toBe(400);
+      expect(out.error?.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/headers/Idempotency-Key' }] });
     }
     expect(await stored('Bad key')).toEqual([]);
-    const listed = await call('GET', `/api/v1/coursings?locationId=${locationId}`, { key: own.keys.admin, headers: { 'Idempotency-Key': 'x'.repeat(300) } });
-    expect(listed.status).toBe(200);
+    // GET declares no Idempotency-Key: sent as a plain header
+    const listed = await admin().GET('/api/v1/coursings', { params: { query: { locationId } }, headers: { 'Idempotency-Key': 'x'.repeat(300) } });
+    expect(listed.response.status).toBe(200);
   });
 
   it('writes exactly once for ten identical requests at once', async () => {
     const key = randomUUID();
-    const answers: Answer[] = await Promise.all(Array.from({ length: 10 }, () => create(key, course('Raced'))));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(key, course('Raced'))));
     const ids = await stored('Raced');
     expect(ids).toHaveLength(1);
     for (const a of answers) {
-      expect([200, 409]).toContain(a.status);
-      if (a.status === 200) expect(a.body.data.id).toBe(ids[0]);
-      else expect(a.body.error.code).toBe('CONFLICT');
+      expect([200, 409]).toContain(a.response.status);
+      if (a.response.status === 200) expect(a.data?.data.id).toBe(ids[0]);
+      else expect(a.error?.error.code).toBe('CONFLICT');
     }
-    expect(answers.some((a) => a.status === 200)).toBe(true);
+    expect(answers.some((a) => a.response.status === 200)).toBe(true);
     expect(await createdEvents(ids[0]!)).toBe(1);
     // Once done, every repeat replays.
-    expect((await create(key, course('Raced'))).body.data.id).toBe(ids[0]);
+    expect(dataOf(await create(key, course('Raced'))).id).toBe(ids[0]);
   });
 
   it('replays a public operation called without a credential (cancel by confirmation code)', async () => {
     const booking = await book(await newPlace());
     const key = randomUUID();
-    const cancel = () => call('POST', `/api/v1/bookings/by-code/${booking.confirmationCode}/cancel`, { headers: { 'Idempotency-Key': key } });
+    const cancel = () => apiClient().POST('/api/v1/bookings/by-code/{code}/cancel', { params: { path: { code: booking.confirmationCode }, header: { 'Idempotency-Key': key } } });
     const first = await cancel();
-    expect(first.status).toBe(200);
+    expect(first.response.status).toBe(200);
     const again = await cancel();
-    expect(again.body).toEqual(first.body);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.data).toEqual(first.data);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
   });
 });

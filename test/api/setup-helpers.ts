@@ -1,5 +1,6 @@
 /** What the setup API tests share: keys, fixtures made over HTTP, and the shape of refusals. */
 import { beforeAll, expect } from 'vitest';
+import { answerOf, type Result } from '../support/client';
 import { call, company, type Answer } from '../support/http';
 import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
@@ -47,8 +48,9 @@ export async function newTable(locationId: number, body: Record<string, unknown>
   return out.body.data;
 }
 
-/** The answer is the contract's error; with `path`, its details name that field. */
-export function expectRefused(answer: Answer, status: number, code: string, path?: string): void {
+/** The answer (of `call()` or of the typed client) is the contract's error; with `path`, its details name that field. */
+export function expectRefused(refused: Answer | Result, status: number, code: string, path?: string): void {
+  const answer = 'response' in refused ? answerOf(refused) : refused;
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   expect(answer.body).toMatchObject({ status: 'error', error: { code }, meta: { requestId: expect.any(String) } });
   if (path !== undefined) expect(answer.body.error.details.map((d: { path: string }) => d.path)).toContain(path);

@@ -2,15 +2,22 @@
  * A whole evening over HTTP (issue 13): booking → seat → two orders → a partial payment → the
  * final payment (the tab closes and the table is free for the next party) → a review; the deposit
  * case (a booking with a deposit is seated only once a purchase paid it); concurrent identical
- * review submissions (one review stored, every answer the same).
+ * review submissions (one review stored, every answer the same). Orders, purchases and reviews
+ * through the typed client (test/support/client.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/http';
+import { apiClient, dataOf, type BodyOf } from '../support/client';
 import { stageItems } from '../support/stage-data';
 import { act, admin, book, eventsOf, expectRefused, getBooking, newPlace } from './bookings-helpers';
 
-const order = (tabId: string, items: unknown[]) => call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items } });
-const pay = (tabId: string, body: Record<string, unknown>) => call('POST', `/api/v1/tabs/${tabId}/purchases`, { key: admin(), body: { paymentProvider: 'card', ...body } });
+const api = () => apiClient({ key: admin() });
+const tab = (tabId: string) => ({ params: { path: { tabId } } });
+const order = (tabId: string, items: BodyOf<'/api/v1/tabs/{tabId}/orders', 'post'>['items']) => api().POST('/api/v1/tabs/{tabId}/orders', { ...tab(tabId), body: { items } });
+/** A purchase paid by card unless `body` names the provider. */
+const pay = (tabId: string, body: Omit<BodyOf<'/api/v1/tabs/{tabId}/purchases', 'post'>, 'paymentProvider'> & { paymentProvider?: string }) =>
+  api().POST('/api/v1/tabs/{tabId}/purchases', { ...tab(tabId), body: { ...body, paymentProvider: body.paymentProvider ?? 'card' } });
+const review = (body: BodyOf<'/api/v1/reviews', 'post'>) => api().POST('/api/v1/reviews', { body });
+const reviewOf = (purchaseIntentId: string) => api().GET('/api/v1/reviews/{purchaseIntentId}', { params: { path: { purchaseIntentId } } });
 const seat = (id: string, body: unknown = {}) => act(id, 'seat', body);
 const tabItem = async (id: string) => (await stageItems()).find((i) => i.entity === 'TAB' && i.id === id);
 const claimsOf = async (bookingId: string) => (await stageItems()).filter((i) => i.entity === 'OPEN_TAB' && i.bookingId === bookingId);
@@ -24,14 +31,13 @@ describe('the whole evening', () => {
     const tabId: string = b.tab.id;
 
     // Two orders: 2 × 290.00 at 12 %, and a large glass of wine 120.00 + 30.00 at 25 %.
-    expect((await order(tabId, [{ name: 'Steak', price: 29000, quantity: 2, vatRate: 12 }])).status).toBe(200);
-    expect((await order(tabId, [{ name: 'Wine', price: 12000, quantity: 1, vatRate: 25, modifications: [{ name: 'Large', price: 3000 }] }])).status).toBe(200);
+    dataOf(await order(tabId, [{ name: 'Steak', price: 29000, quantity: 2, vatRate: 12 }]));
+    dataOf(await order(tabId, [{ name: 'Wine', price: 12000, quantity: 1, vatRate: 25, modifications: [{ name: 'Large', price: 3000 }] }]));
     const bill = 2 * 29000 + 15000;
 
     // A partial payment by items, VAT per rate computed from them.
-    const first = await pay(tabId, { items: [{ name: 'Steak', unitPrice: 29000, quantity: 1, vatRate: 12 }, { name: 'Wine', unitPrice: 15000, quantity: 1, vatRate: 25 }], providerReference: `pi_${b.id}` });
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body.data).toMatchObject({
+    const first = dataOf(await pay(tabId, { items: [{ name: 'Steak', unitPrice: 29000, quantity: 1, vatRate: 12 }, { name: 'Wine', unitPrice: 15000, quantity: 1, vatRate: 25 }], providerReference: `pi_${b.id}` }));
+    expect(first).toMatchObject({
       status: 'succeeded',
       amount: 44000,
       total: 44000,
@@ -47,9 +53,8 @@ describe('the whole evening', () => {
     expect(await tabItem(tabId)).toMatchObject({ purchaseCount: 1, paidCents: 44000 });
 
     // The final payment, with a tip on top: the tab closes and its table is released.
-    const last = await pay(tabId, { amount: bill - 44000, tip: 3000, paymentProvider: 'swish' });
-    expect(last.status, JSON.stringify(last.body)).toBe(200);
-    expect(last.body.data).toMatchObject({ amount: 29000, tip: 3000, total: 32000, tab: { status: 'closed', paidCents: bill, dueCents: 0 } });
+    const last = dataOf(await pay(tabId, { amount: bill - 44000, tip: 3000, paymentProvider: 'swish' }));
+    expect(last).toMatchObject({ amount: 29000, tip: 3000, total: 32000, tab: { status: 'closed', paidCents: bill, dueCents: 0 } });
     expect(await tabItem(tabId)).toMatchObject({ status: 'closed', purchaseCount: 2, paidCents: bill, closedAt: expect.any(String) });
     const after = await getBooking(b.id);
     expect(after).toMatchObject({ status: 'seated', tab: { id: tabId, status: 'closed' }, version: b.version + 2 });
@@ -62,39 +67,37 @@ describe('the whole evening', () => {
     expect(await claimsOf(next.id)).toEqual([expect.objectContaining({ tableId: place.tables[0]!.id, tabId: next.tab.id })]);
 
     // The tab's purchases, oldest first, and the newest.
-    const listed = await call('GET', `/api/v1/tabs/${tabId}/purchases`, { key: admin() });
-    expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual([first.body.data.id, last.body.data.id]);
-    const recent = await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: admin() });
-    expect(recent.body.data).toMatchObject({ id: last.body.data.id, paymentProvider: 'swish' });
+    const listed = dataOf(await api().GET('/api/v1/tabs/{tabId}/purchases', tab(tabId)));
+    expect(listed.map((p) => p.id)).toEqual([first.id, last.id]);
+    const recent = dataOf(await api().GET('/api/v1/tabs/{tabId}/recent-purchase-intent', tab(tabId)));
+    expect(recent).toMatchObject({ id: last.id, paymentProvider: 'swish' });
 
     // The review of the final purchase.
-    const review = await call('POST', '/api/v1/reviews', { key: admin(), body: { purchaseIntentId: last.body.data.id, rating: 5, reviewTags: ['service', 'wine'] } });
-    expect(review.status, JSON.stringify(review.body)).toBe(200);
-    expect(review.body.data).toMatchObject({ purchaseIntentId: last.body.data.id, tabId, locationId: place.id, rating: 5, reviewTags: ['service', 'wine'] });
-    expect((await call('GET', `/api/v1/reviews/${last.body.data.id}`, { key: admin() })).body.data).toEqual(review.body.data);
-    expect((await call('GET', `/api/v1/reviews/${first.body.data.id}`, { key: admin() })).body).toMatchObject({ status: 'success', data: null });
+    const reviewed = dataOf(await review({ purchaseIntentId: last.id, rating: 5, reviewTags: ['service', 'wine'] }));
+    expect(reviewed).toMatchObject({ purchaseIntentId: last.id, tabId, locationId: place.id, rating: 5, reviewTags: ['service', 'wine'] });
+    expect(dataOf(await reviewOf(last.id))).toEqual(reviewed);
+    expect((await reviewOf(first.id)).data).toMatchObject({ status: 'success', data: null });
 
     // Every change has its event.
-    expect(await eventsOf('purchase.created', first.body.data.id, since)).toHaveLength(1);
-    expect(await eventsOf('purchase.created', last.body.data.id, since)).toHaveLength(1);
+    expect(await eventsOf('purchase.created', first.id, since)).toHaveLength(1);
+    expect(await eventsOf('purchase.created', last.id, since)).toHaveLength(1);
     const [closed, ...more] = await eventsOf('tab.closed', tabId, since);
     expect(more).toEqual([]);
     expect(closed!.data).toMatchObject({ status: 'closed', reason: 'paid', paidCents: bill, locationId: place.id });
     const updates = await eventsOf('booking.updated', b.id, since);
     expect(updates.map((e) => e.changes)).toContainEqual({ tabs: [{ id: tabId, tableId: place.tables[0]!.id, status: 'closed' }] });
-    expect(await eventsOf('review.created', last.body.data.id, since)).toHaveLength(1);
+    expect(await eventsOf('review.created', last.id, since)).toHaveLength(1);
   });
 });
 
 describe('the deposit', () => {
   it('is a required item of the pre-arrival tab: seating waits until purchases paid it', async () => {
     const place = await newPlace();
-    const created = await call('POST', '/api/v1/bookings', {
-      key: admin(),
-      body: { locationId: place.id, bookingDate: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10), startTime: '19:00', endTime: '21:00', timezone: place.timezone, guestCount: 2, tableIds: [place.tables[0]!.id], guestName: 'Dee Posit', depositAmountCents: 20000, seatImmediately: true },
-    });
-    expect(created.status).toBe(200);
-    const b = created.body.data;
+    const b = dataOf(
+      await api().POST('/api/v1/bookings', {
+        body: { locationId: place.id, bookingDate: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10), startTime: '19:00', endTime: '21:00', timezone: place.timezone, guestCount: 2, tableIds: [place.tables[0]!.id], guestName: 'Dee Posit', depositAmountCents: 20000, seatImmediately: true },
+      }),
+    );
     expect(b).toMatchObject({ status: 'confirmed', tab: { status: 'pre_arrival' }, seatWarning: expect.stringContaining('deposit') });
 
     const refused = await seat(b.id);
@@ -103,16 +106,15 @@ describe('the deposit', () => {
     expect(await getBooking(b.id)).toMatchObject({ status: 'confirmed', version: b.version });
 
     // Part of it: still not seatable; the pre-arrival tab stays pre-arrival.
-    const part = await pay(b.tab.id, { amount: 5000 });
-    expect(part.status, JSON.stringify(part.body)).toBe(200);
-    expect(part.body.data.tab).toMatchObject({ status: 'pre_arrival', billCents: 20000, paidCents: 5000, dueCents: 15000 });
+    const part = dataOf(await pay(b.tab.id, { amount: 5000 }));
+    expect(part.tab).toMatchObject({ status: 'pre_arrival', billCents: 20000, paidCents: 5000, dueCents: 15000 });
     expectRefused(await seat(b.id), 409, 'CONFLICT', '/depositAmountCents');
     expectRefused(await pay(b.tab.id, { amount: 15001 }), 422, 'UNPROCESSABLE', '/amount');
     // A new or linked tab would leave the deposit behind.
     expectRefused(await seat(b.id, { createTab: true }), 409, 'CONFLICT', '/createTab');
 
-    const rest = await pay(b.tab.id, { amount: 15000 });
-    expect(rest.body.data.tab).toMatchObject({ status: 'pre_arrival', paidCents: 20000, dueCents: 0 });
+    const rest = dataOf(await pay(b.tab.id, { amount: 15000 }));
+    expect(rest.tab).toMatchObject({ status: 'pre_arrival', paidCents: 20000, dueCents: 0 });
     expect(await tabItem(b.tab.id)).toMatchObject({ status: 'pre_arrival', paidCents: 20000, purchaseCount: 2 });
     expectRefused(await pay(b.tab.id, { amount: 1 }), 422, 'UNPROCESSABLE');
 
@@ -120,9 +122,9 @@ describe('the deposit', () => {
     const seated = await seat(b.id);
     expect(seated.status, JSON.stringify(seated.body)).toBe(200);
     expect(seated.body.data).toMatchObject({ status: 'seated', tab: { id: b.tab.id, status: 'open' } });
-    expect((await order(b.tab.id, [{ name: 'Menu', price: 45000, quantity: 1 }])).status).toBe(200);
-    const final = await pay(b.tab.id, { amount: 45000, paymentProvider: 'cash' });
-    expect(final.body.data.tab).toMatchObject({ status: 'closed', billCents: 65000, paidCents: 65000, dueCents: 0 });
+    dataOf(await order(b.tab.id, [{ name: 'Menu', price: 45000, quantity: 1 }]));
+    const final = dataOf(await pay(b.tab.id, { amount: 45000, paymentProvider: 'cash' }));
+    expect(final.tab).toMatchObject({ status: 'closed', billCents: 65000, paidCents: 65000, dueCents: 0 });
     expect(await claimsOf(b.id)).toEqual([]);
   });
 });
@@ -133,18 +135,16 @@ describe('reviews submitted at once', () => {
     const b = await book(place);
     await seat(b.id);
     await order(b.tab.id, [{ name: 'Coffee', price: 4000, quantity: 1 }]);
-    const purchase = (await pay(b.tab.id, { amount: 4000 })).body.data;
+    const purchase = dataOf(await pay(b.tab.id, { amount: 4000 }));
     const since = new Date().toISOString();
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => call('POST', '/api/v1/reviews', { key: admin(), body: { purchaseIntentId: purchase.id, rating: 1 + (i % 5), reviewTags: [`tag${i}`] } })),
-    );
-    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    const bodies = new Set(answers.map((a) => JSON.stringify(a.body.data)));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => review({ purchaseIntentId: purchase.id, rating: 1 + (i % 5), reviewTags: [`tag${i}`] })));
+    expect(answers.map((a) => a.response.status)).toEqual(answers.map(() => 200));
+    const bodies = new Set(answers.map((a) => JSON.stringify(a.data?.data)));
     expect(bodies.size).toBe(1);
     const stored = (await stageItems()).filter((i) => i.entity === 'REVIEW' && i.purchaseIntentId === purchase.id);
     expect(stored).toHaveLength(1);
-    expect(answers[0]!.body.data).toMatchObject({ rating: stored[0]!.rating, reviewTags: stored[0]!.reviewTags, createdAt: stored[0]!.createdAt });
+    expect(dataOf(answers[0]!)).toMatchObject({ rating: stored[0]!.rating, reviewTags: stored[0]!.reviewTags, createdAt: stored[0]!.createdAt });
     expect(await eventsOf('review.created', purchase.id, since)).toHaveLength(1);
-    expect((await call('GET', `/api/v1/reviews/${purchase.id}`, { key: admin() })).body.data).toEqual(answers[0]!.body.data);
+    expect(dataOf(await reviewOf(purchase.id))).toEqual(dataOf(answers[0]!));
   });
 });
