@@ -36,7 +36,8 @@ export default defineConfig({
       // Infra files only read synthesized templates: they share a worker's module cache, so the
       // common stacks are synthesized once per worker, not once per file (test/infra/synth.ts).
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], isolate: false, testTimeout: 120_000 } },
-      { extends: true, test: { name: 'api-coverage', include: ['test/api-coverage/**/*.test.ts'], sequence: { groupOrder: 2 } } },
+      // iam.test.ts synthesizes the stack too (test/infra/synth.ts): its assemblies go to the run's folder.
+      { extends: true, test: { name: 'api-coverage', include: ['test/api-coverage/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -1,10 +1,13 @@
 /** What the setup API tests share: keys, fixtures made over HTTP, and the shape of refusals. */
-import { beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { answerOf, type Result } from '../support/client';
 import { call, company, type Answer } from '../support/http';
 import { freshCompany, testKey, type OwnCompany } from '../support/stage-data';
 
-/** The file's own company once `useOwnCompany` ran (each test file has its own copy of this module). */
+/**
+ * The file's own company once `useOwnCompany` ran. API files share a worker's modules (the api
+ * project does not isolate them), so it is cleared when the file that set it ends.
+ */
 let own: OwnCompany | undefined;
 
 /**
@@ -15,6 +18,9 @@ let own: OwnCompany | undefined;
 export function useOwnCompany(name: string): () => OwnCompany {
   beforeAll(async () => {
     own = await freshCompany(name);
+  });
+  afterAll(() => {
+    own = undefined;
   });
   return () => own!;
 }

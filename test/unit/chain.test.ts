@@ -3,6 +3,7 @@
  * body handling, validation and the error envelope, in the order the contract needs.
  */
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { locationEntity } from '../../shared/data/locations';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -399,6 +400,8 @@ describe('permission, body and validation', () => {
   });
 
   it('coerces query strings and fills defaults; rejects out-of-bounds paging', async () => {
+    // An empty page reads the location, to tell "none here" from "no such location" (listedAt).
+    ddb.on(GetCommand, { Key: locationEntity.key(1, 101) }).resolves({ Item: { ...locationEntity.key(1, 101), id: 101 } });
     const ok = await invoke(listCoursings, event({ headers: { 'X-API-Key': key }, queryStringParameters: { locationId: '101' } }));
     expect(ok.json.meta.pagination).toMatchObject({ page: 1, limit: 20 });
     const bad = await invoke(listCoursings, event({ headers: { 'X-API-Key': key }, queryStringParameters: { limit: '101', page: '0' } }));
