@@ -181,6 +181,8 @@ describe('fuzz: every route from its schemas', () => {
       worldMissing: world.missing,
       families,
       perRoute,
+      faultList: faults.slice(0, 500),
+      stateChangeList: stateChanges,
     };
     const dir = new URL('../../.local/', import.meta.url).pathname;
     mkdirSync(dir, { recursive: true });

@@ -281,7 +281,7 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
   if (paramNames.length) {
     const pathSchema = plain(route.schemas.path ?? {});
     add(
-      5,
+      3,
       one(paramNames).chain((name) =>
         one(textsFor(pathSchema.properties?.[name] ?? { type: 'string' })).map((c) => ({ ...start('path.malformed', `path.${name}`, c.note), params: { ...start('', '', '').params, [name]: { value: c.value as string } } })),
       ),
