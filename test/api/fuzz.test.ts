@@ -30,7 +30,7 @@ import { belongsTo, diff, snapshot } from '../support/fuzz/state';
 import { adapt, exampleOf, makeWorld, paramsOf, type World } from '../support/fuzz/world';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_001);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const ONLY = process.env.FUZZ_ROUTE ? new Set(process.env.FUZZ_ROUTE.split(',')) : undefined;
 /** Requests in flight at once: the stage and DynamoDB Local share 2 cores with the rest of the suite. */
 const CONCURRENCY = 4;
@@ -139,11 +139,20 @@ describe('fuzz: every route from its schemas', () => {
     // Refusals first, area by area, each area between two snapshots of the company's items.
     const refusals = samples.filter((s) => s.expected.kind === 'reject');
     const areas = [...new Set(refusals.map((s) => s.route.area))];
-    let before = await snapshot(mine);
+    const ms = { refusals: 0, snapshots: 0, valid: 0 };
+    const timed = async <T>(part: keyof typeof ms, run: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      try {
+        return await run();
+      } finally {
+        ms[part] += performance.now() - t0;
+      }
+    };
+    let before = await timed('snapshots', () => snapshot(mine));
     for (const area of areas) {
       const batch = refusals.filter((s) => s.route.area === area);
-      await sendAll(batch);
-      const after = await snapshot(mine);
+      await timed('refusals', () => sendAll(batch));
+      const after = await timed('snapshots', () => snapshot(mine));
       const changed = diff(before, after);
       if (changed.length) {
         const ops = [...new Set(batch.map((s) => s.route.operationId))];
@@ -154,7 +163,7 @@ describe('fuzz: every route from its schemas', () => {
 
     // Then the requests the schemas accept, route by route (they may write, so no state check).
     const valid = samples.filter((s) => s.expected.kind === 'valid' && !platformWrites.has(s.route.operationId));
-    for (const route of chosen) await sendAll(valid.filter((s) => s.route === route));
+    for (const route of chosen) await timed('valid', () => sendAll(valid.filter((s) => s.route === route)));
 
     const sentSamples = samples.filter((s) => s.received);
     const perRoute: Record<string, RouteCount> = {};
@@ -187,7 +196,7 @@ describe('fuzz: every route from its schemas', () => {
     const dir = new URL('../../.local/', import.meta.url).pathname;
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${dir}fuzz.json`, `${JSON.stringify(record, null, 2)}\n`);
-    console.info(`fuzz: ${record.requests} requests to ${record.routes} routes (${record.refused} refused, ${record.valid} valid), ${record.fiveXX} × 5xx, ${faults.length} faults, ${stateChanges.length} state changes on refusals; seed ${SEED}`);
+    console.info(`fuzz: ${record.requests} requests to ${record.routes} routes (${record.refused} refused, ${record.valid} valid), ${record.fiveXX} × 5xx, ${faults.length} faults, ${stateChanges.length} state changes on refusals; seed ${SEED}; ms ${JSON.stringify(Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])))}`);
 
     expect(chosen.every((r) => perRoute[r.operationId]), 'every chosen route was fuzzed').toBe(true);
     expect(faults, `${faults.length} wrong answers (seed ${SEED}):\n${faults.slice(0, 25).join('\n\n')}`).toEqual([]);
