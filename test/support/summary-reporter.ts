@@ -2,7 +2,8 @@
  * Ends a run with one plain line, `N passed, N failed, N skipped`, which CI and people can read
  * without knowing Vitest's own summary format; before it, when the api project ran, how many of
  * its answers were checked against the OpenAPI description (test/support/answer-log.ts; per
- * operation in the record it names).
+ * operation in the record it names), and, when the fuzz ran, its totals (test/api/fuzz.test.ts;
+ * per route in .local/fuzz.json).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
