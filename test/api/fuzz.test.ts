@@ -136,6 +136,14 @@ describe('fuzz: every route from its schemas', () => {
         }),
       );
 
+    // The state check can fail: one accepted write shows, its outbox item included.
+    const control = await snapshot(mine);
+    const written = await send(baseUrl, toSent('/api/v1/coursings', 'POST', { family: 'control', target: '/', note: 'a valid write', params: {}, query: [], body: { json: { locationId: world.values.locationId, title: 'Fuzz control', order: 1 } } }, { 'X-API-Key': own.keys.admin }));
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const seen = diff(control, await snapshot(mine));
+    expect(seen.some((line) => line.startsWith('added') && line.includes('Fuzz control') && line.includes('COURSING')), seen.join('\n')).toBe(true);
+    expect(seen.some((line) => line.startsWith('added') && line.includes('#EVENTS')), seen.join('\n')).toBe(true);
+
     // Refusals first, area by area, each area between two snapshots of the company's items.
     const refusals = samples.filter((s) => s.expected.kind === 'reject');
     const areas = [...new Set(refusals.map((s) => s.route.area))];

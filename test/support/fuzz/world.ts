@@ -66,7 +66,8 @@ export async function makeWorld(companyId: number, key: string): Promise<World> 
   const location = await make('createLocation', {}, { ...(adapt(exampleOf(routeOf('createLocation')), values) as object), operatingHours: everyDay });
   if (!location) throw new Error(`the fuzz world has no location: ${world.missing.join('; ')}`);
   const loc = String(location.id);
-  Object.assign(values, { locationId: location.id, locationIds: [location.id] });
+  // Dates a query or body names: days ahead for bookings, today for a report's range.
+  Object.assign(values, { locationId: location.id, locationIds: [location.id], date: dayAhead(10), startDate: dayAhead(0), endDate: dayAhead(0) });
   ids['{locationId}'] = loc;
   const lp = { locationId: loc };
   const tables = [];
