@@ -209,5 +209,5 @@ describe('fuzz: every route from its schemas', () => {
     expect(chosen.every((r) => perRoute[r.operationId]), 'every chosen route was fuzzed').toBe(true);
     expect(faults, `${faults.length} wrong answers (seed ${SEED}):\n${faults.slice(0, 25).join('\n\n')}`).toEqual([]);
     expect(stateChanges, `refused requests wrote (seed ${SEED}):\n${stateChanges.join('\n\n')}`).toEqual([]);
-  }, 900_000);
+  }, Math.max(600_000, RUNS * 15_000)); // a net for a stuck run, not a budget: `npm run fuzz` sends 200 cases per route
 });
