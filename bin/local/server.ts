@@ -55,21 +55,22 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
+/**
+ * Name → last value and name → every value, as API Gateway gives headers and query parameters.
+ * Built as own properties whatever the name: a parameter called `constructor` or `__proto__` is a
+ * parameter like any other (indexing a plain object by it found Object.prototype's members, and
+ * the edge failed with a 502).
+ */
+function byName(pairs: Iterable<readonly [string, string]>): { last: Record<string, string>; all: Record<string, string[]> } {
+  const all = new Map<string, string[]>();
+  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
+  return { last: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1)!])), all: Object.fromEntries(all) };
+}
+
 function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    query[k] = v;
-    (multiQuery[k] ??= []).push(v);
-  }
+  const rawHeaders = Array.from({ length: req.rawHeaders.length / 2 }, (_, i) => [req.rawHeaders[2 * i]!, req.rawHeaders[2 * i + 1]!] as const);
+  const { last: headers, all: multiValueHeaders } = byName(rawHeaders);
+  const { last: query, all: multiQuery } = byName(url.searchParams);
   const hasQuery = Object.keys(query).length > 0;
   const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   return {

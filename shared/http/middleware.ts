@@ -206,13 +206,18 @@ export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
 
 const jsonParser = httpJsonBodyParser();
 
-/** Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). */
+/**
+ * Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). A GET takes
+ * no body (no operation reads one, and HTTP gives a GET's content no meaning): one sent is not
+ * read, so a GET, a health probe included, is answered as it would be without it, never with a
+ * 413 or 415 its description does not list.
+ */
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
-      const event = request.event as { body: unknown; isBase64Encoded?: boolean; headers: Record<string, string | undefined> };
+      const event = request.event as { body: unknown; httpMethod?: string; isBase64Encoded?: boolean; headers: Record<string, string | undefined> };
       const raw = event.body as string | null | undefined;
-      if (raw === null || raw === undefined || raw === '') {
+      if (raw === null || raw === undefined || raw === '' || event.httpMethod === 'GET') {
         event.body = undefined;
         return;
       }

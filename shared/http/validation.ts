@@ -35,6 +35,26 @@ function problems(errors: ErrorObject[] | null | undefined): FieldProblem[] {
   });
 }
 
+/**
+ * DynamoDB stores a number when it is 0 or its magnitude lies between 1e-130 and 1e126 (and has at
+ * most 38 significant digits, which a JavaScript number never exceeds). A schema bounds a field's
+ * range, not how small a fraction may get: `5e-324` is between 0 and 100, and its write failed
+ * (a 500, found by the fuzz). So every number of a body is checked here, whatever its field.
+ */
+export const STORABLE_MIN = 1e-130;
+export const STORABLE_MAX = 1e126;
+
+/** The body's numbers DynamoDB could not store, by JSON pointer. */
+export function unstorableNumbers(value: unknown, path = ''): FieldProblem[] {
+  if (typeof value === 'number') {
+    const size = Math.abs(value);
+    return value === 0 || (size >= STORABLE_MIN && size < STORABLE_MAX) ? [] : [{ path: path || '/', message: `must be 0 or between ${STORABLE_MIN} and ${STORABLE_MAX} in magnitude` }];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => unstorableNumbers(v, `${path}/${i}`));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => unstorableNumbers(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  return [];
+}
+
 export function eventValidator(validators: RouteValidators): EventValidator | undefined {
   const parts = (
     [
@@ -54,6 +74,7 @@ export function eventValidator(validators: RouteValidators): EventValidator | un
         if (check(empty)) event.body = empty;
         else found.push({ path: '/', message: 'a JSON body is required' });
       } else if (!check(event[part])) found.push(...problems(check.errors));
+      else if (part === 'body') found.push(...unstorableNumbers(event.body));
       else if (part === 'queryStringParameters') {
         // Every list's `page` × `limit` bound, which its schema cannot state (shared/page.ts).
         const deep = pageDepthProblem(event[part] as Record<string, unknown>);

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { bookingSettingsFields } from './bookingSettings';
 import { bookingStatuses, dispatchStatuses, kitchenFlow, slotReasons, tabStatuses } from './bookingStates';
-import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
@@ -20,7 +20,7 @@ export const PutBookingSettingsBody = Type.Partial(Type.Object({ ...bookingSetti
   examples: [{ defaultDurationMinutes: 90, slotIntervalMinutes: 30, maxPartySize: 12, cancellationPolicyHours: 24, operatingHours: { friday: [{ open: '17:00', close: '23:30' }], saturday: [{ open: '12:00', close: '23:30' }] } }],
 });
 
-const date = Type.String({ format: 'date', description: 'YYYY-MM-DD, the location\'s local date' });
+const date = LocalDate("YYYY-MM-DD, the location's local date (years to 9998)");
 const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, the location\'s local wall time' });
 const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
 const guestCount = Type.Integer({ minimum: 0, maximum: 100, description: 'guests; 0 only for a walk-in seated at once (seatImmediately), whose party is not counted' });

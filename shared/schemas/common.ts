@@ -8,6 +8,14 @@ export const NumericId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INT
 /** A numeric id in a path (spec 2.13: `^[0-9]+$`), as the string the path carries. */
 export const NumericPathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
 
+/**
+ * A location's local date a request names (a booking's, an availability's, a waitlist entry's):
+ * YYYY-MM-DD of a year up to 9998. Reads take the days either side of a date as a key range, and
+ * the day after 9999-12-31 is "+010000-01-01", which sorts before it: the range was refused by
+ * DynamoDB and the request answered 500 (found by the fuzz). No restaurant takes bookings there.
+ */
+export const LocalDate = (description: string) => Type.String({ format: 'date', pattern: '^(?:[0-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-', description });
+
 export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color code' });
 
 /**

@@ -1,7 +1,7 @@
 /** The booking waitlist (spec 4.1, decisions.md §4; docs/waitlist.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { BookingView, CodePath } from './bookings';
-import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Instant, entity, literals, stamps } from './views';
 
 export { CodePath };
@@ -14,7 +14,7 @@ export type WaitlistStatus = (typeof waitlistStatuses)[number];
 export const DEFAULT_OFFER_HOLD_MINUTES = 15;
 export const MAX_OFFER_HOLD_MINUTES = 24 * 60;
 
-const date = Type.String({ format: 'date', description: "YYYY-MM-DD, the location's local date" });
+const date = LocalDate("YYYY-MM-DD, the location's local date (years to 9998)");
 const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: "HH:MM, the location's local wall time" });
 const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
 

@@ -77,6 +77,19 @@ describe('coursings over HTTP', () => {
     expect((await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: location(), title: 'Early', order: -1 } })).status).toBe(400);
   });
 
+  it('answers 400, creating nothing, for an order DynamoDB cannot store (5e-324 lies within 0-100; the fuzz found a 500)', async () => {
+    for (const order of ['5e-324', '1e-131']) {
+      const out = await call('POST', '/api/v1/coursings', { key: admin(), rawBody: `{"locationId":${location()},"title":"Tiny","order":${order}}`, headers: { 'Content-Type': 'application/json' } });
+      expect(out.status, order).toBe(400);
+      expect(out.body.error.details).toEqual([{ path: '/order', message: expect.stringContaining('1e-130') }]);
+    }
+    const list = await call('GET', `/api/v1/coursings?locationId=${location()}&limit=100`, { key: admin() });
+    expect(list.body.data.filter((c: { title: string }) => c.title === 'Tiny')).toEqual([]);
+    const smallest = await call('POST', '/api/v1/coursings', { key: admin(), rawBody: `{"locationId":${location()},"title":"Smallest","order":1e-130}`, headers: { 'Content-Type': 'application/json' } });
+    expect(smallest.status).toBe(200);
+    expect(smallest.body.data.order).toBe(1e-130);
+  });
+
   it('answers 400 for a malformed id, 404 for an unknown one', async () => {
     expect((await call('PUT', '/api/v1/coursings/not-a-uuid', { key: admin(), body: { title: 'x' } })).status).toBe(400);
     const out = await call('PUT', '/api/v1/coursings/3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b', { key: admin(), body: { title: 'x' } });

@@ -2,17 +2,20 @@
  * Ends a run with one plain line, `N passed, N failed, N skipped`, which CI and people can read
  * without knowing Vitest's own summary format; before it, when the api project ran, how many of
  * its answers were checked against the OpenAPI description (test/support/answer-log.ts; per
- * operation in the record it names).
+ * operation in the record it names), and, when the fuzz ran, its totals (test/api/fuzz.test.ts;
+ * per route in .local/fuzz.json).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { answerTotals, readAnswerLog } from './answer-log';
 
 export default class SummaryReporter implements Reporter {
   private vitest: Vitest | undefined;
+  private startedMs = Date.now();
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+    this.startedMs = Date.now();
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -26,7 +29,7 @@ export default class SummaryReporter implements Reporter {
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) count.failed++; // a file that failed to load
     }
-    process.stdout.write(`\n${this.answerLine()}${sweepLine(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(`\n${this.answerLine()}${sweepLine(modules)}${this.fuzzLine()}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
 
   /** The answer check's totals, when the api project ran in this run. */
@@ -36,6 +39,14 @@ export default class SummaryReporter implements Reporter {
     const log = readAnswerLog(file);
     const t = answerTotals(log);
     return `answer check: ${t.answers} API answers of ${t.operations} operations checked against the OpenAPI description (${t.typed} successes with typed data), ${log.problemCount} mismatched; per operation in ${file}\n`;
+  }
+
+  /** The fuzz's totals (test/api/fuzz.test.ts), when it ran in this run. */
+  private fuzzLine(): string {
+    const file = new URL('../../.local/fuzz.json', import.meta.url).pathname;
+    if (!existsSync(file) || statSync(file).mtimeMs < this.startedMs) return '';
+    const f = JSON.parse(readFileSync(file, 'utf8')) as { seed: number; routes: number; requests: number; refused: number; fiveXX: number; faults: number; stateChanges: number };
+    return `fuzz: ${f.requests} requests to ${f.routes} routes (${f.refused} refused), ${f.fiveXX} answered 5xx, ${f.faults} wrong answers, ${f.stateChanges} state changes on refusals; seed ${f.seed}; per route in ${file}\n`;
   }
 }
 
