@@ -20,3 +20,16 @@ export const BUNDLE_MAIN_FIELDS = ['module', 'main'];
  * `node:http`: see shared/runtime/node-http.ts (keeps Node's undici out of every cold start).
  */
 export const BUNDLE_ALIASES: Record<string, string> = { 'node:http': './shared/runtime/node-http.ts' };
+
+/** The same, as esbuild's build options, for the bench and the tests that bundle in-process. */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLE_TARGET,
+  mainFields: BUNDLE_MAIN_FIELDS,
+  minify: true,
+  external: BUNDLE_EXTERNALS,
+  alias: BUNDLE_ALIASES,
+  banner: { js: BUNDLE_BANNER },
+} as const;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '../../infra/bundling';
+import { ESBUILD_OPTIONS } from '../../infra/bundling';
 import { routes, type Route } from '../../shared/routes';
 import { median } from '../lib/stats';
 
@@ -151,15 +151,7 @@ async function measure(root: string, outDir: string): Promise<BundlesResult> {
         absWorkingDir: root,
         entryPoints: [join(root, handler)],
         outfile: outFile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: BUNDLE_TARGET,
-        mainFields: BUNDLE_MAIN_FIELDS,
-        minify: true,
-        external: BUNDLE_EXTERNALS,
-        alias: BUNDLE_ALIASES,
-        banner: { js: BUNDLE_BANNER },
+        ...ESBUILD_OPTIONS,
         metafile: true,
         logLevel: 'silent',
       });

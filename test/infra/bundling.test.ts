@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from '../../infra/bundling';
+import { BUNDLE_ALIASES, ESBUILD_OPTIONS } from '../../infra/bundling';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -29,15 +29,8 @@ async function bundle(entry: string, alias: Record<string, string> = BUNDLE_ALIA
     absWorkingDir: root,
     entryPoints: [join(root, entry)],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLE_TARGET,
-    mainFields: BUNDLE_MAIN_FIELDS,
-    minify: true,
-    external: BUNDLE_EXTERNALS,
+    ...ESBUILD_OPTIONS,
     alias,
-    banner: { js: BUNDLE_BANNER },
     logLevel: 'silent',
   });
   return outfile;
