@@ -11,6 +11,9 @@ import { defineConfig } from 'vitest/config';
 // main process, so the stages the global setups start and the workers they fork all see it.
 process.env.API_KEY_HASH_COST ??= '4';
 
+/** API files that start a local stage of their own, in-process (each runs isolated; see the api-own-stage project). */
+const OWN_STAGE = ['test/api/webhooks-delivery.test.ts'];
+
 export default defineConfig({
   test: {
     // Two workers, whatever the machine: test files own their data, so they may overlap, and the
@@ -31,8 +34,12 @@ export default defineConfig({
         // API files talk to the stage over HTTP and mock nothing: they share a worker's module
         // cache (the route table, the OpenAPI document, the answer check's compiled schemas are
         // loaded once per worker, not once per file). Their own state lives in the file's module.
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/support/local-stage-setup.ts'], isolate: false, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], exclude: OWN_STAGE, globalSetup: ['test/support/local-stage-setup.ts'], isolate: false, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
       },
+      // A file that starts a stage in its own worker (bin/local/stage.ts sets the worker's environment,
+      // data client and id blocks to that stage's database) runs isolated: nothing it points
+      // elsewhere may outlive it in a worker the shared stage's files use next.
+      { extends: true, test: { name: 'api-own-stage', include: OWN_STAGE, isolate: true, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } } },
       // Infra files only read synthesized templates: they share a worker's module cache, so the
       // common stacks are synthesized once per worker, not once per file (test/infra/synth.ts).
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], isolate: false, testTimeout: 120_000 } },

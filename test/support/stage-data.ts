@@ -14,7 +14,7 @@ import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
 import { raiseAlert, type Alert } from '../../shared/data/alerts';
 import { idempotencyRecords } from '../../shared/data/idempotency';
-import { nextId } from '../../shared/data/ids';
+import { nextId, releaseIdBlocks } from '../../shared/data/ids';
 import { purchaseDays, type Purchase } from '../../shared/data/purchases';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { tabEntity, type Tab } from '../../shared/data/tabs';
@@ -26,14 +26,19 @@ import { windowAt } from '../../shared/domain/rateWindow';
 import { fingerprint } from '../../shared/http/idempotency';
 import { allItems } from './scan';
 
-let connected = false;
+/**
+ * Points this worker's data layer at the shared stage's table. Checked on every call, not once: API
+ * files share a worker's modules (vitest.config.ts), and a file that ran before may have pointed the
+ * environment elsewhere.
+ */
 function connect() {
-  if (connected) return;
   const { endpoint, tableName } = inject('stageDatabase');
-  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint });
+  const env = process.env;
+  if (env.STAGE === 'local' && env.TABLE_NAME === tableName && env.DYNAMODB_ENDPOINT === endpoint) return;
+  Object.assign(env, { STAGE: 'local', TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint });
   resetConfig();
   setDb(undefined);
-  connected = true;
+  releaseIdBlocks(); // ids reserved from another table would repeat there
 }
 
 /** A new API key of a seeded company, straight into the stage's table; returns the plaintext. */
