@@ -3,7 +3,7 @@
  * envelope (decisions.md §1), so a client parses every error the same way.
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { AppError, statusOf, type ErrorCode } from '../shared/errors';
+import { AppError, statusOf, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode } from '../shared/errors';
 import { errorBody } from '../shared/http/envelope';
 
 export interface GatewayError {
@@ -15,6 +15,9 @@ export interface GatewayError {
   /** Keep API Gateway's own status (the DEFAULT_* families span several); else the code's status. */
   keepStatus?: boolean;
 }
+
+/** A 503 says when to try again, as the handlers' own 503s do (shared/errors.ts `unavailable`). */
+const retryLater = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
 
 export const gatewayErrors: readonly GatewayError[] = [
   { type: apigw.ResponseType.DEFAULT_4XX, code: 'VALIDATION_FAILED', message: 'The request was rejected before it reached the service', keepStatus: true },
@@ -30,9 +33,9 @@ export const gatewayErrors: readonly GatewayError[] = [
   { type: apigw.ResponseType.QUOTA_EXCEEDED, code: 'RATE_LIMITED', message: 'Request quota used up' },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, code: 'PAYLOAD_TOO_LARGE', message: 'The body is too large' },
   // The authorizer throws only when it cannot check a credential (shared/auth/authorizer.ts).
-  { type: apigw.ResponseType.AUTHORIZER_FAILURE, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },
+  { type: apigw.ResponseType.AUTHORIZER_FAILURE, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly', headers: retryLater },
   // The authorizer could not be invoked: at its reserved concurrency during a flood (edge.ts), or down.
-  { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly' },
+  { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly', headers: retryLater },
 ];
 
 /**

@@ -9,6 +9,12 @@ export interface Config {
   tableName: string;
   /** Set only off AWS (DynamoDB Local). */
   dynamoEndpoint: string | undefined;
+  /**
+   * How long one attempt of a DynamoDB call may take before it counts as failed (and is retried,
+   * then answered 503): DYNAMODB_TIMEOUT_MS, 2 s on AWS (three attempts fit the 10 s function
+   * timeout), 10 s on the local stage, where a loaded laptop's DynamoDB Local may be slow.
+   */
+  dynamoTimeoutMs: number;
   region: string;
   /** Version string carried by webhook payloads and the health probes. */
   apiVersion: string;
@@ -61,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stage,
     tableName: env.TABLE_NAME ?? `brigade-${stage}`,
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    dynamoTimeoutMs: positiveInteger('DYNAMODB_TIMEOUT_MS', env.DYNAMODB_TIMEOUT_MS, stage === 'local' ? 10_000 : 2_000),
     region: env.AWS_REGION ?? 'eu-north-1',
     apiVersion: API_VERSION,
     jwtSecret: env.JWT_SECRET || undefined,

@@ -59,7 +59,12 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const unprocessable = (message: string, details: FieldProblem[] = []) =>
   new AppError('UNPROCESSABLE', message, details);
+/**
+ * Seconds a client should wait after a 503: the SDK has already retried with backoff before the
+ * error leaves, so what remains is a throttle clearing or the database coming back.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 export const unavailable = (message = 'A dependency is unavailable; try again shortly') =>
-  new AppError('UNAVAILABLE', message);
+  new AppError('UNAVAILABLE', message, [], { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError('RATE_LIMITED', 'Hourly request limit reached', [], { 'Retry-After': String(retryAfterSeconds) });

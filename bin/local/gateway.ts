@@ -44,7 +44,7 @@ export async function invokeThroughGateway(route: { permission: string | null },
   } catch (err) {
     if (!(err instanceof AppError)) console.error('local stage: the authorizer failed', err);
     const error = unavailable();
-    return { statusCode: error.status, headers: { 'Content-Type': 'application/json' }, body: errorBody(error, event.requestContext.requestId) };
+    return { statusCode: error.status, headers: { 'Content-Type': 'application/json', ...error.headers }, body: errorBody(error, event.requestContext.requestId) };
   }
   const authorized = { ...event, requestContext: { ...event.requestContext, authorizer: verdict.context ?? null } };
   return handler(authorized, context);
