@@ -12,7 +12,11 @@ import { createTableInput, table } from '../../shared/data/table';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The port it listens on (a restart on the same data directory may ask for it again). */
+  port: number;
   stop(): Promise<void>;
+  /** Ends it at once with SIGKILL, as a crash would (the fault tests); resolves when it has exited. */
+  kill(): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -60,9 +64,9 @@ function assertJava(): void {
   }
 }
 
-export async function startDynamoDbLocal(options: { dataDir?: string | undefined } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: { dataDir?: string | undefined; port?: number } = {}): Promise<DynamoDbLocal> {
   assertJava();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
   // sharedDb: one database whatever the client's region and credentials.
@@ -82,6 +86,12 @@ export async function startDynamoDbLocal(options: { dataDir?: string | undefined
       clearTimeout(timer);
     }
   };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   try {
     await waitUntilServing(endpoint, child, () => log);
@@ -89,7 +99,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string | undefined
     await stop();
     throw err;
   }
-  return { endpoint, stop };
+  return { endpoint, port, stop, kill };
 }
 
 /** Creates the table from the definition CDK uses, unless it exists (a persistent data directory). */

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { localTokenBinding, resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { releaseIdBlocks } from '../../shared/data/ids';
-import { ensureTable, startDynamoDbLocal } from './dynamodb';
+import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import type { LocalPipeline } from './pipeline';
 import { LOCAL_OPERATOR_ID, isSeeded, seed, type DevKeys } from './seed';
 
@@ -22,6 +22,11 @@ export interface LocalStageOptions {
   dataDir?: string | undefined;
   /** Where dev-keys.json and the local JWT secret live. */
   localDir: string;
+  /**
+   * A DynamoDB Local already running, which the stage uses (and does not stop) instead of starting
+   * its own: the fault tests stop and restart it under a running stage. `dataDir` is then unused.
+   */
+  dynamo?: Pick<DynamoDbLocal, 'endpoint'>;
 }
 
 export interface LocalStage {
@@ -57,7 +62,8 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
   const localDir = resolve(options.localDir);
   mkdirSync(localDir, { recursive: true });
   const jwtSecret = localSecret(localDir);
-  const dynamo = await startDynamoDbLocal({ dataDir: options.dataDir });
+  const owned = options.dynamo ? undefined : await startDynamoDbLocal({ dataDir: options.dataDir });
+  const dynamo = options.dynamo ?? owned!;
 
   let server: Server | undefined;
   let pipeline: LocalPipeline | undefined;
@@ -67,7 +73,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     await pipeline?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     setDb(undefined);
-    await dynamo.stop();
+    await owned?.stop();
   };
   try {
     Object.assign(process.env, {
