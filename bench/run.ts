@@ -2,8 +2,9 @@
  * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
- * summary of a month, load (autocannon). Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
- * `npx tsx bench/sections/purchaseSummary.ts` §9, `npx tsx bench/sections/load.ts` §10.
+ * summary of a month, load (autocannon), and the proof runs (fuzz, sweeps, faults). Writes bench/report.md.
+ * `npx tsx bench/sections/selling.ts` prints §7 alone, `npx tsx bench/sections/purchaseSummary.ts` §9,
+ * `npx tsx bench/sections/load.ts` §10, `npx tsx bench/sections/proof.ts` §11.
  *
  *   npm run bench
  *
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
   const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
   const { purchaseSummarySection, purchaseSummaryChecks, purchaseSummaryMarkdown, SUMMARY_PURCHASES } = await import('./sections/purchaseSummary');
   const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
+  const { proof, proofChecks, proofMarkdown } = await import('./sections/proof');
   const md = await import('./lib/md');
   const { ms, kb, mark, table, verdict } = md;
 
@@ -85,6 +87,8 @@ async function main(): Promise<number> {
   const sold = await section('selling tables', () => selling());
   const reported = await section('purchase summary', () => purchaseSummarySection());
   const loaded = await section('load', () => loadSection());
+  // Last: it runs Vitest in child processes (the fuzz, the sweeps, the fault scenarios); nothing here is timed against a budget.
+  const proved = await section('fuzz, sweeps and faults', () => proof());
 
   const cpu = cpus();
   const summary: (readonly unknown[])[] = [];
@@ -322,6 +326,17 @@ async function main(): Promise<number> {
   }
   s10.push('');
 
+  // §11
+  const s11: string[] = ['## 11. Proof: every route fuzzed and swept, faults made on purpose', ''];
+  if (proved.ok) {
+    for (const [check, budget, measured, v] of proofChecks(proved.value)) summary.push([check, budget, measured, mark(v)]);
+    s11.push(...proofMarkdown(proved.value));
+  } else {
+    s11.push(`**CRASHED**: ${proved.error.message}`);
+    summary.push(['§11 Proof', 'fuzz, sweeps and faults pass', 'crashed', '**ERROR**']);
+  }
+  s11.push('');
+
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
     '## At a glance',
@@ -344,14 +359,15 @@ async function main(): Promise<number> {
     ...s8,
     ...s9,
     ...s10,
+    ...s11,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s, fuzz, sweeps and faults ${proved.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok ? 0 : 1;
+  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok && proved.ok ? 0 : 1;
 }
 
 /** One line per section: how many of its checks pass, and the ones that do not (the first three, then a count). */

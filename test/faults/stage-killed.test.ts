@@ -43,10 +43,15 @@ async function startStage() {
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   const next = async (): Promise<string> => {
     const line = await Promise.race([lines.next(), exited.then(() => ({ done: true, value: undefined }))]);
-    if (line.done) throw new Error(`the stage process ended: ${errors}`);
+    if (line.done) throw new Error(`the stage process ended (${child.exitCode ?? child.signalCode}): ${errors}`);
     return line.value as string;
   };
-  const served = JSON.parse(await next()) as Served;
+  // The first line that is the stage's JSON (a dependency may print a line of its own before it).
+  let served: Served | undefined;
+  while (!served) {
+    const line = await next();
+    if (line.startsWith('{"baseUrl"')) served = JSON.parse(line) as Served;
+  }
   return {
     ...served,
     /** Resolves when the stage's webhook pipeline has nothing left to do. */
