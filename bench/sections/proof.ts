@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FaultCounts } from '../../test/support/fault-log';
 import { table, type Verdict } from '../lib/md';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,18 +65,8 @@ export interface SweepCounts {
   missing403s: number;
   writes: number;
 }
-export interface FaultRecord {
-  file: string;
-  scenario: string;
-  sent: number;
-  acknowledged: number;
-  refused: number;
-  lost: number;
-  stored: number;
-  delivered: number;
-  arrivals: number;
-  lostToDynamoDbLocal: number;
-}
+/** A fault scenario's record (test/support/fault-log.ts), with the file that wrote it. */
+export type FaultRecord = FaultCounts & { file: string; scenario: string };
 
 export interface ProofResult {
   apiRun: Run;
