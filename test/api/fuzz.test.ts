@@ -1,7 +1,8 @@
 /**
  * Every route of the table fuzzed from its own schemas (issue 15; docs/testing.md "The fuzz"):
  * requests changed in one way each (test/support/fuzz/cases.ts), sent to the local stage with
- * the fuzz company's admin key, next to a world of its real resources. Asserted:
+ * the fuzz company's admin key, next to a world of its real resources: the sweeps' world
+ * (test/support/world.ts `buildWorld`), each route's valid request its `requestFor`. Asserted:
  *
  * - no answer is a 5xx;
  * - every answer matches the OpenAPI description (test/support/answers.ts): an error is the
@@ -18,16 +19,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Route } from '../../shared/routes';
 import { devKeys } from '../support/http';
-import { freshCompany, type OwnCompany } from '../support/stage-data';
-import { casesOf, type FuzzCase } from '../support/fuzz/cases';
+import { casesOf, type Base, type FuzzCase } from '../support/fuzz/cases';
 import { expectationOf, type Expectation, type Sent } from '../support/fuzz/oracle';
-import { plain, validValue } from '../support/fuzz/schema';
+import { branches, plain, validValue } from '../support/fuzz/schema';
 import { bounded, curlOf, send, toSent, type Received } from '../support/fuzz/send';
 import { belongsTo, diff, snapshot } from '../support/fuzz/state';
-import { adapt, exampleOf, makeWorld, paramsOf, type World } from '../support/fuzz/world';
+import { buildWorld, requestFor, startReceiver, type World } from '../support/world';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 15_001);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
@@ -62,32 +62,48 @@ interface RouteCount {
   fiveXX: number;
 }
 
-let own: OwnCompany;
 let world: World;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+/** What the world has no value for, route by route (`requestFor`'s `missing`): filled by `baseOf`. */
+let worldMissing: string[];
 
 beforeAll(async () => {
-  own = await freshCompany('Fuzz company');
-  world = await makeWorld(own.companyId, own.keys.admin);
-  console.info(`fuzz: seed ${SEED}, ${RUNS} cases per route; company ${own.companyId}${world.missing.length ? `; the world lacks: ${world.missing.join(' | ')}` : ''}`);
+  receiver = await startReceiver();
+  world = await buildWorld('Fuzz company', receiver.url, routes);
+  worldMissing = (routes as readonly Route[]).flatMap((r) => {
+    const { missing } = requestFor(r, world);
+    return missing.length ? [`${r.operationId}: ${missing.join(', ')}`] : [];
+  });
+  console.info(`fuzz: seed ${SEED}, ${RUNS} cases per route; company ${world.company.companyId}${worldMissing.length ? `; the world lacks: ${worldMissing.join(' | ')}` : ''}`);
 }, 120_000);
 
-/** What a route's cases start from: its example body, the query its schema requires, the world's ids. */
-function baseOf(route: Route) {
-  const query: Record<string, string> = {};
-  if (route.schemas.query) {
-    const schema = plain(route.schemas.query);
-    for (const name of (schema.required ?? []) as string[]) {
-      const sub = schema.properties[name];
-      if (sub.default !== undefined) continue;
-      query[name] = String(world.values[name] ?? adapt(validValue(sub), world.values, name));
-    }
+afterAll(() => receiver?.close());
+
+/**
+ * What a route's cases start from: the world's request of it (test/support/world.ts `requestFor`:
+ * the ids of real resources in the path, the query, the body example with the world's ids). What
+ * the world has no value for gets a valid value of its schema: a path parameter no segment names a
+ * well-formed id that names nothing (a 404, after everything before the lookup), a required query
+ * parameter the world's table lacks the least value its schema takes.
+ */
+function baseOf(route: Route): Base {
+  const request = requestFor(route, world);
+  const pathSchema = plain(route.schemas.path ?? {});
+  const params = Object.fromEntries(
+    [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, request.params[name!] ?? String(validValue(branches(pathSchema.properties?.[name!] ?? { type: 'string' })[0]!))]),
+  );
+  const query = { ...request.query };
+  const querySchema = route.schemas.query ? plain(route.schemas.query) : undefined;
+  for (const name of (querySchema?.required ?? []) as string[]) {
+    const sub = querySchema!.properties[name];
+    if (query[name] === undefined && sub.default === undefined) query[name] = String(validValue(sub));
   }
-  let body = route.schemas.body ? adapt(exampleOf(route), world.values) : undefined;
+  let body = request.body;
   if (route.operationId === 'createPermission') body = { ...(body as object), key: `${MARKER}.probe`, name: MARKER };
-  return { route, params: paramsOf(world, route), query, body };
+  return { route, params, query, body };
 }
 
-const credentialOf = (route: Route): Record<string, string> => (route.permission?.startsWith('companies.') ? { Authorization: `Bearer ${devKeys().operatorToken}` } : { 'X-API-Key': own.keys.admin });
+const credentialOf = (route: Route): Record<string, string> => (route.permission?.startsWith('companies.') ? { Authorization: `Bearer ${devKeys().operatorToken}` } : { 'X-API-Key': world.company.keys.admin });
 
 function samplesOf(route: Route): Sample[] {
   const runs = route.permission?.startsWith('companies.') ? OPERATOR_RUNS : RUNS;
@@ -123,7 +139,7 @@ describe('fuzz: every route from its schemas', () => {
     const baseUrl = devKeys().baseUrl;
     const chosen = (routes as readonly Route[]).filter((r) => !ONLY || ONLY.has(r.operationId));
     const samples = chosen.flatMap(samplesOf);
-    const mine = belongsTo(own.companyId, MARKER);
+    const mine = belongsTo(world.company.companyId, MARKER);
     const faults: string[] = [];
     const stateChanges: string[] = [];
     const sendAll = (batch: Sample[]) =>
@@ -138,7 +154,7 @@ describe('fuzz: every route from its schemas', () => {
 
     // The state check can fail: one accepted write shows, its outbox item included.
     const control = await snapshot(mine);
-    const written = await send(baseUrl, toSent('/api/v1/coursings', 'POST', { family: 'control', target: '/', note: 'a valid write', params: {}, query: [], body: { json: { locationId: world.values.locationId, title: 'Fuzz control', order: 1 } } }, { 'X-API-Key': own.keys.admin }));
+    const written = await send(baseUrl, toSent('/api/v1/coursings', 'POST', { family: 'control', target: '/', note: 'a valid write', params: {}, query: [], body: { json: { locationId: world.ids.location, title: 'Fuzz control', order: 1 } } }, { 'X-API-Key': world.company.keys.admin }));
     expect(written.status, JSON.stringify(written.body)).toBe(200);
     const seen = diff(control, await snapshot(mine));
     expect(seen.some((line) => line.startsWith('added') && line.includes('Fuzz control') && line.includes('COURSING')), seen.join('\n')).toBe(true);
@@ -195,7 +211,7 @@ describe('fuzz: every route from its schemas', () => {
       fiveXX: sentSamples.filter((s) => s.received!.status >= 500).length,
       faults: faults.length,
       stateChanges: stateChanges.length,
-      worldMissing: world.missing,
+      worldMissing,
       families,
       perRoute,
       faultList: faults.slice(0, 500),

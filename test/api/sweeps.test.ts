@@ -13,7 +13,6 @@
  * A route the world cannot build a request for fails the run, naming it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantPermissions } from '../../shared/auth/catalog';
@@ -21,7 +20,7 @@ import { routes, type Route } from '../../shared/routes';
 import type { Answer } from '../support/http';
 import { sweepsFile } from '../support/summary-reporter';
 import { freshCompany, stageItems, testKey, type OwnCompany } from '../support/stage-data';
-import { buildWorld, companyWide, creationOrder, requestFor, send, type Resource, type SweepRequest, type World } from '../support/world';
+import { buildWorld, companyWide, creationOrder, requestFor, send, startReceiver, type Resource, type World, type WorldRequest } from '../support/world';
 
 /**
  * Operations neither sweep applies to, each with why. Public operations (no permission: the probes,
@@ -92,7 +91,7 @@ function fields(body: unknown, key = '', out: [string, unknown][] = []): [string
  * id (locations, guests, items, roles, tags: counters other companies share, so the same number is
  * often some other resource of theirs) only as the value of a field naming its kind.
  */
-function shownOfWorld(r: SweepRequest, a: Answer): string[] {
+function shownOfWorld(r: WorldRequest, a: Answer): string[] {
   const sent = `${r.url} ${JSON.stringify(r.headers)} ${JSON.stringify(r.body ?? null)}`;
   const numericFields: Partial<Record<Resource, string[]>> = {
     location: ['locationId', 'locationIds'],
@@ -123,29 +122,27 @@ const answersForAnyId: Record<string, (a: Answer) => boolean> = {
   getReview: (a) => a.status === 200 && a.body?.data === null,
 };
 
-const line = (r: SweepRequest, a: Answer) => `${r.operationId} ${r.method} ${r.url} → ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
+const line = (r: WorldRequest, a: Answer) => `${r.operationId} ${r.method} ${r.url} → ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
 
 /** The refusal as the contract words it: status, code, the envelope. */
 const refusedAs = (a: Answer, status: number, code: string) => a.status === status && a.body?.status === 'error' && a.body?.error?.code === code && typeof a.body?.meta?.requestId === 'string';
 
 let world: World;
 let them: OwnCompany;
-let requests: Map<string, SweepRequest>;
+let requests: Map<string, WorldRequest>;
 const without = new Map<string, string>();
 let limitedKey: string;
 let before: Map<string, string>;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const counts = { tenancy: 0, permission: 0, location: 0, sane: 0 };
 /** Swept operations a sweep left out because their request names nothing it applies to. */
 const notSwept = { tenancy: [] as string[], location: [] as string[] };
 const found = { leaks: [] as string[], tenancy: [] as string[], permission: [] as string[], location: [] as string[], writes: [] as string[], sanity: [] as string[] };
 
 beforeAll(async () => {
-  receiver = createServer((_req, res) => res.writeHead(200).end('ok'));
-  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  receiver = await startReceiver();
   const built = Date.now();
-  [world, them] = await Promise.all([buildWorld('Sweeps A', receiverUrl, all), freshCompany('Sweeps B')]);
+  [world, them] = await Promise.all([buildWorld('Sweeps A', receiver.url, all), freshCompany('Sweeps B')]);
   console.log(`sweeps: the world built in ${Date.now() - built} ms`);
   requests = new Map(swept.map((r) => [r.operationId, requestFor(r, world)]));
   // Every permission but one: an API key of A per permission (the test stage hashes keys at bcrypt
@@ -178,8 +175,7 @@ afterAll(async () => {
   };
   mkdirSync(dirname(sweepsFile), { recursive: true });
   writeFileSync(sweepsFile, JSON.stringify(summary, null, 2));
-  receiver.closeAllConnections();
-  await new Promise<void>((ok) => receiver.close(() => ok()));
+  await receiver.close();
 });
 
 describe('the sweeps read the route table', () => {
@@ -240,7 +236,7 @@ describe('sweeps', () => {
     // member before its booking, a rule before its schedule), deletions last among equals: no
     // request finds its resource deleted or replaced by an earlier one. Conflicts (409) and
     // business rules (422) of the world's states are fine.
-    const sane = (batch: SweepRequest[]) =>
+    const sane = (batch: WorldRequest[]) =>
       inFlight(batch, 8, async (r) => {
         const a = await send(r, { key: world.company.keys.admin });
         counts.sane++;
@@ -248,7 +244,7 @@ describe('sweeps', () => {
       });
     const writes = [...requests.values()].filter((r) => r.method !== 'GET');
     await sane([...requests.values()].filter((r) => r.method === 'GET'));
-    const rank = (r: SweepRequest) => Math.max(0, ...r.names.map((n) => creationOrder.indexOf(n)));
+    const rank = (r: WorldRequest) => Math.max(0, ...r.names.map((n) => creationOrder.indexOf(n)));
     for (const at of [...new Set(writes.map(rank))].sort((x, y) => y - x)) {
       for (const deleting of [false, true]) await sane(writes.filter((r) => rank(r) === at && (r.method === 'DELETE') === deleting));
     }

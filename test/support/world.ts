@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { DateTime } from 'luxon';
 import { expect } from 'vitest';
 import type { Route } from '../../shared/routes';
@@ -21,6 +22,8 @@ import { freshCompany, stageAlert, tabWithoutBooking, type OwnCompany } from './
 
 /** The world's resources, in the order they are made (later ones may hang off earlier ones). */
 export interface WorldIds {
+  /** The world's company: what the platform operator's paths name (`/companies/{companyId}`). */
+  company: number;
   location: number;
   /** A second location of the company: where the location-limited key of the sweeps may act. */
   otherLocation: number;
@@ -41,11 +44,15 @@ export interface WorldIds {
   tab: string;
   bookingGroup: string;
   booking: string;
+  /** The booking's confirmation code: what a guest's by-code paths name it by. */
+  bookingCode: string;
   variantGroup: number;
   variant: number;
   customTag: number;
   terminal: string;
   waitlistEntry: string;
+  /** The waitlist entry's code: what a guest's by-code paths name it by. */
+  waitlistCode: string;
   order: string;
   dispatch: string;
   member: string;
@@ -57,8 +64,8 @@ export type Resource = keyof WorldIds;
 
 /** The order `buildWorld` makes the resources in: a resource may belong to one made before it, never after. */
 export const creationOrder: readonly Resource[] = [
-  'location', 'otherLocation', 'guest', 'table', 'otherTable', 'item', 'otherItem', 'coursing', 'printerGroup', 'capacitySetting', 'role', 'apiKey', 'webhook',
-  'schedule', 'rule', 'alert', 'tab', 'bookingGroup', 'booking', 'variantGroup', 'variant', 'customTag', 'terminal', 'waitlistEntry', 'order', 'dispatch',
+  'company', 'location', 'otherLocation', 'guest', 'table', 'otherTable', 'item', 'otherItem', 'coursing', 'printerGroup', 'capacitySetting', 'role', 'apiKey', 'webhook',
+  'schedule', 'rule', 'alert', 'tab', 'bookingGroup', 'booking', 'bookingCode', 'variantGroup', 'variant', 'customTag', 'terminal', 'waitlistEntry', 'waitlistCode', 'order', 'dispatch',
   'member', 'purchase', 'printJob', 'delivery',
 ];
 
@@ -75,9 +82,12 @@ export interface World {
 /**
  * Path segment → the resource a parameter right after it names. `{locationId}` after `locations`,
  * `{id}` after `bookings`, `{memberId}` after `members`: the segment says what, whatever the
- * parameter is called.
+ * parameter is called. Where the segment says only how (`by-code`), the two segments before the
+ * parameter say what: `bookings/by-code/{code}` names the booking by its code. The one place that
+ * knows which id a path names: the sweeps and the fuzz both read it (through `requestFor`).
  */
 export const segmentResource: Record<string, Resource> = {
+  companies: 'company',
   locations: 'location',
   tables: 'table',
   'booking-groups': 'bookingGroup',
@@ -104,14 +114,19 @@ export const segmentResource: Record<string, Resource> = {
   jobs: 'printJob',
   terminals: 'terminal',
   alerts: 'alert',
+  'bookings/by-code': 'bookingCode',
+  'booking-waitlist/by-code': 'waitlistCode',
 };
+
+/** The resource the parameter at `segments[i]` names, by the segments before it (`segmentResource`). */
+const resourceAt = (segments: string[], i: number): Resource | undefined => segmentResource[segments.slice(Math.max(i - 2, 0), i).join('/')] ?? segmentResource[segments[i - 1] ?? ''];
 
 /**
  * Resources of the company as a whole, not of one of its locations: a key limited to some locations
  * still reaches them (docs/access.md: key records are read company-wide; roles, webhooks and guests
  * have no location). Every other resource lives at a location.
  */
-export const companyWide: ReadonlySet<Resource> = new Set<Resource>(['guest', 'role', 'apiKey', 'webhook', 'delivery']);
+export const companyWide: ReadonlySet<Resource> = new Set<Resource>(['company', 'guest', 'role', 'apiKey', 'webhook', 'delivery']);
 
 const plusMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
@@ -169,11 +184,15 @@ function queryValues(world: World): Record<string, string> {
   };
 }
 
-export interface SweepRequest {
+export interface WorldRequest {
   operationId: string;
   method: string;
   /** The path with the world's ids in it, and the query string. */
   url: string;
+  /** The path parameters the world has a value for, by name (not encoded). */
+  params: Record<string, string>;
+  /** The query parameters sent, by name. */
+  query: Record<string, string>;
   body?: unknown;
   headers: Record<string, string>;
   /** The world's resources the request names (path and body), the location counted when named anywhere. */
@@ -205,21 +224,23 @@ function replaceIds(value: unknown, fill: ReturnType<typeof bodyValues>, named: 
 }
 
 /** The request of `route` against the world (see the module's comment). */
-export function requestFor(route: Route, world: World): SweepRequest {
+export function requestFor(route: Route, world: World): WorldRequest {
   const missing: string[] = [];
   const named = new Set<Resource>();
+  const params: Record<string, string> = {};
   const segments = route.path.split('/');
   const path = segments
     .map((segment, i) => {
       const param = /^\{(.+)\}$/.exec(segment)?.[1];
       if (!param) return segment;
-      const resource = segmentResource[segments[i - 1] ?? ''];
+      const resource = resourceAt(segments, i);
       if (!resource) {
         missing.push(`path parameter ${param}`);
         return segment;
       }
       named.add(resource);
-      return encodeURIComponent(String(world.ids[resource]));
+      params[param] = String(world.ids[resource]);
+      return encodeURIComponent(params[param]);
     })
     .join('/');
   const query = new URLSearchParams();
@@ -241,7 +262,7 @@ export function requestFor(route: Route, world: World): SweepRequest {
   const body = route.schemas.body ? replaceIds(example ?? {}, bodyValues(world), named) : undefined;
   if (route.schemas.body && example === undefined) missing.push('a body example');
   const search = query.toString();
-  return { operationId: route.operationId, method: route.method, url: `${path}${search ? `?${search}` : ''}`, body, headers, names: [...named], missing };
+  return { operationId: route.operationId, method: route.method, url: `${path}${search ? `?${search}` : ''}`, params, query: Object.fromEntries(query), body, headers, names: [...named], missing };
 }
 
 /**
@@ -250,7 +271,7 @@ export function requestFor(route: Route, world: World): SweepRequest {
  * description itself (test/support/answer-log.ts), so a sweep records what it got instead of
  * stopping at the first answer the description lacks.
  */
-export async function send(request: SweepRequest, credential: { key: string } | { token: string }): Promise<Answer> {
+export async function send(request: WorldRequest, credential: { key: string } | { token: string }): Promise<Answer> {
   const headers: Record<string, string> = { ...request.headers, ...('key' in credential ? { 'X-API-Key': credential.key } : { Authorization: `Bearer ${credential.token}` }) };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${devKeys().baseUrl}${request.url}`, { method: request.method, headers, ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }) });
@@ -258,6 +279,22 @@ export async function send(request: SweepRequest, credential: { key: string } | 
   let body: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
   return { status: res.status, headers: res.headers, body };
+}
+
+/**
+ * A webhook receiver on a free loopback port that answers 200 to everything: the `receiverUrl` of
+ * `buildWorld`, where the world's subscription sends. `close` ends it with its connections.
+ */
+export async function startReceiver(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => res.writeHead(200).end('ok'));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
 }
 
 /** POST/PUT/PATCH with the admin key; expects 200 and answers `data`. */
@@ -286,7 +323,7 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   const company = await freshCompany(name);
   const timezone = 'Europe/Stockholm';
   const day = DateTime.now().setZone(timezone).plus({ days: 7 }).toISODate()!;
-  const ids = {} as WorldIds;
+  const ids = { company: company.companyId } as WorldIds;
   const world: World = { company, ids, timezone, day, receiverUrl };
   const a = (method: string, path: string, body?: unknown) => made(world, method, path, body);
 
@@ -319,26 +356,32 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   ids.rule = schedule.rules[0]!.id;
   let group: { id: number; variants?: { id: number }[] };
   let order: { id: string; dispatches: { id: string }[] };
-  [ids.bookingGroup, ids.booking, group, ids.customTag, ids.terminal, order] = await Promise.all([
+  let booking: { id: string; confirmationCode: string };
+  [ids.bookingGroup, booking, group, ids.customTag, ids.terminal, order] = await Promise.all([
     a('POST', `/api/v1/locations/${at}/booking-groups`, { name: 'World terrace', tableIds: [ids.table] }).then((g) => g.id),
-    a('POST', '/api/v1/bookings', { locationId: at, bookingDate: day, startTime: '19:00', guestCount: 2, tableIds: [ids.otherTable], guestName: 'Ada Lovelace' }).then((b) => b.id),
+    a('POST', '/api/v1/bookings', { locationId: at, bookingDate: day, startTime: '19:00', guestCount: 2, tableIds: [ids.otherTable], guestName: 'Ada Lovelace' }),
     a('POST', '/api/v1/variant-groups', { locationId: at, name: 'Size', type: 'single', min: 1, max: 1, variants: [{ name: 'Regular' }] }),
     a('POST', '/api/v1/custom-tags', { itemId: ids.item, categoryHandle: 'allergens', key: 'Gluten free' }).then((t) => t.id),
     a('PUT', `/api/v1/terminals/${randomUUID()}`, { locationId: at, name: 'World terminal', printerGroupId: ids.printerGroup }).then((t) => t.id),
     a('POST', `/api/v1/tabs/${ids.tab}/orders`, { items: [{ itemId: ids.item, quantity: 1, coursingId: ids.coursing }] }),
   ]);
+  ids.booking = booking.id;
+  ids.bookingCode = booking.confirmationCode;
   ids.variantGroup = group.id;
   ids.order = order.id;
   ids.dispatch = order.dispatches[0]!.id;
-  [ids.variant, ids.waitlistEntry, ids.member, ids.purchase, ids.printJob, ids.delivery] = await Promise.all([
+  let waiting: { id: string; code: string };
+  [ids.variant, waiting, ids.member, ids.purchase, ids.printJob, ids.delivery] = await Promise.all([
     group.variants?.[0]?.id ?? a('POST', `/api/v1/variant-groups/${group.id}/variants`, { name: 'Regular' }).then((v) => v.id),
-    a('POST', '/api/v1/booking-waitlist', exampleBody('joinWaitlist', all, world)).then((e) => e.id),
+    a('POST', '/api/v1/booking-waitlist', exampleBody('joinWaitlist', all, world)),
     a('POST', `/api/v1/bookings/${ids.booking}/members`, { guestName: 'Grace Hopper' }).then((m) => m.id),
     // a part of the bill: the tab stays open
     a('POST', `/api/v1/tabs/${ids.tab}/purchases`, { amount: 1000, paymentProvider: 'card' }).then((p) => p.id),
     a('POST', '/api/v1/print-jobs/terminal-pre-check', exampleBody('terminalPreCheck', all, world)).then((j) => j.id),
     a('POST', `/api/v1/webhooks/subscriptions/${ids.webhook}/test`).then((d) => d.id),
   ]);
+  ids.waitlistEntry = waiting.id;
+  ids.waitlistCode = waiting.code;
   await Promise.all([a('POST', '/api/v1/reviews', { purchaseIntentId: ids.purchase, rating: 5 }), settledDelivery(company.companyId, ids.delivery)]);
   return world;
 }
