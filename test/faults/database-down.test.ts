@@ -16,8 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../bin/local/dynamodb';
 import type { LocalStage } from '../../bin/local/stage';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../shared/errors';
-import { Receiver, burstOfGuests, expectNothingLost, storedGuests, tableReader } from '../support/faults';
-import { recordFault } from '../support/fault-log';
+import { Receiver, burstOfGuests, createGuest, expectNothingLostAfter, subscribeToGuests } from '../support/faults';
 
 let dir: string;
 let dynamo: DynamoDbLocal;
@@ -54,8 +53,7 @@ afterAll(async () => {
 
 describe('DynamoDB Local killed under a running stage, then back', () => {
   it('answers 503 with Retry-After while it is down, reports unhealthy, recovers, and loses nothing', { timeout: 300_000 }, async () => {
-    const sub = await call('POST', '/api/v1/webhooks/subscriptions', { url: receiver.url, events: ['guest.created'] });
-    expect(sub.status).toBe(200);
+    await subscribeToGuests(stage.baseUrl, admin(), receiver.url);
 
     let down = false;
     const burst = await burstOfGuests({
@@ -97,18 +95,11 @@ describe('DynamoDB Local killed under a running stage, then back', () => {
     const readyAgain = await fetch(`${stage.baseUrl}/ready`);
     expect(readyAgain.status).toBe(200);
     expect(await readyAgain.json()).toMatchObject({ dependencies: { database: { status: expect.stringMatching(/^(healthy|degraded)$/) } } });
-    const after = await call('POST', '/api/v1/users/guests', { name: 'After The Fault', email: 'burst-db-after@faults.example' });
-    expect(after.status).toBe(200);
+    const after = await createGuest(stage.baseUrl, admin(), 'burst-db-after@faults.example', 'After The Fault');
+    expect(after.kind).toBe('acknowledged');
     expect((await call('POST', '/api/v1/users/guests', { email: 'while-down@faults.example' })).status).toBe(200); // the refused write was not half done: it can be made now
 
     await stage.pipeline.drained();
-    const reader = tableReader(dynamo.endpoint, stage.tableName);
-    try {
-      const stored = await storedGuests(reader, companyId(), 'db');
-      const counts = expectNothingLost({ ...burst, outcomes: [...burst.outcomes, { email: 'burst-db-after@faults.example', kind: 'acknowledged', id: after.body.data.id }] }, stored, receiver, { dynamoDbLocalKilled: true });
-      recordFault(import.meta.url, 'DynamoDB Local killed mid-burst, then back', counts);
-    } finally {
-      reader.destroy();
-    }
+    await expectNothingLostAfter({ file: import.meta.url, scenario: 'DynamoDB Local killed mid-burst, then back', endpoint: dynamo.endpoint, tableName: stage.tableName, companyId: companyId(), tag: 'db', burst, after, receiver });
   });
 });

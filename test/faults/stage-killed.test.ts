@@ -16,8 +16,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevKeys } from '../../bin/local/seed';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../shared/errors';
-import { recordFault } from '../support/fault-log';
-import { Receiver, burstOfGuests, expectNothingLost, storedGuests, tableReader } from '../support/faults';
+import { Receiver, burstOfGuests, createGuest, expectNothingLostAfter, subscribeToGuests } from '../support/faults';
 
 interface Served {
   baseUrl: string;
@@ -90,12 +89,7 @@ describe('the local stage killed with SIGKILL mid-burst, restarted on the same D
     let stage = await startStage();
     const admin = stage.devKeys.companies[0]!.keys.admin;
     const companyId = stage.devKeys.companies[0]!.companyId;
-    const subscribed = await fetch(`${stage.baseUrl}/api/v1/webhooks/subscriptions`, {
-      method: 'POST',
-      headers: { 'X-API-Key': admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ url: receiver.url, events: ['guest.created'] }),
-    });
-    expect(subscribed.status).toBe(200);
+    await subscribeToGuests(stage.baseUrl, admin, receiver.url);
 
     let killed = false;
     const firstBaseUrl = stage.baseUrl;
@@ -121,22 +115,14 @@ describe('the local stage killed with SIGKILL mid-burst, restarted on the same D
     // The same data directory, a new process: the seed is not repeated, the keys still work.
     stage = await startStage();
     expect(stage.devKeys.companies[0]!.keys.admin).toBe(admin);
-    const after = await fetch(`${stage.baseUrl}/api/v1/users/guests`, {
-      method: 'POST',
-      headers: { 'X-API-Key': admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'After The Kill', email: 'burst-kill-after@faults.example' }),
-    });
-    expect(after.status).toBe(200);
-    const afterId = ((await after.json()) as { data: { id: number } }).data.id;
+    const after = await createGuest(stage.baseUrl, admin, 'burst-kill-after@faults.example', 'After The Kill');
+    expect(after.kind).toBe('acknowledged');
 
     await stage.drained();
-    const reader = tableReader(stage.dynamoEndpoint, stage.tableName);
     try {
-      const stored = await storedGuests(reader, companyId, 'kill');
-      const counts = expectNothingLost({ ...burst, outcomes: [...burst.outcomes, { email: 'burst-kill-after@faults.example', kind: 'acknowledged', id: afterId }] }, stored, receiver, { dynamoDbLocalKilled: true });
-      recordFault(import.meta.url, 'the stage killed (SIGKILL) mid-burst, restarted on its DATA_DIR', counts);
+      const scenario = 'the stage killed (SIGKILL) mid-burst, restarted on its DATA_DIR';
+      await expectNothingLostAfter({ file: import.meta.url, scenario, endpoint: stage.dynamoEndpoint, tableName: stage.tableName, companyId, tag: 'kill', burst, after, receiver });
     } finally {
-      reader.destroy();
       await stage.stop();
     }
   });
