@@ -16,6 +16,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mark, verdict, type Verdict } from './lib/md';
 
 // Before any handler module loads: config() reads the environment lazily, on first use.
 process.env.STAGE = 'local';
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
   const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
   const { proof, proofChecks, proofMarkdown } = await import('./sections/proof');
   const md = await import('./lib/md');
-  const { ms, kb, mark, table, verdict } = md;
+  const { ms, kb, table } = md;
 
   const harness = await createHarness(root);
   // Calls first: it also proves every fixture answers 2xx before anything is timed.
@@ -260,82 +261,14 @@ async function main(): Promise<number> {
   }
   s4.push('');
 
-  // §5
-  const s5: string[] = [`## 5. Guest search on ${GUEST_POPULATION.toLocaleString('en')} guests`, ''];
-  if (guests.ok) {
-    for (const [check, budget, measured, ok] of guestSearchChecks(guests.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
-    s5.push(...guestSearchMarkdown(guests.value));
-  } else {
-    s5.push(`**CRASHED**: ${guests.error.message}`);
-    summary.push(['§5 Guest search', 'correct results, 1 Query per page', 'crashed', '**ERROR**']);
-  }
-  s5.push('');
-
-  // §6
-  const s6: string[] = ['## 6. Reads at the round-trip floor', ''];
-  if (floor.ok) {
-    for (const [check, budget, measured, ok] of readFloorChecks(floor.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
-    s6.push(...readFloorMarkdown(floor.value));
-  } else {
-    s6.push(`**CRASHED**: ${floor.error.message}`);
-    summary.push(['§6 Round-trip floor', 'HTTP / raw ≤ 1.5 (median)', 'crashed', '**ERROR**']);
-  }
-  s6.push('');
-
-  // §7
-  const s7: string[] = ['## 7. Selling tables', ''];
-  if (sold.ok) {
-    for (const [check, budget, measured, v] of sellingChecks(sold.value)) summary.push([check, budget, measured, mark(v)]);
-    s7.push(...sellingMarkdown(sold.value));
-  } else {
-    s7.push(`**CRASHED**: ${sold.error.message}`);
-    summary.push(['§7 Selling tables', 'availability ≤ 10 ms, optimizer ≤ 1 s and within 1 %', 'crashed', '**ERROR**']);
-  }
-  s7.push('');
-
-  // §8
-  const s8: string[] = [`## 8. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`, ''];
-  if (tags.ok) {
-    for (const [check, budget, measured, ok] of customTagSearchChecks(tags.value)) summary.push([check, budget, measured, mark(verdict(ok))]);
-    s8.push(...customTagSearchMarkdown(tags.value));
-  } else {
-    s8.push(`**CRASHED**: ${tags.error.message}`);
-    summary.push(['§8 Custom tag search', 'correct results, 1 Query per page', 'crashed', '**ERROR**']);
-  }
-  s8.push('');
-
-  // §9
-  const s9: string[] = [`## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`, ''];
-  if (reported.ok) {
-    for (const [check, budget, measured, v] of purchaseSummaryChecks(reported.value)) summary.push([check, budget, measured, mark(v)]);
-    s9.push(...purchaseSummaryMarkdown(reported.value));
-  } else {
-    s9.push(`**CRASHED**: ${reported.error.message}`);
-    summary.push(['§9 Purchase summary', 'the sums of the purchases; 1 GetItem + 1 Query', 'crashed', '**ERROR**']);
-  }
-  s9.push('');
-
-  // §10
-  const s10: string[] = ['## 10. Load', ''];
-  if (loaded.ok) {
-    for (const [check, budget, measured, v] of loadChecks(loaded.value)) summary.push([check, budget, measured, mark(v)]);
-    s10.push(...loadMarkdown(loaded.value));
-  } else {
-    s10.push(`**CRASHED**: ${loaded.error.message}`);
-    summary.push(['§10 Load', '0 errors other than 429', 'crashed', '**ERROR**']);
-  }
-  s10.push('');
-
-  // §11
-  const s11: string[] = ['## 11. Proof: every route fuzzed and swept, faults made on purpose', ''];
-  if (proved.ok) {
-    for (const [check, budget, measured, v] of proofChecks(proved.value)) summary.push([check, budget, measured, mark(v)]);
-    s11.push(...proofMarkdown(proved.value));
-  } else {
-    s11.push(`**CRASHED**: ${proved.error.message}`);
-    summary.push(['§11 Proof', 'fuzz, sweeps and faults pass', 'crashed', '**ERROR**']);
-  }
-  s11.push('');
+  // §5 to §11: each section's checks go to the summary, its own text to its part of the report.
+  const s5 = reportSection(`## 5. Guest search on ${GUEST_POPULATION.toLocaleString('en')} guests`, guests, guestSearchChecks, guestSearchMarkdown, ['§5 Guest search', 'correct results, 1 Query per page'], summary);
+  const s6 = reportSection('## 6. Reads at the round-trip floor', floor, readFloorChecks, readFloorMarkdown, ['§6 Round-trip floor', 'HTTP / raw ≤ 1.5 (median)'], summary);
+  const s7 = reportSection('## 7. Selling tables', sold, sellingChecks, sellingMarkdown, ['§7 Selling tables', 'availability ≤ 10 ms, optimizer ≤ 1 s and within 1 %'], summary);
+  const s8 = reportSection(`## 8. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`, tags, customTagSearchChecks, customTagSearchMarkdown, ['§8 Custom tag search', 'correct results, 1 Query per page'], summary);
+  const s9 = reportSection(`## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`, reported, purchaseSummaryChecks, purchaseSummaryMarkdown, ['§9 Purchase summary', 'the sums of the purchases; 1 GetItem + 1 Query'], summary);
+  const s10 = reportSection('## 10. Load', loaded, loadChecks, loadMarkdown, ['§10 Load', '0 errors other than 429'], summary);
+  const s11 = reportSection('## 11. Proof: every route fuzzed and swept, faults made on purpose', proved, proofChecks, proofMarkdown, ['§11 Proof', 'fuzz, sweeps and faults pass'], summary);
 
   const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
   out.push(
@@ -368,6 +301,26 @@ async function main(): Promise<number> {
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
   return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok && proved.ok ? 0 : 1;
+}
+
+/**
+ * A section that reports itself: its checks ([check, budget, measured, pass or verdict]) are added
+ * to the summary and its markdown follows its heading; a crashed section says so in both places.
+ */
+function reportSection<T>(
+  heading: string,
+  result: Section<T>,
+  checks: (value: T) => readonly (readonly [string, string, string, boolean | Verdict])[],
+  markdown: (value: T) => string[],
+  crashed: readonly [check: string, budget: string],
+  summary: (readonly unknown[])[],
+): string[] {
+  if (!result.ok) {
+    summary.push([...crashed, 'crashed', '**ERROR**']);
+    return [heading, '', `**CRASHED**: ${result.error.message}`, ''];
+  }
+  for (const [check, budget, measured, v] of checks(result.value)) summary.push([check, budget, measured, mark(typeof v === 'boolean' ? verdict(v) : v)]);
+  return [heading, '', ...markdown(result.value), ''];
 }
 
 /** One line per section: how many of its checks pass, and the ones that do not (the first three, then a count). */
