@@ -12,7 +12,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { Route } from '../shared/routes';
-import type { Tier } from '../shared/schemas/access';
 import { accessOf, type RoleAccess } from './data-access';
 import { HandlerFunction, operationFunctionName } from './handler-function';
 import { HandlerRole } from './handler-role';
@@ -26,8 +25,8 @@ export interface EndpointSettings {
   api: apigw.RestApi;
   authorizer: apigw.IAuthorizer;
   table: BrigadeTable;
-  /** The tier plans, for the roles that add merchants' usage keys to them. */
-  plans: Record<Tier, apigw.UsagePlan>;
+  /** For the roles that add merchants' usage keys to the tier plans (usage-tiers.ts). */
+  manageKeysPolicy: iam.IManagedPolicy;
   environment: Record<string, string>;
 }
 
@@ -36,7 +35,7 @@ export function roleFor(scope: Construct, settings: EndpointSettings, access: Ro
   const id = `${pascalCase(access.name)}Role`;
   const existing = scope.node.tryFindChild(id);
   if (existing) return existing as HandlerRole;
-  return new HandlerRole(scope, id, { table: settings.table, access, logGroupPrefix: `/aws/lambda/brigade-${settings.stage}-`, plans: settings.plans });
+  return new HandlerRole(scope, id, { table: settings.table, access, logGroupPrefix: `/aws/lambda/brigade-${settings.stage}-`, manageKeysPolicy: settings.manageKeysPolicy });
 }
 
 export const pascalCase = (name: string) => name.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');

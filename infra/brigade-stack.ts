@@ -68,7 +68,7 @@ export class BrigadeStack extends Stack {
       api,
       authorizer: credential.authorizer,
       table,
-      plans: usage.plans,
+      manageKeysPolicy: usage.manageKeysPolicy,
       environment: {
         ...environment,
         // Where the api-keys operations attach a new merchant's usage key.

@@ -2,16 +2,13 @@
  * Execution roles that may touch only the item families they are granted (data-access.ts). The
  * HTTP functions get one role per area, one for an area's public operations and one where an area
  * gives a permission a role of its own (access.md, docs/infra.md): their logs, their families,
- * and, for the API-key functions only, the merchants' usage keys.
+ * and, for the API-key functions only, the merchants' usage keys (a managed policy of the parent stack).
  */
-import { ArnFormat, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
-import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import type { Tier } from '../shared/schemas/access';
 import { deniedOn, families, guardedFamilies, indexOf, type FamilyName, type Grants, type ItemAction, type RoleAccess } from './data-access';
 import type { BrigadeTable } from './table';
-import { apiGatewayArn } from './usage-tiers';
 
 /** The IAM actions of some item actions (`Query:gsi1` is a `dynamodb:Query`). */
 const dynamodb = (actions: readonly ItemAction[]) => [...new Set(actions.map((a) => `dynamodb:${a.replace(/:.*/, '')}`))];
@@ -70,12 +67,13 @@ export interface HandlerRoleProps {
   access: RoleAccess;
   /** Handlers' log groups all start with this (`/aws/lambda/brigade-dev-`). */
   logGroupPrefix: string;
-  plans: Record<Tier, apigw.UsagePlan>;
+  /** For the roles that manage merchants' usage keys (UsageTiers.manageKeysPolicy). */
+  manageKeysPolicy: iam.IManagedPolicy;
 }
 
 /** The role of a group of HTTP functions (data-access.ts `accessOf`). */
 export class HandlerRole extends iam.Role {
-  constructor(scope: Construct, id: string, { table, access, logGroupPrefix, plans }: HandlerRoleProps) {
+  constructor(scope: Construct, id: string, { table, access, logGroupPrefix, manageKeysPolicy }: HandlerRoleProps) {
     super(scope, id, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Brigade HTTP handlers: ${access.name}` });
     grantData(this, table, access.grants);
 
@@ -90,25 +88,7 @@ export class HandlerRole extends iam.Role {
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:${logGroupPrefix}*:*]`,
       reason: "Function names carry the stage, not the area; naming each log group would grow the inline policy with every operation, so the grant covers this stage's handler log-group prefix (streams are named by Lambda).",
     });
-    if (access.manageUsageKeys) this.allowUsageKeys(plans);
-  }
-
-  /**
-   * A merchant's usage key (shared/ports/apiGatewayUsagePlans.ts): CreateApiKey, then
-   * CreateUsagePlanKey on its tier's plan; a tier change deletes the plan key and creates it on the
-   * new plan; revoking deletes the gateway key.
-   */
-  private allowUsageKeys(plans: Record<Tier, apigw.UsagePlan>): void {
-    const planKeys = Object.values(plans).map((plan) => apiGatewayArn(this, `/usageplans/${plan.usagePlanId}/keys`));
-    this.addToPolicy(new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGatewayArn(this, '/apikeys'), ...planKeys] }));
-    this.addToPolicy(new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [apiGatewayArn(this, '/apikeys/*'), ...planKeys.map((arn) => `${arn}/*`)] }));
-    // The deletes name a key whose id API Gateway assigns at run time.
-    const keyPaths = ['/apikeys/*', ...Object.values(plans).map((plan) => `/usageplans/<${Stack.of(this).getLogicalId(plan.node.defaultChild as CfnElement)}>/keys/*`)];
-    Validations.of(this).acknowledge(
-      ...keyPaths.map((path) => ({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
-        reason: "Deleting a merchant's gateway key or its plan membership names the key, whose id API Gateway assigns at run time: the grant covers /apikeys/* and the three plans' /keys/* only.",
-      })),
-    );
+    // A merchant's usage key: the policy beside the tier plans (usage-tiers.ts).
+    if (access.manageUsageKeys) this.addManagedPolicy(manageKeysPolicy);
   }
 }

@@ -14,7 +14,7 @@
  * the web ACL (edge.ts: per bearer token, per API key) and by its hourly window.
  */
 import { createHash } from 'node:crypto';
-import { Arn, Stack } from 'aws-cdk-lib';
+import { Arn, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -55,6 +55,12 @@ export class UsageTiers extends Construct {
   /** The plan of the tiers' fallback keys. */
   readonly crowdPlan: apigw.UsagePlan;
   readonly keys: UsageKeys;
+  /**
+   * What the API-key operations may do to merchants' usage keys (shared/ports/apiGatewayUsagePlans.ts),
+   * attached to their roles in the area stacks. It lives here, beside the plans it names: in a nested
+   * stack a plan id is a parameter, and the acknowledgement below could not name it.
+   */
+  readonly manageKeysPolicy: iam.ManagedPolicy;
 
   constructor(scope: Construct, id: string, { api, stage, durability }: UsageTiersProps) {
     super(scope, id);
@@ -80,6 +86,32 @@ export class UsageTiers extends Construct {
     for (const tier of tiers) this.addKey(this.crowdPlan, stage, tier);
     // Callers whose credential did not verify: one small bucket for all of them.
     this.addKey(this.plans.standard, stage, 'anonymous');
+    this.manageKeysPolicy = this.manageKeys(stage);
+  }
+
+  /**
+   * CreateApiKey, then CreateUsagePlanKey on its tier's plan; a tier change deletes the plan key and
+   * creates it on the new plan; revoking deletes the gateway key. Nothing else of API Gateway.
+   */
+  private manageKeys(stage: DeployStage): iam.ManagedPolicy {
+    const planKeys = Object.values(this.plans).map((plan) => apiGatewayArn(this, `/usageplans/${plan.usagePlanId}/keys`));
+    const policy = new iam.ManagedPolicy(this, 'ManageKeysPolicy', {
+      description: `Brigade ${stage}: merchants' usage keys (create, add to a tier plan, move, delete)`,
+      statements: [
+        new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGatewayArn(this, '/apikeys'), ...planKeys] }),
+        new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [apiGatewayArn(this, '/apikeys/*'), ...planKeys.map((arn) => `${arn}/*`)] }),
+      ],
+    });
+    // The deletes name a key whose id API Gateway assigns at run time: only its path can be granted.
+    const stack = Stack.of(this);
+    const keyPaths = ['/apikeys/*', ...Object.values(this.plans).map((plan) => `/usageplans/<${stack.getLogicalId(plan.node.defaultChild as CfnElement)}>/keys/*`)];
+    Validations.of(policy).acknowledge(
+      ...keyPaths.map((path) => ({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
+        reason: "Deleting a merchant's gateway key or its plan membership names the key, whose id API Gateway assigns at run time: the grant covers /apikeys/* and the three tier plans' /keys/* only.",
+      })),
+    );
+    return policy;
   }
 
   private addKey(plan: apigw.UsagePlan, stage: DeployStage, name: keyof UsageKeys): void {

@@ -83,20 +83,49 @@ export interface FunctionRole {
 
 const rolesBySynth = new WeakMap<Synthesized, Map<string, FunctionRole>>();
 
-/** The execution role of the function with this name, and every statement of the policies attached to it. */
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+/**
+ * The statements of the customer-managed policies a role attaches (`ManagedPolicyArns`). In a nested
+ * stack the policy arrives as a parameter: the parent's nested-stack resource says which of its
+ * own resources that parameter names.
+ */
+function managedStatements(synth: Synthesized, stackIndex: number, arns: unknown[]): Statement[] {
+  const stack = synth.stacks[stackIndex]!;
+  const resources = synth.template(stack).toJSON().Resources as Resources;
+  return arns.flatMap((arn) => {
+    const ref = (arn as { Ref?: string }).Ref;
+    if (!ref) return [];
+    const own = resources[ref];
+    if (own?.Type === 'AWS::IAM::ManagedPolicy') return (own.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
+    const parent = stack.nestedStackParent;
+    if (!parent) return [];
+    const parentResources = synth.template(parent).toJSON().Resources as Resources;
+    const nested = Object.values(parentResources).find((r) => r.Type === 'AWS::CloudFormation::Stack' && (r.Properties.Parameters as Record<string, unknown> | undefined)?.[ref]);
+    const passed = (nested?.Properties.Parameters as Record<string, unknown> | undefined)?.[ref];
+    return passed ? managedStatements(synth, synth.stacks.indexOf(parent), [passed]) : [];
+  });
+}
+
+/** The execution role of the function with this name, and every statement of the policies attached to it (inline and managed). */
 export function roleOfFunction(synth: Synthesized, functionName: string): FunctionRole {
   let roles = rolesBySynth.get(synth);
   if (!roles) {
     roles = new Map();
-    for (const stack of synth.stacks) {
-      const resources = synth.template(stack).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
+    for (const [index, stack] of synth.stacks.entries()) {
+      const resources = synth.template(stack).toJSON().Resources as Resources;
       const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy');
       for (const fn of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function' && typeof r.Properties.FunctionName === 'string')) {
         const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
         const statements = policies
           .filter((p) => (p.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
           .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-        roles.set(fn.Properties.FunctionName as string, { roleId: `${stack.node.path}/${roleId}`, description: resources[roleId]?.Properties.Description as string | undefined, statements });
+        const managed = managedStatements(synth, index, (resources[roleId]?.Properties.ManagedPolicyArns as unknown[] | undefined) ?? []);
+        roles.set(fn.Properties.FunctionName as string, {
+          roleId: `${stack.node.path}/${roleId}`,
+          description: resources[roleId]?.Properties.Description as string | undefined,
+          statements: [...statements, ...managed],
+        });
       }
     }
     rolesBySynth.set(synth, roles);

@@ -12,7 +12,8 @@ import { BrigadeStack } from '../../infra/brigade-stack';
 import { stageSettings } from '../../infra/settings';
 import { routes as routeTable, type Route } from '../../shared/routes';
 
-const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+/** cdk.json's context: the feature flags and default settings `cdk synth` uses. */
+export const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }).context;
 
 export const TEST_ALARM_EMAIL = 'oncall@brigade.example';
 
@@ -28,11 +29,6 @@ export interface Synthesized {
 export interface SynthOptions {
   routes?: readonly Route[];
   context?: Record<string, unknown>;
-  /**
-   * A stack of its own, never synthesized before: cdk-nag must see the construct tree before any
-   * synthesis has resolved its tokens (its acknowledgements name them unresolved).
-   */
-  fresh?: boolean;
 }
 
 /**
@@ -49,8 +45,7 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
 
 const shared = new Map<string, Synthesized>();
 
-function sharedKey({ routes, context = {}, fresh }: SynthOptions): string | undefined {
-  if (fresh) return undefined;
+function sharedKey({ routes, context = {} }: SynthOptions): string | undefined {
   const table = routes === undefined || routes === routeTable ? 'route table' : routes === synthetic ? 'synthetic' : undefined;
   return table && `${table} ${JSON.stringify(context)}`;
 }
@@ -59,7 +54,7 @@ function build({ routes, context = {} }: SynthOptions): Synthesized {
   // A prod stage needs someone to e-mail its alarms (settings.ts): the tests' stages all name one.
   // Every assembly goes under the run's folder (test/support/synth-setup.ts), removed at its end.
   const outdir = mkdtempSync(join(inject('synthDir'), 'app-'));
-  const app = new App({ outdir, context: { ...cdkJson.context, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir, context: { ...cdkContext, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
   const settings = stageSettings(app.node);
   const stack = new BrigadeStack(app, `Brigade-${settings.stage}`, { settings, ...(routes && { routes }) });
   const templates = new Map<Stack, Template>();
