@@ -7,9 +7,9 @@
  * Invocations run one at a time, so no function ever sees another's environment.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import type { Context } from 'aws-lambda';
 import type { BundledFunction, StandIns } from './assembly';
 
@@ -71,6 +71,9 @@ function runtimeEnvironment(fn: BundledFunction, dynamoEndpoint: string): Record
     AWS_SECRET_ACCESS_KEY: 'bundles',
     AWS_SESSION_TOKEN: 'bundles',
     AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
+    // DynamoDB Local on a shared machine is not DynamoDB: a deployed stage gives an attempt 2 s
+    // (shared/config.ts), which a just-started JVM misses; the local stage allows 10 s for this reason.
+    DYNAMODB_TIMEOUT_MS: '10000',
     // The error paths of this run are asked for; their logs would bury the results (as in npm test).
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   };
@@ -129,11 +132,29 @@ export function lambdaContext(fn: BundledFunction): Context {
   };
 }
 
+/**
+ * The modules a bundle loads by name that the Lambda runtime does not provide. Here every bare
+ * import would resolve from the project's node_modules, where a package the bundle left out is
+ * found; on Lambda only Node's own modules and the runtime's AWS SDK v3 are there.
+ */
+export function unprovidedImports(path: string): string[] {
+  const code = readFileSync(path, 'utf8');
+  const named = new Set<string>();
+  // (a match right after a quote is text inside a string: ajv's generated code names its runtime so)
+  for (const m of code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+    if (!/["'`]/.test(code[m.index - 1] ?? '')) named.add((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+  }
+  const provided = (name: string) => name.startsWith('node:') || builtinModules.includes(name.split('/')[0]!) || name.startsWith('@aws-sdk/') || name.startsWith('.');
+  return [...named].filter((name) => !provided(name)).sort();
+}
+
 /** Imports a function's bundle under its own environment and answers a way to invoke it. */
 export async function loadFunction(fn: BundledFunction, env: Record<string, string>): Promise<LoadedFunction> {
   const [file, exported] = [fn.handler.slice(0, fn.handler.lastIndexOf('.')), fn.handler.slice(fn.handler.lastIndexOf('.') + 1)];
   const path = ['.mjs', '.js', '.cjs'].map((ext) => join(fn.assetDir, `${file}${ext}`)).find((p) => existsSync(p));
   if (!path) throw new Error(`${fn.name}: no ${file}.mjs/.js/.cjs in ${fn.assetDir}`);
+  const missing = unprovidedImports(path);
+  if (missing.length) throw new Error(`${fn.name}: its bundle imports ${missing.join(', ')}, which the Lambda runtime does not provide (only Node's modules and @aws-sdk/*)`);
   // One module instance per asset file (each function's bundle is a folder of its own).
   const module = await withEnvironment(env, async () => nativeRequire(path) as Record<string, unknown>);
   const handler = module[exported];
