@@ -1,7 +1,7 @@
 /**
- * Runs a synthesized bundle as Lambda's Node.js runtime would, in this process: the module is
- * imported once per function (a query string on its URL makes each function a module instance of
- * its own, with its own cached configuration and clients), and the process's environment is the
+ * Runs a synthesized bundle as Lambda's Node.js runtime would, in this process: each function's
+ * bundle is a file of its own, loaded once (a module instance per function, with its own cached
+ * configuration and clients), and the process's environment is the
  * function's, exactly, while it loads and while each invocation runs: what the Lambda runtime sets,
  * the template's variables (resolved by assembly.ts), and where the AWS SDK finds DynamoDB Local.
  * Invocations run one at a time, so no function ever sees another's environment.
