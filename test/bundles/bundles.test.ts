@@ -1,0 +1,498 @@
+/**
+ * The bundles that deploy are the bundles that run (ARCHITECTURE §7; docs/testing.md, "The bundles
+ * that deploy"): every function of the synthesized dev stage is loaded from its asset in the cloud
+ * assembly, with the environment its template gives it, and invoked with the events AWS sends it,
+ * against DynamoDB Local. Each function of ours must answer at least one of them with a success;
+ * CDK's own provider functions are listed as excluded, with why. A bundle that lacks a module or an
+ * environment variable fails here, naming the function, its asset and what it answered.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deliveries } from '../../shared/data/webhookDeliveries';
+import { routes, type Route } from '../../shared/routes';
+import { operationFunctionName } from '../../infra/handler-function';
+import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../infra/webhooks-pipeline';
+import { call } from '../support/http';
+import { buildWorld, creationOrder, requestFor, startReceiver, type World, type WorldRequest } from '../support/world';
+import { readAssembly } from './assembly';
+import { authorized, authorizerEvent, deliveryEvent, fanOutEvent, proxyEvent, scheduledEvent, type HttpRequest } from './events';
+import { environmentOf, HARNESS, loadFunction, standIns, type LoadedFunction } from './runtime';
+
+const STAGE = 'dev';
+const all = routes as readonly Route[];
+const { cdkOut, dynamoEndpoint, identity, operatorToken, catalog } = inject('bundles');
+
+/** Functions in the template that are not bundles of ours: CDK's providers, by their construct path. */
+const notOurs: { match: RegExp; reason: string }[] = [
+  { match: /\/AWS679f53fac002430cb0da5b7982bd2287\//, reason: "CDK's AwsCustomResource provider (aws-cdk-lib custom-resources): CDK's code, which our bundling does not build" },
+  { match: /\/AWSCDK\.TriggerCustomResourceProvider/, reason: "CDK's trigger provider (aws-cdk-lib triggers): CDK's code; it only invokes the catalog function at deploy, which this run does itself" },
+];
+
+/**
+ * Where webhooks go here: a public https URL (a deployed stage sends nowhere else; an IP literal,
+ * so no DNS is asked), which the harness routes to a receiver on loopback (`routeEgress`).
+ */
+const PUBLIC_HOOK = 'https://203.0.114.10/brigade-hooks';
+
+interface Outcome {
+  function: string;
+  asset: string;
+  what: string;
+  ok: boolean;
+  detail: string;
+}
+const outcomes: Outcome[] = [];
+const functions = new Map<string, LoadedFunction>();
+const excluded: { function: string; reason: string }[] = [];
+const unreadable: Outcome[] = [];
+
+const short = (dir: string) => dir.slice(dir.lastIndexOf('/') + 1, dir.lastIndexOf('/') + 20);
+function record(fn: LoadedFunction, what: string, ok: boolean, detail: string): void {
+  outcomes.push({ function: fn.fn.name, asset: short(fn.fn.assetDir), what, ok, detail: detail.slice(0, 600) });
+}
+const fnNamed = (name: string) => {
+  const fn = functions.get(name);
+  if (!fn) throw new Error(`no function ${name} in the assembly`);
+  return fn;
+};
+
+// The AWS services the harness stands in for, mocked in this process: the bundles import the same
+// @aws-sdk modules from the project's node_modules, so the mocks patch their clients too.
+const sqs = mockClient(SQSClient);
+const apiGateway = mockClient(APIGatewayClient);
+
+/** Receiver on loopback, and what reached it. */
+const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let hookServer: ReturnType<typeof createServer>;
+let hookPort = 0;
+/** How many of the next POSTs the receiver answers 500. */
+let failNext = 0;
+
+/**
+ * The bundles' https requests to PUBLIC_HOOK's host go to the loopback receiver instead: Node's
+ * `https.request` (which the webhook sender imports) is wrapped, and the ES module bindings synced.
+ * Any other https request goes out as it would.
+ */
+function routeEgress(): () => void {
+  const https = createRequire(import.meta.url)('node:https') as typeof import('node:https');
+  const original = https.request;
+  const host = new URL(PUBLIC_HOOK).hostname;
+  https.request = ((url: URL | string, options: Record<string, unknown>, cb?: never) => {
+    const target = typeof url === 'string' ? new URL(url) : url;
+    if (target.hostname !== host) return (original as (...a: unknown[]) => unknown)(url, options, cb);
+    const { lookup: _lookup, agent: _agent, ...rest } = options;
+    return httpRequest({ ...rest, host: '127.0.0.1', port: hookPort, path: `${target.pathname}${target.search}` }, cb);
+  }) as typeof https.request;
+  syncBuiltinESMExports();
+  return () => {
+    https.request = original;
+    syncBuiltinESMExports();
+  };
+}
+let restoreEgress = () => undefined as void;
+
+let world: World;
+let documents: DynamoDBDocumentClient;
+let authorizer: LoadedFunction;
+
+beforeAll(async () => {
+  sqs.onAnyCommand().resolves({});
+  sqs.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string }[] }) => ({ Successful: input.Entries.map((e) => ({ Id: e.Id, MessageId: e.Id, MD5OfMessageBody: 'x' })), Failed: [] }));
+  apiGateway.onAnyCommand().resolves({});
+  hookServer = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(failNext > 0 ? 500 : 200).end('ok');
+      failNext = Math.max(0, failNext - 1);
+    });
+  });
+  await new Promise<void>((ok) => hookServer.listen(0, '127.0.0.1', ok));
+  hookPort = (hookServer.address() as { port: number }).port;
+  restoreEgress = routeEgress();
+  documents = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamoEndpoint, region: HARNESS.region, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+
+  // The fixtures: the world, built over the local stage; then its pipeline stops (the bundles are the pipeline now).
+  receiver = await startReceiver();
+  world = await buildWorld('Bundles', receiver.url, all);
+  world.receiverUrl = PUBLIC_HOOK;
+  const stopped = await fetch(`${inject('pipelineDoor')}/stop`, { method: 'POST' });
+  if (!stopped.ok) throw new Error(`the stage's pipeline did not stop: ${stopped.status}`);
+
+  for (const f of readAssembly(cdkOut, HARNESS.stackName, standIns).functions) {
+    const theirs = notOurs.find((n) => n.match.test(f.path));
+    if (theirs) {
+      excluded.push({ function: f.name, reason: theirs.reason });
+      continue;
+    }
+    if ('error' in f) {
+      unreadable.push({ function: f.name, asset: '?', what: 'read from the template', ok: false, detail: f.error });
+      continue;
+    }
+    try {
+      functions.set(f.name, await loadFunction(f, environmentOf(f, dynamoEndpoint, identity)));
+    } catch (err) {
+      unreadable.push({ function: f.name, asset: short(f.assetDir), what: 'load', ok: false, detail: (err as Error).stack ?? String(err) });
+    }
+  }
+  authorizer = fnNamed(`brigade-${STAGE}-authorizer`);
+}, 600_000);
+
+afterAll(async () => {
+  restoreEgress();
+  sqs.restore();
+  apiGateway.restore();
+  await receiver?.close();
+  hookServer?.closeAllConnections();
+  await new Promise<void>((ok) => (hookServer ? hookServer.close(() => ok()) : ok()));
+  const ours = functions.size + unreadable.length;
+  const succeeded = new Set(outcomes.filter((o) => o.ok).map((o) => o.function));
+  const summary = {
+    functions: ours + excluded.length,
+    ours,
+    succeeded: succeeded.size,
+    excluded,
+    withoutSuccess: [...functions.keys()].filter((n) => !succeeded.has(n)),
+    unreadable,
+    failures: outcomes.filter((o) => !o.ok),
+    standIns: { identity: Object.keys(identity), tableName: HARNESS.tableName },
+    catalog,
+  };
+  mkdirSync('.local', { recursive: true });
+  writeFileSync('.local/bundles.json', `${JSON.stringify({ ...summary, outcomes }, null, 2)}\n`);
+  console.log(
+    `bundles: ${succeeded.size} of ${ours} functions invoked with a success (excluded: ${excluded.map((e) => `${e.function}: ${e.reason}`).join('; ')}); ${outcomes.length} invocations, ${summary.failures.length} failed`,
+  );
+});
+
+/** The authorizer's verdict on a request, judged: an Allow for this stage, naming a usage key. */
+async function authorize(event: ReturnType<typeof proxyEvent>): Promise<APIGatewayAuthorizerResult> {
+  const verdict = (await authorizer.invoke(authorizerEvent(event))) as APIGatewayAuthorizerResult;
+  const statement = verdict.policyDocument.Statement[0] as { Effect: string; Resource: string };
+  const ok = statement.Effect === 'Allow' && typeof verdict.usageIdentifierKey === 'string' && verdict.usageIdentifierKey.length > 0;
+  record(authorizer, `${event.httpMethod} ${event.resource}`, ok, JSON.stringify(verdict));
+  return verdict;
+}
+
+type Credential = { key: string } | { token: string } | null;
+
+/** Sends a request as API Gateway would: the authorizer's bundle in front when the route has one, then the function's bundle. */
+async function send(fnName: string, request: HttpRequest, credential: Credential, behindAuthorizer: boolean): Promise<{ answer: APIGatewayProxyResult; body: any; verdict?: APIGatewayAuthorizerResult }> {
+  const fn = fnNamed(fnName);
+  const headers = { ...request.headers, ...(credential && 'key' in credential ? { 'X-API-Key': credential.key } : {}), ...(credential && 'token' in credential ? { Authorization: `Bearer ${credential.token}` } : {}) };
+  let event = proxyEvent({ ...request, headers });
+  let verdict: APIGatewayAuthorizerResult | undefined;
+  if (behindAuthorizer) {
+    verdict = await authorize(event);
+    event = authorized(event, verdict);
+  }
+  const answer = (await fn.invoke(event)) as APIGatewayProxyResult;
+  const type = String(answer.headers?.['Content-Type'] ?? answer.headers?.['content-type'] ?? '');
+  let body: any = answer.body;
+  if (answer.isBase64Encoded) body = Buffer.from(answer.body, 'base64');
+  else if (type.includes('json') && answer.body) body = JSON.parse(answer.body);
+  return { answer, body, ...(verdict ? { verdict } : {}) };
+}
+
+/** A success: 2xx; a JSON answer is the success envelope; a file answer's base64 decodes to bytes. */
+function judge(answer: APIGatewayProxyResult, body: any, path = '/api/v1/'): string | null {
+  if (answer.statusCode < 200 || answer.statusCode > 299) return `answered ${answer.statusCode}: ${typeof body === 'string' ? body : JSON.stringify(body)}`;
+  if (answer.isBase64Encoded) {
+    if (!Buffer.isBuffer(body) || (answer.body.length > 0 && body.length === 0) || body.toString('base64') !== answer.body.replace(/\s/g, '')) return 'a file answer whose base64 does not decode';
+    return null;
+  }
+  const type = String(answer.headers?.['Content-Type'] ?? answer.headers?.['content-type'] ?? '');
+  // The probes and the OpenAPI document answer their own JSON; every operation under /api/v1 answers the envelope.
+  if (type.includes('json') && !path.startsWith('/api/v1/')) return body && typeof body === 'object' ? null : `not a JSON object: ${String(answer.body).slice(0, 200)}`;
+  if (type.includes('json') && answer.statusCode !== 204 && (body?.status !== 'success' || !('data' in body) || typeof body?.meta?.requestId !== 'string')) return `not the success envelope: ${JSON.stringify(body).slice(0, 300)}`;
+  return null;
+}
+
+const fromWorld = (r: WorldRequest, route: Route): HttpRequest => ({
+  resource: route.path,
+  method: route.method,
+  url: r.url,
+  pathParameters: Object.keys(r.params).length ? r.params : null,
+  headers: r.headers,
+  ...(r.body === undefined ? {} : { body: r.body }),
+});
+
+/**
+ * The platform's operations (companies, changes to the permission catalog: docs/access.md) refuse
+ * every company credential: they are sent with an internal operator's token.
+ */
+const operatorOnly = (route: Route) => route.permission !== null && (route.path.startsWith('/api/v1/companies') || (route.path.startsWith('/api/v1/permissions') && route.method !== 'GET'));
+
+/** A request that ends what it names (a deletion, a cancellation, leaving the waitlist): sent after every other. */
+const ends = (route: Route) => route.method === 'DELETE' || route.path.endsWith('/cancel');
+
+/** POST/PUT with the admin key over the fixtures' stage; answers `data`. */
+async function fixture(method: string, path: string, body?: unknown): Promise<any> {
+  const out = await call(method, path, { key: world.company.keys.admin, ...(body === undefined ? {} : { body }) });
+  if (out.status !== 200) throw new Error(`fixture ${method} ${path}: ${out.status} ${JSON.stringify(out.body)}`);
+  return out.body.data;
+}
+
+let days = 0;
+/** A day after the world's that no other fixture uses. */
+function freshDay(): string {
+  days += 1;
+  return new Date(Date.parse(`${world.day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+/**
+ * A booking of its own (its own day and its own table, so it competes with nothing), moved
+ * through `steps` (`seat`, …) over the fixtures' stage; `pending` when the location confirms
+ * bookings on request while it is made.
+ */
+async function freshBooking(options: { steps?: string[]; pending?: boolean } = {}): Promise<{ id: string; confirmationCode: string }> {
+  const table = await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, { name: `Fresh ${days}`, minCapacity: 1, maxCapacity: 4 });
+  const settings = (mode: string) => fixture('PUT', `/api/v1/locations/${world.ids.location}/booking-settings`, { maxAdvanceDays: 365, operatingHours: everyDay, confirmationMode: mode });
+  if (options.pending) await settings('request_based');
+  const booking = await fixture('POST', '/api/v1/bookings', { locationId: world.ids.location, bookingDate: freshDay(), startTime: '12:00', guestCount: 2, tableIds: [table.id], guestName: 'Fresh Guest' });
+  if (options.pending) await settings('instant');
+  for (const step of options.steps ?? []) await fixture('POST', `/api/v1/bookings/${booking.id}/${step}`, {});
+  return booking;
+}
+const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '11:00', close: '23:00' }]]));
+
+/** A waitlist entry of its own, offered a spot when `offered`. */
+async function freshWaitlistEntry(offered: boolean): Promise<{ id: string; code: string }> {
+  const example = requestFor(all.find((r) => r.operationId === 'joinWaitlist')!, world).body as Record<string, unknown>;
+  const entry = await fixture('POST', '/api/v1/booking-waitlist', { ...example, desiredDate: freshDay(), guestName: 'Fresh Waiter' });
+  if (offered) await fixture('POST', `/api/v1/booking-waitlist/${entry.id}/offer`, requestFor(all.find((r) => r.operationId === 'offerWaitlistSpot')!, world).body ?? {});
+  return entry;
+}
+
+/** Replaces a path parameter's value in a built request. */
+function withParam(r: WorldRequest, name: string, value: string): WorldRequest {
+  const old = r.params[name]!;
+  return { ...r, params: { ...r.params, [name]: value }, url: r.url.replace(`/${encodeURIComponent(old)}`, `/${encodeURIComponent(value)}`) };
+}
+
+/**
+ * Operations whose world request cannot succeed as it stands, because the world's resource is in
+ * a state the operation refuses by contract (a 409, not a fault), and what each gets instead: a
+ * resource of its own, in the state it needs, made over the fixtures' stage just before it is sent.
+ */
+const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
+  checkInBooking: async (r) => withParam(r, 'id', (await freshBooking()).id),
+  markBookingNoShow: async (r) => withParam(r, 'id', (await freshBooking()).id),
+  seatBooking: async (r) => withParam(r, 'id', (await freshBooking()).id),
+  unseatBooking: async (r) => withParam(r, 'id', (await freshBooking({ steps: ['seat'] })).id),
+  splitBookingTabs: async (r) => withParam(r, 'id', (await freshBooking({ steps: ['seat'] })).id),
+  completeBooking: async (r) => withParam(r, 'id', (await freshBooking({ steps: ['seat'] })).id),
+  confirmBooking: async (r) => withParam(r, 'id', (await freshBooking({ pending: true })).id),
+  offerWaitlistSpot: async (r) => withParam(r, 'id', (await freshWaitlistEntry(false)).id),
+  acceptWaitlistOffer: async (r) => withParam(r, 'code', (await freshWaitlistEntry(true)).code),
+  declineWaitlistOffer: async (r) => withParam(r, 'code', (await freshWaitlistEntry(true)).code),
+  // the world's tag is in the category already; its table is in a booking group; its variant is its group's only one; its location has everything
+  createCustomTag: async (r) => ({ ...r, body: { ...(r.body as object), key: 'Bundled tag' } }),
+  deleteTable: async (r) => withParam(r, 'id', (await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, { name: 'Doomed', minCapacity: 1, maxCapacity: 2 })).id),
+  deleteVariant: async (r) => withParam(r, 'variantId', String((await fixture('POST', `/api/v1/variant-groups/${world.ids.variantGroup}/variants`, { name: 'Doomed' })).id)),
+  deleteLocation: async (r) => withParam(r, 'locationId', String((await fixture('POST', '/api/v1/locations', { name: 'Doomed', timezone: world.timezone })).id)),
+  // replacing the schedule's rules (sent before) gave them new ids
+  deleteScheduleRule: async (r) => {
+    const add = requestFor(all.find((x) => x.operationId === 'addScheduleRule')!, world);
+    const out = await fixture('POST', add.url, add.body);
+    return withParam(r, 'ruleId', String(out.rules ? out.rules.at(-1).id : out.id));
+  },
+  // a guest's RSVP names the booking by its code
+  rsvpBooking: async (r) => ({ ...r, body: { ...(r.body as object), confirmationCode: world.ids.bookingCode } }),
+  // the export reads the location's export settings, which the world does not make
+  exportPurchases: async (r) => {
+    const put = all.find((x) => x.operationId === 'putExportSettings')!;
+    await fixture('PUT', requestFor(put, world).url, requestFor(put, world).body);
+    return r;
+  },
+};
+
+/** A delivery as stored (no operation reads one by id), through the data layer on the fixtures' stage's table. */
+const deliveryOf = async (id: string) => deliveries.get(world.company.companyId, id);
+
+/** Sent in the pipeline's own test (a failed delivery is what it retries). */
+const elsewhere = new Set(['retryWebhookDelivery']);
+
+describe('the bundles of the synthesized dev stage', () => {
+  it('reads every function of the templates and loads every bundle of ours', () => {
+    expect(unreadable.map((u) => `${u.function} (${u.asset}) ${u.what}: ${u.detail}`)).toEqual([]);
+    expect(functions.size).toBeGreaterThan(all.length);
+  });
+
+  it('the catalog function, invoked as its deploy trigger invokes it, seeded the permission catalog', () => {
+    const fn = fnNamed(catalog.function);
+    // The table was empty: the bundle must have added every built-in (an item and its key item each).
+    const added = (catalog.answer as { added?: unknown[] }).added ?? [];
+    record(fn, 'trigger {}', added.length > 0 && catalog.items >= added.length, `${JSON.stringify(catalog.answer).slice(0, 200)}; ${catalog.items} items`);
+    expect(added.length, JSON.stringify(catalog.answer)).toBeGreaterThan(0);
+    expect(catalog.items).toBeGreaterThanOrEqual(added.length);
+  });
+
+  it('the authorizer allows a valid key with its principal and a usage key, and lets a bad key through as anonymous (the handler answers 401)', async () => {
+    const route = all.find((r) => r.operationId === 'listCoursings')!;
+    const request = fromWorld(requestFor(route, world), route);
+    const good = await send(operationFunctionName(STAGE, route.operationId), request, { key: world.company.keys.admin }, true);
+    expect(JSON.parse(String(good.verdict!.context!.principal)).companyId).toBe(world.company.companyId);
+    expect(good.verdict!.principalId).toMatch(/^key:/);
+    const bad = await send(operationFunctionName(STAGE, route.operationId), request, { key: `${world.company.keys.admin.slice(0, -4)}AAAA` }, true);
+    expect(bad.verdict!.context).toEqual({ anonymous: 'true' });
+    expect(bad.answer.statusCode).toBe(401);
+    expect(bad.body.error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('every operation answers its valid request with a success', async () => {
+    // A permission of the catalog for the catalog's own paths (the world makes none).
+    const created = await send(operationFunctionName(STAGE, 'createPermission'), fromWorld(requestFor(all.find((r) => r.operationId === 'createPermission')!, world), all.find((r) => r.operationId === 'createPermission')!), { token: operatorToken }, true);
+    const permissionId = created.body?.data?.id;
+    record(fnNamed(operationFunctionName(STAGE, 'createPermission')), 'POST /api/v1/permissions', judge(created.answer, created.body) === null, judge(created.answer, created.body) ?? '');
+
+    const requests = all
+      .filter((r) => r.operationId !== 'createPermission')
+      .map((route) => {
+        const r = requestFor(route, world);
+        if (route.path.includes('/permissions/{id}') && permissionId !== undefined) {
+          r.params = { id: String(permissionId) };
+          r.url = r.url.replace('{id}', String(permissionId));
+          r.missing = r.missing.filter((m) => m !== 'path parameter id');
+        }
+        return { route, r };
+      });
+    // Reads first; then writes on later-made resources before earlier ones (as the sweeps order
+    // them); then, the same way, the requests that end what they name.
+    const rank = (r: WorldRequest) => Math.max(0, ...r.names.map((n) => creationOrder.indexOf(n)));
+    const byRank = (list: typeof requests) => [...list].sort((a, b) => rank(b.r) - rank(a.r));
+    const ordered = [
+      ...requests.filter(({ route }) => route.method === 'GET'),
+      ...byRank(requests.filter(({ route }) => route.method !== 'GET' && !ends(route))),
+      ...byRank(requests.filter(({ route }) => route.method !== 'GET' && ends(route))),
+    ].filter(({ route }) => !elsewhere.has(route.operationId));
+    const failures: string[] = [];
+    for (const { route, r: built } of ordered) {
+      const name = operationFunctionName(STAGE, route.operationId);
+      if (built.missing.length) {
+        failures.push(`${name}: the world cannot build its request (${built.missing.join(', ')})`);
+        continue;
+      }
+      let r = built;
+      try {
+        if (prepare[route.operationId]) r = await prepare[route.operationId]!(built);
+      } catch (err) {
+        failures.push(`${name}: its fixture failed: ${(err as Error).message.slice(0, 400)}`);
+        continue;
+      }
+      const credential: Credential = route.permission === null ? null : operatorOnly(route) ? { token: operatorToken } : { key: world.company.keys.admin };
+      const { answer, body } = await send(name, fromWorld(r, route), credential, route.permission !== null);
+      const fault = judge(answer, body, route.path);
+      record(fnNamed(name), `${route.method} ${route.path}`, fault === null, fault ?? '');
+      if (fault) failures.push(`${name} (${short(fnNamed(name).fn.assetDir)}) ${route.method} ${r.url}: ${fault.slice(0, 400)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  it('the fallback answers 404 for an unknown path and 405 for a known path with another method', async () => {
+    const fallback = fnNamed(`brigade-${STAGE}-fallback`);
+    const notFound = await send(fallback.fn.name, { resource: '/{proxy+}', method: 'GET', url: '/api/v1/no-such-thing', pathParameters: { proxy: 'api/v1/no-such-thing' }, headers: {} }, null, false);
+    const notAllowed = await send(fallback.fn.name, { resource: '/{proxy+}', method: 'PATCH', url: '/api/v1/coursings', pathParameters: { proxy: 'api/v1/coursings' }, headers: {}, body: {} }, null, false);
+    const ok = notFound.answer.statusCode === 404 && notAllowed.answer.statusCode === 405;
+    record(fallback, '404 and 405', ok, `${notFound.answer.statusCode} ${notAllowed.answer.statusCode} ${JSON.stringify(notAllowed.answer.headers)}`);
+    expect(notFound.body.error.code).toBe('NOT_FOUND');
+    expect(notAllowed.answer.statusCode).toBe(405);
+    expect(notAllowed.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('the dispatcher turns an outbox item into a delivery record and a message on the delivery queue; the delivery bundle sends it, signed, and records it', async () => {
+    // A subscription to every event at a public https URL, by the bundle that makes them; then an event by another bundle.
+    const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: PUBLIC_HOOK, events: ['*'] } }, { key: world.company.keys.admin }, true);
+    expect(judge(subscribe.answer, subscribe.body)).toBeNull();
+    const subscriptionId = subscribe.body.data.id as string;
+    const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: 'Desserts', order: 3 } }, { key: world.company.keys.admin }, true);
+    expect(judge(coursing.answer, coursing.body)).toBeNull();
+    // Its outbox item, as the table holds it (the newest of the company's event log).
+    const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
+    const item = newest.Items![0]!;
+    expect((item.payload as { event: string }).event).toBe('coursing.created');
+
+    sqs.resetHistory();
+    const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
+    const dispatched = (await dispatcher.invoke(fanOutEvent(marshall(item, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
+    const batches = sqs.commandCalls(SendMessageBatchCommand);
+    const messages = batches.flatMap((c) => c.args[0].input.Entries ?? []);
+    const mine = messages.map((m) => JSON.parse(m.MessageBody!) as { subscriptionId: string; deliveryId: string }).filter((m) => m.subscriptionId === subscriptionId);
+    const queueUrl = dispatcher.env.DELIVERY_QUEUE_URL;
+    const okDispatch = dispatched.batchItemFailures.length === 0 && mine.length === 1 && batches.every((c) => c.args[0].input.QueueUrl === queueUrl);
+    record(dispatcher, 'fan-out SQS event', okDispatch, `${JSON.stringify(dispatched)} ${JSON.stringify(messages)}`);
+    expect(dispatched.batchItemFailures).toEqual([]);
+    expect(mine).toHaveLength(1);
+    const { deliveryId } = mine[0]!;
+    expect((await deliveryOf(deliveryId))?.status).toBe('pending');
+
+    // The first attempt meets a receiver that answers 500: the message waits for its next attempt.
+    const deliverer = fnNamed(`brigade-${STAGE}-webhook-delivery`);
+    const body = JSON.stringify(mine[0]);
+    failNext = 1;
+    const first = (await deliverer.invoke(deliveryEvent([body]))) as { batchItemFailures: unknown[] };
+    const failed = await deliveryOf(deliveryId);
+    expect(first.batchItemFailures).toHaveLength(1);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
+    expect(failed?.status).toBe('failed');
+
+    // A manual retry by its bundle: its outbox request, through the dispatcher, queues the delivery's next round.
+    const retryRoute = all.find((r) => r.operationId === 'retryWebhookDelivery')!;
+    const retry = await send(operationFunctionName(STAGE, retryRoute.operationId), { resource: retryRoute.path, method: 'POST', url: `/api/v1/webhooks/deliveries/${deliveryId}/retry`, pathParameters: { deliveryId }, headers: {} }, { key: world.company.keys.admin }, true);
+    const retryFault = judge(retry.answer, retry.body);
+    record(fnNamed(operationFunctionName(STAGE, retryRoute.operationId)), `POST ${retryRoute.path}`, retryFault === null, retryFault ?? '');
+    expect(retryFault).toBeNull();
+    const request = (await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#WHREQUESTS` }, ScanIndexForward: false, Limit: 1 }))).Items![0]!;
+    sqs.resetHistory();
+    const requeued = (await dispatcher.invoke(fanOutEvent(marshall(request, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
+    const next = sqs.commandCalls(SendMessageBatchCommand).flatMap((c) => c.args[0].input.Entries ?? []).map((m) => m.MessageBody!);
+    expect(requeued.batchItemFailures).toEqual([]);
+    expect(next.map((m) => JSON.parse(m).deliveryId)).toEqual([deliveryId]);
+
+    received.length = 0;
+    sqs.resetHistory();
+    const delivered = (await deliverer.invoke(deliveryEvent(next))) as { batchItemFailures: unknown[] };
+    const after = await deliveryOf(deliveryId);
+    const hit = received.find((r) => r.path === new URL(PUBLIC_HOOK).pathname);
+    const signed = Object.keys(hit?.headers ?? {}).some((h) => h.includes('signature'));
+    const okDelivery = delivered.batchItemFailures.length === 0 && !!hit && signed && after?.status === 'delivered' && sqs.commandCalls(ChangeMessageVisibilityCommand).length === 0;
+    record(deliverer, 'delivery SQS event', okDelivery, `${JSON.stringify(delivered)} ${JSON.stringify(after)} ${JSON.stringify(hit?.headers)}`);
+    expect(delivered.batchItemFailures).toEqual([]);
+    expect(hit, 'the receiver got no POST').toBeDefined();
+    expect(signed, JSON.stringify(hit?.headers)).toBe(true);
+    expect(JSON.parse(hit!.body).event).toBe('coursing.created');
+    expect(after?.status).toBe('delivered');
+  });
+
+  it('the sweeper, run by its schedule, marks a due booking as a no-show', async () => {
+    const made = await call('POST', '/api/v1/bookings', { key: world.company.keys.admin, body: { locationId: world.ids.location, bookingDate: world.day, startTime: '12:00', guestCount: 2, guestName: 'Due Guest' } });
+    expect(made.status).toBe(200);
+    const booking = made.body.data as { id: string };
+    // Its no-show falls due a minute ago: the sweep item as the booking's transaction writes it (shared/data/noShowSweep.ts), moved.
+    const dueAt = new Date(Date.now() - 60_000).toISOString();
+    await documents.send(new PutCommand({ TableName: HARNESS.tableName, Item: { pk: `SWEEP#${dueAt.slice(0, 13)}`, sk: `${dueAt}#${world.company.companyId}#${booking.id}`, entity: 'NO_SHOW_SWEEP', companyId: world.company.companyId, bookingId: booking.id, dueAt } }));
+    const sweeper = fnNamed(`brigade-${STAGE}-no-show-sweeper`);
+    const ran = (await sweeper.invoke(scheduledEvent('NoShowSweeperSchedule'))) as { marked: number };
+    const after = await call('GET', `/api/v1/bookings/${booking.id}`, { key: world.company.keys.admin });
+    record(sweeper, 'scheduled event', ran.marked >= 1 && after.body.data.status === 'no_show', `${JSON.stringify(ran)} ${after.body.data.status}`);
+    expect(ran.marked).toBeGreaterThanOrEqual(1);
+    expect(after.body.data.status).toBe('no_show');
+  });
+
+  it('every function of ours answered at least one request with a success', () => {
+    const succeeded = new Set(outcomes.filter((o) => o.ok).map((o) => o.function));
+    expect([...functions.keys()].filter((n) => !succeeded.has(n))).toEqual([]);
+    expect(excluded.map((e) => e.function)).toHaveLength(notOurs.length);
+  });
+});
+
