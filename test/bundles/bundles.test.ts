@@ -1,5 +1,5 @@
 /**
- * The bundles that deploy are the bundles that run (ARCHITECTURE §7; docs/testing.md, "The bundles
+ * The bundles that deploy are the bundles that run (docs/testing.md, "The bundles
  * that deploy"): every function of the synthesized dev stage is loaded from its asset in the cloud
  * assembly, with the environment its template gives it, and invoked with the events AWS sends it,
  * against DynamoDB Local. Each function of ours must answer at least one of them with a success;
