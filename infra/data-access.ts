@@ -192,8 +192,12 @@ export const functionGrants = {
   noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'], waitlistCodes: ['PutItem'] },
   /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
   webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
-  /** The built-in permission catalog, synced at deploy (functions/catalog/seed.ts): the catalog read whole, new and changed built-ins, their ids. */
-  catalogSeeder: { permissionCatalog: ['Query', 'PutItem'], idSequences: ['UpdateItem'] },
+  /**
+   * The built-in permission catalog, synced at deploy (functions/catalog/seed.ts): the catalog read
+   * whole (Query), a built-in whose name or category changed read again by id for its version
+   * (GetItem) and put back conditionally (PutItem, as new built-ins are), new built-ins' ids.
+   */
+  catalogSeeder: { permissionCatalog: ['GetItem', 'Query', 'PutItem'], idSequences: ['UpdateItem'] },
   /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */
   webhookDeliverer: { company: ['GetItem', 'UpdateItem', 'PutItem'], webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'] },
 } as const satisfies Record<string, Grants>;
