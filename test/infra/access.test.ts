@@ -132,11 +132,11 @@ describe('the roles the route table gives', () => {
     expect(await decide(role, { action: 'GetItem', partition: 'RATE#key:abc' })).toBe('none');
   });
 
-  it('gives the public by-code operations only the actions they use: no batch reads, no code deletes, no sweep puts, rate windows counted only, anonymous idempotency records', async () => {
+  it('gives the public by-code operations only the actions they use: company reads by key, batch and gsi1 (a cancel re-optimizing its date), no gsi2, no code deletes, no sweep puts, rate windows counted only, anonymous idempotency records', async () => {
     for (const operationId of ['cancelBookingByCode', 'listBookingMembersByCode', 'addBookingMemberByCode', 'rsvpBooking']) {
       expect(sorted(await effectiveGrants(synth, roleNamed(operationId))), operationId).toEqual(
         sorted({
-          company: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+          company: ['GetItem', 'BatchGetItem', 'Query', 'Query:gsi1', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
           confirmationCodes: ['GetItem', 'PutItem'],
           noShowSweep: ['DeleteItem'],
           rateWindows: ['UpdateItem'],
