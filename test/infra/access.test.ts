@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { accessOf, fallbackAccess, families, functionGrants, itemActions, tenant, type FamilyName, type Grants, type ItemAction } from '../../infra/data-access';
 import { routes, type Route } from '../../shared/routes';
-import { allowedActions, decideItem, itemRequest, roleOfFunction, type FunctionRole, type ItemRequest, type Statement } from './iam';
+import { allowedActions, decideItem, functionRoles, itemRequest, queueArnOf, roleOfFunction, simulate, type FunctionRole, type ItemRequest, type Statement } from './iam';
 import { synthesize, syntheticRoutes, type Synthesized } from './synth';
 
 /** A partition of each family, as a request would name it (`C#*#WHSUB#*` → `C#7#WHSUB#7`). */
@@ -170,6 +170,25 @@ describe('the roles the route table gives', () => {
     expect(await decide(roleOfFunction(synth, fns.noShowSweeper), { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
     expect(await decide(roleOfFunction(synth, fns.authorizer), { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
     expect(await decide(roleOfFunction(synth, fns.webhookDispatcher), { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' })).toBe('allow');
+  });
+});
+
+describe('KMS', () => {
+  const synth = synthesize();
+
+  it('is needed by no function: the table and queues use keys AWS manages for the service, so no role names kms:*, and a send to an SSE-SQS queue needs none', async () => {
+    const roles = [...functionRoles(synth).values()];
+    expect(roles.flatMap((r) => allowedActions(r.statements).filter((a) => a.toLowerCase().startsWith('kms:')).map((a) => `${r.functionName}: ${a}`))).toEqual([]);
+    const resources = synth.stacks.flatMap((s) => Object.values(synth.template(s).toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, any> }>));
+    for (const queue of resources.filter((r) => r.Type === 'AWS::SQS::Queue')) {
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+      expect(queue.Properties?.KmsMasterKeyId).toBeUndefined();
+    }
+    const [table] = resources.filter((r) => r.Type === 'AWS::DynamoDB::Table');
+    expect(table!.Properties?.SSESpecification?.KMSMasterKeyId).toBeUndefined();
+    // The dispatcher's send to its queue is decided by its role alone: no kms:GenerateDataKey asked.
+    const dispatcher = roleOfFunction(synth, 'brigade-dev-webhook-dispatcher');
+    expect(await simulate(dispatcher, { action: 'sqs:SendMessage', resource: queueArnOf(dispatcher.environment.DELIVERY_QUEUE_URL!) })).toBe('Allowed');
   });
 });
 
