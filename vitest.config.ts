@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 /**
  * Four suites: unit (pure logic, no I/O), integration (data layer against DynamoDB Local),
  * api (HTTP against the local stage), infra (synthesized CloudFormation); and api-coverage, which
- * checks that the api suite called every route, so it runs after it: api is group 1, api-coverage
- * group 2 (not 0 and 1: with one worker, Vitest runs group-0 projects last, in a group of their own).
+ * checks that the api suite called every route and that every AWS call of the api and integration
+ * suites is allowed by its function's role, so it runs after them: api and integration are group 1,
+ * api-coverage group 2 (not 0 and 1: with one worker, Vitest runs group-0 projects last, in a group
+ * of their own).
  */
 // The suites make a few hundred API keys: the local stage and the workers hash them at bcrypt cost 4
 // rather than 10 (shared/auth/apiKey.ts `hashCost`; deployed stages ignore it). Set here, in the
@@ -27,7 +29,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/dynamodb-setup.ts'], setupFiles: ['test/support/integration-env.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+        // Group 1 with api: api-coverage (group 2) checks its AWS calls against the roles too.
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/dynamodb-setup.ts'], setupFiles: ['test/support/integration-env.ts'], testTimeout: 30_000, hookTimeout: 60_000, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,

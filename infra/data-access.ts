@@ -128,10 +128,12 @@ export const areaAccess: Record<string, AreaAccess> = {
   bookings: {
     operations: { company: [...read, ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
     // By confirmation code: read the code and the booking, list or add members (a Query of the
-    // booking's partition; no index: no company-wide list), RSVP, cancel (one transaction: the
-    // booking, its code, tabs, table claims and holds, the guest's counters, the event; its sweep
-    // item goes).
-    public: { company: ['GetItem', 'Query', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'], ...anonymousIdempotency },
+    // booking's partition), RSVP, cancel (one transaction: the booking, its code, tabs, table
+    // claims and holds, the guest's counters, the event; its sweep item goes). With the location's
+    // autoOptimizeEnabled, a cancel re-optimizes the rest of its date as a staff cancel does
+    // (shared/domain/bookings/optimize.ts): the location, its settings and tables in one
+    // BatchGetItem, the date's bookings, waitlist and the tables' list from gsi1, then the moves.
+    public: { company: ['GetItem', 'BatchGetItem', 'Query', 'Query:gsi1', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'], ...anonymousIdempotency },
   },
   // Tabs, purchases and reviews: a purchase that pays a booking's tab in full, and close-all,
   // write the booking as its other operations do (its code's copy of it; its no-show sweep item
@@ -192,8 +194,12 @@ export const functionGrants = {
   noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'], waitlistCodes: ['PutItem'] },
   /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
   webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
-  /** The built-in permission catalog, synced at deploy (functions/catalog/seed.ts): the catalog read whole, new and changed built-ins, their ids. */
-  catalogSeeder: { permissionCatalog: ['Query', 'PutItem'], idSequences: ['UpdateItem'] },
+  /**
+   * The built-in permission catalog, synced at deploy (functions/catalog/seed.ts): the catalog read
+   * whole (Query), a built-in whose name or category changed read again by id for its version
+   * (GetItem) and put back conditionally (PutItem, as new built-ins are), new built-ins' ids.
+   */
+  catalogSeeder: { permissionCatalog: ['GetItem', 'Query', 'PutItem'], idSequences: ['UpdateItem'] },
   /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */
   webhookDeliverer: { company: ['GetItem', 'UpdateItem', 'PutItem'], webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'] },
 } as const satisfies Record<string, Grants>;

@@ -8,6 +8,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { authorizeRequest as authorize } from '../../shared/auth/authorizer';
+import { asFunction } from './function-scope';
 import { AppError, unavailable } from '../../shared/errors';
 import { errorBody } from '../../shared/http/envelope';
 
@@ -40,7 +41,7 @@ export async function invokeThroughGateway(route: { permission: string | null },
   if (route.permission === null) return handler(event, context);
   let verdict: Awaited<ReturnType<typeof authorize>>;
   try {
-    verdict = await authorize(authorizerEvent(event));
+    verdict = await asFunction('authorizer', () => authorize(authorizerEvent(event)));
   } catch (err) {
     if (!(err instanceof AppError)) console.error('local stage: the authorizer failed', err);
     const error = unavailable();

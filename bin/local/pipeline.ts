@@ -31,6 +31,7 @@ import { deliveries, type WebhookDelivery } from '../../shared/data/webhookDeliv
 import { AppError } from '../../shared/errors';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { dispatch } from '../../shared/webhooks/dispatch';
+import { asFunction, LOCAL_QUEUE } from './function-scope';
 import { matchesPattern, outboxFilterPattern } from '../../shared/webhooks/filter';
 import { pipelineLogger as log } from '../../shared/webhooks/logger';
 import { outboxMessageFromImage } from '../../shared/webhooks/outbox';
@@ -276,7 +277,7 @@ class DeliveryWorker {
         const pass = ++this.passes;
         const idle = this.inFlight.size === 0;
         const now = Date.now();
-        const upcoming = await deliveries.upcoming(CONCURRENCY);
+        const upcoming = await asFunction(LOCAL_QUEUE, () => deliveries.upcoming(CONCURRENCY));
         for (const next of upcoming) {
           const dueIn = Date.parse(next.dueAt) - now;
           if (dueIn > 0) sleepMs = Math.min(sleepMs, dueIn);
@@ -295,7 +296,7 @@ class DeliveryWorker {
   }
 
   private attempt(ref: DeliveryRef): void {
-    const running = attemptDelivery(ref, { signal: this.signal }).then(
+    const running = asFunction('webhook-delivery', () => attemptDelivery(ref, { signal: this.signal })).then(
       () => {
         this.inFlight.delete(ref.deliveryId);
         this.progress.report();
@@ -345,7 +346,7 @@ export class LocalPipeline {
     const enqueue = async () => worker.wake();
     const handle = async (record: StreamRecord) => {
       if (!matchesPattern(outboxFilterPattern, record)) return;
-      await dispatch(outboxMessageFromImage(repairEmptyMaps(record.dynamodb!.NewImage as Record<string, AttributeValue>)), enqueue);
+      await asFunction('webhook-dispatcher', () => dispatch(outboxMessageFromImage(repairEmptyMaps(record.dynamodb!.NewImage as Record<string, AttributeValue>)), enqueue));
     };
     const reader = new StreamReader(streams, streamArn, handle, pollMs, stop.signal, reading);
     this.loops = { reader, worker, delivering };

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { matchRoute } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
+import { asFunction } from './function-scope';
 import { invokeThroughGateway } from './gateway';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -116,7 +117,8 @@ export async function createLocalServer(): Promise<Server> {
       const route = match.kind === 'route' ? match.route : undefined;
       const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
       const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
-      const out = route ? await invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : await fallback(event, context);
+      // Each operation is a function of its own on AWS (bin/local/function-scope.ts).
+      const out = await asFunction(route?.operationId ?? 'fallback', () => (route ? invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : fallback(event, context)));
       // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes, and so does this.
       res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (err) {

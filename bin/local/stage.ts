@@ -11,6 +11,7 @@ import { localTokenBinding, resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { releaseIdBlocks } from '../../shared/data/ids';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import { asFunction } from './function-scope';
 import type { LocalPipeline } from './pipeline';
 import { LOCAL_OPERATOR_ID, isSeeded, seed, type DevKeys } from './seed';
 
@@ -118,7 +119,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts: no-shows, then lapsed waitlist offers), every NO_SHOW_SWEEP_MS here.
     const { watchedNoShowSweep } = await import('../../shared/domain/sweeps');
     const { sweepLapsedOffers } = await import('../../shared/domain/waitlist/operations');
-    const sweep = async () => (await watchedNoShowSweep(), await sweepLapsedOffers());
+    const sweep = () => asFunction('no-show-sweeper', async () => (await watchedNoShowSweep(), await sweepLapsedOffers()));
     noShowSweep = setInterval(() => void sweep().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
     noShowSweep.unref();
     return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };

@@ -104,8 +104,8 @@ describe('autoOptimizeEnabled', () => {
     expect(updated!.changes).toMatchObject({ tableIds: [place.table('T4')] });
   });
 
-  it('a move and a cancel re-optimize too: the four-top freed, the couple takes it', async () => {
-    for (const change of ['move', 'cancel'] as const) {
+  it("a move, a cancel and a guest's cancel by code re-optimize too: the four-top freed, the couple takes it", async () => {
+    for (const change of ['move', 'cancel', 'cancelByCode'] as const) {
       const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]], { autoOptimizeEnabled: true });
       const three = await book(place, { ...evening, tableIds: [place.table('T4')], guestCount: 3 });
       // Made second, the couple is kept where it was put: the four-top is taken then.
@@ -114,7 +114,9 @@ describe('autoOptimizeEnabled', () => {
       const out =
         change === 'move'
           ? await call('PATCH', `/api/v1/bookings/${three.id}`, { key: admin(), body: { startTime: '17:00', endTime: '18:00' } })
-          : await call('POST', `/api/v1/bookings/${three.id}/cancel`, { key: admin(), body: {} });
+          : change === 'cancel'
+            ? await call('POST', `/api/v1/bookings/${three.id}/cancel`, { key: admin(), body: {} })
+            : await call('POST', `/api/v1/bookings/by-code/${three.confirmationCode}/cancel`, { body: {} });
       expect(out.status, JSON.stringify(out.body)).toBe(200);
       expect((await getBooking(couple.id)).tableIds, change).toEqual([place.table('T4')]);
       expect((await getBooking(three.id)).tableIds, change).toEqual([place.table('T4')]);

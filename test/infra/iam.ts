@@ -1,136 +1,395 @@
 /**
- * A small evaluator of the synthesized IAM statements, enough to ask what a function's role lets
- * it do with one DynamoDB item action: explicit Deny wins, then any Allow whose action, resource
- * and conditions match. Resources are told apart by what they name (`/index/gsi1` or the table);
- * the only condition it knows is `dynamodb:LeadingKeys` with `ForAllValues`/`ForAnyValue`
- * `StringLike`, and it refuses any other, so a statement it cannot read fails the test instead of
- * passing it.
+ * The synthesized roles as AWS would evaluate them, asked of a published IAM policy simulator
+ * (`@cloud-copilot/iam-simulate`; AGPL-3.0, a dev dependency that no bundle includes).
+ *
+ * Every function of the templates (the parent stack and each nested stack) is found with its
+ * execution role, and the role's policies are turned into plain policy JSON: CloudFormation's
+ * intrinsics (Ref, Fn::GetAtt, Fn::Join, Fn::Select, Fn::Split, Fn::Sub, pseudo parameters) are
+ * replaced by concrete values for one fake account, region and partition; a nested stack's
+ * parameters by what its parent passes; a nested stack's outputs by their values. A role's
+ * policies are its inline policies (AWS::IAM::Policy naming it), the customer-managed policies it
+ * attaches (ManagedPolicyArns, in its stack or the parent's) and the AWS-managed ones, whose
+ * documents are fixtures (test/infra/aws-managed-policies.ts). A request names the same concrete
+ * ARNs (`tableArn`, `queueArnOf`, …), so the simulator sees what IAM would.
+ *
+ * This module decides nothing itself: `simulate` asks the simulator and reports its answer.
  */
+import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { NestedStack, type Stack } from 'aws-cdk-lib';
+import { awsManagedPolicies } from './aws-managed-policies';
 import type { Synthesized } from './synth';
+
+export const ACCOUNT = '123456789012';
+export const REGION = 'us-east-1';
+export const PARTITION = 'aws';
 
 export interface Statement {
   Effect: 'Allow' | 'Deny';
   Action: string | string[];
-  Resource: unknown;
+  Resource: string | string[];
   Condition?: Record<string, Record<string, string | string[]>>;
 }
 
-/** One item action on one partition of the table (`index` absent) or of an index. */
+export interface Policy {
+  name: string;
+  document: { Version: string; Statement: Statement[] };
+}
+
+/** A function of the templates, as deployed: its role's policies and its settings, all concrete. */
+export interface FunctionRole {
+  functionName: string;
+  /** The role's construct path in its stack (`<stack path>/<logical id>`). */
+  roleId: string;
+  description: string | undefined;
+  policies: Policy[];
+  /** Every statement of those policies. */
+  statements: Statement[];
+  /** The function's environment, resolved (TABLE_NAME, DELIVERY_QUEUE_URL …). */
+  environment: Record<string, string>;
+  /** Its log group's name (LoggingConfig, else Lambda's default). */
+  logGroup: string;
+  /** X-Ray active tracing. */
+  tracing: boolean;
+  /** ARNs of the SQS queues Lambda polls for it (event source mappings). */
+  consumedQueues: string[];
+  /** True for functions CDK provides (custom resources, triggers), which carry no FunctionName of their own. */
+  cdkProvided: boolean;
+  /** The function's ARN (what a custom resource's ServiceToken names). */
+  arn: string;
+}
+
+type Resource = { Type: string; Properties?: Record<string, unknown> };
+type Template = { Resources: Record<string, Resource>; Parameters?: Record<string, unknown>; Outputs?: Record<string, { Value: unknown }> };
+
+/** A stack's template and how its parameters and nested stacks' outputs resolve. */
+interface Scope {
+  stack: Stack;
+  template: Template;
+  parameters: Record<string, unknown>;
+  /** Logical id of a nested stack's resource in this template → that nested stack's scope. */
+  nested: Map<string, Scope>;
+}
+
+const arn = (service: string, rest: string, region = REGION, account = ACCOUNT) => `arn:${PARTITION}:${service}:${region}:${account}:${rest}`;
+export const queueUrl = (name: string) => `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${name}`;
+/** The ARN IAM authorizes an SQS request on, from the queue's URL. */
+export const queueArnOf = (url: string) => arn('sqs', new URL(url).pathname.split('/').pop()!);
+
+/** The name a resource gets when its template does not name it (CloudFormation makes one up; any fixed value will do). */
+const physicalName = (logicalId: string, resource: Resource, nameProperty: string) => (resource.Properties?.[nameProperty] as string | undefined) ?? `${logicalId.toLowerCase()}`;
+
+function refOf(scope: Scope, logicalId: string): unknown {
+  const pseudo: Record<string, string> = {
+    'AWS::AccountId': ACCOUNT,
+    'AWS::Region': REGION,
+    'AWS::Partition': PARTITION,
+    'AWS::URLSuffix': 'amazonaws.com',
+    'AWS::StackName': scope.stack.stackName,
+    'AWS::NoValue': '',
+  };
+  if (logicalId in pseudo) return pseudo[logicalId];
+  if (logicalId in scope.parameters) return scope.parameters[logicalId];
+  const resource = scope.template.Resources[logicalId];
+  if (!resource) throw new Error(`${scope.stack.node.path}: Ref to unknown ${logicalId}`);
+  switch (resource.Type) {
+    case 'AWS::DynamoDB::Table':
+      return physicalName(logicalId, resource, 'TableName');
+    case 'AWS::SQS::Queue':
+      return queueUrl(physicalName(logicalId, resource, 'QueueName'));
+    case 'AWS::Lambda::Function':
+      return physicalName(logicalId, resource, 'FunctionName');
+    case 'AWS::Logs::LogGroup':
+      return physicalName(logicalId, resource, 'LogGroupName');
+    case 'AWS::Lambda::Version':
+      return arn('lambda', `function:${String(resolve(scope, resource.Properties!.FunctionName))}:1`);
+    case 'AWS::Events::EventBus':
+      return physicalName(logicalId, resource, 'Name');
+    case 'AWS::IAM::Role':
+      return physicalName(logicalId, resource, 'RoleName');
+    case 'AWS::IAM::ManagedPolicy':
+      return `arn:${PARTITION}:iam::${ACCOUNT}:policy/${physicalName(logicalId, resource, 'ManagedPolicyName')}`;
+    case 'AWS::SNS::Topic':
+      return arn('sns', physicalName(logicalId, resource, 'TopicName'));
+    default:
+      // API ids (RestApi, UsagePlan, ApiKey, Deployment …): an id made of the logical id.
+      return logicalId.toLowerCase();
+  }
+}
+
+function attributeOf(scope: Scope, logicalId: string, attribute: string): unknown {
+  const nested = scope.nested.get(logicalId);
+  if (nested && attribute.startsWith('Outputs.')) {
+    const output = nested.template.Outputs?.[attribute.slice('Outputs.'.length)];
+    if (!output) throw new Error(`${nested.stack.node.path}: no output ${attribute}`);
+    return resolve(nested, output.Value);
+  }
+  const resource = scope.template.Resources[logicalId];
+  if (!resource) throw new Error(`${scope.stack.node.path}: GetAtt of unknown ${logicalId}`);
+  const name = String(refOf(scope, logicalId));
+  const key = `${resource.Type}.${attribute}`;
+  switch (key) {
+    case 'AWS::DynamoDB::Table.Arn':
+      return arn('dynamodb', `table/${name}`);
+    case 'AWS::DynamoDB::Table.StreamArn':
+      return arn('dynamodb', `table/${name}/stream/2026-01-01T00:00:00.000`);
+    case 'AWS::SQS::Queue.Arn':
+      return queueArnOf(name);
+    case 'AWS::SQS::Queue.QueueName':
+      return new URL(name).pathname.split('/').pop();
+    case 'AWS::SQS::Queue.QueueUrl':
+      return name;
+    case 'AWS::Lambda::Function.Arn':
+      return arn('lambda', `function:${name}`);
+    case 'AWS::Logs::LogGroup.Arn':
+      return arn('logs', `log-group:${name}:*`);
+    case 'AWS::Events::EventBus.Arn':
+      return arn('events', `event-bus/${name}`);
+    case 'AWS::IAM::Role.Arn':
+      return `arn:${PARTITION}:iam::${ACCOUNT}:role/${name}`;
+    case 'AWS::ApiGateway::RestApi.RootResourceId':
+      return `${name}root`;
+    default:
+      return `${logicalId.toLowerCase()}-${attribute.toLowerCase()}`;
+  }
+}
+
+/** A template value with every intrinsic replaced by its concrete value. */
+export function resolve(scope: Scope, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolve(scope, v));
+  if (!value || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  if (entries.length === 1) {
+    const [fn, arg] = entries[0]! as [string, unknown];
+    switch (fn) {
+      case 'Ref':
+        return refOf(scope, arg as string);
+      case 'Fn::GetAtt': {
+        const [id, attribute] = Array.isArray(arg) ? (arg as string[]) : (arg as string).split(/\.(.*)/s);
+        return attributeOf(scope, id!, attribute!);
+      }
+      case 'Fn::Join': {
+        const [separator, parts] = arg as [string, unknown[]];
+        return (resolve(scope, parts) as unknown[]).flat().join(separator);
+      }
+      case 'Fn::Select': {
+        const [index, list] = arg as [unknown, unknown];
+        return (resolve(scope, list) as unknown[])[Number(resolve(scope, index))];
+      }
+      case 'Fn::Split': {
+        const [separator, text] = arg as [string, unknown];
+        return String(resolve(scope, text)).split(separator);
+      }
+      case 'Fn::Sub': {
+        const [text, vars] = (Array.isArray(arg) ? arg : [arg, {}]) as [string, Record<string, unknown>];
+        return text.replace(/\$\{([^}]+)\}/g, (_, name: string) =>
+          String(name in vars ? resolve(scope, vars[name]) : name.includes('.') ? attributeOf(scope, ...(name.split(/\.(.*)/s) as [string, string])) : refOf(scope, name)),
+        );
+      }
+    }
+    if (fn.startsWith('Fn::')) throw new Error(`${scope.stack.node.path}: the role resolver does not know ${fn}`);
+  }
+  return Object.fromEntries(entries.map(([k, v]) => [k, resolve(scope, v)]));
+}
+
+/** The scopes of the parent stack and every nested stack, parameters resolved through the parents. */
+function scopesOf(synth: Synthesized): Map<Stack, Scope> {
+  const scopes = new Map<Stack, Scope>();
+  const scopeOf = (stack: Stack): Scope => {
+    const known = scopes.get(stack);
+    if (known) return known;
+    const template = synth.template(stack).toJSON() as Template;
+    const scope: Scope = { stack, template, parameters: {}, nested: new Map() };
+    scopes.set(stack, scope);
+    const parent = stack.nestedStackParent;
+    if (parent && NestedStack.isNestedStack(stack)) {
+      const parentScope = scopeOf(parent);
+      const logicalId = parent.getLogicalId(stack.nestedStackResource!);
+      parentScope.nested.set(logicalId, scope);
+      const passed = (parentScope.template.Resources[logicalId]!.Properties?.Parameters ?? {}) as Record<string, unknown>;
+      // Resolved on first use: a parameter may name another nested stack's output.
+      for (const [name, value] of Object.entries(passed)) Object.defineProperty(scope.parameters, name, { enumerable: true, get: () => resolve(parentScope, value) });
+    }
+    return scope;
+  };
+  for (const stack of synth.stacks) scopeOf(stack);
+  return scopes;
+}
+
+const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** A customer-managed policy by its resolved ARN, in any stack. */
+function managedPolicies(scopes: Map<Stack, Scope>): Map<string, Policy> {
+  const out = new Map<string, Policy>();
+  for (const scope of scopes.values()) {
+    for (const [id, r] of Object.entries(scope.template.Resources)) {
+      if (r.Type !== 'AWS::IAM::ManagedPolicy') continue;
+      out.set(refOf(scope, id) as string, { name: `${scope.stack.node.path}/${id}`, document: resolve(scope, r.Properties!.PolicyDocument) as Policy['document'] });
+    }
+  }
+  return out;
+}
+
+const rolesBySynth = new WeakMap<Synthesized, Map<string, FunctionRole>>();
+
+/** Every function of the templates by name (CDK's own functions by their construct path), with its role resolved. */
+export function functionRoles(synth: Synthesized): Map<string, FunctionRole> {
+  const known = rolesBySynth.get(synth);
+  if (known) return known;
+  const scopes = scopesOf(synth);
+  const managed = managedPolicies(scopes);
+  const roles = new Map<string, FunctionRole>();
+  // Functions sharing a role share its resolved policies (and so the simulator's answers for them).
+  const policiesByRole = new Map<string, Policy[]>();
+  for (const scope of scopes.values()) {
+    const resources = scope.template.Resources;
+    const mappings = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping');
+    for (const [fnId, fn] of Object.entries(resources)) {
+      if (fn.Type !== 'AWS::Lambda::Function') continue;
+      const props = fn.Properties!;
+      const roleId = (props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const role = resources[roleId]!;
+      const inline = Object.entries(resources)
+        .filter(([, p]) => p.Type === 'AWS::IAM::Policy' && list(p.Properties!.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
+        .map(([id, p]): Policy => ({ name: id, document: resolve(scope, p.Properties!.PolicyDocument) as Policy['document'] }));
+      // A role's own inline policies (CDK's custom-resource providers write theirs on the role).
+      const onRole = list(role.Properties?.Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined).map(
+        (p): Policy => ({ name: `${roleId}/${p.PolicyName}`, document: resolve(scope, p.PolicyDocument) as Policy['document'] }),
+      );
+      const attached = (resolve(scope, role.Properties?.ManagedPolicyArns ?? []) as string[]).map((policyArn) => {
+        const policy = managed.get(policyArn) ?? awsManagedPolicies[policyArn.replace(/^arn:aws:iam::aws:policy\//, '')];
+        if (!policy) throw new Error(`${scope.stack.node.path}/${roleId}: no document for the managed policy ${policyArn} (add it to test/infra/aws-managed-policies.ts)`);
+        return policy;
+      });
+      const cdkProvided = typeof props.FunctionName !== 'string';
+      const functionName = cdkProvided ? `${scope.stack.node.path}/${fnId}` : (props.FunctionName as string);
+      const physical = String(refOf(scope, fnId));
+      const logging = resolve(scope, props.LoggingConfig ?? {}) as { LogGroup?: string };
+      const rolePath = `${scope.stack.node.path}/${roleId}`;
+      const policies = policiesByRole.get(rolePath) ?? policiesByRole.set(rolePath, [...inline, ...onRole, ...attached]).get(rolePath)!;
+      roles.set(functionName, {
+        functionName,
+        roleId: rolePath,
+        description: role.Properties?.Description as string | undefined,
+        policies,
+        statements: policies.flatMap((p) => list(p.document.Statement)),
+        environment: resolve(scope, (props.Environment as { Variables?: unknown } | undefined)?.Variables ?? {}) as Record<string, string>,
+        logGroup: logging.LogGroup ?? `/aws/lambda/${physical}`,
+        tracing: (props.TracingConfig as { Mode?: string } | undefined)?.Mode === 'Active',
+        consumedQueues: mappings
+          .filter((m) => JSON.stringify(m.Properties!.FunctionName) === JSON.stringify({ Ref: fnId }))
+          .map((m) => resolve(scope, m.Properties!.EventSourceArn) as string)
+          .filter((a) => a.startsWith(`arn:${PARTITION}:sqs:`)),
+        cdkProvided,
+        arn: arn('lambda', `function:${physical}`),
+      });
+    }
+  }
+  rolesBySynth.set(synth, roles);
+  return roles;
+}
+
+/** The function with this name and its resolved role. */
+export function roleOfFunction(synth: Synthesized, functionName: string): FunctionRole {
+  const role = functionRoles(synth).get(functionName);
+  if (!role) throw new Error(`no function ${functionName} in the template`);
+  return role;
+}
+
+/** The resources of a type in every stack, properties resolved (custom resources, say). */
+export function resolvedResources(synth: Synthesized, type: string): Record<string, unknown>[] {
+  return [...scopesOf(synth).values()].flatMap((scope) =>
+    Object.values(scope.template.Resources)
+      .filter((r) => r.Type === type)
+      .map((r) => resolve(scope, r.Properties ?? {}) as Record<string, unknown>),
+  );
+}
+
+/** The table's ARN as the roles name it (the template's one table). */
+export function tableArn(synth: Synthesized): string {
+  const known = tableArns.get(synth);
+  if (known) return known;
+  const scope = scopesOf(synth).get(synth.stacks[0]!)!;
+  const [id] = Object.entries(scope.template.Resources).find(([, r]) => r.Type === 'AWS::DynamoDB::Table')!;
+  const value = attributeOf(scope, id, 'Arn') as string;
+  tableArns.set(synth, value);
+  return value;
+}
+const tableArns = new WeakMap<Synthesized, string>();
+
+/** One request to AWS, as IAM authorizes it. */
+export interface AwsRequest {
+  /** `dynamodb:GetItem`, `sqs:SendMessage`, `apigateway:POST` … */
+  action: string;
+  resource: string;
+  context?: Record<string, string | string[]>;
+}
+
+export type Decision = 'Allowed' | 'ExplicitlyDenied' | 'ImplicitlyDenied';
+
+/** Every request an AWS SDK client makes is signed and sent over TLS. */
+const sdkContext = { 'aws:SecureTransport': 'true' };
+
+const decisions = new WeakMap<Policy[], Map<string, Promise<Decision>>>();
+
+/**
+ * What IAM decides for a request by this role (identity policies; no resource policy, SCP or
+ * boundary applies in Brigade's account). Distinct requests are simulated once per role. A
+ * request the simulator cannot evaluate (an unknown action, a resource of the wrong type, a
+ * policy it cannot read) throws: it is a defect of the request or the template, not a denial.
+ */
+export function simulate(role: FunctionRole, request: AwsRequest): Promise<Decision> {
+  let cache = decisions.get(role.policies);
+  if (!cache) decisions.set(role.policies, (cache = new Map()));
+  const key = JSON.stringify(request);
+  let decision = cache.get(key);
+  if (!decision) {
+    decision = runSimulation(
+      {
+        request: {
+          principal: `arn:${PARTITION}:sts::${ACCOUNT}:assumed-role/${role.roleId.split('/').pop()}/${role.functionName.split('/').pop()}`,
+          action: request.action,
+          resource: { resource: request.resource, accountId: ACCOUNT },
+          contextVariables: { ...sdkContext, ...request.context },
+        },
+        identityPolicies: role.policies.map((p) => ({ name: p.name, policy: p.document })),
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+      },
+      {},
+    ).then((result) => {
+      if (result.resultType === 'error') throw new Error(`the simulator cannot evaluate ${request.action} on ${request.resource} for ${role.functionName}: ${JSON.stringify(result.errors)}`);
+      return result.overallResult as Decision;
+    });
+    cache.set(key, decision);
+  }
+  return decision;
+}
+
+/** Every action a role's statements allow on something (for "no apigateway:*" and the like): a listing, not a decision. */
+export const allowedActions = (statements: readonly Statement[]) => statements.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action));
+
+/** One item action on one partition of the table (`index` absent) or of an index, as data-access.ts names it. */
 export interface ItemRequest {
   action: string;
   index?: string | undefined;
   partition: string;
 }
 
-export type Decision = 'allow' | 'deny' | 'none';
-
-/** The request of an item action as infra/data-access.ts names it (`Query:gsi1`: a Query of gsi1). */
+/** `Query:gsi1` (infra/data-access.ts's name of a Query of gsi1) on a partition. */
 export const itemRequest = (action: string, partition: string): ItemRequest => {
   const [name, index] = action.split(':');
   return { action: name!, index, partition };
 };
 
-const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const globs = new Map<string, RegExp>();
-const like = (pattern: string, value: string) => {
-  let glob = globs.get(pattern);
-  if (!glob) globs.set(pattern, (glob = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's')));
-  return glob.test(value);
-};
+/** The request IAM sees for an item action: the table's or the index's ARN, the partition as the leading key. */
+export const dynamoRequest = (table: string, { action, index, partition }: ItemRequest): AwsRequest => ({
+  action: `dynamodb:${action}`,
+  resource: index ? `${table}/index/${index}` : table,
+  context: { 'dynamodb:LeadingKeys': [partition] },
+});
 
-const actionMatches = (statement: Statement, action: string) =>
-  list(statement.Action).some((a) => a === '*' || a === action || (a.endsWith('*') && action.startsWith(a.slice(0, -1))));
-
-/** `index/<name>`, or `table` for the table itself, of each resource a statement names. */
-const resourceKinds = (statement: Statement) =>
-  list(statement.Resource).map((r) => {
-    const text = JSON.stringify(r);
-    if (text === '"*"') return '*';
-    return /\/index\/(\w+)/.exec(text)?.[1] ? `index/${/\/index\/(\w+)/.exec(text)![1]}` : 'table';
-  });
-
-function conditionHolds(statement: Statement, partition: string): boolean {
-  for (const [operator, keys] of Object.entries(statement.Condition ?? {})) {
-    for (const [key, patterns] of Object.entries(keys)) {
-      if (key !== 'dynamodb:LeadingKeys' || !['ForAllValues:StringLike', 'ForAnyValue:StringLike'].includes(operator)) {
-        throw new Error(`the test's IAM evaluator does not know ${operator} ${key}`);
-      }
-      // One leading key per item action: ForAllValues and ForAnyValue both ask whether it matches.
-      if (!list(patterns).some((p) => like(p, partition))) return false;
-    }
-  }
-  return true;
-}
-
-export function decide(statements: readonly Statement[], request: ItemRequest): Decision {
-  const resource = request.index ? `index/${request.index}` : 'table';
-  const applies = (s: Statement) => actionMatches(s, `dynamodb:${request.action}`) && resourceKinds(s).some((k) => k === '*' || k === resource) && conditionHolds(s, request.partition);
-  if (statements.some((s) => s.Effect === 'Deny' && applies(s))) return 'deny';
-  return statements.some((s) => s.Effect === 'Allow' && applies(s)) ? 'allow' : 'none';
-}
-
-export const allowed = (statements: readonly Statement[], request: ItemRequest) => decide(statements, request) === 'allow';
-
-/** Every action a role's statements allow on something (for "no apigateway:*" and the like). */
-export const allowedActions = (statements: readonly Statement[]) => statements.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action));
-
-export interface FunctionRole {
-  /** The role's construct path in its stack. */
-  roleId: string;
-  description: string | undefined;
-  statements: Statement[];
-}
-
-const rolesBySynth = new WeakMap<Synthesized, Map<string, FunctionRole>>();
-
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
-
-/**
- * The statements of the customer-managed policies a role attaches (`ManagedPolicyArns`). In a nested
- * stack the policy arrives as a parameter: the parent's nested-stack resource says which of its
- * own resources that parameter names.
- */
-function managedStatements(synth: Synthesized, stackIndex: number, arns: unknown[]): Statement[] {
-  const stack = synth.stacks[stackIndex]!;
-  const resources = synth.template(stack).toJSON().Resources as Resources;
-  return arns.flatMap((arn) => {
-    const ref = (arn as { Ref?: string }).Ref;
-    if (!ref) return [];
-    const own = resources[ref];
-    if (own?.Type === 'AWS::IAM::ManagedPolicy') return (own.Properties.PolicyDocument as { Statement: Statement[] }).Statement;
-    const parent = stack.nestedStackParent;
-    if (!parent) return [];
-    const parentResources = synth.template(parent).toJSON().Resources as Resources;
-    const nested = Object.values(parentResources).find((r) => r.Type === 'AWS::CloudFormation::Stack' && (r.Properties.Parameters as Record<string, unknown> | undefined)?.[ref]);
-    const passed = (nested?.Properties.Parameters as Record<string, unknown> | undefined)?.[ref];
-    return passed ? managedStatements(synth, synth.stacks.indexOf(parent), [passed]) : [];
-  });
-}
-
-/** The execution role of the function with this name, and every statement of the policies attached to it (inline and managed). */
-export function roleOfFunction(synth: Synthesized, functionName: string): FunctionRole {
-  let roles = rolesBySynth.get(synth);
-  if (!roles) {
-    roles = new Map();
-    for (const [index, stack] of synth.stacks.entries()) {
-      const resources = synth.template(stack).toJSON().Resources as Resources;
-      const policies = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy');
-      for (const fn of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function' && typeof r.Properties.FunctionName === 'string')) {
-        const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-        const statements = policies
-          .filter((p) => (p.Properties.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
-          .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
-        const managed = managedStatements(synth, index, (resources[roleId]?.Properties.ManagedPolicyArns as unknown[] | undefined) ?? []);
-        roles.set(fn.Properties.FunctionName as string, {
-          roleId: `${stack.node.path}/${roleId}`,
-          description: resources[roleId]?.Properties.Description as string | undefined,
-          statements: [...statements, ...managed],
-        });
-      }
-    }
-    rolesBySynth.set(synth, roles);
-  }
-  const role = roles.get(functionName);
-  if (!role) throw new Error(`no function ${functionName}`);
-  return role;
+/** The simulator's answer to an item action by a role of this synthesis: `allow`, `deny` (explicitly) or `none`. */
+export async function decideItem(synth: Synthesized, role: FunctionRole, request: ItemRequest): Promise<'allow' | 'deny' | 'none'> {
+  const decision = await simulate(role, dynamoRequest(tableArn(synth), request));
+  return decision === 'Allowed' ? 'allow' : decision === 'ExplicitlyDenied' ? 'deny' : 'none';
 }

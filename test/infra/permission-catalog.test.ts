@@ -7,7 +7,7 @@
 import type { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { functionGrants } from '../../infra/data-access';
-import { allowed, allowedActions, decide, roleOfFunction } from './iam';
+import { allowedActions, decideItem, roleOfFunction, type ItemRequest } from './iam';
 import { synthesize } from './synth';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
@@ -44,16 +44,18 @@ describe('seeding the permission catalog at deploy', () => {
     expect(seedStackResource.DependsOn ?? []).toContain(tableId);
   });
 
-  it('gives the function a role of its own that may read the catalog, write its items and take ids, and nothing else', () => {
-    const { statements } = roleOfFunction(synth, 'brigade-dev-catalog-seed');
-    expect(functionGrants.catalogSeeder).toEqual({ permissionCatalog: ['Query', 'PutItem'], idSequences: ['UpdateItem'] });
-    expect(allowed(statements, { action: 'Query', partition: 'PERMISSIONS' })).toBe(true);
-    expect(allowed(statements, { action: 'PutItem', partition: 'PERMISSIONS' })).toBe(true);
-    expect(allowed(statements, { action: 'UpdateItem', partition: 'SEQ' })).toBe(true);
-    for (const action of ['DeleteItem', 'UpdateItem', 'GetItem'] as const) expect(allowed(statements, { action, partition: 'PERMISSIONS' }), action).toBe(false);
-    for (const partition of ['C#7', 'COMPANIES', 'RATE#key:abc']) expect(allowed(statements, { action: 'PutItem', partition }), partition).toBe(false);
-    expect(decide(statements, { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
-    expect(decide(statements, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
-    expect(allowedActions(statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+  it('gives the function a role of its own that may read the catalog (whole, and a changed built-in by id), write its items and take ids, and nothing else', async () => {
+    const role = roleOfFunction(synth, 'brigade-dev-catalog-seed');
+    const decide = (request: ItemRequest) => decideItem(synth, role, request);
+    expect(functionGrants.catalogSeeder).toEqual({ permissionCatalog: ['GetItem', 'Query', 'PutItem'], idSequences: ['UpdateItem'] });
+    expect(await decide({ action: 'Query', partition: 'PERMISSIONS' })).toBe('allow');
+    expect(await decide({ action: 'GetItem', partition: 'PERMISSIONS' })).toBe('allow');
+    expect(await decide({ action: 'PutItem', partition: 'PERMISSIONS' })).toBe('allow');
+    expect(await decide({ action: 'UpdateItem', partition: 'SEQ' })).toBe('allow');
+    for (const action of ['DeleteItem', 'UpdateItem', 'BatchGetItem'] as const) expect(await decide({ action, partition: 'PERMISSIONS' }), action).toBe('none');
+    for (const partition of ['C#7', 'COMPANIES', 'RATE#key:abc']) expect(await decide({ action: 'PutItem', partition }), partition).toBe('none');
+    expect(await decide({ action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
+    expect(await decide({ action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
+    expect(allowedActions(role.statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
   });
 });

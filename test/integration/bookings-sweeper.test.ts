@@ -14,6 +14,7 @@ import { createBooking } from '../../shared/domain/bookings/create';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/transitions';
 import { createLocation } from '../../shared/domain/locations';
+import { asFunction } from '../support/aws-call-log';
 
 const companyId = 21_000 + Math.floor(Math.random() * 1000);
 
@@ -53,6 +54,9 @@ beforeAll(async () => {
   await putBookingSettings(principal, locationId, { autoNoShowDelayMinutes: 15 });
 });
 
+/** As the sweeper function runs it (functions/sweeper), so the suite's IAM check asks its role. */
+const sweep = (now: number) => asFunction('no-show-sweeper', () => sweepNoShows(now));
+
 describe('the no-show sweeper', () => {
   it('marks confirmed and checked-in bookings autoNoShowDelayMinutes after their start, once, and leaves the others', async () => {
     const confirmed = await book('Confirmed');
@@ -63,10 +67,10 @@ describe('the no-show sweeper', () => {
     const dueAt = Date.parse(confirmed.startsAt) + 15 * 60_000;
     expect(confirmed.autoNoShowAt).toBe(new Date(dueAt).toISOString());
 
-    await sweepNoShows(dueAt - 60_000);
+    await sweep(dueAt - 60_000);
     expect((await bookings.get(companyId, confirmed.id))!.status).toBe('confirmed');
 
-    await sweepNoShows(dueAt + 60_000);
+    await sweep(dueAt + 60_000);
     const after = await Promise.all([confirmed, checkedIn, cancelled].map((b) => bookings.get(companyId, b.id)));
     expect(after.map((b) => b!.status)).toEqual(['no_show', 'no_show', 'cancelled']);
     expect(after[0]).toMatchObject({ autoNoShowAt: null, tab: { status: 'closed' }, version: confirmed.version + 1 });
@@ -76,14 +80,14 @@ describe('the no-show sweeper', () => {
     // Their sweep items went with the change: a second run finds nothing of this company.
     const again = await dueForNoShow(dueAt - 3_600_000, dueAt + 60_000);
     expect(again.filter((d) => d.companyId === companyId)).toEqual([]);
-    await sweepNoShows(dueAt + 120_000);
+    await sweep(dueAt + 120_000);
     expect(await eventsOfType('booking.no-show')).toHaveLength(2);
   });
 
   it('leaves a pending booking pending (it may still be confirmed)', async () => {
     await putBookingSettings(principal, locationId, { confirmationMode: 'request_based' });
     const pending = await book('Pending');
-    await sweepNoShows(Date.parse(pending.autoNoShowAt!) + 60_000);
+    await sweep(Date.parse(pending.autoNoShowAt!) + 60_000);
     expect((await bookings.get(companyId, pending.id))!.status).toBe('pending');
     await putBookingSettings(principal, locationId, { confirmationMode: 'instant' });
   });

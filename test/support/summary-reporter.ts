@@ -2,13 +2,14 @@
  * Ends a run with one plain line, `N passed, N failed, N skipped`, which CI and people can read
  * without knowing Vitest's own summary format; before it, when the api project ran, how many of
  * its answers were checked against the OpenAPI description (test/support/answer-log.ts; per
- * operation in the record it names); when the sweeps, the fuzz or fault scenarios ran, their
+ * operation in the record it names); when the IAM check ran, its counts (test/support/iam-summary.ts); when the sweeps, the fuzz or fault scenarios ran, their
  * totals (.local/sweeps.json, .local/fuzz.json, .local/faults/).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { answerTotals, readAnswerLog } from './answer-log';
 import { faultRecordOf, type FaultCounts } from './fault-log';
+import { iamLines } from './iam-summary';
 
 export default class SummaryReporter implements Reporter {
   private vitest: Vitest | undefined;
@@ -28,7 +29,7 @@ export default class SummaryReporter implements Reporter {
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) count.failed++; // a file that failed to load
     }
-    process.stdout.write(`\n${this.answerLine()}${sweepLine(modules)}${fuzzLine(modules)}${faultLines(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(`\n${this.answerLine()}${iamLines(modules)}${sweepLine(modules)}${fuzzLine(modules)}${faultLines(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
   }
 
   /** The answer check's totals, when the api project ran in this run. */
