@@ -43,7 +43,7 @@ export interface HandlerFunctionProps {
   /** Default 10 s (HTTP handlers); queue consumers set their own. */
   timeout?: Duration;
   /** Reserved concurrency: the function's own share of the account's, and its ceiling. */
-  reservedConcurrency?: number;
+  reservedConcurrency?: number | undefined;
 }
 
 export class HandlerFunction extends Construct {
