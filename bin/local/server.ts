@@ -72,6 +72,8 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
   const { last: headers, all: multiValueHeaders } = byName(rawHeaders);
   const { last: query, all: multiQuery } = byName(url.searchParams);
   const hasQuery = Object.keys(query).length > 0;
+  // The connection's peer, as API Gateway gives it (`identity.sourceIp`), never a header: a client
+  // writes X-Forwarded-For. The chain keys per-IP windows by it (an IPv6 client by its /64).
   const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   return {
     resource,

@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { holds, tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows, type Hit } from '../data/rateWindows';
+import { clientNetwork } from '../domain/clientNetwork';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { RouteRuntime } from '../routes';
 import { toAppError } from '../data/errors';
@@ -75,6 +76,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
       logger.appendKeys({ requestId });
       states.set(request.event, {
         requestId,
+        // The peer API Gateway saw (the local edge: the socket's). Never X-Forwarded-For: a client writes that.
         sourceIp: ctx?.identity?.sourceIp ?? 'unknown',
         rateHeaders: {},
       });
@@ -131,7 +133,8 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
 
 /**
  * The hourly window: one atomic UpdateItem per request. Principals count against their own
- * window; anonymous callers against their IP's, at the standard tier. Health probes get the
+ * window; anonymous callers against their IP's (an IPv6 client's /64: shared/domain/clientNetwork.ts),
+ * at the standard tier. Health probes get the
  * headers (on their own per-IP window) but are never refused, and answer even when the database
  * cannot count them.
  *
@@ -147,7 +150,7 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
 export function rateWindow(route: RouteRuntime, now: () => number = () => Date.now()): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const count = async (s: RequestState): Promise<void> => {
     const limit = tierLimits[s.principal?.tier ?? 'standard'];
-    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
+    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
     const at = now();
     const window = windowAt(at);
     s.rateHeaders = rateHeaders(limit, 0, window);

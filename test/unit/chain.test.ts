@@ -121,6 +121,18 @@ describe('authentication', () => {
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
   });
 
+  it("counts an anonymous request against the gateway's source address, never X-Forwarded-For, and an IPv6 client by its /64", async () => {
+    await invoke(listCoursings, event({ headers: { 'X-Forwarded-For': '198.51.100.1', 'X-Real-Ip': '198.51.100.2' } }));
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
+    const ipv6 = (sourceIp: string) => event({ requestContext: { requestId: 'req-6', identity: { sourceIp } } as APIGatewayProxyEvent['requestContext'] });
+    await invoke(listCoursings, ipv6('2001:db8:aa:1:1111:2222:3333:4444'));
+    await invoke(listCoursings, ipv6('2001:DB8:AA:1::9'));
+    expect(ddb.commandCalls(UpdateCommand).slice(1).map((c) => c.args[0].input.Key)).toEqual([
+      expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
+      expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
+    ]);
+  });
+
   it('answers 401 for a wrong secret, an unknown keyId, a malformed key and a revoked key', async () => {
     const wrongSecret = wrongByOne(key);
     const unknown = `brigade_dev_zzzzzzzzzzzz_${'A'.repeat(40)}`;
