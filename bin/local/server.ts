@@ -85,8 +85,9 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters,
     stageVariables: null,
-    body: body.length ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // Every media type is binary on the API (infra/api.ts): API Gateway hands a body over base64-encoded.
+    body: body.length ? body.toString('base64') : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -119,7 +120,8 @@ export async function createLocalServer(): Promise<Server> {
       const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
       const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
       const out = route ? await invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : await fallback(event, context);
-      // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes, and so does this.
+      // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes whatever
+      // the Accept (every media type is binary, infra/api.ts), and so does this. Text passes as it is.
       res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (err) {
       // A handler never throws (the chain answers every error); this is the edge failing.

@@ -210,7 +210,10 @@ export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
 const jsonParser = httpJsonBodyParser();
 
 /**
- * Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). A GET takes
+ * Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). API Gateway
+ * hands every request body over base64-encoded (`isBase64Encoded`: every media type is binary
+ * on the API, infra/api.ts), and so does the local edge; Middy's parser decodes it before parsing, and
+ * the size is the decoded one. A plain body (a test, a bench event) is read as it is. A GET takes
  * no body (no operation reads one, and HTTP gives a GET's content no meaning): one sent is not
  * read, so a GET, a health probe included, is answered as it would be without it, never with a
  * 413 or 415 its description does not list.

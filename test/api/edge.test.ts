@@ -1,12 +1,19 @@
 /**
- * The local stage's edge (bin/local/server.ts) turns any request into the event API Gateway would
- * send: query parameters and headers of any name, repeated ones by their last value.
+ * The local stage's edge (bin/local/server.ts) does what API Gateway does for the REST API: it
+ * turns any request into the event API Gateway would send (query parameters and headers of any
+ * name, repeated ones by their last value, the body base64-encoded), sends a file answer's bytes
+ * whatever the Accept, keys per-IP windows by the connection's address, not a header, and answers
+ * browsers' preflights as the template does (infra/cors.ts, shared/http/cors.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/http';
-import { admin, useOwnCompany } from './setup-helpers';
+import { apiClient, dataOf } from '../support/client';
+import { call, devKeys } from '../support/http';
+import { monthAccounts, testMonth } from '../support/reporting-month';
+import { readSie } from '../support/sie';
+import { stagePurchaseDays } from '../support/stage-data';
+import { admin, newLocation, useOwnCompany } from './setup-helpers';
 
-useOwnCompany('Edge company');
+const own = useOwnCompany('Edge company');
 
 describe('the local stage edge', () => {
   it('takes query parameters and headers named like Object.prototype members (the fuzz found a 502)', async () => {
@@ -24,5 +31,30 @@ describe('the local stage edge', () => {
     const refused = await call('GET', '/api/v1/locations?limit=7&limit=x', { key: admin() });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.map((d: { path: string }) => d.path)).toEqual(['/limit']);
+  });
+
+  it('hands JSON bodies to the function base64-encoded, as API Gateway does, and they are read as JSON', async () => {
+    expect((await newLocation('Café Ström')).name).toBe('Café Ström');
+  });
+});
+
+describe('binary answers', () => {
+  it("sends the accounting export's exact bytes whatever the client's Accept", async () => {
+    const place = (await newLocation('Export bytes')).id;
+    const m = testMonth(place);
+    await stagePurchaseDays(own().companyId, m.purchases);
+    dataOf(await apiClient({ key: admin() }).PUT('/api/v1/reporting/export-settings', { body: { locationId: place, exportType: 'sie', accounts: monthAccounts } }));
+    const url = `${devKeys().baseUrl}/api/v1/reporting/export?locationId=${place}&startDate=${m.before}&endDate=${m.after}`;
+    const bytesFor = async (accept: string | undefined) => {
+      const res = await fetch(url, { headers: { 'X-API-Key': admin(), ...(accept !== undefined && { Accept: accept }) } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-disposition'), accept).toMatch(/^attachment; filename=/);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const reference = await bytesFor('text/plain');
+    expect(readSie(reference).vouchers.length).toBeGreaterThan(0);
+    for (const accept of ['application/json', '*/*', undefined, 'application/octet-stream']) {
+      expect(Buffer.from(await bytesFor(accept)).equals(Buffer.from(reference)), String(accept)).toBe(true);
+    }
   });
 });

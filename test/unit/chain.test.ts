@@ -385,6 +385,24 @@ describe('permission, body and validation', () => {
     expect((await post(body, { 'Content-Type': 'application/json; charset=utf-8' })).statusCode).toBe(200);
   });
 
+  it('decodes a base64 body as API Gateway hands it over (every media type is binary), before parsing and validation', async () => {
+    const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    const encoded = (text: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
+      invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body: base64(text), isBase64Encoded: true }));
+    const ok = await encoded(JSON.stringify({ locationId: 101, title: 'Smårätter', order: 2 }));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json.data).toMatchObject({ title: 'Smårätter', order: 2 });
+    const invalid = await encoded(JSON.stringify({ locationId: 101, title: '', order: 2 }));
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json.error.details).toEqual([{ path: '/title', message: expect.any(String) }]);
+    expect((await encoded('{"title": ')).json.error.code).toBe('VALIDATION_FAILED');
+    expect((await encoded('title=Mains', { 'Content-Type': 'application/x-www-form-urlencoded' })).statusCode).toBe(415);
+    // The limit is on the decoded body: base64 text is a third longer.
+    const nearLimit = JSON.stringify({ locationId: 101, title: 'x'.repeat(250 * 1024), order: 1 });
+    expect(base64(nearLimit).length).toBeGreaterThan(256 * 1024);
+    expect((await encoded(nearLimit)).json.error.code).not.toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('answers 413 over 256 KiB, before parsing', async () => {
     const out = await post(JSON.stringify({ locationId: 101, title: 'x'.repeat(256 * 1024), order: 1 }));
     expect(out.statusCode).toBe(413);
