@@ -14,6 +14,8 @@ export interface BrigadeApiProps {
   durability: Durability;
   /** The web ACL's rate window (edge.ts): how long a blocked client waits at most (`Retry-After`). */
   wafWindowSeconds: number;
+  /** X-Ray tracing of the stage (settings.ts `tracing`). */
+  tracing: boolean;
 }
 
 /** Every type is binary: a file answer arrives as bytes whatever the client's Accept (docs/infra.md "Binary answers"). */
@@ -42,7 +44,7 @@ const accessLogFormat = apigw.AccessLogFormat.custom(
 export class BrigadeApi extends Construct {
   readonly restApi: apigw.RestApi;
 
-  constructor(scope: Construct, id: string, { stage, durability, wafWindowSeconds }: BrigadeApiProps) {
+  constructor(scope: Construct, id: string, { stage, durability, wafWindowSeconds, tracing }: BrigadeApiProps) {
     super(scope, id);
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: durability.logRetention,
@@ -70,7 +72,7 @@ export class BrigadeApi extends Construct {
         stageName: stage,
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
         accessLogFormat,
-        tracingEnabled: true,
+        tracingEnabled: tracing,
         metricsEnabled: true,
         // Errors only, and never bodies: requests carry guests' personal data.
         loggingLevel: apigw.MethodLoggingLevel.ERROR,

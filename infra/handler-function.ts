@@ -103,10 +103,18 @@ export class HandlerFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(10),
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       role: props.role,
+      // The stage's setting reaches every function through its environment (brigade-stack.ts).
+      tracing: props.environment.POWERTOOLS_TRACE_ENABLED === 'true' ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       logGroup: this.logGroup,
       environment: props.environment,
       bundling,
     });
+    if (props.environment.POWERTOOLS_TRACE_ENABLED === 'true') {
+      Validations.of(props.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource-level permissions: AWS documents "*" as their only resource.',
+      });
+    }
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason: "Node.js 22 is the project's pinned toolchain (package.json engines, esbuild target node22); the runtime moves with it, not ahead of it.",

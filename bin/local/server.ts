@@ -2,11 +2,14 @@
  * The local stage's edge: a Node HTTP server that does what API Gateway does for the REST API —
  * match the route table, build a REST (v1) proxy event, run the authorizer where the route has one
  * (gateway.ts), invoke the operation's handler — so the handlers run exactly as deployed.
- * Requests that match no operation go to the fallback handler.
+ * Requests that match no operation go to the fallback handler. Browsers' preflights are answered
+ * here, from the definitions the template's OPTIONS methods use (shared/http/cors.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { config } from '../../shared/config';
+import { corsPaths, hasPreflight, preflight, type CorsPath } from '../../shared/http/cors';
 import { matchRoute } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
 import { invokeThroughGateway } from './gateway';
@@ -105,6 +108,19 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
   };
 }
 
+/**
+ * The path a preflight asks about, as API Gateway picks a resource: of the templates the path
+ * matches, the one with the fewest parameters (a literal segment wins over `{id}`).
+ */
+const preflightPaths = corsPaths(routes as readonly Route[]).map((path) => ({
+  path,
+  pattern: new RegExp(`^${path.path.split('/').map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`),
+  parameters: (path.path.match(/\{/g) ?? []).length,
+}));
+function preflightPathOf(pathname: string): CorsPath | undefined {
+  return preflightPaths.filter((p) => p.pattern.test(pathname)).sort((a, b) => a.parameters - b.parameters)[0]?.path;
+}
+
 export async function createLocalServer(): Promise<Server> {
   const { byOperation, fallback } = await loadHandlers();
   return createServer(async (req, res) => {
@@ -113,6 +129,13 @@ export async function createLocalServer(): Promise<Server> {
       const body = await readBody(req);
       if (body === 'too-large') {
         res.writeHead(413, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Request Too Long' }));
+        return;
+      }
+      // A browser's preflight, answered as the template's MOCK methods do (infra/cors.ts); a path
+      // without one goes to the fallback (405), as API Gateway's ANY method takes it there.
+      const corsPath = req.method === 'OPTIONS' ? preflightPathOf(url.pathname) : undefined;
+      if (corsPath && hasPreflight(corsPath, config().corsOrigins)) {
+        res.writeHead(204, preflight(corsPath, req.headers.origin, config().corsOrigins)).end();
         return;
       }
       const match = matchRoute(req.method ?? 'GET', url.pathname);

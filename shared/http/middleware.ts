@@ -16,6 +16,8 @@ import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { RouteRuntime } from '../routes';
 import { toAppError } from '../data/errors';
 import { AppError, forbidden, rateLimited, unauthenticated, validationFailed, type ErrorCode } from '../errors';
+import { config } from '../config';
+import { answerHeaders } from './cors';
 import { errorBody } from './envelope';
 import type { RequestState } from './request';
 
@@ -61,12 +63,21 @@ export function asAppError(err: unknown, requestId: string): AppError {
   return new AppError('INTERNAL', 'Something went wrong; quote the requestId when you report it');
 }
 
-/** Registered first: its `after` and `onError` run last, so every answer passes through it. */
-export function responder(render: (request: Req) => APIGatewayProxyResult): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+/** The request's `Origin`, whatever its case (the header normalizer has not run yet). */
+const originOf = (headers: Record<string, string | undefined> | null | undefined) =>
+  Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1];
+
+/**
+ * Registered first: its `after` and `onError` run last, so every answer passes through it. Every
+ * answer carries the CORS headers of its route (shared/http/cors.ts): `*` on public operations,
+ * the stage's listed origins on the others.
+ */
+export function responder(render: (request: Req) => APIGatewayProxyResult, route?: Pick<RouteRuntime, 'permission'>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const headersOf = (s: RequestState, extra: Record<string, string> = {}) => ({
     'Content-Type': 'application/json',
     'X-Request-Id': s.requestId,
     ...s.rateHeaders,
+    ...s.corsHeaders,
     ...extra,
   });
   return {
@@ -79,6 +90,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
         // The peer API Gateway saw (the local edge: the socket's). Never X-Forwarded-For: a client writes that.
         sourceIp: ctx?.identity?.sourceIp ?? 'unknown',
         rateHeaders: {},
+        corsHeaders: route ? answerHeaders(route.permission === null, originOf(request.event.headers), config().corsOrigins) : {},
       });
     },
     after: (request) => {
@@ -87,7 +99,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
       request.response = { ...out, headers: { ...headersOf(s), ...out.headers } };
     },
     onError: (request) => {
-      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {} };
+      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {}, corsHeaders: {} };
       const error = asAppError(request.error, s.requestId);
       request.response = { statusCode: error.status, headers: headersOf(s, error.headers), body: errorBody(error, s.requestId) };
     },

@@ -58,3 +58,50 @@ describe('binary answers', () => {
     }
   });
 });
+
+describe('the client address', () => {
+  it('counts a public request against the connection address: X-Forwarded-For does not move it to another window', async () => {
+    const remaining = async (headers: Record<string, string>) => Number((await call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers })).headers.get('x-ratelimit-remaining'));
+    const first = await remaining({});
+    const spoofed = await remaining({ 'X-Forwarded-For': '198.51.100.7', 'X-Real-Ip': '198.51.100.8' });
+    const again = await remaining({ 'X-Forwarded-For': '203.0.113.99' });
+    expect([spoofed, again]).toEqual([first - 1, first - 2]);
+  });
+});
+
+describe('CORS', () => {
+  const preflightOf = (path: string, method: string, origin = 'https://guest.example') =>
+    fetch(`${devKeys().baseUrl}${path}`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,idempotency-key' } });
+
+  it('answers preflights of the public operations and the OpenAPI document for any origin, as the template does', async () => {
+    for (const [path, method] of [
+      ['/openapi.json', 'GET'],
+      ['/api/v1/bookings/rsvp', 'POST'],
+      ['/api/v1/bookings/by-code/ABCDEFGH/cancel', 'POST'],
+    ] as const) {
+      const res = await preflightOf(path, method);
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')!.split(','), path).toContain(method);
+      expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(','), path).toEqual(expect.arrayContaining(['content-type', 'idempotency-key']));
+      expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('lets a browser read public answers, errors included', async () => {
+    const doc = await fetch(`${devKeys().baseUrl}/openapi.json`, { headers: { Origin: 'https://guest.example' } });
+    expect(doc.headers.get('access-control-allow-origin')).toBe('*');
+    const missing = await call('POST', '/api/v1/bookings/by-code/ZZZZZZZZ/cancel', { body: {}, headers: { Origin: 'https://guest.example' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+    expect(missing.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+  });
+
+  it('gives operations with a credential no preflight on a stage without origins (the fallback answers 405, as on AWS)', async () => {
+    const res = await preflightOf('/api/v1/bookings', 'POST');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*'); // the fallback is public: its 405 is readable
+    const answer = await call('GET', '/api/v1/locations?limit=1', { key: admin(), headers: { Origin: 'https://app.example' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

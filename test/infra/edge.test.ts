@@ -94,7 +94,7 @@ describe('web ACL of the stage', () => {
   it('answers a block with 429 RATE_LIMITED in the envelope, with Retry-After the window', () => {
     const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === 'WAF_FILTERED') as [[string, Resource]];
     expect(blocked.Properties.StatusCode).toBe('429');
-    expect(blocked.Properties.ResponseParameters).toEqual({ 'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'` });
+    expect(blocked.Properties.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'` });
     expect(JSON.parse(blocked.Properties.ResponseTemplates['application/json'])).toMatchObject({
       status: 'error',
       error: { code: 'RATE_LIMITED', details: [] },

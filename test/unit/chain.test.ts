@@ -356,6 +356,43 @@ describe('the rate window beside the work', () => {
   });
 });
 
+describe('CORS headers of the answers (shared/http/cors.ts)', () => {
+  const withOrigins = async <T>(origins: string, run: () => Promise<T>): Promise<T> => {
+    process.env.CORS_ORIGINS = origins;
+    resetConfig();
+    try {
+      return await run();
+    } finally {
+      delete process.env.CORS_ORIGINS;
+      resetConfig();
+    }
+  };
+
+  it('lets any origin read a public answer, and lists the headers a script may read', async () => {
+    const out = await invoke(live, event({ path: '/live', headers: { Origin: 'https://guest.example' } }));
+    expect(out.headers).toMatchObject({ 'Access-Control-Allow-Origin': '*' });
+    expect(String(out.headers!['Access-Control-Expose-Headers']).split(',')).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining', 'Retry-After']));
+  });
+
+  it('gives an operation with a credential no CORS header on a stage without origins', async () => {
+    const out = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, Origin: 'https://app.example' } }));
+    expect(Object.keys(out.headers ?? {}).filter((h) => h.startsWith('Access-Control') || h === 'Vary')).toEqual([]);
+  });
+
+  it('echoes a listed origin with Vary: Origin, on success and error alike, and nothing for another origin', async () => {
+    await withOrigins('https://app.example,https://pos.example', async () => {
+      const ok = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, origin: 'https://pos.example' } }));
+      expect(ok.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://pos.example', Vary: 'Origin' });
+      const refused = await invoke(listCoursings, event({ headers: { Origin: 'https://app.example' } }));
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
+      const other = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, Origin: 'https://evil.example' } }));
+      expect(other.headers).not.toHaveProperty('Access-Control-Allow-Origin');
+      expect(other.headers).toMatchObject({ Vary: 'Origin' });
+    });
+  });
+});
+
 describe('permission, body and validation', () => {
   const post = (body: string | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
     invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body }));
