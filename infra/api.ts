@@ -14,7 +14,12 @@ export interface BrigadeApiProps {
   durability: Durability;
   /** The web ACL's rate window (edge.ts): how long a blocked client waits at most (`Retry-After`). */
   wafWindowSeconds: number;
+  /** X-Ray tracing of the stage (settings.ts `tracing`). */
+  tracing: boolean;
 }
+
+/** Every type is binary: a file answer arrives as bytes whatever the client's Accept (docs/infra.md "Binary answers"). */
+export const BINARY_MEDIA_TYPES = ['*/*'];
 
 /** Answers from this size on are compressed for clients that send `Accept-Encoding: gzip` (or deflate). */
 export const COMPRESS_FROM_KIB = 64;
@@ -39,7 +44,7 @@ const accessLogFormat = apigw.AccessLogFormat.custom(
 export class BrigadeApi extends Construct {
   readonly restApi: apigw.RestApi;
 
-  constructor(scope: Construct, id: string, { stage, durability, wafWindowSeconds }: BrigadeApiProps) {
+  constructor(scope: Construct, id: string, { stage, durability, wafWindowSeconds, tracing }: BrigadeApiProps) {
     super(scope, id);
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: durability.logRetention,
@@ -53,9 +58,11 @@ export class BrigadeApi extends Construct {
       // clients send Brigade keys, which API Gateway cannot verify.
       apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       // File answers (the accounting export, docs/reporting.md#a-file-answer) leave the function
-      // base64-encoded; API Gateway sends them as bytes to a client whose Accept names one of these.
-      // Request bodies of these types would reach a function base64-encoded: they are refused (415) anyway.
-      binaryMediaTypes: ['text/plain', 'text/csv', 'application/octet-stream'],
+      // base64-encoded; API Gateway sends them as bytes when the request's Accept matches a binary
+      // media type, so `*/*` matches every Accept (and none). Text answers (isBase64Encoded false)
+      // pass as they are. In return every request body reaches the function base64-encoded, which
+      // the chain decodes before parsing (shared/http/middleware.ts `jsonBody`).
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       // Large answers go out gzipped to clients that accept it: above all the docs page's script
       // (GET /docs/scalar.js, megabytes of text; docs/docs-page.md), and the OpenAPI document.
       minCompressionSize: Size.kibibytes(COMPRESS_FROM_KIB),
@@ -65,7 +72,7 @@ export class BrigadeApi extends Construct {
         stageName: stage,
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
         accessLogFormat,
-        tracingEnabled: true,
+        tracingEnabled: tracing,
         metricsEnabled: true,
         // Errors only, and never bodies: requests carry guests' personal data.
         loggingLevel: apigw.MethodLoggingLevel.ERROR,

@@ -28,6 +28,8 @@ export interface EndpointSettings {
   /** For the roles that add merchants' usage keys to the tier plans (usage-tiers.ts). */
   manageKeysPolicy: iam.IManagedPolicy;
   environment: Record<string, string>;
+  /** Browser origins the stage allows on operations that take a credential (shared/http/cors.ts). */
+  corsOrigins: readonly string[];
 }
 
 /** The role of some access in this stack, made once however many functions share it. */

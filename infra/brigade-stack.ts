@@ -37,7 +37,7 @@ export class BrigadeStack extends Stack {
     const edge = edgeSettings(this.node, stage);
 
     const table = new BrigadeTable(this, 'Table', durability);
-    const api = new BrigadeApi(this, 'Api', { stage, durability, wafWindowSeconds: edge.waf.windowSeconds }).restApi;
+    const api = new BrigadeApi(this, 'Api', { stage, durability, wafWindowSeconds: edge.waf.windowSeconds, tracing: settings.tracing }).restApi;
     new EdgeFirewall(this, 'Edge', { stage, api, routes, limits: edge.waf });
     const usage = new UsageTiers(this, 'Usage', { api, stage, durability });
 
@@ -52,6 +52,11 @@ export class BrigadeStack extends Stack {
       JWT_ISSUER: settings.jwtIssuer,
       JWT_AUDIENCE: settings.jwtAudience,
       API_KEYS_PER_COMPANY: String(settings.apiKeysPerCompany),
+      CORS_ORIGINS: settings.corsOrigins.join(','),
+      // X-Ray (shared/runtime/tracing.ts): never the answers or errors, which carry guests' data.
+      POWERTOOLS_TRACE_ENABLED: String(settings.tracing),
+      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+      POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
     };
     const credential = new CredentialAuthorizer(this, 'Credential', {
       stage,
@@ -69,6 +74,7 @@ export class BrigadeStack extends Stack {
       authorizer: credential.authorizer,
       table,
       manageKeysPolicy: usage.manageKeysPolicy,
+      corsOrigins: settings.corsOrigins,
       environment: {
         ...environment,
         // Where the api-keys operations attach a new merchant's usage key.

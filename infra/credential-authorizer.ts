@@ -21,7 +21,7 @@ export interface CredentialAuthorizerProps {
   environment: Record<string, string>;
   usageKeys: UsageKeys;
   /** Its reserved concurrency (edge.ts): a flood of requests stops here, not at the account's limit. */
-  reservedConcurrency: number;
+  reservedConcurrency: number | undefined;
 }
 
 export class CredentialAuthorizer extends Construct {

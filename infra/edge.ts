@@ -1,7 +1,8 @@
 /**
  * Abuse limits at the edge of a deployed stage: a WAFv2 web ACL on the API's stage whose rules
  * are all rate limits (per client IP, per `X-API-Key`, per `Authorization` value, and on the
- * public operations per IP and in total), and the authorizer's reserved concurrency. API Gateway
+ * public operations per IP and in total), and the authorizer's reserved concurrency when the stage
+ * sets one (none by default: docs/deploy.md sizes it for production). API Gateway
  * answers a block with the WAF_FILTERED gateway response: 429 RATE_LIMITED in the envelope
  * (gateway-responses.ts). The local stage has no edge: its handlers' hourly windows are all it has.
  *
@@ -31,8 +32,13 @@ export interface WafLimits {
 
 export interface EdgeSettings {
   waf: WafLimits;
-  /** The authorizer's reserved concurrency: its ceiling, so a flood cannot take the account's. */
-  authorizerConcurrency: number;
+  /**
+   * The authorizer's reserved concurrency: its ceiling, so a flood cannot take the account's.
+   * Undefined: none reserved. Lambda refuses a reservation that leaves the account fewer than 100
+   * unreserved, so a default would fail the first deploy into a new account (whose quota may be
+   * 10); production sets it once its quota allows (docs/deploy.md "Sizing the authorizer").
+   */
+  authorizerConcurrency: number | undefined;
 }
 
 /**
@@ -44,11 +50,11 @@ export interface EdgeSettings {
 export const edgeDefaults: Record<DeployStage, EdgeSettings> = {
   dev: {
     waf: { windowSeconds: 300, perIp: 20_000, perApiKey: 20_000, perBearerToken: 2_000, publicPerIp: 100, publicTotal: 1_000 },
-    authorizerConcurrency: 20,
+    authorizerConcurrency: undefined,
   },
   prod: {
     waf: { windowSeconds: 300, perIp: 20_000, perApiKey: 20_000, perBearerToken: 2_000, publicPerIp: 100, publicTotal: 1_000 },
-    authorizerConcurrency: 100,
+    authorizerConcurrency: undefined,
   },
 };
 
@@ -70,7 +76,7 @@ const WAF_MAX_LIMIT = 2_000_000_000;
 /** The stage's edge settings: its defaults, with what CDK context overrides (checked here). */
 export function edgeSettings(node: Node, stage: DeployStage): EdgeSettings {
   const defaults = edgeDefaults[stage];
-  const setting = (name: keyof typeof edgeContextKeys, fallback: number, valid: (n: number) => boolean, what: string): number => {
+  const setting = <T extends number | undefined>(name: keyof typeof edgeContextKeys, fallback: T, valid: (n: number) => boolean, what: string): number | T => {
     const raw: unknown = node.tryGetContext(edgeContextKeys[name]);
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);

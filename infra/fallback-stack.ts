@@ -4,6 +4,7 @@
  * with `Allow`) and a greedy `/{proxy+}` at the root (unknown paths: 404). Specific methods always
  * win over `ANY` in API Gateway, so operations are unaffected. One function serves them all, with
  * a role that may only count the request and verify a presented credential (data-access.ts).
+ * Browsers' preflights (OPTIONS) get MOCK methods of their own here too (cors.ts).
  */
 import { NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -13,6 +14,7 @@ import type { Route } from '../shared/routes';
 import { roleFor, type EndpointSettings } from './area-stack';
 import { fallbackAccess } from './data-access';
 import { HandlerFunction } from './handler-function';
+import { addPreflights } from './cors';
 
 export interface FallbackStackProps extends NestedStackProps {
   routes: readonly Route[];
@@ -62,5 +64,7 @@ export class FallbackStack extends NestedStack {
         { id: 'AwsSolutions-COG4', reason: 'The fallback serves no operation, so it takes no credential; operations use the Lambda REQUEST authorizer.' },
       );
     }
+    // Browsers' preflights: answered by API Gateway beside the ANY methods (a specific method wins).
+    addPreflights(this, api, routes, settings.corsOrigins);
   }
 }

@@ -4,6 +4,7 @@
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { AppError, statusOf, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode } from '../shared/errors';
+import { CORS_EXPOSE_HEADERS } from '../shared/http/cors';
 import { errorBody } from '../shared/http/envelope';
 
 export interface GatewayError {
@@ -53,14 +54,22 @@ export const wafBlocked = (windowSeconds: number): GatewayError => ({
 /** `$context.requestId` is filled in by API Gateway: the body is a mapping template. */
 const gatewayErrorBody = (e: GatewayError) => errorBody(new AppError(e.code, e.message), '$context.requestId');
 
+/**
+ * Every gateway answer may be read by a browser page of any origin (shared/http/cors.ts): without
+ * it a page could not tell a 401 or a 429 from a network failure. The answers are the fixed
+ * envelopes above, with nothing of the caller's data.
+ */
+export const gatewayCorsHeaders = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') };
+
 export function addGatewayErrors(api: apigw.RestApi, errors: readonly GatewayError[] = gatewayErrors): void {
   for (const e of errors) {
+    const headers = { ...gatewayCorsHeaders, ...e.headers };
     api.addGatewayResponse(e.type.responseType, {
       type: e.type,
       ...(e.keepStatus ? {} : { statusCode: String(statusOf[e.code]) }),
       templates: { 'application/json': gatewayErrorBody(e) },
       // API Gateway reads a header value as a mapping expression: a literal is quoted.
-      ...(e.headers && { responseHeaders: Object.fromEntries(Object.entries(e.headers).map(([name, value]) => [name, `'${value}'`])) }),
+      responseHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`])),
     });
   }
 }

@@ -5,17 +5,20 @@
  * built-in changes it; so does a new table name). Its role may read the catalog, write its items
  * and take permission ids, nothing else (data-access.ts `functionGrants.catalogSeeder`). A run
  * that fails fails the deploy. CDK's trigger provider (one per stack, a CustomResourceProvider)
- * only invokes the function's versions.
+ * only invokes the function's versions; it takes no log group, so one is given to it here.
  */
-import { Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
+import { type CfnResource, Duration, NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as triggers from 'aws-cdk-lib/triggers';
 import type { Construct } from 'constructs';
 import { functionGrants } from './data-access';
-import { HandlerFunction } from './handler-function';
+import { giveLogGroup, HandlerFunction } from './handler-function';
 import { grantData } from './handler-role';
 import type { DeployStage, Durability } from './settings';
 import type { BrigadeTable } from './table';
+
+/** The construct id under which CDK's triggers put their provider, once per stack (aws-cdk-lib/triggers). */
+const TRIGGER_PROVIDER_ID = 'AWSCDK.TriggerCustomResourceProviderCustomResourceProvider';
 
 export interface PermissionCatalogSeedProps extends NestedStackProps {
   stage: DeployStage;
@@ -48,5 +51,8 @@ export class PermissionCatalogSeed extends NestedStack {
       executeOnHandlerChange: true,
       timeout: Duration.minutes(2),
     });
+    // The trigger's provider (one per stack): its logs kept as long as the stage keeps logs.
+    const provider = this.node.findChild(TRIGGER_PROVIDER_ID).node.findChild('Handler') as CfnResource;
+    giveLogGroup(provider, durability);
   }
 }

@@ -5,6 +5,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { DEFAULT_API_KEYS_PER_COMPANY, type Stage } from '../shared/config';
+import { parseCorsOrigins } from '../shared/http/cors';
 
 /** The stages CDK deploys; `local` runs on one machine (bin/local.ts) and never here. */
 export type DeployStage = Exclude<Stage, 'local'>;
@@ -23,6 +24,16 @@ export interface StageSettings {
   apiKeysPerCompany: number;
   /** Who the stage's alarms e-mail (monitoring.ts); required on prod, optional on dev. */
   alarmEmail: string;
+  /**
+   * X-Ray tracing of every function and of the REST stage (shared/runtime/tracing.ts): on for prod,
+   * off for dev unless `-c tracing=true`. Traces cost per segment recorded and scanned.
+   */
+  tracing: boolean;
+  /**
+   * Browser origins allowed to call the operations that take a credential (`-c corsOrigins=https://a.example,https://b.example`);
+   * empty: none (docs/infra.md "CORS"). The public operations answer every origin.
+   */
+  corsOrigins: readonly string[];
 }
 
 export function stageSettings(node: Node): StageSettings {
@@ -39,6 +50,8 @@ export function stageSettings(node: Node): StageSettings {
     jwtAudience: text('jwtAudience'),
     apiKeysPerCompany: Number(text('apiKeysPerCompany') || DEFAULT_API_KEYS_PER_COMPANY),
     alarmEmail: text('alarmEmail'),
+    tracing: tracingOf(stage as DeployStage, text('tracing')),
+    corsOrigins: parseCorsOrigins(text('corsOrigins'), `-c stage=${stage}: corsOrigins`),
   };
   if (settings.alarmEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(settings.alarmEmail)) {
     throw new Error(`-c stage=${stage}: alarmEmail "${settings.alarmEmail}" is not an e-mail address`);
@@ -56,6 +69,12 @@ export function stageSettings(node: Node): StageSettings {
     throw new Error(`-c stage=${stage}: apiKeysPerCompany must be a positive integer, not "${text('apiKeysPerCompany')}"`);
   }
   return settings;
+}
+
+function tracingOf(stage: DeployStage, raw: string): boolean {
+  if (raw === '') return stage === 'prod';
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new Error(`-c stage=${stage}: tracing is true or false, not "${raw}"`);
 }
 
 /** How long a stage's data and logs outlive a mistake: production keeps everything. */

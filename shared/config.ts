@@ -40,6 +40,8 @@ export interface Config {
    * the environment says (docs/docs-page.md).
    */
   docsTryItKey: string | undefined;
+  /** Browser origins allowed on operations that take a credential (CORS_ORIGINS, comma-separated; checked at synth): shared/http/cors.ts. */
+  corsOrigins: readonly string[];
 }
 
 /** The API's version string: <YYYYMMDD>-<HHMM>-<counter>. */
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readySlowMs: Number(env.READY_SLOW_MS ?? 250),
     apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
     docsTryItKey: stage === 'local' ? env.DOCS_TRY_IT_KEY || undefined : undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }
 

@@ -2,11 +2,14 @@
  * The local stage's edge: a Node HTTP server that does what API Gateway does for the REST API —
  * match the route table, build a REST (v1) proxy event, run the authorizer where the route has one
  * (gateway.ts), invoke the operation's handler — so the handlers run exactly as deployed.
- * Requests that match no operation go to the fallback handler.
+ * Requests that match no operation go to the fallback handler. Browsers' preflights are answered
+ * here, from the definitions the template's OPTIONS methods use (shared/http/cors.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { config } from '../../shared/config';
+import { corsPaths, hasPreflight, preflight, type CorsPath } from '../../shared/http/cors';
 import { matchRoute } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
 import { asFunction } from './function-scope';
@@ -73,6 +76,8 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
   const { last: headers, all: multiValueHeaders } = byName(rawHeaders);
   const { last: query, all: multiQuery } = byName(url.searchParams);
   const hasQuery = Object.keys(query).length > 0;
+  // The connection's peer, as API Gateway gives it (`identity.sourceIp`), never a header: a client
+  // writes X-Forwarded-For. The chain keys per-IP windows by it (an IPv6 client by its /64).
   const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   return {
     resource,
@@ -84,8 +89,9 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
     pathParameters,
     stageVariables: null,
-    body: body.length ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // Every media type is binary on the API (infra/api.ts): API Gateway hands a body over base64-encoded.
+    body: body.length ? body.toString('base64') : null,
+    isBase64Encoded: body.length > 0,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -103,6 +109,19 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
   };
 }
 
+/**
+ * The path a preflight asks about, as API Gateway picks a resource: of the templates the path
+ * matches, the one with the fewest parameters (a literal segment wins over `{id}`).
+ */
+const preflightPaths = corsPaths(routes as readonly Route[]).map((path) => ({
+  path,
+  pattern: new RegExp(`^${path.path.split('/').map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`),
+  parameters: (path.path.match(/\{/g) ?? []).length,
+}));
+function preflightPathOf(pathname: string): CorsPath | undefined {
+  return preflightPaths.filter((p) => p.pattern.test(pathname)).sort((a, b) => a.parameters - b.parameters)[0]?.path;
+}
+
 export async function createLocalServer(): Promise<Server> {
   const { byOperation, fallback } = await loadHandlers();
   return createServer(async (req, res) => {
@@ -113,13 +132,21 @@ export async function createLocalServer(): Promise<Server> {
         res.writeHead(413, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Request Too Long' }));
         return;
       }
+      // A browser's preflight, answered as the template's MOCK methods do (infra/cors.ts); a path
+      // without one goes to the fallback (405), as API Gateway's ANY method takes it there.
+      const corsPath = req.method === 'OPTIONS' ? preflightPathOf(url.pathname) : undefined;
+      if (corsPath && hasPreflight(corsPath, config().corsOrigins)) {
+        res.writeHead(204, preflight(corsPath, req.headers.origin, config().corsOrigins)).end();
+        return;
+      }
       const match = matchRoute(req.method ?? 'GET', url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;
       const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
       const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
       // Each operation is a function of its own on AWS (bin/local/function-scope.ts).
       const out = await asFunction(route?.operationId ?? 'fallback', () => (route ? invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : fallback(event, context)));
-      // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes, and so does this.
+      // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes whatever
+      // the Accept (every media type is binary, infra/api.ts), and so does this. Text passes as it is.
       res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (err) {
       // A handler never throws (the chain answers every error); this is the edge failing.

@@ -7,11 +7,12 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { syncBuiltInPermissions, type CatalogSync } from '../../shared/domain/permissions';
+import { traced } from '../../shared/runtime/tracing';
 
 const logger = new Logger({ serviceName: 'brigade' });
 
-export const handler = async (): Promise<CatalogSync> => {
+export const handler = traced(async (): Promise<CatalogSync> => {
   const synced = await syncBuiltInPermissions();
   logger.info('permission catalog synced', { added: synced.added.length, updated: synced.updated });
   return synced;
-};
+});

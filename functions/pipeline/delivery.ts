@@ -9,6 +9,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
+import { traced } from '../../shared/runtime/tracing';
 import { deferMessage, parseDeliveryMessage, requiredEnv, sendToQueue } from '../../shared/webhooks/sqs';
 import { DEAD_DELIVERIES_METRIC, METRICS_NAMESPACE } from '../../shared/webhooks/telemetry';
 
@@ -36,4 +37,4 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
 }
 
 // Failures are the normal way to wait for a retry: a batch of them is not an error of the function.
-export const handler = (event: SQSEvent, context: Context) => processPartialResponse(event, deliverRecord, processor, { context, throwOnFullBatchFailure: false });
+export const handler = traced((event: SQSEvent, context: Context) => processPartialResponse(event, deliverRecord, processor, { context, throwOnFullBatchFailure: false }));

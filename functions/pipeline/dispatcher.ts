@@ -10,6 +10,7 @@ import type { Context, DynamoDBRecord, SQSEvent, SQSRecord } from 'aws-lambda';
 import { dispatch } from '../../shared/webhooks/dispatch';
 import { outboxMessageFromImage } from '../../shared/webhooks/outbox';
 import { requiredEnv, sqsEnqueue } from '../../shared/webhooks/sqs';
+import { traced } from '../../shared/runtime/tracing';
 
 const processor = new BatchProcessor(EventType.SQS);
 const enqueue = sqsEnqueue(requiredEnv('DELIVERY_QUEUE_URL'));
@@ -19,4 +20,4 @@ async function dispatchRecord(record: SQSRecord): Promise<void> {
   await dispatch(outboxMessageFromImage(detail.dynamodb!.NewImage as Record<string, AttributeValue>), enqueue);
 }
 
-export const handler = (event: SQSEvent, context: Context) => processPartialResponse(event, dispatchRecord, processor, { context });
+export const handler = traced((event: SQSEvent, context: Context) => processPartialResponse(event, dispatchRecord, processor, { context }));

@@ -8,12 +8,13 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { watchedNoShowSweep } from '../../shared/domain/sweeps';
 import { sweepLapsedOffers } from '../../shared/domain/waitlist/operations';
+import { traced } from '../../shared/runtime/tracing';
 
 const logger = new Logger({ serviceName: 'brigade' });
 
-export const handler = async (): Promise<{ marked: number; expired: number }> => {
+export const handler = traced(async (): Promise<{ marked: number; expired: number }> => {
   const marked = await watchedNoShowSweep();
   const expired = await sweepLapsedOffers();
   logger.info('no-show sweep', { marked, expired });
   return { marked, expired };
-};
+});

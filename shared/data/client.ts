@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { captured } from '../runtime/tracing';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -25,7 +26,7 @@ export function markThrottledCancellation(err: unknown): unknown {
 export function db(): DynamoDBDocumentClient {
   if (!client) {
     const { region, dynamoEndpoint, dynamoTimeoutMs } = config();
-    const base = new DynamoDBClient({
+    const base = captured(new DynamoDBClient({
       region,
       maxAttempts: 3,
       // An attempt that cannot connect, or gets no answer, fails (and is retried) rather than
@@ -34,7 +35,7 @@ export function db(): DynamoDBDocumentClient {
       ...(dynamoEndpoint
         ? { endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
-    });
+    }));
     // Under the SDK's retries, over its deserializer: sees each attempt's parsed error.
     base.middlewareStack.add(
       (next) => async (args) => {

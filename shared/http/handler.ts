@@ -2,7 +2,7 @@
  * Builds a Lambda handler for one route of the route table. A handler file names its route and
  * one domain call; the chain does the rest, the same way for every operation:
  *
- *   responder (envelope, headers, errors) → header normalizer → credential → rate window
+ *   trace → responder (envelope, headers, errors) → header normalizer → credential → rate window
  *   → permission → parameters → JSON body → schema validation → domain call
  *
  * The rate window starts its count in that order but does not hold the request up: the count
@@ -17,6 +17,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import validator from '@middy/validator';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { gateWrites } from '../data/writeGate';
+import { traceInvocation } from '../runtime/tracing';
 import type { RouteRuntime } from '../routes';
 import { Download } from '../download';
 import { downloadAnswer, successBody } from './envelope';
@@ -34,7 +35,8 @@ type DomainCall = (event: APIGatewayProxyEvent, context: Context, opts: MiddyHan
 /** The chain for one route; `verify` only for functions without the authorizer in front (publicHandler.ts). */
 export function chain(route: RouteRuntime, validators: RouteValidators, render: Parameters<typeof responder>[0], verify?: Verifier): Lambda {
   const lambda = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(responder(render))
+    .use(traceInvocation())
+    .use(responder(render, route))
     .use(httpHeaderNormalizer())
     .use(credential(route, verify))
     .use(rateWindow(route))

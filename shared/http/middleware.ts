@@ -11,10 +11,13 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { holds, tierLimits, type AuthorizerContext, type Principal } from '../auth/principal';
 import { rateWindows, type Hit } from '../data/rateWindows';
+import { clientNetwork } from '../domain/clientNetwork';
 import { rateHeaders, retryAfterSeconds, windowAt } from '../domain/rateWindow';
 import type { RouteRuntime } from '../routes';
 import { toAppError } from '../data/errors';
 import { AppError, forbidden, rateLimited, unauthenticated, validationFailed, type ErrorCode } from '../errors';
+import { config } from '../config';
+import { answerHeaders } from './cors';
 import { errorBody } from './envelope';
 import type { RequestState } from './request';
 
@@ -60,12 +63,21 @@ export function asAppError(err: unknown, requestId: string): AppError {
   return new AppError('INTERNAL', 'Something went wrong; quote the requestId when you report it');
 }
 
-/** Registered first: its `after` and `onError` run last, so every answer passes through it. */
-export function responder(render: (request: Req) => APIGatewayProxyResult): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+/** The request's `Origin`, whatever its case (the header normalizer has not run yet). */
+const originOf = (headers: Record<string, string | undefined> | null | undefined) =>
+  Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'origin')?.[1];
+
+/**
+ * Registered first: its `after` and `onError` run last, so every answer passes through it. Every
+ * answer carries the CORS headers of its route (shared/http/cors.ts): `*` on public operations,
+ * the stage's listed origins on the others.
+ */
+export function responder(render: (request: Req) => APIGatewayProxyResult, route?: Pick<RouteRuntime, 'permission'>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const headersOf = (s: RequestState, extra: Record<string, string> = {}) => ({
     'Content-Type': 'application/json',
     'X-Request-Id': s.requestId,
     ...s.rateHeaders,
+    ...s.corsHeaders,
     ...extra,
   });
   return {
@@ -75,8 +87,10 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
       logger.appendKeys({ requestId });
       states.set(request.event, {
         requestId,
+        // The peer API Gateway saw (the local edge: the socket's). Never X-Forwarded-For: a client writes that.
         sourceIp: ctx?.identity?.sourceIp ?? 'unknown',
         rateHeaders: {},
+        corsHeaders: route ? answerHeaders(route.permission === null, originOf(request.event.headers), config().corsOrigins) : {},
       });
     },
     after: (request) => {
@@ -85,7 +99,7 @@ export function responder(render: (request: Req) => APIGatewayProxyResult): Midd
       request.response = { ...out, headers: { ...headersOf(s), ...out.headers } };
     },
     onError: (request) => {
-      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {} };
+      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {}, corsHeaders: {} };
       const error = asAppError(request.error, s.requestId);
       request.response = { statusCode: error.status, headers: headersOf(s, error.headers), body: errorBody(error, s.requestId) };
     },
@@ -131,7 +145,8 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
 
 /**
  * The hourly window: one atomic UpdateItem per request. Principals count against their own
- * window; anonymous callers against their IP's, at the standard tier. Health probes get the
+ * window; anonymous callers against their IP's (an IPv6 client's /64: shared/domain/clientNetwork.ts),
+ * at the standard tier. Health probes get the
  * headers (on their own per-IP window) but are never refused, and answer even when the database
  * cannot count them.
  *
@@ -147,7 +162,7 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
 export function rateWindow(route: RouteRuntime, now: () => number = () => Date.now()): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const count = async (s: RequestState): Promise<void> => {
     const limit = tierLimits[s.principal?.tier ?? 'standard'];
-    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${s.sourceIp}`;
+    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
     const at = now();
     const window = windowAt(at);
     s.rateHeaders = rateHeaders(limit, 0, window);
@@ -207,7 +222,10 @@ export function permission(route: RouteRuntime): MiddlewareObj<APIGatewayProxyEv
 const jsonParser = httpJsonBodyParser();
 
 /**
- * Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). A GET takes
+ * Empty bodies are absent bodies; others must be JSON (415) and at most 256 KiB (413). API Gateway
+ * hands every request body over base64-encoded (`isBase64Encoded`: every media type is binary
+ * on the API, infra/api.ts), and so does the local edge; Middy's parser decodes it before parsing, and
+ * the size is the decoded one. A plain body (a test, a bench event) is read as it is. A GET takes
  * no body (no operation reads one, and HTTP gives a GET's content no meaning): one sent is not
  * read, so a GET, a health probe included, is answered as it would be without it, never with a
  * 413 or 415 its description does not list.

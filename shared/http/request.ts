@@ -43,4 +43,6 @@ export interface RequestState {
    */
   verdict?: Promise<void>;
   rateHeaders: Record<string, string>;
+  /** The answer's CORS headers (shared/http/cors.ts `answerHeaders`). */
+  corsHeaders: Record<string, string>;
 }

@@ -11,6 +11,7 @@ import { config, type Stage } from '../config';
 import { writeGate } from '../data/writeGate';
 import { unavailable } from '../errors';
 import type { UsageKey, UsagePlans } from './usagePlansPort';
+import { captured } from '../runtime/tracing';
 
 const logger = new Logger({ serviceName: 'brigade' });
 
@@ -18,7 +19,7 @@ type Sdk = typeof import('@aws-sdk/client-api-gateway');
 let loaded: Promise<{ sdk: Sdk; client: APIGatewayClient }> | undefined;
 /** The SDK is imported on first use (a bundler would otherwise load it at every cold start of the handler). */
 const gateway = () =>
-  (loaded ??= import('@aws-sdk/client-api-gateway').then((sdk) => ({ sdk, client: new sdk.APIGatewayClient({ region: config().region }) })));
+  (loaded ??= import('@aws-sdk/client-api-gateway').then((sdk) => ({ sdk, client: captured(new sdk.APIGatewayClient({ region: config().region })) })));
 
 /** A gateway failure is the API's 503: the request changed nothing and may be retried. */
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {

@@ -15,3 +15,6 @@ import { createRequire } from 'node:module';
 const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export const { STATUS_CODES, METHODS, Agent, globalAgent, request, get } = http;
+
+/** Powertools Tracer's provider imports the module's default (its `http.request` is patched to trace calls). */
+export default http;

@@ -4,10 +4,11 @@
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryRef } from '../data/outbox';
+import { captured } from '../runtime/tracing';
 import type { Enqueue } from './dispatch';
 
 let client: SQSClient | undefined;
-const sqs = () => (client ??= new SQSClient({}));
+const sqs = () => (client ??= captured(new SQSClient({})));
 
 /** SQS keeps a message invisible for at most 12 hours. */
 export const MAX_VISIBILITY_SECONDS = 12 * 3600;

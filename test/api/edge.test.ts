@@ -1,12 +1,19 @@
 /**
- * The local stage's edge (bin/local/server.ts) turns any request into the event API Gateway would
- * send: query parameters and headers of any name, repeated ones by their last value.
+ * The local stage's edge (bin/local/server.ts) does what API Gateway does for the REST API: it
+ * turns any request into the event API Gateway would send (query parameters and headers of any
+ * name, repeated ones by their last value, the body base64-encoded), sends a file answer's bytes
+ * whatever the Accept, keys per-IP windows by the connection's address, not a header, and answers
+ * browsers' preflights as the template does (infra/cors.ts, shared/http/cors.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/http';
-import { admin, useOwnCompany } from './setup-helpers';
+import { apiClient, dataOf } from '../support/client';
+import { call, devKeys } from '../support/http';
+import { monthAccounts, testMonth } from '../support/reporting-month';
+import { readSie } from '../support/sie';
+import { stagePurchaseDays } from '../support/stage-data';
+import { admin, newLocation, useOwnCompany } from './setup-helpers';
 
-useOwnCompany('Edge company');
+const own = useOwnCompany('Edge company');
 
 describe('the local stage edge', () => {
   it('takes query parameters and headers named like Object.prototype members (the fuzz found a 502)', async () => {
@@ -24,5 +31,77 @@ describe('the local stage edge', () => {
     const refused = await call('GET', '/api/v1/locations?limit=7&limit=x', { key: admin() });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.map((d: { path: string }) => d.path)).toEqual(['/limit']);
+  });
+
+  it('hands JSON bodies to the function base64-encoded, as API Gateway does, and they are read as JSON', async () => {
+    expect((await newLocation('Café Ström')).name).toBe('Café Ström');
+  });
+});
+
+describe('binary answers', () => {
+  it("sends the accounting export's exact bytes whatever the client's Accept", async () => {
+    const place = (await newLocation('Export bytes')).id;
+    const m = testMonth(place);
+    await stagePurchaseDays(own().companyId, m.purchases);
+    dataOf(await apiClient({ key: admin() }).PUT('/api/v1/reporting/export-settings', { body: { locationId: place, exportType: 'sie', accounts: monthAccounts } }));
+    const url = `${devKeys().baseUrl}/api/v1/reporting/export?locationId=${place}&startDate=${m.before}&endDate=${m.after}`;
+    const bytesFor = async (accept: string | undefined) => {
+      const res = await fetch(url, { headers: { 'X-API-Key': admin(), ...(accept !== undefined && { Accept: accept }) } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-disposition'), accept).toMatch(/^attachment; filename=/);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const reference = await bytesFor('text/plain');
+    expect(readSie(reference).vouchers.length).toBeGreaterThan(0);
+    for (const accept of ['application/json', '*/*', undefined, 'application/octet-stream']) {
+      expect(Buffer.from(await bytesFor(accept)).equals(Buffer.from(reference)), String(accept)).toBe(true);
+    }
+  });
+});
+
+describe('the client address', () => {
+  it('counts a public request against the connection address: X-Forwarded-For does not move it to another window', async () => {
+    const remaining = async (headers: Record<string, string>) => Number((await call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers })).headers.get('x-ratelimit-remaining'));
+    const first = await remaining({});
+    const spoofed = await remaining({ 'X-Forwarded-For': '198.51.100.7', 'X-Real-Ip': '198.51.100.8' });
+    const again = await remaining({ 'X-Forwarded-For': '203.0.113.99' });
+    expect([spoofed, again]).toEqual([first - 1, first - 2]);
+  });
+});
+
+describe('CORS', () => {
+  const preflightOf = (path: string, method: string, origin = 'https://guest.example') =>
+    fetch(`${devKeys().baseUrl}${path}`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,idempotency-key' } });
+
+  it('answers preflights of the public operations and the OpenAPI document for any origin, as the template does', async () => {
+    for (const [path, method] of [
+      ['/openapi.json', 'GET'],
+      ['/api/v1/bookings/rsvp', 'POST'],
+      ['/api/v1/bookings/by-code/ABCDEFGH/cancel', 'POST'],
+    ] as const) {
+      const res = await preflightOf(path, method);
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')!.split(','), path).toContain(method);
+      expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(','), path).toEqual(expect.arrayContaining(['content-type', 'idempotency-key']));
+      expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('lets a browser read public answers, errors included', async () => {
+    const doc = await fetch(`${devKeys().baseUrl}/openapi.json`, { headers: { Origin: 'https://guest.example' } });
+    expect(doc.headers.get('access-control-allow-origin')).toBe('*');
+    const missing = await call('POST', '/api/v1/bookings/by-code/ZZZZZZZZ/cancel', { body: {}, headers: { Origin: 'https://guest.example' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+    expect(missing.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+  });
+
+  it('gives operations with a credential no preflight on a stage without origins (the fallback answers 405, as on AWS)', async () => {
+    const res = await preflightOf('/api/v1/bookings', 'POST');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*'); // the fallback is public: its 405 is readable
+    const answer = await call('GET', '/api/v1/locations?limit=1', { key: admin(), headers: { Origin: 'https://app.example' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

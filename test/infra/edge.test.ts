@@ -94,7 +94,7 @@ describe('web ACL of the stage', () => {
   it('answers a block with 429 RATE_LIMITED in the envelope, with Retry-After the window', () => {
     const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === 'WAF_FILTERED') as [[string, Resource]];
     expect(blocked.Properties.StatusCode).toBe('429');
-    expect(blocked.Properties.ResponseParameters).toEqual({ 'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'` });
+    expect(blocked.Properties.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'` });
     expect(JSON.parse(blocked.Properties.ResponseTemplates['application/json'])).toMatchObject({
       status: 'error',
       error: { code: 'RATE_LIMITED', details: [] },
@@ -128,9 +128,15 @@ describe('public path regexes', () => {
 describe('edge settings', () => {
   const authorizerOf = (ofType: (t: string) => [string, Resource][]) => ofType('AWS::Lambda::Function').find(([, f]) => String(f.Properties.FunctionName).endsWith('-authorizer'))![1];
 
-  it('reserve the authorizer its concurrency per stage, so a flood of credentials stops there', () => {
-    expect(authorizerOf(parentOf().ofType).Properties.ReservedConcurrentExecutions).toBe(edgeDefaults.dev.authorizerConcurrency);
-    expect(authorizerOf(parentOf({ context: { stage: 'prod' } }).ofType).Properties.ReservedConcurrentExecutions).toBe(edgeDefaults.prod.authorizerConcurrency);
+  it('reserve the authorizer no concurrency by default, so a first deploy succeeds in a new account with a small quota', () => {
+    expect(edgeDefaults.dev.authorizerConcurrency).toBeUndefined();
+    expect(edgeDefaults.prod.authorizerConcurrency).toBeUndefined();
+    expect(authorizerOf(parentOf().ofType).Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    expect(authorizerOf(parentOf({ context: { stage: 'prod' } }).ofType).Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+  });
+
+  it('reserve the authorizer the concurrency the stage sets, so a flood of credentials stops there', () => {
+    expect(authorizerOf(parentOf({ context: { stage: 'prod', [edgeContextKeys.authorizerConcurrency]: '150' } }).ofType).Properties.ReservedConcurrentExecutions).toBe(150);
     // The rest of the stage's functions share the account's unreserved concurrency.
     const { synth } = parentOf();
     for (const stack of synth.stack.areaStacks) {

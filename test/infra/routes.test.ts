@@ -19,7 +19,8 @@ describe.each(tables)('%s', (_, table) => {
   const areaStacks = synth.stack.areaStacks;
   const functionsOf = (stack: Stack) => synth.template(stack).findResources('AWS::Lambda::Function');
   // Operations' methods; the fallback's ANY methods are tested in fallback.test.ts.
-  const methods = synth.stack.node.findAll().filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY');
+  // The operations' methods: not the fallback's ANY, nor the preflights' OPTIONS (cors.test.ts).
+  const methods = synth.stack.node.findAll().filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY' && c.httpMethod !== 'OPTIONS');
   const methodOf = (route: Route) => methods.filter((m) => m.httpMethod === route.method && m.resource.path === route.path);
 
   it('has one nested stack per area, holding exactly that area\'s operations', () => {
@@ -53,7 +54,22 @@ describe.each(tables)('%s', (_, table) => {
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
         expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
-          ['API_KEYS_PER_COMPANY', 'INTERNAL_OPERATOR_IDS', 'JWKS_URL', 'JWT_AUDIENCE', 'JWT_ISSUER', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'STAGE', 'TABLE_NAME', 'USAGE_PLAN_IDS'].sort(),
+          [
+            'API_KEYS_PER_COMPANY',
+            'CORS_ORIGINS',
+            'INTERNAL_OPERATOR_IDS',
+            'JWKS_URL',
+            'JWT_AUDIENCE',
+            'JWT_ISSUER',
+            'NODE_OPTIONS',
+            'POWERTOOLS_SERVICE_NAME',
+            'POWERTOOLS_TRACE_ENABLED',
+            'POWERTOOLS_TRACER_CAPTURE_ERROR',
+            'POWERTOOLS_TRACER_CAPTURE_RESPONSE',
+            'STAGE',
+            'TABLE_NAME',
+            'USAGE_PLAN_IDS',
+          ].sort(),
         );
       }
       expect(Object.keys(synth.template(stack).findResources('AWS::Logs::LogGroup'))).toHaveLength(Object.keys(functionsOf(stack)).length);

@@ -14,7 +14,7 @@ import { resetConfig } from '../../shared/config';
 import { permissions } from '../../shared/data/permissions';
 import { asFunction } from '../support/aws-call-log';
 
-const seed = () => asFunction('catalog-seed', () => handler());
+const seed = () => asFunction('catalog-seed', () => handler({}));
 
 beforeAll(async () => {
   const tableName = `brigade-catalog-sync-${randomUUID().slice(0, 8)}`;

@@ -49,6 +49,6 @@ describe('functions/sweeper/no-shows', () => {
     ddb.reset();
     ddb.on(QueryCommand).resolves({ Items: [] });
     const { handler } = await import('../../functions/sweeper/no-shows');
-    expect(await handler()).toEqual({ marked: 0, expired: 0 });
+    expect(await handler({})).toEqual({ marked: 0, expired: 0 });
   });
 });

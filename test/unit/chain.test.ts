@@ -121,6 +121,18 @@ describe('authentication', () => {
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
   });
 
+  it("counts an anonymous request against the gateway's source address, never X-Forwarded-For, and an IPv6 client by its /64", async () => {
+    await invoke(listCoursings, event({ headers: { 'X-Forwarded-For': '198.51.100.1', 'X-Real-Ip': '198.51.100.2' } }));
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
+    const ipv6 = (sourceIp: string) => event({ requestContext: { requestId: 'req-6', identity: { sourceIp } } as APIGatewayProxyEvent['requestContext'] });
+    await invoke(listCoursings, ipv6('2001:db8:aa:1:1111:2222:3333:4444'));
+    await invoke(listCoursings, ipv6('2001:DB8:AA:1::9'));
+    expect(ddb.commandCalls(UpdateCommand).slice(1).map((c) => c.args[0].input.Key)).toEqual([
+      expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
+      expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
+    ]);
+  });
+
   it('answers 401 for a wrong secret, an unknown keyId, a malformed key and a revoked key', async () => {
     const wrongSecret = wrongByOne(key);
     const unknown = `brigade_dev_zzzzzzzzzzzz_${'A'.repeat(40)}`;
@@ -344,6 +356,43 @@ describe('the rate window beside the work', () => {
   });
 });
 
+describe('CORS headers of the answers (shared/http/cors.ts)', () => {
+  const withOrigins = async <T>(origins: string, run: () => Promise<T>): Promise<T> => {
+    process.env.CORS_ORIGINS = origins;
+    resetConfig();
+    try {
+      return await run();
+    } finally {
+      delete process.env.CORS_ORIGINS;
+      resetConfig();
+    }
+  };
+
+  it('lets any origin read a public answer, and lists the headers a script may read', async () => {
+    const out = await invoke(live, event({ path: '/live', headers: { Origin: 'https://guest.example' } }));
+    expect(out.headers).toMatchObject({ 'Access-Control-Allow-Origin': '*' });
+    expect(String(out.headers!['Access-Control-Expose-Headers']).split(',')).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining', 'Retry-After']));
+  });
+
+  it('gives an operation with a credential no CORS header on a stage without origins', async () => {
+    const out = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, Origin: 'https://app.example' } }));
+    expect(Object.keys(out.headers ?? {}).filter((h) => h.startsWith('Access-Control') || h === 'Vary')).toEqual([]);
+  });
+
+  it('echoes a listed origin with Vary: Origin, on success and error alike, and nothing for another origin', async () => {
+    await withOrigins('https://app.example,https://pos.example', async () => {
+      const ok = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, origin: 'https://pos.example' } }));
+      expect(ok.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://pos.example', Vary: 'Origin' });
+      const refused = await invoke(listCoursings, event({ headers: { Origin: 'https://app.example' } }));
+      expect(refused.statusCode).toBe(401);
+      expect(refused.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
+      const other = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, Origin: 'https://evil.example' } }));
+      expect(other.headers).not.toHaveProperty('Access-Control-Allow-Origin');
+      expect(other.headers).toMatchObject({ Vary: 'Origin' });
+    });
+  });
+});
+
 describe('permission, body and validation', () => {
   const post = (body: string | null, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
     invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body }));
@@ -371,6 +420,24 @@ describe('permission, body and validation', () => {
   it('accepts JSON with a charset and vendor JSON types', async () => {
     const body = JSON.stringify({ locationId: 101, title: 'Mains', order: 2 });
     expect((await post(body, { 'Content-Type': 'application/json; charset=utf-8' })).statusCode).toBe(200);
+  });
+
+  it('decodes a base64 body as API Gateway hands it over (every media type is binary), before parsing and validation', async () => {
+    const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+    const encoded = (text: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
+      invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body: base64(text), isBase64Encoded: true }));
+    const ok = await encoded(JSON.stringify({ locationId: 101, title: 'Smårätter', order: 2 }));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json.data).toMatchObject({ title: 'Smårätter', order: 2 });
+    const invalid = await encoded(JSON.stringify({ locationId: 101, title: '', order: 2 }));
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json.error.details).toEqual([{ path: '/title', message: expect.any(String) }]);
+    expect((await encoded('{"title": ')).json.error.code).toBe('VALIDATION_FAILED');
+    expect((await encoded('title=Mains', { 'Content-Type': 'application/x-www-form-urlencoded' })).statusCode).toBe(415);
+    // The limit is on the decoded body: base64 text is a third longer.
+    const nearLimit = JSON.stringify({ locationId: 101, title: 'x'.repeat(250 * 1024), order: 1 });
+    expect(base64(nearLimit).length).toBeGreaterThan(256 * 1024);
+    expect((await encoded(nearLimit)).json.error.code).not.toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers 413 over 256 KiB, before parsing', async () => {
