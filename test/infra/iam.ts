@@ -76,7 +76,10 @@ export const queueUrl = (name: string) => `https://sqs.${REGION}.amazonaws.com/$
 export const queueArnOf = (url: string) => arn('sqs', new URL(url).pathname.split('/').pop()!);
 
 /** The name a resource gets when its template does not name it (CloudFormation makes one up; any fixed value will do). */
-const physicalName = (logicalId: string, resource: Resource, nameProperty: string) => (resource.Properties?.[nameProperty] as string | undefined) ?? `${logicalId.toLowerCase()}`;
+const physicalName = (scope: Scope, logicalId: string, resource: Resource, nameProperty: string) => {
+  const name = resource.Properties?.[nameProperty];
+  return name === undefined ? logicalId.toLowerCase() : String(resolve(scope, name));
+};
 
 function refOf(scope: Scope, logicalId: string): unknown {
   const pseudo: Record<string, string> = {
@@ -85,6 +88,8 @@ function refOf(scope: Scope, logicalId: string): unknown {
     'AWS::Partition': PARTITION,
     'AWS::URLSuffix': 'amazonaws.com',
     'AWS::StackName': scope.stack.stackName,
+    // A stack's id ends with the UUID CloudFormation draws when it creates the stack (log group names take part of it).
+    'AWS::StackId': `arn:${PARTITION}:cloudformation:${REGION}:${ACCOUNT}:stack/${scope.stack.stackName}/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d`,
     'AWS::NoValue': '',
   };
   if (logicalId in pseudo) return pseudo[logicalId];
@@ -93,23 +98,23 @@ function refOf(scope: Scope, logicalId: string): unknown {
   if (!resource) throw new Error(`${scope.stack.node.path}: Ref to unknown ${logicalId}`);
   switch (resource.Type) {
     case 'AWS::DynamoDB::Table':
-      return physicalName(logicalId, resource, 'TableName');
+      return physicalName(scope, logicalId, resource, 'TableName');
     case 'AWS::SQS::Queue':
-      return queueUrl(physicalName(logicalId, resource, 'QueueName'));
+      return queueUrl(physicalName(scope, logicalId, resource, 'QueueName'));
     case 'AWS::Lambda::Function':
-      return physicalName(logicalId, resource, 'FunctionName');
+      return physicalName(scope, logicalId, resource, 'FunctionName');
     case 'AWS::Logs::LogGroup':
-      return physicalName(logicalId, resource, 'LogGroupName');
+      return physicalName(scope, logicalId, resource, 'LogGroupName');
     case 'AWS::Lambda::Version':
       return arn('lambda', `function:${String(resolve(scope, resource.Properties!.FunctionName))}:1`);
     case 'AWS::Events::EventBus':
-      return physicalName(logicalId, resource, 'Name');
+      return physicalName(scope, logicalId, resource, 'Name');
     case 'AWS::IAM::Role':
-      return physicalName(logicalId, resource, 'RoleName');
+      return physicalName(scope, logicalId, resource, 'RoleName');
     case 'AWS::IAM::ManagedPolicy':
-      return `arn:${PARTITION}:iam::${ACCOUNT}:policy/${physicalName(logicalId, resource, 'ManagedPolicyName')}`;
+      return `arn:${PARTITION}:iam::${ACCOUNT}:policy/${physicalName(scope, logicalId, resource, 'ManagedPolicyName')}`;
     case 'AWS::SNS::Topic':
-      return arn('sns', physicalName(logicalId, resource, 'TopicName'));
+      return arn('sns', physicalName(scope, logicalId, resource, 'TopicName'));
     default:
       // API ids (RestApi, UsagePlan, ApiKey, Deployment …): an id made of the logical id.
       return logicalId.toLowerCase();

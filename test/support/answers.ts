@@ -43,6 +43,15 @@ export interface Checked {
 
 /** Checks one answer; `headers` by lower-case name. A body that is not JSON is given as its text. */
 export function checkAnswer(method: string, url: string, status: number, headers: Record<string, string | undefined>, body: unknown): Checked {
+  // A browser's preflight answered by the edge, as the gateway's MOCK OPTIONS methods answer it
+  // (infra/cors.ts, shared/http/cors.ts): no function runs, so it counts nothing and has no body.
+  if (method === 'OPTIONS' && status === 204) {
+    const problems = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers']
+      .filter((name) => headers[name] === undefined)
+      .map((name) => `the preflight's ${name} header is missing`);
+    if (typeof body === 'string' ? body.length > 0 : body !== undefined) problems.push('a preflight answer has a body');
+    return { operation: 'preflight', typed: false, problems };
+  }
   const match = matchRoute(method, new URL(url).pathname);
   const operation = match.kind === 'route' ? match.route.operationId : 'fallback';
   const problems: string[] = [];

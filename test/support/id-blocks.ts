@@ -11,7 +11,7 @@ export const BLOCK_SIZE = 100_000;
 const FIRST = 100_000_000;
 
 /** Files with a block, in block order: a file's block is its index here, so add new files at the end. */
-export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', 'bookings', 'coursings', 'guests', 'platform', 'setup', 'webhooks-pipeline', 'webhooks', 'crash', 'capacity', 'bookings-selling', 'waitlist', 'idempotency', 'alerts', 'schedules', 'throttling'] as const;
+export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', 'bookings', 'coursings', 'guests', 'platform', 'setup', 'webhooks-pipeline', 'webhooks', 'crash', 'capacity', 'bookings-selling', 'waitlist', 'idempotency', 'alerts', 'schedules', 'throttling', 'catalog-sync'] as const;
 
 /**
  * Files that still pick their ids at random from ranges of their own (ranges no other file uses;
