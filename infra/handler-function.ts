@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling';
 import type { Durability } from './settings';
+import { tracingLayer } from './tracing-layer';
 
 /** Handler paths in the route table are relative to the project root. */
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -91,6 +92,7 @@ export class HandlerFunction extends Construct {
       retention: props.durability.logRetention,
       removalPolicy: props.durability.removalPolicy,
     });
+    const traces = props.environment.POWERTOOLS_TRACE_ENABLED === 'true';
     this.function = new NodejsFunction(this, 'Function', {
       entry: `${projectRoot}${props.entry}`,
       handler: 'handler',
@@ -104,12 +106,14 @@ export class HandlerFunction extends Construct {
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       role: props.role,
       // The stage's setting reaches every function through its environment (brigade-stack.ts).
-      tracing: props.environment.POWERTOOLS_TRACE_ENABLED === 'true' ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      tracing: traces ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      // The Tracer and the X-Ray SDK, which shared/runtime/tracing.ts loads only when tracing is on.
+      ...(traces && { layers: [tracingLayer(this)] }),
       logGroup: this.logGroup,
       environment: props.environment,
       bundling,
     });
-    if (props.environment.POWERTOOLS_TRACE_ENABLED === 'true') {
+    if (traces) {
       Validations.of(props.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason: 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource-level permissions: AWS documents "*" as their only resource.',

@@ -16,7 +16,7 @@ function tracingOf(context: Record<string, unknown>) {
   const stacks = synth.stacks.map((s) => synth.template(s).toJSON().Resources as Record<string, Resource>);
   const functions = stacks.flatMap((resources) => Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !isProvider(id)).map(([, fn]) => ({ fn, resources })));
   const stage = stacks.flatMap((r) => Object.values(r)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
-  return { functions, stage };
+  return { functions, stage, stacks };
 }
 
 /** The statements of every policy attached to the function's role, in its stack. */
@@ -36,7 +36,7 @@ describe.each([
   ['dev', { tracing: 'true' }, true],
   ['prod', { tracing: 'false' }, false],
 ] as const)('a %s stage with %j', (stage, extra, traced) => {
-  const { functions, stage: restStage } = tracingOf({ stage, ...extra });
+  const { functions, stage: restStage, stacks } = tracingOf({ stage, ...extra });
 
   it(`${traced ? 'traces' : 'does not trace'} every function of the product (TracingConfig ${traced ? 'Active' : 'absent or PassThrough'})`, () => {
     expect(functions.length).toBeGreaterThan(80);
@@ -45,6 +45,15 @@ describe.each([
       else expect(fn.Properties.TracingConfig?.Mode, fn.Properties.FunctionName).not.toBe('Active');
       expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACE_ENABLED: String(traced), POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false', POWERTOOLS_TRACER_CAPTURE_ERROR: 'false' });
     }
+  });
+
+  it(`${traced ? 'attaches the tracing layer to every function' : 'attaches no layer'}`, () => {
+    const layers = stacks.flatMap((resources) => Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::LayerVersion'));
+    // One layer, in the parent stack; every function (in the nested stacks) refers to it.
+    expect(layers.length).toBe(traced ? 1 : 0);
+    if (traced) expect(Object.keys(stacks[0]!)).toContain(layers[0]![0]);
+    for (const { fn } of functions) expect(fn.Properties.Layers?.length ?? 0, fn.Properties.FunctionName).toBe(traced ? 1 : 0);
+    if (traced) expect(layers[0]![1].Properties.CompatibleRuntimes).toEqual(['nodejs22.x']);
   });
 
   it(`${traced ? 'lets every traced function' : 'lets no function'} send segments to X-Ray`, () => {
