@@ -19,7 +19,7 @@
  * index; partitions are kept by family (`normalizePartition`), so a record stays small.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningFunction } from '../../bin/local/function-scope';
 import { table } from '../../shared/data/table';
@@ -192,9 +192,11 @@ export class AwsCallLog {
     }
   }
 
+  /** Whole or not at all (a file and a rename): a process killed with SIGKILL leaves the last whole record. */
   flush(): void {
     this.dirty = false;
-    writeFileSync(this.file, JSON.stringify([...this.calls.values()]));
+    writeFileSync(`${this.file}.tmp`, JSON.stringify([...this.calls.values()]));
+    renameSync(`${this.file}.tmp`, this.file);
   }
 
   stop(): void {
