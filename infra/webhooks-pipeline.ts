@@ -159,7 +159,9 @@ export class WebhooksPipeline extends NestedStack {
     });
     // Reads the company's subscriptions (gsi1), creates delivery records, queues them.
     dispatcher.allowData(table, functionGrants.webhookDispatcher);
-    delivery.queue.grantSendMessages(dispatcher.role);
+    // SendMessageBatch is authorized as sqs:SendMessage; grantSendMessages would add GetQueueAttributes
+    // and GetQueueUrl, which nothing here calls (the URL is in the environment).
+    delivery.queue.grant(dispatcher.role, 'sqs:SendMessage');
     dispatcher.consume(fanOut.queue);
 
     const deliverer = new PipelineFunction(this, 'Deliverer', {
@@ -172,7 +174,8 @@ export class WebhooksPipeline extends NestedStack {
     // Reads a delivery and its subscription (two GetItems), claims and records the delivery,
     // logs the attempt, raises the alert. Consuming the queue includes ChangeMessageVisibility.
     deliverer.allowData(table, functionGrants.webhookDeliverer);
-    delivery.deadLetters.grantSendMessages(deliverer.role);
+    // A dead delivery's message (SendMessage only, as the dispatcher's).
+    delivery.deadLetters.grant(deliverer.role, 'sqs:SendMessage');
     deliverer.consume(delivery.queue);
 
     this.alarms(stage);

@@ -9,23 +9,26 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, DeleteUsagePlanKeyCommand } from '@aws-sdk/client-api-gateway';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { deliveries } from '../../shared/data/webhookDeliveries';
+import { deliveries, deliveryEntity } from '../../shared/data/webhookDeliveries';
+import { MAX_ATTEMPTS } from '../../shared/webhooks/schedule';
 import { routes, type Route } from '../../shared/routes';
 import { operationFunctionName } from '../../infra/handler-function';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../infra/webhooks-pipeline';
+import { AwsCallLog, recordSends } from '../support/aws-call-log';
 import { call } from '../support/http';
+import { checkCalls, readCallLogs, writeIamReport } from '../support/iam-check';
 import { buildWorld, creationOrder, requestFor, startReceiver, type World, type WorldRequest } from '../support/world';
 import { readAssembly } from './assembly';
 import { authorized, authorizerEvent, deliveryEvent, fanOutEvent, proxyEvent, scheduledEvent, type HttpRequest } from './events';
-import { environmentOf, HARNESS, loadFunction, standIns, type LoadedFunction } from './runtime';
+import { CALL_LOG_DIR, environmentOf, HARNESS, loadFunction, standIns, type LoadedFunction } from './runtime';
 
 const STAGE = 'dev';
 const all = routes as readonly Route[];
@@ -70,6 +73,16 @@ const fnNamed = (name: string) => {
 const sqs = mockClient(SQSClient);
 const apiGateway = mockClient(APIGatewayClient);
 
+/**
+ * Every AWS SDK command the bundles send in this process, filed under the invoked function
+ * (runtime.ts runs each invocation as it): the base client's `send` (DynamoDB, real) and the
+ * mocked clients' (SQS, API Gateway). The catalog seed's, from the global setup, are in a file of
+ * their own in the same folder; the last test asks each of the assembly's roles.
+ */
+const callLog = AwsCallLog.in(CALL_LOG_DIR, 'worker');
+let stopRecording = () => undefined as void;
+let usageKeys = 0;
+
 /** Receiver on loopback, and what reached it. */
 const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -109,6 +122,8 @@ beforeAll(async () => {
   sqs.onAnyCommand().resolves({});
   sqs.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string }[] }) => ({ Successful: input.Entries.map((e) => ({ Id: e.Id, MessageId: e.Id, MD5OfMessageBody: 'x' })), Failed: [] }));
   apiGateway.onAnyCommand().resolves({});
+  apiGateway.on(CreateApiKeyCommand).callsFake(() => ({ id: `usagekey${++usageKeys}`, enabled: true }));
+  stopRecording = recordSends([Object.getPrototypeOf(DynamoDBClient.prototype) as object, SQSClient.prototype, APIGatewayClient.prototype], callLog);
   hookServer = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -151,6 +166,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   restoreEgress();
+  stopRecording();
+  callLog.stop();
   sqs.restore();
   apiGateway.restore();
   await receiver?.close();
@@ -474,6 +491,73 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(after?.status).toBe('delivered');
   });
 
+  it('a delivery that fails its last attempt is dead: the delivery bundle moves its message to the dead-letter queue', async () => {
+    const hook = `${PUBLIC_HOOK}/dead-letters`;
+    const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: hook, events: ['*'] } }, { key: world.company.keys.admin }, true);
+    expect(judge(subscribe.answer, subscribe.body)).toBeNull();
+    const subscriptionId = subscribe.body.data.id as string;
+    const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: 'Dead letters', order: 4 } }, { key: world.company.keys.admin }, true);
+    expect(judge(coursing.answer, coursing.body)).toBeNull();
+    const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
+    sqs.resetHistory();
+    const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
+    await dispatcher.invoke(fanOutEvent(marshall(newest.Items![0]!, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE));
+    const mine = sqs
+      .commandCalls(SendMessageBatchCommand)
+      .flatMap((c) => c.args[0].input.Entries ?? [])
+      .map((m) => m.MessageBody!)
+      .filter((b) => (JSON.parse(b) as { subscriptionId: string }).subscriptionId === subscriptionId);
+    expect(mine).toHaveLength(1);
+    const { deliveryId } = JSON.parse(mine[0]!) as { deliveryId: string };
+    // Seven attempts failed already (a fixture: waiting out the backoff is not this test's business); the next is the last.
+    await documents.send(new UpdateCommand({ TableName: HARNESS.tableName, Key: deliveryEntity.key(world.company.companyId, deliveryId), UpdateExpression: 'SET attempts = :n', ExpressionAttributeValues: { ':n': MAX_ATTEMPTS - 1 } }));
+
+    const deliverer = fnNamed(`brigade-${STAGE}-webhook-delivery`);
+    sqs.resetHistory();
+    failNext = 1;
+    const out = (await deliverer.invoke(deliveryEvent(mine))) as { batchItemFailures: unknown[] };
+    const dead = sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input);
+    const after = await deliveryOf(deliveryId);
+    record(deliverer, 'dead delivery SQS event', out.batchItemFailures.length === 0 && dead.length === 1 && after?.status === 'dead', `${JSON.stringify(out)} ${JSON.stringify(dead)} ${after?.status}`);
+    expect(out.batchItemFailures).toEqual([]);
+    expect(dead).toEqual([{ QueueUrl: deliverer.env.DELIVERY_DLQ_URL, MessageBody: mine[0] }]);
+    expect(after?.status).toBe('dead');
+  });
+
+  it("the API-key bundles keep a key's usage key in its tier's plan: created with the key, moved on a tier change, deleted with the key", async () => {
+    const plans = JSON.parse(fnNamed(operationFunctionName(STAGE, 'createApiKey')).env.USAGE_PLAN_IDS!) as Record<string, string>;
+    const op = async (operationId: string, url: string, pathParameters: Record<string, string> | null, body?: unknown) => {
+      const route = all.find((r) => r.operationId === operationId)!;
+      const out = await send(operationFunctionName(STAGE, operationId), { resource: route.path, method: route.method, url, pathParameters, headers: {}, ...(body === undefined ? {} : { body }) }, { key: world.company.keys.admin }, true);
+      const fault = judge(out.answer, out.body);
+      record(fnNamed(operationFunctionName(STAGE, operationId)), `${route.method} ${route.path} (usage key)`, fault === null, fault ?? '');
+      expect(fault).toBeNull();
+      return out.body.data as { id: string };
+    };
+    const inputs = <T extends object>(command: new (input: T) => unknown) => apiGateway.commandCalls(command as never).map((c) => (c.args[0] as { input: unknown }).input);
+
+    apiGateway.resetHistory();
+    const created = await op('createApiKey', '/api/v1/api-keys', null, { name: 'Metered key', tier: 'standard', permissions: ['bookings.read'] });
+    const usageKey = `usagekey${usageKeys}`;
+    expect(inputs(CreateApiKeyCommand)).toHaveLength(1);
+    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.standard, keyId: usageKey, keyType: 'API_KEY' }]);
+
+    apiGateway.resetHistory();
+    await op('updateApiKey', `/api/v1/api-keys/${created.id}`, { id: created.id }, { tier: 'premium' });
+    expect(inputs(DeleteUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.standard, keyId: usageKey }]);
+    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.premium, keyId: usageKey, keyType: 'API_KEY' }]);
+
+    apiGateway.resetHistory();
+    await op('deleteApiKey', `/api/v1/api-keys/${created.id}`, { id: created.id });
+    expect(inputs(DeleteApiKeyCommand)).toEqual([{ apiKey: usageKey }]);
+
+    // Revoking deletes the usage key too.
+    const second = await op('createApiKey', '/api/v1/api-keys', null, { name: 'Metered key 2', tier: 'standard', permissions: ['bookings.read'] });
+    apiGateway.resetHistory();
+    await op('revokeApiKey', `/api/v1/api-keys/${second.id}/revoke`, { id: second.id });
+    expect(inputs(DeleteApiKeyCommand)).toEqual([{ apiKey: `usagekey${usageKeys}` }]);
+  });
+
   it('the sweeper, run by its schedule, marks a due booking as a no-show', async () => {
     const made = await call('POST', '/api/v1/bookings', { key: world.company.keys.admin, body: { locationId: world.ids.location, bookingDate: world.day, startTime: '12:00', guestCount: 2, guestName: 'Due Guest' } });
     expect(made.status).toBe(200);
@@ -493,6 +577,26 @@ describe('the bundles of the synthesized dev stage', () => {
     const succeeded = new Set(outcomes.filter((o) => o.ok).map((o) => o.function));
     expect([...functions.keys()].filter((n) => !succeeded.has(n))).toEqual([]);
     expect(excluded.map((e) => e.function)).toHaveLength(notOurs.length);
+  });
+
+  it('every AWS call a bundle made is allowed by the role its function has in the assembly', async () => {
+    callLog.flush();
+    const report = await checkCalls({ dir: cdkOut, stackName: HARNESS.stackName }, readCallLogs(CALL_LOG_DIR), { declared: false });
+    writeIamReport(report, new URL('../../.local/iam-bundles.json', import.meta.url).pathname);
+    const unattributed = report.unattributed.reduce((n, c) => n + c.count, 0);
+    console.log(
+      `IAM (bundles): ${report.calls} calls evaluated, ${report.distinct} distinct, ${report.denied.length} denied; functions ${report.exercised.length} of ${report.functions}` +
+        ` (without an AWS call: ${report.missing.length}; the harness's own calls, not a function's: ${unattributed})`,
+    );
+    expect(report.denied).toEqual([]);
+    // The product's SQS and API Gateway calls are among them (mocked services, real requests).
+    const observed = (fn: string) => report.observedActions[`brigade-${STAGE}-${fn}`] ?? [];
+    expect(observed('createApiKey')).toEqual(expect.arrayContaining(['apigateway:POST']));
+    expect(observed('updateApiKey')).toEqual(expect.arrayContaining(['apigateway:DELETE', 'apigateway:POST']));
+    expect(observed('deleteApiKey')).toEqual(expect.arrayContaining(['apigateway:DELETE']));
+    expect(observed('revokeApiKey')).toEqual(expect.arrayContaining(['apigateway:DELETE']));
+    expect(observed('webhook-dispatcher')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    expect(observed('webhook-delivery')).toEqual(expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:SendMessage']));
   });
 });
 

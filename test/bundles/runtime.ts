@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinModules, createRequire } from 'node:module';
 import type { Context } from 'aws-lambda';
+import { runningFunction } from '../../bin/local/function-scope';
 import type { BundledFunction, StandIns } from './assembly';
 
 /** Where the harness runs the stage: the names the template's resources get here. */
@@ -21,6 +22,16 @@ export const HARNESS = {
   tableName: 'brigade-dev-bundles',
   stackName: 'Brigade-dev',
 };
+
+/**
+ * Where the AWS calls of the bundles are recorded (test/support/aws-call-log.ts): a file per
+ * process (the global setup's catalog seed, the test's worker), checked against the roles of the
+ * assembly's templates at the end of the run.
+ */
+export const CALL_LOG_DIR = new URL('../../.local/iam-bundles/', import.meta.url).pathname;
+
+/** A function's name as the call log files it (its deployed name without `brigade-dev-`). */
+export const scopeName = (fn: BundledFunction) => fn.name.replace(/^brigade-dev-/, '');
 
 /** A queue's URL here: the SQS client is mocked (aws-sdk-client-mock), so it is only a name. */
 export const queueUrlOf = (logicalId: string) => `https://sqs.${HARNESS.region}.amazonaws.com/${HARNESS.accountId}/${logicalId}`;
@@ -163,6 +174,7 @@ export async function loadFunction(fn: BundledFunction, env: Record<string, stri
     fn,
     env,
     handler: handler as LambdaHandler,
-    invoke: (event) => withEnvironment(env, () => (handler as LambdaHandler)(event, lambdaContext(fn))),
+    // Each invocation runs as its function: the AWS calls it makes are filed under it.
+    invoke: (event) => runningFunction.run(scopeName(fn), () => withEnvironment(env, () => (handler as LambdaHandler)(event, lambdaContext(fn)))),
   };
 }

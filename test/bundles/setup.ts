@@ -10,7 +10,7 @@
  *    answer the test judges comes from a bundle), with a door to await and stop its pipeline.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -20,8 +20,9 @@ import { ensureTable, startDynamoDbLocal } from '../../bin/local/dynamodb';
 import type { LocalPipeline } from '../../bin/local/pipeline';
 import type { DevKeys } from '../../bin/local/seed';
 import { builtInPermissions } from '../../shared/auth/catalog';
+import { AwsCallLog, recordSends } from '../support/aws-call-log';
 import { readAssembly, type BundledFunction } from './assembly';
-import { environmentOf, HARNESS, loadFunction, standIns, type IdentityStandIn } from './runtime';
+import { CALL_LOG_DIR, environmentOf, HARNESS, loadFunction, standIns, type IdentityStandIn } from './runtime';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -117,8 +118,16 @@ export default async function setup(project: TestProject) {
     const seeder = assembly.functions.find((f): f is BundledFunction => !('error' in f) && f.path.includes('/PermissionCatalogSeed/Handler/Function/'));
     if (!seeder) throw new Error(`${dir}: no catalog seed function (PermissionCatalogSeed/Handler) in the templates`);
     const loaded = await loadFunction(seeder, environmentOf(seeder, dynamo.endpoint, identity));
-    const answer = await loaded.invoke({});
+    // Its AWS calls are recorded (the run's record starts here) and checked with the test's, at its end.
+    rmSync(CALL_LOG_DIR, { recursive: true, force: true });
+    mkdirSync(CALL_LOG_DIR, { recursive: true });
     const { DynamoDBClient, QueryCommand } = await import('@aws-sdk/client-dynamodb');
+    const seedLog = AwsCallLog.in(CALL_LOG_DIR, 'setup');
+    const stopRecording = recordSends([Object.getPrototypeOf(DynamoDBClient.prototype) as object], seedLog);
+    const answer = await loaded.invoke({}).finally(() => {
+      stopRecording();
+      seedLog.stop();
+    });
     const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: HARNESS.region, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
     // The catalog's partition (shared/data/permissions.ts): its items and their key items.
     const items = (await client.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'PERMISSIONS' } }, Select: 'COUNT' }))).Count ?? 0;

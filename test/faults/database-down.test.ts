@@ -12,16 +12,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../bin/local/dynamodb';
 import type { LocalStage } from '../../bin/local/stage';
+import { db } from '../../shared/data/client';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../shared/errors';
+import { AwsCallLog, recordClient } from '../support/aws-call-log';
 import { Receiver, burstOfGuests, createGuest, expectNothingLostAfter, subscribeToGuests } from '../support/faults';
 
 let dir: string;
 let dynamo: DynamoDbLocal;
 let stage: LocalStage;
 const receiver = new Receiver();
+/** The stage's AWS calls (test/faults/iam-check.test.ts checks them after the scenarios). */
+let calls: AwsCallLog | undefined;
 
 const admin = () => stage.devKeys.companies[0]!.keys.admin;
 const companyId = () => stage.devKeys.companies[0]!.companyId;
@@ -41,11 +45,14 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ dataDir: join(dir, 'data') });
   const { startLocalStage } = await import('../../bin/local/stage');
   stage = await startLocalStage({ port: 0, localDir: dir, dynamo });
+  calls = AwsCallLog.in(inject('faultsCallLog'), 'database-down');
+  recordClient(db(), calls);
   await receiver.start();
 }, 300_000); // a JVM and the seed on two shared cores: a net, not a budget
 
 afterAll(async () => {
   await stage?.stop();
+  calls?.stop();
   await dynamo?.stop();
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DevKeys } from '../../bin/local/seed';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../shared/errors';
 import { Receiver, burstOfGuests, createGuest, expectNothingLostAfter, subscribeToGuests } from '../support/faults';
@@ -26,6 +26,8 @@ interface Served {
 }
 
 let dir: string;
+/** Each start of the stage records its AWS calls in a file of its own (test/faults/iam-check.test.ts checks them). */
+let starts = 0;
 const receiver = new Receiver();
 const running = new Set<ChildProcessWithoutNullStreams>();
 
@@ -33,7 +35,14 @@ const running = new Set<ChildProcessWithoutNullStreams>();
 async function startStage() {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('../support/stage-process.ts', import.meta.url).pathname], {
     detached: true,
-    env: { ...process.env, DATA_DIR: join(dir, 'data'), LOCAL_DIR: dir, WEBHOOK_BACKOFF_SCALE: '0.00002', WEBHOOK_TIMEOUT_MS: '2000' },
+    env: {
+      ...process.env,
+      DATA_DIR: join(dir, 'data'),
+      LOCAL_DIR: dir,
+      WEBHOOK_BACKOFF_SCALE: '0.00002',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      AWS_CALL_LOG: join(inject('faultsCallLog'), `stage-killed-${process.pid}-${++starts}.json`),
+    },
   });
   running.add(child);
   let errors = '';

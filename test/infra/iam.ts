@@ -14,6 +14,8 @@
  *
  * This module decides nothing itself: `simulate` asks the simulator and reports its answer.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { NestedStack, type Stack } from 'aws-cdk-lib';
 import { awsManagedPolicies } from './aws-managed-policies';
@@ -63,7 +65,9 @@ type Template = { Resources: Record<string, Resource>; Parameters?: Record<strin
 
 /** A stack's template and how its parameters and nested stacks' outputs resolve. */
 interface Scope {
-  stack: Stack;
+  /** The stack's construct path (`Brigade-dev`, `Brigade-dev/Bookings`): names its roles and CDK's functions. */
+  path: string;
+  stackName: string;
   template: Template;
   parameters: Record<string, unknown>;
   /** Logical id of a nested stack's resource in this template → that nested stack's scope. */
@@ -87,15 +91,15 @@ function refOf(scope: Scope, logicalId: string): unknown {
     'AWS::Region': REGION,
     'AWS::Partition': PARTITION,
     'AWS::URLSuffix': 'amazonaws.com',
-    'AWS::StackName': scope.stack.stackName,
+    'AWS::StackName': scope.stackName,
     // A stack's id ends with the UUID CloudFormation draws when it creates the stack (log group names take part of it).
-    'AWS::StackId': `arn:${PARTITION}:cloudformation:${REGION}:${ACCOUNT}:stack/${scope.stack.stackName}/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d`,
+    'AWS::StackId': `arn:${PARTITION}:cloudformation:${REGION}:${ACCOUNT}:stack/${scope.stackName}/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d`,
     'AWS::NoValue': '',
   };
   if (logicalId in pseudo) return pseudo[logicalId];
   if (logicalId in scope.parameters) return scope.parameters[logicalId];
   const resource = scope.template.Resources[logicalId];
-  if (!resource) throw new Error(`${scope.stack.node.path}: Ref to unknown ${logicalId}`);
+  if (!resource) throw new Error(`${scope.path}: Ref to unknown ${logicalId}`);
   switch (resource.Type) {
     case 'AWS::DynamoDB::Table':
       return physicalName(scope, logicalId, resource, 'TableName');
@@ -125,11 +129,11 @@ function attributeOf(scope: Scope, logicalId: string, attribute: string): unknow
   const nested = scope.nested.get(logicalId);
   if (nested && attribute.startsWith('Outputs.')) {
     const output = nested.template.Outputs?.[attribute.slice('Outputs.'.length)];
-    if (!output) throw new Error(`${nested.stack.node.path}: no output ${attribute}`);
+    if (!output) throw new Error(`${nested.path}: no output ${attribute}`);
     return resolve(nested, output.Value);
   }
   const resource = scope.template.Resources[logicalId];
-  if (!resource) throw new Error(`${scope.stack.node.path}: GetAtt of unknown ${logicalId}`);
+  if (!resource) throw new Error(`${scope.path}: GetAtt of unknown ${logicalId}`);
   const name = String(refOf(scope, logicalId));
   const key = `${resource.Type}.${attribute}`;
   switch (key) {
@@ -191,53 +195,112 @@ export function resolve(scope: Scope, value: unknown): unknown {
         );
       }
     }
-    if (fn.startsWith('Fn::')) throw new Error(`${scope.stack.node.path}: the role resolver does not know ${fn}`);
+    if (fn.startsWith('Fn::')) throw new Error(`${scope.path}: the role resolver does not know ${fn}`);
   }
   return Object.fromEntries(entries.map(([k, v]) => [k, resolve(scope, v)]));
 }
 
-/** The scopes of the parent stack and every nested stack, parameters resolved through the parents. */
-function scopesOf(synth: Synthesized): Map<Stack, Scope> {
+/**
+ * Where the templates come from: a synthesis in this process (test/infra/synth.ts), or a cloud
+ * assembly on disk (`cdk synth -o <dir>`: the parent's `<stackName>.template.json` and the nested
+ * templates it names through its `*.assets.json`), as the bundle harness reads it.
+ */
+export type TemplateSource = Synthesized | CloudAssemblyTemplates;
+export interface CloudAssemblyTemplates {
+  dir: string;
+  stackName: string;
+}
+
+const isAssembly = (source: TemplateSource): source is CloudAssemblyTemplates => 'dir' in source;
+
+/** A nested stack's parameters, resolved on first use: a parameter may name another nested stack's output. */
+function passParameters(parentScope: Scope, logicalId: string, scope: Scope): void {
+  parentScope.nested.set(logicalId, scope);
+  const passed = (parentScope.template.Resources[logicalId]!.Properties?.Parameters ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(passed)) Object.defineProperty(scope.parameters, name, { enumerable: true, get: () => resolve(parentScope, value) });
+}
+
+/** The scopes of a synthesis in this process: the parent stack and every nested stack. */
+function synthScopes(synth: Synthesized): Scope[] {
   const scopes = new Map<Stack, Scope>();
   const scopeOf = (stack: Stack): Scope => {
     const known = scopes.get(stack);
     if (known) return known;
     const template = synth.template(stack).toJSON() as Template;
-    const scope: Scope = { stack, template, parameters: {}, nested: new Map() };
+    const scope: Scope = { path: stack.node.path, stackName: stack.stackName, template, parameters: {}, nested: new Map() };
     scopes.set(stack, scope);
     const parent = stack.nestedStackParent;
-    if (parent && NestedStack.isNestedStack(stack)) {
-      const parentScope = scopeOf(parent);
-      const logicalId = parent.getLogicalId(stack.nestedStackResource!);
-      parentScope.nested.set(logicalId, scope);
-      const passed = (parentScope.template.Resources[logicalId]!.Properties?.Parameters ?? {}) as Record<string, unknown>;
-      // Resolved on first use: a parameter may name another nested stack's output.
-      for (const [name, value] of Object.entries(passed)) Object.defineProperty(scope.parameters, name, { enumerable: true, get: () => resolve(parentScope, value) });
-    }
+    if (parent && NestedStack.isNestedStack(stack)) passParameters(scopeOf(parent), parent.getLogicalId(stack.nestedStackResource!), scope);
     return scope;
   };
   for (const stack of synth.stacks) scopeOf(stack);
+  return [...scopes.values()];
+}
+
+/** S3 object key → the assembly file it is built from (every `*.assets.json` of the folder). */
+function assemblyAssets(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.assets.json'))) {
+    const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
+    for (const asset of Object.values(manifest.files ?? {})) for (const d of Object.values(asset.destinations)) out.set(d.objectKey, asset.source.path);
+  }
+  return out;
+}
+
+/**
+ * The scopes of a cloud assembly on disk. A nested stack's path is its construct's (the nested
+ * stack resource's `aws:cdk:path` without `.NestedStack/…`), as a synthesis in this process names it.
+ */
+function assemblyScopes({ dir, stackName }: CloudAssemblyTemplates): Scope[] {
+  const assets = assemblyAssets(dir);
+  const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template;
+  const out: Scope[] = [];
+  const visit = (scope: Scope) => {
+    out.push(scope);
+    for (const [logicalId, r] of Object.entries(scope.template.Resources)) {
+      if (r.Type !== 'AWS::CloudFormation::Stack') continue;
+      const url = JSON.stringify(r.Properties?.TemplateURL);
+      const key = /([0-9a-f]{64}\.json)/.exec(url)?.[1];
+      const file = key && assets.get(key);
+      if (!file) throw new Error(`${dir}: the template of nested stack ${logicalId} (${url}) is not an asset of the assembly`);
+      const cdkPath = String((r as { Metadata?: Record<string, unknown> }).Metadata?.['aws:cdk:path'] ?? `${scope.path}/${logicalId}`);
+      const nested: Scope = { path: cdkPath.replace(/\.NestedStack\/.*$/, ''), stackName: `${scope.stackName}-${logicalId}`, template: read(file), parameters: {}, nested: new Map() };
+      passParameters(scope, logicalId, nested);
+      visit(nested);
+    }
+  };
+  visit({ path: stackName, stackName, template: read(`${stackName}.template.json`), parameters: {}, nested: new Map() });
+  return out;
+}
+
+const scopesBySource = new WeakMap<TemplateSource, Scope[]>();
+/** The scopes of the parent stack (first) and every nested stack, parameters resolved through the parents. */
+function scopesOf(source: TemplateSource): Scope[] {
+  const known = scopesBySource.get(source);
+  if (known) return known;
+  const scopes = isAssembly(source) ? assemblyScopes(source) : synthScopes(source);
+  scopesBySource.set(source, scopes);
   return scopes;
 }
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** A customer-managed policy by its resolved ARN, in any stack. */
-function managedPolicies(scopes: Map<Stack, Scope>): Map<string, Policy> {
+function managedPolicies(scopes: readonly Scope[]): Map<string, Policy> {
   const out = new Map<string, Policy>();
-  for (const scope of scopes.values()) {
+  for (const scope of scopes) {
     for (const [id, r] of Object.entries(scope.template.Resources)) {
       if (r.Type !== 'AWS::IAM::ManagedPolicy') continue;
-      out.set(refOf(scope, id) as string, { name: `${scope.stack.node.path}/${id}`, document: resolve(scope, r.Properties!.PolicyDocument) as Policy['document'] });
+      out.set(refOf(scope, id) as string, { name: `${scope.path}/${id}`, document: resolve(scope, r.Properties!.PolicyDocument) as Policy['document'] });
     }
   }
   return out;
 }
 
-const rolesBySynth = new WeakMap<Synthesized, Map<string, FunctionRole>>();
+const rolesBySynth = new WeakMap<TemplateSource, Map<string, FunctionRole>>();
 
 /** Every function of the templates by name (CDK's own functions by their construct path), with its role resolved. */
-export function functionRoles(synth: Synthesized): Map<string, FunctionRole> {
+export function functionRoles(synth: TemplateSource): Map<string, FunctionRole> {
   const known = rolesBySynth.get(synth);
   if (known) return known;
   const scopes = scopesOf(synth);
@@ -245,7 +308,7 @@ export function functionRoles(synth: Synthesized): Map<string, FunctionRole> {
   const roles = new Map<string, FunctionRole>();
   // Functions sharing a role share its resolved policies (and so the simulator's answers for them).
   const policiesByRole = new Map<string, Policy[]>();
-  for (const scope of scopes.values()) {
+  for (const scope of scopes) {
     const resources = scope.template.Resources;
     const mappings = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping');
     for (const [fnId, fn] of Object.entries(resources)) {
@@ -262,14 +325,14 @@ export function functionRoles(synth: Synthesized): Map<string, FunctionRole> {
       );
       const attached = (resolve(scope, role.Properties?.ManagedPolicyArns ?? []) as string[]).map((policyArn) => {
         const policy = managed.get(policyArn) ?? awsManagedPolicies[policyArn.replace(/^arn:aws:iam::aws:policy\//, '')];
-        if (!policy) throw new Error(`${scope.stack.node.path}/${roleId}: no document for the managed policy ${policyArn} (add it to test/infra/aws-managed-policies.ts)`);
+        if (!policy) throw new Error(`${scope.path}/${roleId}: no document for the managed policy ${policyArn} (add it to test/infra/aws-managed-policies.ts)`);
         return policy;
       });
       const cdkProvided = typeof props.FunctionName !== 'string';
-      const functionName = cdkProvided ? `${scope.stack.node.path}/${fnId}` : (props.FunctionName as string);
+      const functionName = cdkProvided ? `${scope.path}/${fnId}` : (props.FunctionName as string);
       const physical = String(refOf(scope, fnId));
       const logging = resolve(scope, props.LoggingConfig ?? {}) as { LogGroup?: string };
-      const rolePath = `${scope.stack.node.path}/${roleId}`;
+      const rolePath = `${scope.path}/${roleId}`;
       const policies = policiesByRole.get(rolePath) ?? policiesByRole.set(rolePath, [...inline, ...onRole, ...attached]).get(rolePath)!;
       roles.set(functionName, {
         functionName,
@@ -294,15 +357,15 @@ export function functionRoles(synth: Synthesized): Map<string, FunctionRole> {
 }
 
 /** The function with this name and its resolved role. */
-export function roleOfFunction(synth: Synthesized, functionName: string): FunctionRole {
+export function roleOfFunction(synth: TemplateSource, functionName: string): FunctionRole {
   const role = functionRoles(synth).get(functionName);
   if (!role) throw new Error(`no function ${functionName} in the template`);
   return role;
 }
 
 /** The resources of a type in every stack, properties resolved (custom resources, say). */
-export function resolvedResources(synth: Synthesized, type: string): Record<string, unknown>[] {
-  return [...scopesOf(synth).values()].flatMap((scope) =>
+export function resolvedResources(synth: TemplateSource, type: string): Record<string, unknown>[] {
+  return scopesOf(synth).flatMap((scope) =>
     Object.values(scope.template.Resources)
       .filter((r) => r.Type === type)
       .map((r) => resolve(scope, r.Properties ?? {}) as Record<string, unknown>),
@@ -310,16 +373,16 @@ export function resolvedResources(synth: Synthesized, type: string): Record<stri
 }
 
 /** The table's ARN as the roles name it (the template's one table). */
-export function tableArn(synth: Synthesized): string {
+export function tableArn(synth: TemplateSource): string {
   const known = tableArns.get(synth);
   if (known) return known;
-  const scope = scopesOf(synth).get(synth.stacks[0]!)!;
+  const scope = scopesOf(synth)[0]!;
   const [id] = Object.entries(scope.template.Resources).find(([, r]) => r.Type === 'AWS::DynamoDB::Table')!;
   const value = attributeOf(scope, id, 'Arn') as string;
   tableArns.set(synth, value);
   return value;
 }
-const tableArns = new WeakMap<Synthesized, string>();
+const tableArns = new WeakMap<TemplateSource, string>();
 
 /** One request to AWS, as IAM authorizes it. */
 export interface AwsRequest {
@@ -394,7 +457,7 @@ export const dynamoRequest = (table: string, { action, index, partition }: ItemR
 });
 
 /** The simulator's answer to an item action by a role of this synthesis: `allow`, `deny` (explicitly) or `none`. */
-export async function decideItem(synth: Synthesized, role: FunctionRole, request: ItemRequest): Promise<'allow' | 'deny' | 'none'> {
+export async function decideItem(synth: TemplateSource, role: FunctionRole, request: ItemRequest): Promise<'allow' | 'deny' | 'none'> {
   const decision = await simulate(role, dynamoRequest(tableArn(synth), request));
   return decision === 'Allowed' ? 'allow' : decision === 'ExplicitlyDenied' ? 'deny' : 'none';
 }

@@ -19,7 +19,7 @@
  * index; partitions are kept by family (`normalizePartition`), so a record stays small.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningFunction } from '../../bin/local/function-scope';
 import { table } from '../../shared/data/table';
@@ -192,9 +192,11 @@ export class AwsCallLog {
     }
   }
 
+  /** Whole or not at all (a file and a rename): a process killed with SIGKILL leaves the last whole record. */
   flush(): void {
     this.dirty = false;
-    writeFileSync(this.file, JSON.stringify([...this.calls.values()]));
+    writeFileSync(`${this.file}.tmp`, JSON.stringify([...this.calls.values()]));
+    renameSync(`${this.file}.tmp`, this.file);
   }
 
   stop(): void {
@@ -233,4 +235,27 @@ export function recordClient(client: SdkClient, log: AwsCallLog): () => void {
  */
 export function recordMockedCommand(log: AwsCallLog, clientName: string, command: { input: unknown }): void {
   log.add(clientName, command.constructor.name, command.input as Input);
+}
+
+type Send = (this: { constructor: { name: string } }, command: { input: unknown; constructor: { name: string } }, ...rest: unknown[]) => unknown;
+
+/**
+ * Records every command sent through the `send` of these prototypes (each must own one): the AWS
+ * SDK's base `Client.prototype` (every real client of the process, the bundles' included, whose
+ * `@aws-sdk/*` resolve to the project's node_modules), and a mocked client's prototype, whose `send`
+ * aws-sdk-client-mock replaced (its commands never reach the base class). Answers a function that
+ * puts each `send` back; call it before the mocks are restored.
+ */
+export function recordSends(prototypes: readonly object[], log: AwsCallLog): () => void {
+  const restores = prototypes.map((proto) => {
+    if (!Object.hasOwn(proto, 'send')) throw new Error(`recordSends: ${proto.constructor.name}.prototype has no send of its own (its base class's would record twice)`);
+    const target = proto as { send: Send };
+    const inner = target.send;
+    target.send = function (this: { constructor: { name: string } }, command, ...rest) {
+      log.add(this.constructor.name, command.constructor.name, command.input as Input);
+      return inner.call(this, command, ...rest);
+    };
+    return () => void (target.send = inner);
+  });
+  return () => restores.reverse().forEach((r) => r());
 }

@@ -11,8 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionRoles, queueArnOf, resolvedResources, simulate, tableArn, type AwsRequest, type FunctionRole } from '../infra/iam';
-import type { Synthesized } from '../infra/synth';
+import { functionRoles, queueArnOf, resolvedResources, simulate, tableArn, type AwsRequest, type FunctionRole, type TemplateSource } from '../infra/iam';
 import { apiGatewayRequests, LOCAL_QUEUE, UNATTRIBUTED, type AwsCall } from './aws-call-log';
 
 /** The stage the tests synthesize: a function `x` of the call log is `brigade-dev-x` in its template. */
@@ -40,7 +39,7 @@ export interface CheckedCall {
 }
 
 /** The concrete ARN of a recorded resource, by the function's template environment. */
-function concreteResource(synth: Synthesized, role: FunctionRole, resource: string): string {
+function concreteResource(synth: TemplateSource, role: FunctionRole, resource: string): string {
   return resource
     .replace('{table}', tableArn(synth))
     .replace(/\{queue:(\w+)\}/, (_, env: string) => (role.environment[env] ? queueArnOf(role.environment[env]) : `arn:aws:sqs:us-east-1:123456789012:(${env} is not in the environment)`))
@@ -48,7 +47,7 @@ function concreteResource(synth: Synthesized, role: FunctionRole, resource: stri
 }
 
 /** What AWS does with each function's role that no test sees, and what CDK's functions do, from the template. */
-export function declaredCalls(synth: Synthesized): CheckedCall[] {
+export function declaredCalls(synth: TemplateSource): CheckedCall[] {
   const roles = [...functionRoles(synth).values()];
   const byArn = new Map(roles.map((r) => [r.arn, r]));
   const out: CheckedCall[] = [];
@@ -103,7 +102,7 @@ export interface IamReport {
 const describeCall = (c: CheckedCall) => `${c.function}: ${c.action} on ${c.resource}${c.leadingKey ? ` (leading key ${c.leadingKey})` : ''}${c.declared ? ` [declared: ${c.declared}]` : ''}`;
 
 /** Asks every call of its function's role; answers the report (denials included, not thrown). */
-export async function checkCalls(synth: Synthesized, recorded: readonly AwsCall[], { declared = true } = {}): Promise<IamReport> {
+export async function checkCalls(synth: TemplateSource, recorded: readonly AwsCall[], { declared = true } = {}): Promise<IamReport> {
   const roles = functionRoles(synth);
   // The same call from several files is one distinct call.
   const merged = new Map<string, CheckedCall>();

@@ -5,12 +5,20 @@
  * awaited in the test's own. It prints one JSON line when it serves ({ baseUrl, dynamoEndpoint,
  * tableName, devKeys }); to each line `drained` on stdin it answers `drained` once its webhook
  * pipeline has nothing left to do (LocalPipeline.drained).
+ *
+ * With AWS_CALL_LOG set (a file the test names), the stage's AWS calls are recorded there
+ * (test/support/aws-call-log.ts) and checked against the roles after the scenarios
+ * (test/faults/iam-check.test.ts).
  */
 import { createInterface } from 'node:readline';
 import { startLocalStage } from '../../bin/local/stage';
+import { db } from '../../shared/data/client';
+import { AwsCallLog, recordClient } from './aws-call-log';
 
 const stage = await startLocalStage({ port: 0, dataDir: process.env.DATA_DIR, localDir: process.env.LOCAL_DIR ?? '.local' });
 const { baseUrl, dynamoEndpoint, tableName, devKeys } = stage;
+const calls = process.env.AWS_CALL_LOG ? new AwsCallLog(process.env.AWS_CALL_LOG) : undefined;
+if (calls) recordClient(db(), calls);
 process.stdout.write(`${JSON.stringify({ baseUrl, dynamoEndpoint, tableName, devKeys })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -20,3 +28,4 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
 }
 await stage.stop(); // stdin closed: the test is done with this stage
+calls?.stop();
