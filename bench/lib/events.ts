@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Route } from '../../shared/routes';
+import { gatewayIdentity } from '../../bin/local/gateway';
 
 export interface EventInput {
   pathParameters?: Record<string, string> | null;
@@ -71,23 +72,7 @@ export function proxyEvent(route: Route, input: EventInput): APIGatewayProxyEven
       resourceId: 'res123',
       resourcePath: route.path,
       stage: 'v1',
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: '203.0.113.10',
-        user: null,
-        userAgent: 'brigade-bench/1.0',
-        userArn: null,
-      },
+      identity: gatewayIdentity('203.0.113.10', 'brigade-bench/1.0'),
     },
   } as unknown as APIGatewayProxyEvent;
 }

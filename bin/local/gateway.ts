@@ -14,11 +14,36 @@ import { errorBody } from '../../shared/http/envelope';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-function authorizerEvent(event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent {
+/**
+ * The caller as API Gateway describes it in a REST proxy event (`requestContext.identity`): the
+ * connection's address and user agent; the IAM and Cognito fields are null for API-key callers.
+ */
+export function gatewayIdentity(sourceIp: string, userAgent: string | null): APIGatewayProxyEvent['requestContext']['identity'] {
+  return {
+    accessKey: null,
+    accountId: null,
+    apiKey: null,
+    apiKeyId: null,
+    caller: null,
+    clientCert: null,
+    cognitoAuthenticationProvider: null,
+    cognitoAuthenticationType: null,
+    cognitoIdentityId: null,
+    cognitoIdentityPoolId: null,
+    principalOrgId: null,
+    sourceIp,
+    user: null,
+    userAgent,
+    userArn: null,
+  };
+}
+
+/** The REQUEST authorizer's event for a proxy event (no identity sources, no caching: infra/credential-authorizer.ts). */
+export function authorizerEvent(event: APIGatewayProxyEvent, region = 'local'): APIGatewayRequestAuthorizerEvent {
   const ctx = event.requestContext;
   return {
     type: 'REQUEST',
-    methodArn: `arn:aws:execute-api:local:${ctx.accountId ?? '000000000000'}:${ctx.apiId ?? 'local'}/${ctx.stage ?? 'local'}/${event.httpMethod}${event.path}`,
+    methodArn: `arn:aws:execute-api:${region}:${ctx.accountId ?? '000000000000'}:${ctx.apiId ?? 'local'}/${ctx.stage ?? 'local'}/${event.httpMethod}${event.path}`,
     resource: event.resource,
     path: event.path,
     httpMethod: event.httpMethod,

@@ -13,7 +13,7 @@ import { corsPaths, hasPreflight, preflight, type CorsPath } from '../../shared/
 import { matchRoute } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
 import { asFunction } from './function-scope';
-import { invokeThroughGateway } from './gateway';
+import { gatewayIdentity, invokeThroughGateway } from './gateway';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -98,7 +98,7 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
       authorizer: null,
       protocol: `HTTP/${req.httpVersion}`,
       httpMethod: req.method ?? 'GET',
-      identity: { sourceIp, userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+      identity: gatewayIdentity(sourceIp, req.headers['user-agent'] ?? null),
       path: url.pathname,
       stage: 'local',
       requestId: randomUUID(),

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, SQSEvent } from 'aws-lambda';
+import { authorizerEvent as gatewayAuthorizerEvent, gatewayIdentity } from '../../bin/local/gateway';
 import { HARNESS, queueUrlOf } from './runtime';
 
 const API_ID = 'bundlesapi';
@@ -70,23 +71,7 @@ export function proxyEvent(request: HttpRequest): APIGatewayProxyEvent {
       domainPrefix: API_ID,
       extendedRequestId: requestId,
       httpMethod: request.method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: '198.51.100.7',
-        user: null,
-        userAgent: 'brigade-bundles',
-        userArn: null,
-      },
+      identity: gatewayIdentity('198.51.100.7', 'brigade-bundles'),
       path: `/${STAGE}${url.pathname}`,
       protocol: 'HTTP/1.1',
       requestId,
@@ -99,23 +84,8 @@ export function proxyEvent(request: HttpRequest): APIGatewayProxyEvent {
   };
 }
 
-/** The REQUEST authorizer's event for a proxy event (no identity sources, no caching: infra/credential-authorizer.ts). */
-export function authorizerEvent(event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent {
-  return {
-    type: 'REQUEST',
-    methodArn: `arn:aws:execute-api:${HARNESS.region}:${HARNESS.accountId}:${API_ID}/${STAGE}/${event.httpMethod}${event.path}`,
-    resource: event.resource,
-    path: event.path,
-    httpMethod: event.httpMethod,
-    headers: event.headers,
-    multiValueHeaders: event.multiValueHeaders,
-    pathParameters: event.pathParameters,
-    queryStringParameters: event.queryStringParameters,
-    multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-    stageVariables: event.stageVariables,
-    requestContext: { ...event.requestContext, authorizer: undefined } as unknown as APIGatewayRequestAuthorizerEvent['requestContext'],
-  };
-}
+/** The REQUEST authorizer's event for a proxy event, as the local edge builds it (bin/local/gateway.ts). */
+export const authorizerEvent = (event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent => gatewayAuthorizerEvent(event, HARNESS.region);
 
 /** The authorizer's verdict as the integration's event carries it: its context, `principalId`, `integrationLatency`. */
 export function authorized(event: APIGatewayProxyEvent, verdict: { principalId: string; context?: Record<string, unknown> | null }): APIGatewayProxyEvent {

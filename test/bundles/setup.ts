@@ -17,10 +17,10 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { ensureTable, startDynamoDbLocal } from '../../bin/local/dynamodb';
-import type { LocalPipeline } from '../../bin/local/pipeline';
 import type { DevKeys } from '../../bin/local/seed';
 import { builtInPermissions } from '../../shared/auth/catalog';
 import { AwsCallLog, recordSends } from '../support/aws-call-log';
+import { pipelineDoor } from '../support/pipeline-door';
 import { readAssembly, type BundledFunction } from './assembly';
 import { CALL_LOG_DIR, environmentOf, HARNESS, loadFunction, standIns, type IdentityStandIn } from './runtime';
 
@@ -86,21 +86,6 @@ async function identityStandIn(): Promise<{ identity: IdentityStandIn; operatorT
   return { identity, operatorToken, server };
 }
 
-/** `GET /deliveries/{companyId}/{id}/settled` (as test/support/local-stage-setup.ts) and `POST /stop` (stops the stage's pipeline). */
-async function pipelineDoor(pipeline: LocalPipeline): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/stop') return void pipeline.stop().then(() => res.writeHead(204).end(), (err: unknown) => res.writeHead(500).end(String(err)));
-    const match = /^\/deliveries\/(\d+)\/([0-9a-f-]{36})\/settled$/.exec(req.url ?? '');
-    if (req.method !== 'GET' || !match) return void res.writeHead(404).end();
-    pipeline.settled(Number(match[1]), match[2]!).then(
-      (delivery) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(delivery ?? null)),
-      (err: unknown) => res.writeHead(503).end(String(err)),
-    );
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return server;
-}
-
 export default async function setup(project: TestProject) {
   const { dir, synthSeconds } = assemblyFolder();
   const dynamo = await startDynamoDbLocal();
@@ -140,13 +125,14 @@ export default async function setup(project: TestProject) {
     const { startLocalStage } = await import('../../bin/local/stage');
     const stage = await startLocalStage({ port: 0, localDir, dynamo });
     cleanups.push(() => stage.stop());
-    const door = await pipelineDoor(stage.pipeline);
-    cleanups.push(() => new Promise<void>((ok) => door.close(() => ok())));
+    // The suite's door to the pipeline (`settled`), and `POST /stop` to stop it.
+    const door = await pipelineDoor(stage.pipeline, { stop: true });
+    cleanups.push(() => new Promise<void>((ok) => door.server.close(() => ok())));
 
     project.provide('devKeys', stage.devKeys);
     project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
     project.provide('jwtSecret', process.env.JWT_SECRET!);
-    project.provide('pipelineDoor', `http://127.0.0.1:${(door.address() as { port: number }).port}`);
+    project.provide('pipelineDoor', door.url);
     project.provide('bundles', { cdkOut: dir, dynamoEndpoint: dynamo.endpoint, identity, operatorToken, catalog: { function: seeder.name, answer, items }, synthSeconds });
   } catch (err) {
     await cleanup();

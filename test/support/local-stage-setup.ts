@@ -7,13 +7,12 @@
  * instead of polling (`settledDelivery` in test/support/http.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { DevKeys } from '../../bin/local/seed';
-import type { LocalPipeline } from '../../bin/local/pipeline';
 import { startLocalStage } from '../../bin/local/stage';
+import { pipelineDoor } from './pipeline-door';
 import { recordAnswers } from './answer-log';
 import { db } from '../../shared/data/client';
 import { AwsCallLog, recordClient } from './aws-call-log';
@@ -38,24 +37,6 @@ declare module 'vitest' {
      */
     answerLog: string;
   }
-}
-
-/**
- * `GET /deliveries/{companyId}/{deliveryId}/settled` answers, once the pipeline has recorded the
- * delivery's latest attempt and it waits for nothing, the delivery as stored (null when there is
- * none); 503 if the stage stops first. It is the stage's `pipeline.settled()` over HTTP.
- */
-async function pipelineDoor(pipeline: LocalPipeline): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const match = /^\/deliveries\/(\d+)\/([0-9a-f-]{36})\/settled$/.exec(req.url ?? '');
-    if (req.method !== 'GET' || !match) return void res.writeHead(404).end();
-    pipeline.settled(Number(match[1]), match[2]!).then(
-      (delivery) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(delivery ?? null)),
-      (err: unknown) => res.writeHead(503).end(String(err)),
-    );
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
 
 /** Where the answer check's record stays after the run (git-ignored). */
