@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { builtinModules, createRequire } from 'node:module';
 import type { Context } from 'aws-lambda';
 import { runningFunction } from '../../bin/local/function-scope';
@@ -108,12 +109,14 @@ export async function withEnvironment<T>(env: Record<string, string>, work: () =
 }
 
 /**
- * Node's own loader, not the test runner's: the bundle is loaded as Lambda loads it, and its bare
+ * Node's own loader, not the test runner's: the bundle is loaded as Lambda loads it (an ES module,
+ * top-level await included: a traced stage's bundle awaits its tracer at init), and its bare
  * imports (`@aws-sdk/*`) resolve from the project's node_modules, as on Lambda from the runtime's
- * (which is why the assembly must lie inside the project). require() of an ES module (Node 22.12+)
- * is used because Vitest rewrites every import() of a test file into its own module runner.
+ * (which is why the assembly must lie inside the project). The import() lives in a CommonJS file
+ * that Node loads itself (native-import.cjs): Vitest rewrites every import() of the files it loads
+ * into its own module runner.
  */
-const nativeRequire = createRequire(import.meta.url);
+const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<Record<string, unknown>>;
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -167,7 +170,7 @@ export async function loadFunction(fn: BundledFunction, env: Record<string, stri
   const missing = unprovidedImports(path);
   if (missing.length) throw new Error(`${fn.name}: its bundle imports ${missing.join(', ')}, which the Lambda runtime does not provide (only Node's modules and @aws-sdk/*)`);
   // One module instance per asset file (each function's bundle is a folder of its own).
-  const module = await withEnvironment(env, async () => nativeRequire(path) as Record<string, unknown>);
+  const module = await withEnvironment(env, () => nativeImport(pathToFileURL(path).href));
   const handler = module[exported];
   if (typeof handler !== 'function') throw new Error(`${fn.name}: ${path} exports no function "${exported}"`);
   return {
