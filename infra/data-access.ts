@@ -77,6 +77,10 @@ const verifiesCredentials: Grants = { apiKeyLookups: ['GetItem'], company: ['Get
 const anonymousIdempotency = { idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } as const satisfies Grants;
 /** An area's authenticated operations unless it declares otherwise: its company's items, new numeric ids. */
 export const tenant: Grants = { company: [...read, ...write], idSequences: ['UpdateItem'] };
+/** These actions taken out of a family's grant (an area whose code never sends them). */
+const except = (actions: readonly ItemAction[], ...unused: ItemAction[]): ItemAction[] => actions.filter((a) => !unused.includes(a));
+/** The tenant profile without item actions the area's code never sends. */
+const tenantExcept = (...unused: ItemAction[]): Grants => ({ ...tenant, company: except([...read, ...write], ...unused) });
 
 export interface AreaAccess {
   /** Its operations behind the authorizer; default `tenant`. */
@@ -95,24 +99,31 @@ export const areaAccess: Record<string, AreaAccess> = {
   // Coursings, inventory items, variant groups and custom tags (new item, group, variant and tag
   // ids), guests (new guest ids), locations, tables, booking groups (new location ids), capacity
   // settings and waiting times: the tenant profile.
-  menu: {},
-  guests: {},
+  // Menu reads by key one item at a time (GetItem), never many at once: no BatchGetItem.
+  menu: { operations: tenantExcept('BatchGetItem') },
+  // A guest's create is puts only (no ConditionCheck); a failed create with an Idempotency-Key deletes its record.
+  guests: { operations: tenantExcept('ConditionCheckItem') },
   setup: {},
   capacity: {},
   // Alerts (list, acknowledge, resolve) and printing (printer groups, terminals, print jobs): the tenant profile.
-  alerts: {},
+  // Alerts: one GetItem, a Query per page, a transition's put and counters: no BatchGetItem, no ConditionCheck.
+  alerts: { operations: tenantExcept('BatchGetItem', 'ConditionCheckItem') },
   printing: {},
   // Reporting (report emails, export settings, the purchase summary and export, which Query the
   // company partition's purchase day items): the tenant profile.
-  reporting: {},
+  // No POST (so no idempotency record to give up) and no delete among its writes: no DeleteItem.
+  reporting: { operations: tenantExcept('DeleteItem') },
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
-  webhooks: { operations: { company: [...read, ...write], webhookSubscriptions: [...read, ...write] } },
+  // Nothing here reads many items by key: no BatchGetItem.
+  webhooks: { operations: { company: except([...read, ...write], 'BatchGetItem'), webhookSubscriptions: except([...read, ...write], 'BatchGetItem') } },
   access: {
-    operations: { ...tenant, permissionCatalog: [...readTable, ...write] },
+    // Permissions, roles and reading keys: no BatchGetItem, no ConditionCheck (a role's check when assigned is api_keys.manage's).
+    operations: { ...tenantExcept('BatchGetItem', 'ConditionCheckItem'), permissionCatalog: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     // Creating, changing and revoking a key write its lookup item and its usage-plan key; nothing
     // here reads a lookup (the authorizer does).
     permissions: {
-      'api_keys.manage': { company: [...read, ...write], permissionCatalog: [...readTable, 'UpdateItem', 'ConditionCheckItem'], apiKeyLookups: ['PutItem', 'UpdateItem'], manageUsageKeys: true },
+      // No BatchGetItem: a key's reads are by key, one at a time, or Queries.
+      'api_keys.manage': { company: except([...read, ...write], 'BatchGetItem'), permissionCatalog: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], apiKeyLookups: ['PutItem', 'UpdateItem'], manageUsageKeys: true },
     },
   },
   // Onboarding (internal operators only): list and read companies; create one (its items, its
@@ -121,8 +132,11 @@ export const areaAccess: Record<string, AreaAccess> = {
   companies: {
     operations: { company: ['GetItem'], companyList: ['GetItem', 'Query:gsi1'] },
     permissions: {
-      'companies.create': { company: [...read, ...write], companyList: ['UpdateItem'], idSequences: ['UpdateItem'], permissionCatalog: ['Query'] },
-      'companies.manage': { company: [...read, ...write], apiKeyLookups: ['PutItem'], manageUsageKeys: true },
+      // The company's items are only written (puts, the count's update), no Query or BatchGetItem or
+      // ConditionCheck; GetItem and DeleteItem stay for its caller's idempotency record (shared/data/idempotency.ts).
+      'companies.create': { company: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], companyList: ['UpdateItem'], idSequences: ['UpdateItem'], permissionCatalog: ['Query'] },
+      // The company and its admin role by key (GetItem), then one transaction: no Query, no BatchGetItem.
+      'companies.manage': { company: except([...read, ...write], 'BatchGetItem', 'Query', ...indexQueries), apiKeyLookups: ['PutItem'], manageUsageKeys: true },
     },
   },
   bookings: {
@@ -138,7 +152,8 @@ export const areaAccess: Record<string, AreaAccess> = {
   // Tabs, purchases and reviews: a purchase that pays a booking's tab in full, and close-all,
   // write the booking as its other operations do (its code's copy of it; its no-show sweep item
   // does not move: a tab that is open belongs to a seated booking, which has none).
-  tabs: { operations: { company: [...read, ...write], confirmationCodes: ['PutItem'] } },
+  // No ConditionCheck: closing a booking's tab rewrites a booking read before (versioned put), with no guard step.
+  tabs: { operations: { company: except([...read, ...write], 'ConditionCheckItem'), confirmationCodes: ['PutItem'] } },
   // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
   // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
   // table days); accept writes the booking as a create does (its code, tabs, holds, counters, its

@@ -142,3 +142,17 @@ describe('the key cache (item 4)', () => {
     }
   });
 });
+
+describe('a credential sent to a path no operation has', () => {
+  it("is verified by the fallback (its lookup and its role's item read) before the 404", async () => {
+    const own = await freshCompany('Fallback credential company');
+    const admin = own.keys.admin;
+    const roles = (await call('GET', '/api/v1/roles?limit=1000', { key: admin })).body.data as { id: number; name: string }[];
+    // A new key with a role, sent nowhere else first: no cache in this process holds its principal.
+    const made = await call('POST', '/api/v1/api-keys', { key: admin, body: { name: 'Role key for the fallback', tier: 'standard', roleId: roles[0]!.id } });
+    expect(made.status).toBe(200);
+    const out = await call('GET', '/api/v1/no-such-resource', { key: made.body.data.key as string });
+    expect(out.status).toBe(404);
+    expect(out.body.error.code).toBe('NOT_FOUND');
+  });
+});

@@ -9,9 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, dataOf } from '../support/client';
-import { call } from '../support/http';
+import { call, devKeys } from '../support/http';
+import { unknownUuid } from './setup-helpers';
 import { book, newPlace } from './bookings-helpers';
-import { freshCompany, runningIdempotentRequest, testKey, type OwnCompany } from '../support/stage-data';
+import { freshCompany, runningIdempotentRequest, testKey, userToken, type OwnCompany } from '../support/stage-data';
 
 let own: OwnCompany;
 let locationId: number;
@@ -86,6 +87,23 @@ describe('Idempotency-Key on POST', () => {
     const ok = await create(key, course('After a failure'));
     expect(ok.response.headers.get('idempotent-replayed')).toBeNull();
     expect(await stored('After a failure')).toEqual([dataOf(ok).id]);
+  });
+
+  // Every role that runs a POST gives up a failed request's key (its record, in its company's
+  // partition, goes: a DeleteItem of that role, checked against it by test/support/iam-check.ts).
+  it('gives the key up after a failure in every area whose POSTs fail inside the operation', async () => {
+    const failed = async (path: string, options: { key?: string; token?: string; body?: unknown; headers?: Record<string, string> }, status: number) => {
+      const out = await call('POST', path, { ...options, body: options.body ?? {}, headers: { ...options.headers, 'Idempotency-Key': randomUUID() } });
+      expect(out.status, path).toBe(status);
+    };
+    // guests: the X-Location-Id location is not the company's (404 from the operation).
+    await failed('/api/v1/users/guests', { key: own.keys.admin, body: { name: 'Nowhere guest' }, headers: { 'X-Location-Id': '999999999' } }, 404);
+    await failed(`/api/v1/alerts/${unknownUuid}/acknowledge`, { key: own.keys.admin }, 404); // alerts
+    await failed(`/api/v1/booking-waitlist/${unknownUuid}/offer`, { key: own.keys.admin, body: { tableIds: [unknownUuid], startTime: '20:30' } }, 404); // waitlist
+    await failed(`/api/v1/api-keys/${unknownUuid}/revoke`, { key: own.keys.admin }, 404); // access, api_keys.manage
+    await failed('/api/v1/companies/999999999/api-keys', { token: devKeys().operatorToken, body: { name: 'Nobody' } }, 404); // companies.manage
+    // companies.create: a user holding the permission who is not an internal operator (403 from the operation).
+    await failed('/api/v1/companies', { token: await userToken(own.companyId, ['companies.create']), body: { name: 'Not an operator' } }, 403);
   });
 
   it("keeps each caller's keys apart", async () => {
