@@ -105,9 +105,10 @@ export const areaAccess: Record<string, AreaAccess> = {
   guests: { operations: tenantExcept('ConditionCheckItem') },
   setup: {},
   capacity: {},
-  // Alerts (list, acknowledge, resolve) and printing (printer groups, terminals, print jobs): the tenant profile.
-  // Alerts: one GetItem, a Query per page, a transition's put and counters: no BatchGetItem, no ConditionCheck.
+  // Alerts (list, acknowledge, resolve): one GetItem, a Query per page, a transition's put and
+  // counters: no BatchGetItem, no ConditionCheck.
   alerts: { operations: tenantExcept('BatchGetItem', 'ConditionCheckItem') },
+  // Printing (printer groups, terminals, print jobs): the tenant profile.
   printing: {},
   // Reporting (report emails, export settings, the purchase summary and export, which Query the
   // company partition's purchase day items): the tenant profile.
