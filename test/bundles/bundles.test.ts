@@ -340,6 +340,30 @@ const deliveryOf = async (id: string) => deliveries.get(world.company.companyId,
 /** Sent in the pipeline's own test (a failed delivery is what it retries). */
 const elsewhere = new Set(['retryWebhookDelivery']);
 
+/**
+ * A subscription to every event at `hook`, then a coursing created, each by its operation's bundle;
+ * the dispatcher bundle invoked with that event's outbox item as the Pipe and the fan-out queue hand
+ * it over. Answers the dispatcher, its answer, the queue calls and the messages for the subscription.
+ */
+async function dispatchedTo(hook: string, coursingTitle: string, order: number) {
+  const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: hook, events: ['*'] } }, { key: world.company.keys.admin }, true);
+  expect(judge(subscribe.answer, subscribe.body)).toBeNull();
+  const subscriptionId = subscribe.body.data.id as string;
+  const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: coursingTitle, order } }, { key: world.company.keys.admin }, true);
+  expect(judge(coursing.answer, coursing.body)).toBeNull();
+  // Its outbox item, as the table holds it (the newest of the company's event log).
+  const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
+  const item = newest.Items![0]!;
+  expect((item.payload as { event: string }).event).toBe('coursing.created');
+  sqs.resetHistory();
+  const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
+  const dispatched = (await dispatcher.invoke(fanOutEvent(marshall(item, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
+  const batches = sqs.commandCalls(SendMessageBatchCommand);
+  const messages = batches.flatMap((c) => c.args[0].input.Entries ?? []);
+  const mine = messages.map((m) => m.MessageBody!).filter((b) => (JSON.parse(b) as { subscriptionId: string }).subscriptionId === subscriptionId);
+  return { dispatcher, dispatched, batches, messages, mine };
+}
+
 describe('the bundles of the synthesized dev stage', () => {
   it('reads every function of the templates and loads every bundle of ours', () => {
     expect(unreadable.map((u) => `${u.function} (${u.asset}) ${u.what}: ${u.detail}`)).toEqual([]);
@@ -428,36 +452,19 @@ describe('the bundles of the synthesized dev stage', () => {
   });
 
   it('the dispatcher turns an outbox item into a delivery record and a message on the delivery queue; the delivery bundle sends it, signed, and records it', async () => {
-    // A subscription to every event at a public https URL, by the bundle that makes them; then an event by another bundle.
-    const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: PUBLIC_HOOK, events: ['*'] } }, { key: world.company.keys.admin }, true);
-    expect(judge(subscribe.answer, subscribe.body)).toBeNull();
-    const subscriptionId = subscribe.body.data.id as string;
-    const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: 'Desserts', order: 3 } }, { key: world.company.keys.admin }, true);
-    expect(judge(coursing.answer, coursing.body)).toBeNull();
-    // Its outbox item, as the table holds it (the newest of the company's event log).
-    const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
-    const item = newest.Items![0]!;
-    expect((item.payload as { event: string }).event).toBe('coursing.created');
-
-    sqs.resetHistory();
-    const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
-    const dispatched = (await dispatcher.invoke(fanOutEvent(marshall(item, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
-    const batches = sqs.commandCalls(SendMessageBatchCommand);
-    const messages = batches.flatMap((c) => c.args[0].input.Entries ?? []);
-    const mine = messages.map((m) => JSON.parse(m.MessageBody!) as { subscriptionId: string; deliveryId: string }).filter((m) => m.subscriptionId === subscriptionId);
+    const { dispatcher, dispatched, batches, messages, mine } = await dispatchedTo(PUBLIC_HOOK, 'Desserts', 3);
     const queueUrl = dispatcher.env.DELIVERY_QUEUE_URL;
     const okDispatch = dispatched.batchItemFailures.length === 0 && mine.length === 1 && batches.every((c) => c.args[0].input.QueueUrl === queueUrl);
     record(dispatcher, 'fan-out SQS event', okDispatch, `${JSON.stringify(dispatched)} ${JSON.stringify(messages)}`);
     expect(dispatched.batchItemFailures).toEqual([]);
     expect(mine).toHaveLength(1);
-    const { deliveryId } = mine[0]!;
+    const { deliveryId } = JSON.parse(mine[0]!) as { deliveryId: string };
     expect((await deliveryOf(deliveryId))?.status).toBe('pending');
 
     // The first attempt meets a receiver that answers 500: the message waits for its next attempt.
     const deliverer = fnNamed(`brigade-${STAGE}-webhook-delivery`);
-    const body = JSON.stringify(mine[0]);
     failNext = 1;
-    const first = (await deliverer.invoke(deliveryEvent([body]))) as { batchItemFailures: unknown[] };
+    const first = (await deliverer.invoke(deliveryEvent([mine[0]!]))) as { batchItemFailures: unknown[] };
     const failed = await deliveryOf(deliveryId);
     expect(first.batchItemFailures).toHaveLength(1);
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(1);
@@ -492,21 +499,7 @@ describe('the bundles of the synthesized dev stage', () => {
   });
 
   it('a delivery that fails its last attempt is dead: the delivery bundle moves its message to the dead-letter queue', async () => {
-    const hook = `${PUBLIC_HOOK}/dead-letters`;
-    const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: hook, events: ['*'] } }, { key: world.company.keys.admin }, true);
-    expect(judge(subscribe.answer, subscribe.body)).toBeNull();
-    const subscriptionId = subscribe.body.data.id as string;
-    const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: 'Dead letters', order: 4 } }, { key: world.company.keys.admin }, true);
-    expect(judge(coursing.answer, coursing.body)).toBeNull();
-    const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
-    sqs.resetHistory();
-    const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
-    await dispatcher.invoke(fanOutEvent(marshall(newest.Items![0]!, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE));
-    const mine = sqs
-      .commandCalls(SendMessageBatchCommand)
-      .flatMap((c) => c.args[0].input.Entries ?? [])
-      .map((m) => m.MessageBody!)
-      .filter((b) => (JSON.parse(b) as { subscriptionId: string }).subscriptionId === subscriptionId);
+    const { mine } = await dispatchedTo(`${PUBLIC_HOOK}/dead-letters`, 'Dead letters', 4);
     expect(mine).toHaveLength(1);
     const { deliveryId } = JSON.parse(mine[0]!) as { deliveryId: string };
     // Seven attempts failed already (a fixture: waiting out the backoff is not this test's business); the next is the last.
