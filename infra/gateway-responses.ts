@@ -4,7 +4,7 @@
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { AppError, statusOf, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode } from '../shared/errors';
-import { CORS_EXPOSE_HEADERS } from '../shared/http/cors';
+import { exposeHeaders } from '../shared/http/cors';
 import { errorBody } from '../shared/http/envelope';
 
 export interface GatewayError {
@@ -59,7 +59,7 @@ const gatewayErrorBody = (e: GatewayError) => errorBody(new AppError(e.code, e.m
  * it a page could not tell a 401 or a 429 from a network failure. The answers are the fixed
  * envelopes above, with nothing of the caller's data.
  */
-export const gatewayCorsHeaders = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') };
+export const gatewayCorsHeaders = { 'Access-Control-Allow-Origin': '*', ...exposeHeaders };
 
 export function addGatewayErrors(api: apigw.RestApi, errors: readonly GatewayError[] = gatewayErrors): void {
   for (const e of errors) {

@@ -2,6 +2,8 @@
  * Runtime configuration, read once from the environment. Lambda functions get these variables
  * from CDK; the local stage sets them before it loads any handler.
  */
+import { parseCorsOrigins } from './http/cors';
+
 export type Stage = 'local' | 'dev' | 'prod';
 
 export interface Config {
@@ -80,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readySlowMs: Number(env.READY_SLOW_MS ?? 250),
     apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
     docsTryItKey: stage === 'local' ? env.DOCS_TRY_IT_KEY || undefined : undefined,
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? '', 'CORS_ORIGINS'),
   };
 }
 

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../../shared/config';
-import { corsPaths, hasPreflight, preflight, type CorsPath } from '../../shared/http/cors';
-import { matchRoute } from '../../shared/http/router';
+import { corsPaths, hasPreflight, preflight } from '../../shared/http/cors';
+import { matchRoute, resourceOf } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
 import { asFunction } from './function-scope';
 import { gatewayIdentity, invokeThroughGateway } from './gateway';
@@ -109,18 +109,8 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string,
   };
 }
 
-/**
- * The path a preflight asks about, as API Gateway picks a resource: of the templates the path
- * matches, the one with the fewest parameters (a literal segment wins over `{id}`).
- */
-const preflightPaths = corsPaths(routes as readonly Route[]).map((path) => ({
-  path,
-  pattern: new RegExp(`^${path.path.split('/').map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`),
-  parameters: (path.path.match(/\{/g) ?? []).length,
-}));
-function preflightPathOf(pathname: string): CorsPath | undefined {
-  return preflightPaths.filter((p) => p.pattern.test(pathname)).sort((a, b) => a.parameters - b.parameters)[0]?.path;
-}
+/** The preflight answers of each API path (shared/http/cors.ts), by its template. */
+const preflightPaths = new Map(corsPaths(routes as readonly Route[]).map((path) => [path.path, path]));
 
 export async function createLocalServer(): Promise<Server> {
   const { byOperation, fallback } = await loadHandlers();
@@ -134,9 +124,10 @@ export async function createLocalServer(): Promise<Server> {
       }
       // A browser's preflight, answered as the template's MOCK methods do (infra/cors.ts); a path
       // without one goes to the fallback (405), as API Gateway's ANY method takes it there.
-      const corsPath = req.method === 'OPTIONS' ? preflightPathOf(url.pathname) : undefined;
-      if (corsPath && hasPreflight(corsPath, config().corsOrigins)) {
-        res.writeHead(204, preflight(corsPath, req.headers.origin, config().corsOrigins)).end();
+      const corsPath = req.method === 'OPTIONS' ? preflightPaths.get(resourceOf(url.pathname) ?? '') : undefined;
+      const { corsOrigins } = config();
+      if (corsPath && hasPreflight(corsPath, corsOrigins)) {
+        res.writeHead(204, preflight(corsPath, req.headers.origin, corsOrigins)).end();
         return;
       }
       const match = matchRoute(req.method ?? 'GET', url.pathname);

@@ -19,6 +19,9 @@ export const CORS_ALLOW_HEADERS = ['Content-Type', 'Authorization', 'X-API-Key',
 /** What a browser's script may read of an answer besides the simple headers. */
 export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Idempotent-Replayed', 'Allow'] as const;
 
+/** The header that says so, on every answer a browser may read (the functions' and the gateway's own). */
+export const exposeHeaders = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') } as const;
+
 /** How long a browser may reuse a preflight's answer (Chromium caps it at two hours). */
 export const CORS_MAX_AGE_SECONDS = 7200;
 
@@ -87,9 +90,8 @@ export function preflight(path: CorsPath, origin: string | undefined, allowedOri
 
 /** The CORS headers of an operation's answer (success or error) to a request from `origin`. */
 export function answerHeaders(isPublic: boolean, origin: string | undefined, allowedOrigins: readonly string[]): Record<string, string> {
-  const expose = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') };
-  if (isPublic) return { 'Access-Control-Allow-Origin': '*', ...expose };
+  if (isPublic) return { 'Access-Control-Allow-Origin': '*', ...exposeHeaders };
   if (allowedOrigins.length === 0) return {};
-  if (origin !== undefined && allowedOrigins.includes(origin)) return { 'Access-Control-Allow-Origin': origin, ...expose, Vary: 'Origin' };
+  if (origin !== undefined && allowedOrigins.includes(origin)) return { 'Access-Control-Allow-Origin': origin, ...exposeHeaders, Vary: 'Origin' };
   return { Vary: 'Origin' };
 }

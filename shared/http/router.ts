@@ -45,3 +45,14 @@ export function matchRoute(method: string, path: string): Match {
   }
   return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
 }
+
+/**
+ * The API resource (path template) a path falls on, as API Gateway picks one: of the templates
+ * the path matches, the one with the fewest parameters (a literal segment wins over `{id}`).
+ * The local edge answers a browser's preflight by it (bin/local/server.ts).
+ */
+export function resourceOf(path: string): string | undefined {
+  let best: Compiled | undefined;
+  for (const c of compiled) if (c.pattern.test(path) && (!best || c.params.length < best.params.length)) best = c;
+  return best?.route.path;
+}

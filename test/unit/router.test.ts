@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../shared/http/router';
+import { matchRoute, resourceOf } from '../../shared/http/router';
 import { routes } from '../../shared/routes';
 
 describe('router', () => {
@@ -25,5 +25,11 @@ describe('router', () => {
     expect(matchRoute('GET', '/api/v1/nothing')).toEqual({ kind: 'not-found' });
     expect(matchRoute('GET', '/api/v1/coursings/x/y/z')).toEqual({ kind: 'not-found' });
     expect(matchRoute('PUT', '/api/v1/coursings/%E0%A4%A')).toEqual({ kind: 'not-found' });
+  });
+
+  it('names the resource a path falls on as API Gateway picks it: a literal segment over a parameter', () => {
+    expect(resourceOf('/api/v1/bookings/rsvp')).toBe('/api/v1/bookings/rsvp');
+    expect(resourceOf('/api/v1/bookings/b-1')).toBe('/api/v1/bookings/{id}');
+    expect(resourceOf('/api/v1/nothing')).toBeUndefined();
   });
 });
