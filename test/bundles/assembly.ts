@@ -6,8 +6,9 @@
  * value the resolver does not know (a new intrinsic, a reference to a resource the harness has no
  * stand-in for) throws, naming the function and the variable: nothing is defaulted.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { assetOf, assetSources, readTemplate } from '../support/cloud-assembly';
 
 type Template = { Parameters?: Record<string, unknown>; Resources: Record<string, { Type: string; Properties?: any; Metadata?: Record<string, unknown> }> };
 
@@ -79,26 +80,6 @@ function ref(name: string, scope: Scope, standIns: StandIns): string {
   return out;
 }
 
-/** S3 object key → the assembly file or folder it is built from (every `*.assets.json` of the assembly). */
-function assetSources(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.assets.json'))) {
-    const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
-    for (const asset of Object.values(manifest.files ?? {})) {
-      for (const destination of Object.values(asset.destinations)) out.set(destination.objectKey, asset.source.path);
-    }
-  }
-  return out;
-}
-
-/** The S3 key a `Code.S3Key` or nested stack's `TemplateURL` names (its last path segment). */
-function objectKeyOf(value: unknown, what: string): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const key = /([0-9a-f]{64}\.(?:zip|json))/.exec(text)?.[1];
-  if (!key) throw new Error(`${what}: no asset object key in ${text}`);
-  return key;
-}
-
 export interface Assembly {
   dir: string;
   /** Every function of the stage's templates; `error` set where one could not be read or resolved. */
@@ -113,17 +94,15 @@ export function readAssembly(dir: string, stackName: string, standIns: StandIns)
     for (const [logicalId, resource] of Object.entries(scope.template.Resources)) {
       const p = resource.Properties ?? {};
       if (resource.Type === 'AWS::CloudFormation::Stack') {
-        const file = sources.get(objectKeyOf(p.TemplateURL, `${scope.file} ${logicalId}`));
-        if (!file) throw new Error(`${scope.file} ${logicalId}: its template is not an asset of the assembly`);
-        visit({ file, template: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template, parent: { scope, parameters: p.Parameters ?? {} } });
+        const file = assetOf(sources, p.TemplateURL, `${scope.file} ${logicalId}: its template`);
+        visit({ file, template: readTemplate<Template>(dir, file), parent: { scope, parameters: p.Parameters ?? {} } });
         continue;
       }
       if (resource.Type !== 'AWS::Lambda::Function') continue;
       const name = typeof p.FunctionName === 'string' ? p.FunctionName : logicalId;
       const path = String(resource.Metadata?.['aws:cdk:path'] ?? logicalId);
       try {
-        const folder = sources.get(objectKeyOf(p.Code?.S3Key, `${scope.file} ${logicalId}`));
-        if (!folder) throw new Error(`its Code.S3Key ${JSON.stringify(p.Code?.S3Key)} is not an asset of the assembly`);
+        const folder = assetOf(sources, p.Code?.S3Key, 'its Code.S3Key');
         const environment: Record<string, string> = {};
         for (const [k, v] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>)) {
           try {
@@ -153,6 +132,6 @@ export function readAssembly(dir: string, stackName: string, standIns: StandIns)
     }
   };
   const file = `${stackName}.template.json`;
-  visit({ file, template: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template });
+  visit({ file, template: readTemplate<Template>(dir, file) });
   return { dir, functions };
 }

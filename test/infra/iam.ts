@@ -14,10 +14,9 @@
  *
  * This module decides nothing itself: `simulate` asks the simulator and reports its answer.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { NestedStack, type Stack } from 'aws-cdk-lib';
+import { assetOf, assetSources, readTemplate } from '../support/cloud-assembly';
 import { awsManagedPolicies } from './aws-managed-policies';
 import type { Synthesized } from './synth';
 
@@ -237,32 +236,19 @@ function synthScopes(synth: Synthesized): Scope[] {
   return [...scopes.values()];
 }
 
-/** S3 object key → the assembly file it is built from (every `*.assets.json` of the folder). */
-function assemblyAssets(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.assets.json'))) {
-    const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
-    for (const asset of Object.values(manifest.files ?? {})) for (const d of Object.values(asset.destinations)) out.set(d.objectKey, asset.source.path);
-  }
-  return out;
-}
-
 /**
  * The scopes of a cloud assembly on disk. A nested stack's path is its construct's (the nested
  * stack resource's `aws:cdk:path` without `.NestedStack/…`), as a synthesis in this process names it.
  */
 function assemblyScopes({ dir, stackName }: CloudAssemblyTemplates): Scope[] {
-  const assets = assemblyAssets(dir);
-  const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template;
+  const assets = assetSources(dir);
+  const read = (file: string) => readTemplate<Template>(dir, file);
   const out: Scope[] = [];
   const visit = (scope: Scope) => {
     out.push(scope);
     for (const [logicalId, r] of Object.entries(scope.template.Resources)) {
       if (r.Type !== 'AWS::CloudFormation::Stack') continue;
-      const url = JSON.stringify(r.Properties?.TemplateURL);
-      const key = /([0-9a-f]{64}\.json)/.exec(url)?.[1];
-      const file = key && assets.get(key);
-      if (!file) throw new Error(`${dir}: the template of nested stack ${logicalId} (${url}) is not an asset of the assembly`);
+      const file = assetOf(assets, r.Properties?.TemplateURL, `${dir}: the template of nested stack ${logicalId}`);
       const cdkPath = String((r as { Metadata?: Record<string, unknown> }).Metadata?.['aws:cdk:path'] ?? `${scope.path}/${logicalId}`);
       const nested: Scope = { path: cdkPath.replace(/\.NestedStack\/.*$/, ''), stackName: `${scope.stackName}-${logicalId}`, template: read(file), parameters: {}, nested: new Map() };
       passParameters(scope, logicalId, nested);
