@@ -19,7 +19,7 @@ export interface BrigadeApiProps {
 }
 
 /** Every type is binary: a file answer arrives as bytes whatever the client's Accept (docs/infra.md "Binary answers"). */
-export const BINARY_MEDIA_TYPES = ['*/*'];
+const BINARY_MEDIA_TYPES = ['*/*'];
 
 /** Answers from this size on are compressed for clients that send `Accept-Encoding: gzip` (or deflate). */
 export const COMPRESS_FROM_KIB = 64;

@@ -31,7 +31,7 @@ function listedOriginTemplate(path: CorsPath, origins: readonly string[]): strin
 }
 
 /** The static headers of a path's preflight answer: what an origin not listed gets (see above). */
-export function staticPreflightHeaders(path: CorsPath, origins: readonly string[]): Record<string, string> {
+function staticPreflightHeaders(path: CorsPath, origins: readonly string[]): Record<string, string> {
   const unlisted = preflight(path, undefined, origins);
   return unlisted['Access-Control-Allow-Origin'] ? unlisted : preflight(path, origins[0], origins);
 }

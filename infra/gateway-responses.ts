@@ -59,7 +59,7 @@ const gatewayErrorBody = (e: GatewayError) => errorBody(new AppError(e.code, e.m
  * it a page could not tell a 401 or a 429 from a network failure. The answers are the fixed
  * envelopes above, with nothing of the caller's data.
  */
-export const gatewayCorsHeaders = { 'Access-Control-Allow-Origin': '*', ...exposeHeaders };
+const gatewayCorsHeaders = { 'Access-Control-Allow-Origin': '*', ...exposeHeaders };
 
 export function addGatewayErrors(api: apigw.RestApi, errors: readonly GatewayError[] = gatewayErrors): void {
   for (const e of errors) {

@@ -37,7 +37,7 @@ export const operationFunctionName = (stage: string, operationId: string) => `br
  * Eight hex digits that differ each time CloudFormation creates the stack: the first group of the
  * UUID at the end of its stack id (`arn:…:stack/<name>/<uuid>`).
  */
-export const stackCreationId = (scope: Construct) => Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Stack.of(scope).stackId))));
+const stackCreationId = (scope: Construct) => Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Stack.of(scope).stackId))));
 
 /**
  * The log group of a function: `/aws/lambda/<function name>-<stack creation id>`. Production
@@ -46,7 +46,7 @@ export const stackCreationId = (scope: Construct) => Fn.select(0, Fn.split('-', 
  * old ones stay readable beside them. Every name still starts with `/aws/lambda/brigade-<stage>-`,
  * the prefix the roles' log grants and the runbooks' queries name (docs/deploy.md).
  */
-export const functionLogGroupName = (scope: Construct, functionName: string) => Fn.join('', [`/aws/lambda/${functionName}-`, stackCreationId(scope)]);
+const functionLogGroupName = (scope: Construct, functionName: string) => Fn.join('', [`/aws/lambda/${functionName}-`, stackCreationId(scope)]);
 
 /**
  * Gives a function CDK makes for itself (a custom-resource provider, such as the triggers' one) a

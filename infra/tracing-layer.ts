@@ -27,7 +27,7 @@ export const TRACING_LAYER_ENTRY = 'shared/runtime/tracing-layer/index.ts';
 export const TRACING_LAYER_FILE = 'brigade-tracing/index.mjs';
 
 /** esbuild's arguments for the layer: the handlers' target, fields and banner (the X-Ray SDK is CommonJS), minified, nothing external but Node's own. */
-export const tracingLayerEsbuildArgs = (outfile: string): string[] => [
+const tracingLayerEsbuildArgs = (outfile: string): string[] => [
   TRACING_LAYER_ENTRY,
   '--bundle',
   '--platform=node',

@@ -64,7 +64,7 @@ export function corsPaths(routes: readonly { path: string; method: string; permi
 export const hasPreflight = (path: CorsPath, allowedOrigins: readonly string[]) => path.publicMethods.length > 0 || (path.keyedMethods.length > 0 && allowedOrigins.length > 0);
 
 /** The answer to a preflight has these headers besides the origin and methods. */
-export const preflightHeaders = {
+const preflightHeaders = {
   'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(','),
   'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
 } as const;

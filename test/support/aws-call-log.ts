@@ -8,9 +8,9 @@
  * as UNATTRIBUTED, never dropped. test/support/iam-check.ts asks the synthesized role of each
  * function about each distinct call.
  *
- * The middleware sits at the `initialize` step, before any other: a client that aws-sdk-client-mock
- * answers still passes its command through it (`recordMockedClient`), so mocked SQS and API
- * Gateway calls are checked too.
+ * The middleware sits at the `initialize` step, before any other. A client that aws-sdk-client-mock
+ * answers never runs its middleware: `recordSends` records at its `send` instead (the bundle
+ * harness), so mocked SQS and API Gateway calls are checked too.
  *
  * Requests name resources by what the function's template environment resolves them to, so the
  * check can use the template's own ARNs: `{table}` (the data layer's table), `{queue:ENV}` (the
@@ -227,14 +227,6 @@ export function recordClient(client: SdkClient, log: AwsCallLog): () => void {
     { step: 'initialize', name: MIDDLEWARE, priority: 'high', override: true },
   );
   return () => void client.middlewareStack.remove(MIDDLEWARE);
-}
-
-/**
- * For a client aws-sdk-client-mock answers (its `send` is replaced, so no middleware runs): records
- * each command the mock receives. `mock.on(Command).callsFake` and friends are unaffected.
- */
-export function recordMockedCommand(log: AwsCallLog, clientName: string, command: { input: unknown }): void {
-  log.add(clientName, command.constructor.name, command.input as Input);
 }
 
 type Send = (this: { constructor: { name: string } }, command: { input: unknown; constructor: { name: string } }, ...rest: unknown[]) => unknown;
