@@ -11,14 +11,13 @@
  * Like routes.test.ts, it needs the api project in the same run (`npm test`). The report it writes
  * (.local/iam-check.json) is summed up by the summary reporter.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes, type Route } from '../../shared/routes';
 import { functionRoles } from '../infra/iam';
 import { synthesize } from '../infra/synth';
 import type { AwsCall } from '../support/aws-call-log';
-import { checkCalls, functionName, iamReportFile, readCallLogs, writeIamReport, type IamReport } from '../support/iam-check';
+import { checkCalls, functionName, readCallLogs, writeIamReport, type IamReport } from '../support/iam-check';
 
 const apiCalls = (): AwsCall[] => {
   const dir = inject('apiCallLog');
@@ -37,7 +36,6 @@ describe('the deployed roles against every AWS call of the suite', () => {
   // Reading the templates synthesizes every stack: seconds each, once.
   beforeAll(async () => {
     report = await checkCalls(synth, [...apiCalls(), ...integrationCalls()]);
-    mkdirSync(dirname(iamReportFile), { recursive: true });
     writeIamReport(report);
   }, 300_000);
 

@@ -5,7 +5,7 @@
  * that made it, as test/api-coverage/iam.test.ts does for the api and integration projects. Calls
  * outside any function's scope (the stage's own seeding) are counted, not checked.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { synthesize } from '../infra/synth';
 import { checkCalls, readCallLogs, writeIamReport, type IamReport } from '../support/iam-check';
@@ -21,7 +21,6 @@ describe('the deployed roles against every AWS call of the fault scenarios', () 
     recorded = calls.length;
     files = readdirSync(inject('faultsCallLog')).filter((f) => f.endsWith('.json'));
     report = await checkCalls(synthesize(), calls, { declared: false });
-    mkdirSync(new URL('../../.local/', import.meta.url).pathname, { recursive: true });
     writeIamReport(report, reportFile);
     const unattributed = report.unattributed.reduce((n, c) => n + c.count, 0);
     console.log(`IAM (faults): ${report.calls} calls evaluated, ${report.distinct} distinct, ${report.denied.length} denied; functions ${report.exercised.length} of ${report.functions} (outside any function: ${unattributed})`);

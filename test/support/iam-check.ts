@@ -9,8 +9,8 @@
  * The report counts the calls, the denials (function, action, resource), the functions of the
  * template whose role was exercised, and per role the actions it allows that nothing exercised.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { functionRoles, queueArnOf, resolvedResources, simulate, tableArn, type AwsRequest, type FunctionRole, type TemplateSource } from '../infra/iam';
 import { apiGatewayRequests, LOCAL_QUEUE, UNATTRIBUTED, type AwsCall } from './aws-call-log';
 
@@ -171,4 +171,8 @@ export async function checkCalls(synth: TemplateSource, recorded: readonly AwsCa
   };
 }
 
-export const writeIamReport = (report: IamReport, file = iamReportFile) => writeFileSync(file, JSON.stringify(report, null, 1));
+/** Writes a check's report (its folder made if need be). */
+export function writeIamReport(report: IamReport, file = iamReportFile): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(report, null, 1));
+}
