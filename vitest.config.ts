@@ -30,24 +30,68 @@ export default defineConfig({
       {
         extends: true,
         // Group 1 with api: api-coverage (group 2) checks its AWS calls against the roles too.
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], globalSetup: ['test/support/dynamodb-setup.ts'], setupFiles: ['test/support/integration-env.ts'], testTimeout: 30_000, hookTimeout: 60_000, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/dynamodb-setup.ts'],
+          setupFiles: ['test/support/integration-env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,
         // API files talk to the stage over HTTP and mock nothing: they share a worker's module
         // cache (the route table, the OpenAPI document, the answer check's compiled schemas are
         // loaded once per worker, not once per file). Their own state lives in the file's module.
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], exclude: OWN_STAGE, globalSetup: ['test/support/local-stage-setup.ts'], isolate: false, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          exclude: OWN_STAGE,
+          globalSetup: ['test/support/local-stage-setup.ts'],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
       },
       // A file that starts a stage in its own worker (bin/local/stage.ts sets the worker's environment,
       // data client and id blocks to that stage's database) runs isolated: nothing it points
       // elsewhere may outlive it in a worker the shared stage's files use next.
-      { extends: true, test: { name: 'api-own-stage', include: OWN_STAGE, isolate: true, testTimeout: 60_000, hookTimeout: 120_000, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'api-own-stage',
+          include: OWN_STAGE,
+          isolate: true,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
       // Infra files only read synthesized templates: they share a worker's module cache, so the
       // common stacks are synthesized once per worker, not once per file (test/infra/synth.ts).
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], isolate: false, testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          globalSetup: ['test/support/synth-setup.ts'],
+          isolate: false,
+          testTimeout: 120_000,
+        },
+      },
       // iam.test.ts synthesizes the stack too (test/infra/synth.ts): its assemblies go to the run's folder.
-      { extends: true, test: { name: 'api-coverage', include: ['test/api-coverage/**/*.test.ts'], globalSetup: ['test/support/synth-setup.ts'], sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: {
+          name: 'api-coverage',
+          include: ['test/api-coverage/**/*.test.ts'],
+          globalSetup: ['test/support/synth-setup.ts'],
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

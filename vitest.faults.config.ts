@@ -19,8 +19,25 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     projects: [
-      { extends: true, test: { name: 'faults', include: ['test/faults/**/*.test.ts'], exclude: [CHECK], globalSetup: ['test/support/faults-call-log-setup.ts'], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'faults-iam', include: [CHECK], globalSetup: ['test/support/synth-setup.ts'], sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          exclude: [CHECK],
+          globalSetup: ['test/support/faults-call-log-setup.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'faults-iam',
+          include: [CHECK],
+          globalSetup: ['test/support/synth-setup.ts'],
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -48,7 +48,10 @@ async function section<T>(name: string, run: () => Promise<T>): Promise<Section<
 function gitDescribe(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'shared', 'functions'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'shared', 'functions'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${head} + uncommitted changes in shared/ or functions/` : head;
   } catch {
     return 'unknown';
@@ -62,13 +65,20 @@ async function main(): Promise<number> {
   const { createHarness } = await import('./lib/harness');
   const { dynamoCalls, callsMarkdown, staleFixtures } = await import('./sections/calls');
   const { middlewareOverhead, OVERHEAD_BUDGET_MS } = await import('./sections/overhead');
-  const { bundles, bundleBudgetOf, BUNDLE_BUDGET_BYTES, BUNDLE_BUDGET_EXEMPTIONS, INIT_BUDGET_MS, INIT_RUNS } = await import('./sections/bundles');
+  const { bundles, bundleBudgetOf, BUNDLE_BUDGET_BYTES, BUNDLE_BUDGET_EXEMPTIONS, INIT_BUDGET_MS, INIT_RUNS } =
+    await import('./sections/bundles');
   const { localStart, START_BUDGET_MS, START_RUNS } = await import('./sections/localStart');
-  const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import('./sections/guestSearch');
+  const { guestSearch, guestSearchChecks, guestSearchMarkdown, GUEST_POPULATION } = await import(
+    './sections/guestSearch'
+  );
   const { readFloor, readFloorChecks, readFloorMarkdown } = await import('./sections/readFloor');
   const { selling, sellingChecks, sellingMarkdown } = await import('./sections/selling');
-  const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import('./sections/customTagSearch');
-  const { purchaseSummarySection, purchaseSummaryChecks, purchaseSummaryMarkdown, SUMMARY_PURCHASES } = await import('./sections/purchaseSummary');
+  const { customTagSearch, customTagSearchChecks, customTagSearchMarkdown, TAG_POPULATION } = await import(
+    './sections/customTagSearch'
+  );
+  const { purchaseSummarySection, purchaseSummaryChecks, purchaseSummaryMarkdown, SUMMARY_PURCHASES } = await import(
+    './sections/purchaseSummary'
+  );
   const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
   const { proof, proofChecks, proofMarkdown } = await import('./sections/proof');
   const md = await import('./lib/md');
@@ -103,7 +113,12 @@ async function main(): Promise<number> {
         ['Node (in-process sections)', process.version],
         ['Node (init-time child processes)', bundled.ok ? bundled.value.node : 'n/a'],
         ['CPU', `${cpu[0]?.model ?? 'unknown'} × ${cpu.length} cores`],
-        ['OS', `${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`],
+        [
+          'OS',
+          `${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, load average ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' / ')}`,
+        ],
         ['Commit', gitDescribe()],
         ['Command', '`npx tsx bench/run.ts` (or `npm run bench`)'],
       ],
@@ -128,7 +143,12 @@ async function main(): Promise<number> {
     const rows = o.rows.map((r) => {
       // Database excluded, as the budget is written: the figure with the plain stub (the sinon mock's own cost is a test tool's).
       const v = r.error ? 'ERROR' : verdict(r.plainOverhead <= OVERHEAD_BUDGET_MS);
-      summary.push([`§1 Middleware overhead \`${r.operationId}\``, `≤ ${OVERHEAD_BUDGET_MS} ms median`, r.error ?? ms(r.plainOverhead), mark(v)]);
+      summary.push([
+        `§1 Middleware overhead \`${r.operationId}\``,
+        `≤ ${OVERHEAD_BUDGET_MS} ms median`,
+        r.error ?? ms(r.plainOverhead),
+        mark(v),
+      ]);
       return [
         `\`${r.operationId}\``,
         r.error ? '—' : ms(r.handler.median),
@@ -143,23 +163,52 @@ async function main(): Promise<number> {
     });
     const reference = o.rows
       .filter((r) => !r.error)
-      .map((r) => [`\`${r.operationId}\``, ms(r.plain.median), ms(r.plain.p99), `**${ms(r.plainOverhead)}**`, `${((r.plain.median / r.handler.median) * 100).toFixed(0)} %`, `≤ ${OVERHEAD_BUDGET_MS} ms`, mark(verdict(r.plainOverhead <= OVERHEAD_BUDGET_MS))]);
+      .map((r) => [
+        `\`${r.operationId}\``,
+        ms(r.plain.median),
+        ms(r.plain.p99),
+        `**${ms(r.plainOverhead)}**`,
+        `${((r.plain.median / r.handler.median) * 100).toFixed(0)} %`,
+        `≤ ${OVERHEAD_BUDGET_MS} ms`,
+        mark(verdict(r.plainOverhead <= OVERHEAD_BUDGET_MS)),
+      ]);
     s1.push(
       table(
-        ['Operation', 'Handler median (sinon mock)', 'Handler p99', 'Baseline median', 'Baseline p99', 'Overhead median (with the mock)', 'Overhead p99 (info)', 'Mocked sends/request (≈ mock cost)', 'Key lookups while measuring'],
+        [
+          'Operation',
+          'Handler median (sinon mock)',
+          'Handler p99',
+          'Baseline median',
+          'Baseline p99',
+          'Overhead median (with the mock)',
+          'Overhead p99 (info)',
+          'Mocked sends/request (≈ mock cost)',
+          'Key lookups while measuring',
+        ],
         rows,
       ),
       '',
       'The budget figure, database excluded: the same handlers, interleaved with the runs above, with `DynamoDBDocumentClient#send` replaced',
       'by a plain async function that gives the same answers without sinon (no argument matching, no call recording). The table above',
-      'keeps the aws-sdk-client-mock figures, which add sinon\'s own cost per send, for comparison with earlier reports.',
+      "keeps the aws-sdk-client-mock figures, which add sinon's own cost per send, for comparison with earlier reports.",
       '',
-      table(['Operation', 'Handler median, plain stub', 'Handler p99, plain stub', 'Overhead median, plain stub', 'Share of the mocked figure', 'Budget', 'Result'], reference),
+      table(
+        [
+          'Operation',
+          'Handler median, plain stub',
+          'Handler p99, plain stub',
+          'Overhead median, plain stub',
+          'Share of the mocked figure',
+          'Budget',
+          'Result',
+        ],
+        reference,
+      ),
       '',
       '- **Handler** = the deployed handler function: Middy chain (responder, header normalizer, credential, rate window, permission,',
       '  parameters, JSON body, schema validation) + the domain call + the mocked DynamoDB sends.',
       '- **Baseline** = a plain `async` function that `JSON.parse`s the same body and `JSON.stringify`s a response of the same shape',
-      '  (the handler\'s own response body). Both sides build a fresh event per call, so that cost cancels out.',
+      "  (the handler's own response body). Both sides build a fresh event per call, so that cost cancels out.",
       '- **Overhead** = handler median − baseline median. It includes the domain logic (ids, timestamps, item mapping) and the',
       `  **mock's own cost**: one mocked \`send\` (sinon stub, argument matching, call recording) takes ${ms(o.mockSend.median)} median`,
       `  (p99 ${ms(o.mockSend.p99)}), estimated per request in the "mocked sends" column. The real SDK's marshalling, signing and HTTP are not included.`,
@@ -185,11 +234,18 @@ async function main(): Promise<number> {
     );
     for (const r of calls.value) {
       if (r.verdict === 'INFO') continue;
-      summary.push([`§2 DynamoDB calls \`${r.route.operationId}\``, r.budget, r.why || 'within budget', mark(r.verdict)]);
-      if (r.verdict === 'MISSING FIXTURE') process.stderr.write(`bench: MISSING FIXTURE for route ${r.route.operationId}: add it to bench/fixtures.ts\n`);
+      summary.push([
+        `§2 DynamoDB calls \`${r.route.operationId}\``,
+        r.budget,
+        r.why || 'within budget',
+        mark(r.verdict),
+      ]);
+      if (r.verdict === 'MISSING FIXTURE')
+        process.stderr.write(`bench: MISSING FIXTURE for route ${r.route.operationId}: add it to bench/fixtures.ts\n`);
     }
     const stale = staleFixtures();
-    if (stale.length) summary.push(['§2 Fixtures', 'one per route, no others', `stale: ${stale.join(', ')}`, mark('ERROR')]);
+    if (stale.length)
+      summary.push(['§2 Fixtures', 'one per route, no others', `stale: ${stale.join(', ')}`, mark('ERROR')]);
   } else {
     s2.push(`**CRASHED**: ${calls.error.message}`);
     summary.push(['§2 DynamoDB calls', '§6', 'crashed', '**ERROR**']);
@@ -214,8 +270,18 @@ async function main(): Promise<number> {
       // Judged on the handler's own code: the SDK is the runtime's, the same for every design (docs/benchmarks.md).
       const initV = r.error ? 'ERROR' : verdict(r.ownMedian <= INIT_BUDGET_MS);
       const exempt = BUNDLE_BUDGET_EXEMPTIONS[r.handler] ? ' (exempt: see below)' : '';
-      summary.push([`§3 Bundle size \`${r.handler}\``, `≤ ${budget / 1024} KB${exempt}`, r.bytes ? kb(r.bytes) : r.error, mark(sizeV)]);
-      summary.push([`§3 Module init \`${r.handler}\` (own code; with SDK ${ms(r.initMedian)})`, `≤ ${INIT_BUDGET_MS} ms median`, r.error ?? ms(r.ownMedian), mark(initV)]);
+      summary.push([
+        `§3 Bundle size \`${r.handler}\``,
+        `≤ ${budget / 1024} KB${exempt}`,
+        r.bytes ? kb(r.bytes) : r.error,
+        mark(sizeV),
+      ]);
+      summary.push([
+        `§3 Module init \`${r.handler}\` (own code; with SDK ${ms(r.initMedian)})`,
+        `≤ ${INIT_BUDGET_MS} ms median`,
+        r.error ?? ms(r.ownMedian),
+        mark(initV),
+      ]);
       return [
         `\`${r.handler}\``,
         r.operations.map((o) => `\`${o}\``).join(', '),
@@ -224,20 +290,35 @@ async function main(): Promise<number> {
         r.error ? r.error : `${ms(r.initMedian)} (${r.initRuns.map((x) => x.toFixed(0)).join(', ')})`,
         r.ownRuns.length ? `**${ms(r.ownMedian)}** (${r.ownRuns.map((x) => x.toFixed(0)).join(', ')})` : '—',
         mark(initV),
-        r.contributors.slice(0, 6).map((c) => `${c.name} ${kb(c.bytes)}`).join('; '),
+        r.contributors
+          .slice(0, 6)
+          .map((c) => `${c.name} ${kb(c.bytes)}`)
+          .join('; '),
       ];
     });
     s3.push(
       table(
-        ['Handler file', 'Operations', `Minified size (≤ ${BUNDLE_BUDGET_BYTES / 1024} KB)`, 'Size', 'Init median with the SDK (runs, ms), for information', `Init median of the handler's own code, SDK preloaded (≤ ${INIT_BUDGET_MS} ms; runs)`, 'Init', 'Largest contributors (minified bytes in bundle)'],
+        [
+          'Handler file',
+          'Operations',
+          `Minified size (≤ ${BUNDLE_BUDGET_BYTES / 1024} KB)`,
+          'Size',
+          'Init median with the SDK (runs, ms), for information',
+          `Init median of the handler's own code, SDK preloaded (≤ ${INIT_BUDGET_MS} ms; runs)`,
+          'Init',
+          'Largest contributors (minified bytes in bundle)',
+        ],
         rows,
       ),
       '',
       `- SDK share: importing only the external SDK packages the bundles use (${[...new Set(b.rows.flatMap((r) => r.externals))].map((e) => `\`${e}\``).join(', ') || 'none'}) in a fresh process takes` +
         ` **${b.sdkOnly.error ? b.sdkOnly.error : ms(b.sdkOnly.median)}** median (runs: ${b.sdkOnly.runs.map((x) => x.toFixed(0)).join(', ')}). The "own code only" column times the same import in a process where those SDK packages were imported first (untimed); SDK + own code ≈ init, give or take the noise.`,
-      ...Object.entries(BUNDLE_BUDGET_EXEMPTIONS).map(([handler, e]) => `- Exempt from the ${BUNDLE_BUDGET_BYTES / 1024} KB budget: \`${handler}\`, within ${e.bytes / 1024} KB instead: ${e.reason}.`),
+      ...Object.entries(BUNDLE_BUDGET_EXEMPTIONS).map(
+        ([handler, e]) =>
+          `- Exempt from the ${BUNDLE_BUDGET_BYTES / 1024} KB budget: \`${handler}\`, within ${e.bytes / 1024} KB instead: ${e.reason}.`,
+      ),
       `- Floor: \`await import()\` of an empty module takes ${b.emptyModule.error ?? ms(b.emptyModule.median)} median.`,
-      '- On Lambda the SDK loads from the runtime\'s own copy and the CPU share depends on the memory size (1 vCPU at 1769 MB):',
+      "- On Lambda the SDK loads from the runtime's own copy and the CPU share depends on the memory size (1 vCPU at 1769 MB):",
       '  expect different absolute figures there; the budget is checked here, on this machine.',
     );
   } else {
@@ -250,7 +331,12 @@ async function main(): Promise<number> {
   const s4: string[] = ['## 4. Local stage start', ''];
   if (start.ok) {
     const v = verdict(start.value.median <= START_BUDGET_MS);
-    summary.push(['§4 Local stage start (`npm start` until /live answers)', `≤ ${START_BUDGET_MS / 1000} s median`, ms(start.value.median), mark(v)]);
+    summary.push([
+      '§4 Local stage start (`npm start` until /live answers)',
+      `≤ ${START_BUDGET_MS / 1000} s median`,
+      ms(start.value.median),
+      mark(v),
+    ]);
     s4.push(
       `\`npm start\` with a fresh in-memory DynamoDB Local, a new table and the seed, timed from spawning npm until \`GET /live\` answers 200,`,
       `${START_RUNS} runs: ${start.value.runs.map((x) => ms(x)).join(', ')}; median **${ms(start.value.median)}** (budget ≤ ${START_BUDGET_MS / 1000} s): ${mark(v)}.`,
@@ -262,19 +348,72 @@ async function main(): Promise<number> {
   s4.push('');
 
   // §5 to §11: each section's checks go to the summary, its own text to its part of the report.
-  const s5 = reportSection(`## 5. Guest search on ${GUEST_POPULATION.toLocaleString('en')} guests`, guests, guestSearchChecks, guestSearchMarkdown, ['§5 Guest search', 'correct results, 1 Query per page'], summary);
-  const s6 = reportSection('## 6. Reads at the round-trip floor', floor, readFloorChecks, readFloorMarkdown, ['§6 Round-trip floor', 'HTTP / raw ≤ 1.5 (median)'], summary);
-  const s7 = reportSection('## 7. Selling tables', sold, sellingChecks, sellingMarkdown, ['§7 Selling tables', 'availability ≤ 10 ms, optimizer ≤ 1 s and within 1 %'], summary);
-  const s8 = reportSection(`## 8. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`, tags, customTagSearchChecks, customTagSearchMarkdown, ['§8 Custom tag search', 'correct results, 1 Query per page'], summary);
-  const s9 = reportSection(`## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`, reported, purchaseSummaryChecks, purchaseSummaryMarkdown, ['§9 Purchase summary', 'the sums of the purchases; 1 GetItem + 1 Query'], summary);
-  const s10 = reportSection('## 10. Load', loaded, loadChecks, loadMarkdown, ['§10 Load', '0 errors other than 429'], summary);
-  const s11 = reportSection('## 11. Proof: every route fuzzed and swept, faults made on purpose', proved, proofChecks, proofMarkdown, ['§11 Proof', 'fuzz, sweeps and faults pass'], summary);
+  const s5 = reportSection(
+    `## 5. Guest search on ${GUEST_POPULATION.toLocaleString('en')} guests`,
+    guests,
+    guestSearchChecks,
+    guestSearchMarkdown,
+    ['§5 Guest search', 'correct results, 1 Query per page'],
+    summary,
+  );
+  const s6 = reportSection(
+    '## 6. Reads at the round-trip floor',
+    floor,
+    readFloorChecks,
+    readFloorMarkdown,
+    ['§6 Round-trip floor', 'HTTP / raw ≤ 1.5 (median)'],
+    summary,
+  );
+  const s7 = reportSection(
+    '## 7. Selling tables',
+    sold,
+    sellingChecks,
+    sellingMarkdown,
+    ['§7 Selling tables', 'availability ≤ 10 ms, optimizer ≤ 1 s and within 1 %'],
+    summary,
+  );
+  const s8 = reportSection(
+    `## 8. Custom tag search on ${TAG_POPULATION.toLocaleString('en')} tags`,
+    tags,
+    customTagSearchChecks,
+    customTagSearchMarkdown,
+    ['§8 Custom tag search', 'correct results, 1 Query per page'],
+    summary,
+  );
+  const s9 = reportSection(
+    `## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`,
+    reported,
+    purchaseSummaryChecks,
+    purchaseSummaryMarkdown,
+    ['§9 Purchase summary', 'the sums of the purchases; 1 GetItem + 1 Query'],
+    summary,
+  );
+  const s10 = reportSection(
+    '## 10. Load',
+    loaded,
+    loadChecks,
+    loadMarkdown,
+    ['§10 Load', '0 errors other than 429'],
+    summary,
+  );
+  const s11 = reportSection(
+    '## 11. Proof: every route fuzzed and swept, faults made on purpose',
+    proved,
+    proofChecks,
+    proofMarkdown,
+    ['§11 Proof', 'fuzz, sweeps and faults pass'],
+    summary,
+  );
 
-  const failures = summary.filter((r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'));
+  const failures = summary.filter(
+    (r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'),
+  );
   out.push(
     '## At a glance',
     '',
-    failures.length ? `**${failures.length} of ${summary.length} checks did not pass.**` : `All ${summary.length} checks pass.`,
+    failures.length
+      ? `**${failures.length} of ${summary.length} checks did not pass.**`
+      : `All ${summary.length} checks pass.`,
     '',
     table(['Section', 'Checks', 'Pass', 'Info', 'Not passing'], atAGlance(summary)),
     '',
@@ -300,7 +439,19 @@ async function main(): Promise<number> {
   await writeFile(reportPath, out.join('\n'));
   process.stdout.write(`${reportPath}\n`);
   if (failures.length) process.stderr.write(`bench: ${failures.length} check(s) did not pass (reported, not fatal)\n`);
-  return calls.ok && overhead.ok && bundled.ok && start.ok && guests.ok && floor.ok && sold.ok && tags.ok && reported.ok && loaded.ok && proved.ok ? 0 : 1;
+  return calls.ok &&
+    overhead.ok &&
+    bundled.ok &&
+    start.ok &&
+    guests.ok &&
+    floor.ok &&
+    sold.ok &&
+    tags.ok &&
+    reported.ok &&
+    loaded.ok &&
+    proved.ok
+    ? 0
+    : 1;
 }
 
 /**
@@ -319,7 +470,8 @@ function reportSection<T>(
     summary.push([...crashed, 'crashed', '**ERROR**']);
     return [heading, '', `**CRASHED**: ${result.error.message}`, ''];
   }
-  for (const [check, budget, measured, v] of checks(result.value)) summary.push([check, budget, measured, mark(typeof v === 'boolean' ? verdict(v) : v)]);
+  for (const [check, budget, measured, v] of checks(result.value))
+    summary.push([check, budget, measured, mark(typeof v === 'boolean' ? verdict(v) : v)]);
   return [heading, '', ...markdown(result.value), ''];
 }
 

@@ -17,7 +17,9 @@ const stage = await startLocalStage({
 });
 const admin = stage.devKeys.companies[0]!.keys.admin;
 console.log(`Brigade local stage serving at ${stage.baseUrl} (ready in ${Math.round(performance.now() - started)} ms)`);
-console.log(`Data: ${process.env.DATA_DIR ? `persisted in ${process.env.DATA_DIR}` : 'in memory'}${stage.seeded ? ', freshly seeded' : ''}`);
+console.log(
+  `Data: ${process.env.DATA_DIR ? `persisted in ${process.env.DATA_DIR}` : 'in memory'}${stage.seeded ? ', freshly seeded' : ''}`,
+);
 console.log(`Keys and operator token: ${stage.devKeysPath}`);
 console.log(`Admin key (company 1): ${admin}`);
 console.log(`Try: curl -H "X-API-Key: ${admin}" ${stage.baseUrl}/api/v1/coursings`);

@@ -9,12 +9,20 @@ import type { Operation } from '../shared/http/operation';
 import { matchRoute } from '../shared/http/router';
 
 /** Not a row of the route table: it serves what no row matches. */
-const fallback: Operation<'fallback'> = { operationId: 'fallback', method: 'GET', path: '/{proxy+}', permission: null, validators: {} };
+const fallback: Operation<'fallback'> = {
+  operationId: 'fallback',
+  method: 'GET',
+  path: '/{proxy+}',
+  permission: null,
+  validators: {},
+};
 
 export const handler = publicHandler(fallback, async (req) => {
   const match = matchRoute(req.method, req.rawPath);
   if (match.kind === 'method-not-allowed') {
-    throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${match.allowed.join(', ')}`, [], { Allow: match.allowed.join(', ') });
+    throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${match.allowed.join(', ')}`, [], {
+      Allow: match.allowed.join(', '),
+    });
   }
   throw new AppError('NOT_FOUND', `No operation at ${req.method} ${req.rawPath}`);
 });

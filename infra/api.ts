@@ -84,7 +84,8 @@ export class BrigadeApi extends Construct {
     Validations.of(this.restApi).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
-        reason: 'Every handler validates path, query and body against the route table schemas (ajv) and answers 400 VALIDATION_FAILED with field details, which API Gateway request validators cannot produce.',
+        reason:
+          'Every handler validates path, query and body against the route table schemas (ajv) and answers 400 VALIDATION_FAILED with field details, which API Gateway request validators cannot produce.',
       },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -37,10 +37,19 @@ export function roleFor(scope: Construct, settings: EndpointSettings, access: Ro
   const id = `${pascalCase(access.name)}Role`;
   const existing = scope.node.tryFindChild(id);
   if (existing) return existing as HandlerRole;
-  return new HandlerRole(scope, id, { table: settings.table, access, logGroupPrefix: `/aws/lambda/brigade-${settings.stage}-`, manageKeysPolicy: settings.manageKeysPolicy });
+  return new HandlerRole(scope, id, {
+    table: settings.table,
+    access,
+    logGroupPrefix: `/aws/lambda/brigade-${settings.stage}-`,
+    manageKeysPolicy: settings.manageKeysPolicy,
+  });
 }
 
-export const pascalCase = (name: string) => name.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+export const pascalCase = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 export interface AreaStackProps extends NestedStackProps {
   routes: readonly Route[];
@@ -103,7 +112,8 @@ class RouteEndpoint extends Construct {
 
     Validations.of(method).acknowledge({
       id: 'AwsSolutions-COG4',
-      reason: 'Credentials are Brigade API keys (bcrypt) and JWTs from the configured JWKS, verified by the Lambda REQUEST authorizer; there is no Cognito user pool.',
+      reason:
+        'Credentials are Brigade API keys (bcrypt) and JWTs from the configured JWKS, verified by the Lambda REQUEST authorizer; there is no Cognito user pool.',
     });
     if (route.permission === null) {
       Validations.of(method).acknowledge({

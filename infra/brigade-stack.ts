@@ -37,7 +37,12 @@ export class BrigadeStack extends Stack {
     const edge = edgeSettings(this.node, stage);
 
     const table = new BrigadeTable(this, 'Table', durability);
-    const api = new BrigadeApi(this, 'Api', { stage, durability, wafWindowSeconds: edge.waf.windowSeconds, tracing: settings.tracing }).restApi;
+    const api = new BrigadeApi(this, 'Api', {
+      stage,
+      durability,
+      wafWindowSeconds: edge.waf.windowSeconds,
+      tracing: settings.tracing,
+    }).restApi;
     new EdgeFirewall(this, 'Edge', { stage, api, routes, limits: edge.waf });
     const usage = new UsageTiers(this, 'Usage', { api, stage, durability });
 
@@ -78,17 +83,48 @@ export class BrigadeStack extends Stack {
       environment: {
         ...environment,
         // Where the api-keys operations attach a new merchant's usage key.
-        USAGE_PLAN_IDS: this.toJsonString(Object.fromEntries(Object.entries(usage.plans).map(([tier, plan]) => [tier, plan.usagePlanId]))),
+        USAGE_PLAN_IDS: this.toJsonString(
+          Object.fromEntries(Object.entries(usage.plans).map(([tier, plan]) => [tier, plan.usagePlanId])),
+        ),
       },
     };
     this.areaStacks = [...groupByArea(routes)].map(
-      ([area, areaRoutes]) => new AreaStack(this, `${pascalCase(area)}Routes`, { routes: areaRoutes, settings: endpoints, description: `Brigade ${stage}: ${area} operations` }),
+      ([area, areaRoutes]) =>
+        new AreaStack(this, `${pascalCase(area)}Routes`, {
+          routes: areaRoutes,
+          settings: endpoints,
+          description: `Brigade ${stage}: ${area} operations`,
+        }),
     );
-    new FallbackStack(this, 'Fallback', { routes, settings: endpoints, description: `Brigade ${stage}: 404 and 405 answers` });
-    new WebhooksPipeline(this, 'WebhooksPipeline', { stage, durability, table, environment, description: `Brigade ${stage}: outbox to webhooks` });
+    new FallbackStack(this, 'Fallback', {
+      routes,
+      settings: endpoints,
+      description: `Brigade ${stage}: 404 and 405 answers`,
+    });
+    new WebhooksPipeline(this, 'WebhooksPipeline', {
+      stage,
+      durability,
+      table,
+      environment,
+      description: `Brigade ${stage}: outbox to webhooks`,
+    });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });
-    new PermissionCatalogSeed(this, 'PermissionCatalogSeed', { stage, durability, table, environment, description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy` });
-    new Monitoring(this, 'Monitoring', { stage, alarmEmail: settings.alarmEmail, api, table, routes, authorizerFunctionName: credential.functionName, description: `Brigade ${stage}: alarm topic, API-wide alarms, dashboard` });
+    new PermissionCatalogSeed(this, 'PermissionCatalogSeed', {
+      stage,
+      durability,
+      table,
+      environment,
+      description: `Brigade ${stage}: the built-in permission catalog, seeded at deploy`,
+    });
+    new Monitoring(this, 'Monitoring', {
+      stage,
+      alarmEmail: settings.alarmEmail,
+      api,
+      table,
+      routes,
+      authorizerFunctionName: credential.functionName,
+      description: `Brigade ${stage}: alarm topic, API-wide alarms, dashboard`,
+    });
   }
 }
 

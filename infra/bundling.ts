@@ -5,7 +5,8 @@
  */
 
 /** Some dependencies are CommonJS and call require(), which an ES module does not have. */
-export const BUNDLE_BANNER = "import { createRequire as __brigadeRequire } from 'node:module'; const require = __brigadeRequire(import.meta.url);";
+export const BUNDLE_BANNER =
+  "import { createRequire as __brigadeRequire } from 'node:module'; const require = __brigadeRequire(import.meta.url);";
 
 /** The Node.js 22 runtime ships AWS SDK v3: the bundles leave it out. */
 export const BUNDLE_EXTERNALS = ['@aws-sdk/*'];

@@ -37,13 +37,19 @@ function staticPreflightHeaders(path: CorsPath, origins: readonly string[]): Rec
 }
 
 /** One OPTIONS method per path that answers preflights, in `scope` (the fallback's stack). */
-export function addPreflights(scope: Construct, api: apigw.RestApi, routes: readonly Route[], origins: readonly string[]): apigw.Method[] {
+export function addPreflights(
+  scope: Construct,
+  api: apigw.RestApi,
+  routes: readonly Route[],
+  origins: readonly string[],
+): apigw.Method[] {
   return corsPaths(routes)
     .filter((path) => hasPreflight(path, origins))
     .map((path) => {
       const headers = staticPreflightHeaders(path, origins);
       const keyed = path.keyedMethods.length > 0 && origins.length > 0;
-      const parameters = (value: (v: string) => string | boolean) => Object.fromEntries(Object.entries(headers).map(([name, v]) => [`method.response.header.${name}`, value(v)]));
+      const parameters = (value: (v: string) => string | boolean) =>
+        Object.fromEntries(Object.entries(headers).map(([name, v]) => [`method.response.header.${name}`, value(v)]));
       const method = new apigw.Method(scope, `Options${path.path}`, {
         resource: api.root.resourceForPath(path.path),
         httpMethod: 'OPTIONS',
@@ -62,12 +68,21 @@ export function addPreflights(scope: Construct, api: apigw.RestApi, routes: read
           authorizationType: apigw.AuthorizationType.NONE,
           apiKeyRequired: false,
           operationName: 'preflight',
-          methodResponses: [{ statusCode: '204', responseParameters: parameters(() => true) as Record<string, boolean> }],
+          methodResponses: [
+            { statusCode: '204', responseParameters: parameters(() => true) as Record<string, boolean> },
+          ],
         },
       });
       Validations.of(method).acknowledge(
-        { id: 'AwsSolutions-APIG4', reason: 'A CORS preflight carries no credential by the Fetch standard; API Gateway answers it itself (MOCK) and no function or data is reached.' },
-        { id: 'AwsSolutions-COG4', reason: 'A CORS preflight carries no credential; operations use the Lambda REQUEST authorizer.' },
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'A CORS preflight carries no credential by the Fetch standard; API Gateway answers it itself (MOCK) and no function or data is reached.',
+        },
+        {
+          id: 'AwsSolutions-COG4',
+          reason: 'A CORS preflight carries no credential; operations use the Lambda REQUEST authorizer.',
+        },
       );
       return method;
     });

@@ -23,12 +23,30 @@ import type { Route } from '../shared/routes';
  * The item actions of the data layer (no Scan, no BatchWriteItem: nothing sends them). `Query` is
  * a Query of the table; `Query:gsi1` one of that index (the same IAM action on the index's ARN).
  */
-export type ItemAction = 'GetItem' | 'BatchGetItem' | 'Query' | `Query:${IndexName}` | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+export type ItemAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | `Query:${IndexName}`
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem';
 const indexQueries = table.indexes.map((i): ItemAction => `Query:${i.name}`);
-export const itemActions: readonly ItemAction[] = ['GetItem', 'BatchGetItem', 'Query', ...indexQueries, 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
+export const itemActions: readonly ItemAction[] = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  ...indexQueries,
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+];
 
 /** The index a Query action names, if any. */
-export const indexOf = (action: ItemAction): IndexName | undefined => (action.startsWith('Query:') ? (action.slice('Query:'.length) as IndexName) : undefined);
+export const indexOf = (action: ItemAction): IndexName | undefined =>
+  action.startsWith('Query:') ? (action.slice('Query:'.length) as IndexName) : undefined;
 
 export interface Family {
   /** `dynamodb:LeadingKeys` patterns (`*` is any run of characters, `#` included). */
@@ -39,18 +57,40 @@ export interface Family {
 }
 
 export const families = {
-  company: { partitions: ['C#*'], holds: "a company's items: every tenant partition starts with C#<companyId>, and so does every index partition the API reads" },
+  company: {
+    partitions: ['C#*'],
+    holds:
+      "a company's items: every tenant partition starts with C#<companyId>, and so does every index partition the API reads",
+  },
   webhookSubscriptions: {
     partitions: ['C#*#WHSUB#*', 'C#*#WHSUBS'],
     guarded: true,
-    holds: 'webhook subscriptions with their signing secrets, their delivery attempts, and their list (gsi1, all attributes projected)',
+    holds:
+      'webhook subscriptions with their signing secrets, their delivery attempts, and their list (gsi1, all attributes projected)',
   },
-  apiKeyLookups: { partitions: ['KEY#*'], guarded: true, holds: "API key lookups: the key's bcrypt hash, grant, tier and company" },
-  confirmationCodes: { partitions: ['CODE#*'], holds: 'a booking by its confirmation code (the public by-code operations start here)' },
-  waitlistCodes: { partitions: ['WAITCODE#*'], holds: 'a waitlist entry by its code (the public waitlist operations start here)' },
-  noShowSweep: { partitions: ['SWEEP#*'], holds: 'bookings due for the no-show sweep, and waitlist offers due to lapse (SWEEP#WAITLIST#…), by hour' },
+  apiKeyLookups: {
+    partitions: ['KEY#*'],
+    guarded: true,
+    holds: "API key lookups: the key's bcrypt hash, grant, tier and company",
+  },
+  confirmationCodes: {
+    partitions: ['CODE#*'],
+    holds: 'a booking by its confirmation code (the public by-code operations start here)',
+  },
+  waitlistCodes: {
+    partitions: ['WAITCODE#*'],
+    holds: 'a waitlist entry by its code (the public waitlist operations start here)',
+  },
+  noShowSweep: {
+    partitions: ['SWEEP#*'],
+    holds: 'bookings due for the no-show sweep, and waitlist offers due to lapse (SWEEP#WAITLIST#…), by hour',
+  },
   rateWindows: { partitions: ['RATE#*'], holds: 'hourly rate windows, per key, user or client IP' },
-  idempotency: { partitions: ['IDEM#*'], holds: "the answers to POSTs sent with an Idempotency-Key and no credential (a credential's are in its company's partition)" },
+  idempotency: {
+    partitions: ['IDEM#*'],
+    holds:
+      "the answers to POSTs sent with an Idempotency-Key and no credential (a credential's are in its company's partition)",
+  },
   idSequences: { partitions: ['SEQ'], holds: 'numeric id counters (blocks of ten)' },
   permissionCatalog: { partitions: ['PERMISSIONS'], holds: 'the platform-wide permission catalog and its key items' },
   companyList: { partitions: ['COMPANIES'], holds: "the platform's list of companies (gsi1) and its count" },
@@ -74,13 +114,19 @@ const counted: Grants = { rateWindows: ['UpdateItem'] };
  */
 const verifiesCredentials: Grants = { apiKeyLookups: ['GetItem'], company: ['GetItem'] };
 /** A public POST keeps its answer to an anonymous caller's Idempotency-Key (shared/data/idempotency.ts). */
-const anonymousIdempotency = { idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] } as const satisfies Grants;
+const anonymousIdempotency = {
+  idempotency: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+} as const satisfies Grants;
 /** An area's authenticated operations unless it declares otherwise: its company's items, new numeric ids. */
 export const tenant: Grants = { company: [...read, ...write], idSequences: ['UpdateItem'] };
 /** These actions taken out of a family's grant (an area whose code never sends them). */
-const except = (actions: readonly ItemAction[], ...unused: ItemAction[]): ItemAction[] => actions.filter((a) => !unused.includes(a));
+const except = (actions: readonly ItemAction[], ...unused: ItemAction[]): ItemAction[] =>
+  actions.filter((a) => !unused.includes(a));
 /** The tenant profile without item actions the area's code never sends. */
-const tenantExcept = (...unused: ItemAction[]): Grants => ({ ...tenant, company: except([...read, ...write], ...unused) });
+const tenantExcept = (...unused: ItemAction[]): Grants => ({
+  ...tenant,
+  company: except([...read, ...write], ...unused),
+});
 
 export interface AreaAccess {
   /** Its operations behind the authorizer; default `tenant`. */
@@ -116,15 +162,28 @@ export const areaAccess: Record<string, AreaAccess> = {
   reporting: { operations: tenantExcept('DeleteItem') },
   // Subscriptions' secrets are written by create and rotate (rotation copies the old one inside DynamoDB).
   // Nothing here reads many items by key: no BatchGetItem.
-  webhooks: { operations: { company: except([...read, ...write], 'BatchGetItem'), webhookSubscriptions: except([...read, ...write], 'BatchGetItem') } },
+  webhooks: {
+    operations: {
+      company: except([...read, ...write], 'BatchGetItem'),
+      webhookSubscriptions: except([...read, ...write], 'BatchGetItem'),
+    },
+  },
   access: {
     // Permissions, roles and reading keys: no BatchGetItem, no ConditionCheck (a role's check when assigned is api_keys.manage's).
-    operations: { ...tenantExcept('BatchGetItem', 'ConditionCheckItem'), permissionCatalog: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    operations: {
+      ...tenantExcept('BatchGetItem', 'ConditionCheckItem'),
+      permissionCatalog: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    },
     // Creating, changing and revoking a key write its lookup item and its usage-plan key; nothing
     // here reads a lookup (the authorizer does).
     permissions: {
       // No BatchGetItem: a key's reads are by key, one at a time, or Queries.
-      'api_keys.manage': { company: except([...read, ...write], 'BatchGetItem'), permissionCatalog: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], apiKeyLookups: ['PutItem', 'UpdateItem'], manageUsageKeys: true },
+      'api_keys.manage': {
+        company: except([...read, ...write], 'BatchGetItem'),
+        permissionCatalog: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+        apiKeyLookups: ['PutItem', 'UpdateItem'],
+        manageUsageKeys: true,
+      },
     },
   },
   // Onboarding (internal operators only): list and read companies; create one (its items, its
@@ -135,20 +194,38 @@ export const areaAccess: Record<string, AreaAccess> = {
     permissions: {
       // The company's items are only written (puts, the count's update), no Query or BatchGetItem or
       // ConditionCheck; GetItem and DeleteItem stay for its caller's idempotency record (shared/data/idempotency.ts).
-      'companies.create': { company: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], companyList: ['UpdateItem'], idSequences: ['UpdateItem'], permissionCatalog: ['Query'] },
+      'companies.create': {
+        company: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        companyList: ['UpdateItem'],
+        idSequences: ['UpdateItem'],
+        permissionCatalog: ['Query'],
+      },
       // The company and its admin role by key (GetItem), then one transaction: no Query, no BatchGetItem.
-      'companies.manage': { company: except([...read, ...write], 'BatchGetItem', 'Query', ...indexQueries), apiKeyLookups: ['PutItem'], manageUsageKeys: true },
+      'companies.manage': {
+        company: except([...read, ...write], 'BatchGetItem', 'Query', ...indexQueries),
+        apiKeyLookups: ['PutItem'],
+        manageUsageKeys: true,
+      },
     },
   },
   bookings: {
-    operations: { company: [...read, ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+    operations: {
+      company: [...read, ...write],
+      confirmationCodes: ['GetItem', 'PutItem'],
+      noShowSweep: ['PutItem', 'DeleteItem'],
+    },
     // By confirmation code: read the code and the booking, list or add members (a Query of the
     // booking's partition), RSVP, cancel (one transaction: the booking, its code, tabs, table
     // claims and holds, the guest's counters, the event; its sweep item goes). With the location's
     // autoOptimizeEnabled, a cancel re-optimizes the rest of its date as a staff cancel does
     // (shared/domain/bookings/optimize.ts): the location, its settings and tables in one
     // BatchGetItem, the date's bookings, waitlist and the tables' list from gsi1, then the moves.
-    public: { company: ['GetItem', 'BatchGetItem', 'Query', 'Query:gsi1', ...write], confirmationCodes: ['GetItem', 'PutItem'], noShowSweep: ['DeleteItem'], ...anonymousIdempotency },
+    public: {
+      company: ['GetItem', 'BatchGetItem', 'Query', 'Query:gsi1', ...write],
+      confirmationCodes: ['GetItem', 'PutItem'],
+      noShowSweep: ['DeleteItem'],
+      ...anonymousIdempotency,
+    },
   },
   // Tabs, purchases and reviews: a purchase that pays a booking's tab in full, and close-all,
   // write the booking as its other operations do (its code's copy of it; its no-show sweep item
@@ -161,7 +238,13 @@ export const areaAccess: Record<string, AreaAccess> = {
   // no-show sweep item), the entry and its copy in one transaction; decline and leave free the hold.
   waitlist: {
     operations: { company: [...read, ...write], waitlistCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
-    public: { company: ['GetItem', 'BatchGetItem', ...write], waitlistCodes: ['GetItem', 'PutItem'], confirmationCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'], ...anonymousIdempotency },
+    public: {
+      company: ['GetItem', 'BatchGetItem', ...write],
+      waitlistCodes: ['GetItem', 'PutItem'],
+      confirmationCodes: ['PutItem'],
+      noShowSweep: ['PutItem', 'DeleteItem'],
+      ...anonymousIdempotency,
+    },
   },
 };
 
@@ -189,25 +272,42 @@ export function mergeGrants(...all: Grants[]): Grants {
 export function accessOf(route: Pick<Route, 'area' | 'permission'>): RoleAccess {
   const declared = areaAccess[route.area] ?? {};
   if (route.permission === null) {
-    return { name: `${route.area}-public`, grants: mergeGrants(counted, verifiesCredentials, declared.public ?? {}), manageUsageKeys: false };
+    return {
+      name: `${route.area}-public`,
+      grants: mergeGrants(counted, verifiesCredentials, declared.public ?? {}),
+      manageUsageKeys: false,
+    };
   }
   const own = declared.permissions?.[route.permission];
   if (own) {
     const { manageUsageKeys, ...grants } = own;
-    return { name: `${route.area}-${route.permission}`, grants: mergeGrants(counted, grants), manageUsageKeys: manageUsageKeys === true };
+    return {
+      name: `${route.area}-${route.permission}`,
+      grants: mergeGrants(counted, grants),
+      manageUsageKeys: manageUsageKeys === true,
+    };
   }
   return { name: route.area, grants: mergeGrants(counted, declared.operations ?? tenant), manageUsageKeys: false };
 }
 
 /** The fallback (404/405 for every unmatched request): it counts the request and verifies a presented credential. */
-export const fallbackAccess: RoleAccess = { name: 'fallback', grants: mergeGrants(counted, verifiesCredentials), manageUsageKeys: false };
+export const fallbackAccess: RoleAccess = {
+  name: 'fallback',
+  grants: mergeGrants(counted, verifiesCredentials),
+  manageUsageKeys: false,
+};
 
 /** Functions outside the route table, each with a role of its own. */
 export const functionGrants = {
   /** A key's lookup item, and for a role-based key its role (shared/auth/authenticate.ts). */
   authorizer: { apiKeyLookups: ['GetItem'], company: ['GetItem'] },
   /** The sweep partitions of the last hours, each due booking, and its no-show transaction. */
-  noShowSweeper: { noShowSweep: ['Query', 'DeleteItem'], company: ['GetItem', ...write], confirmationCodes: ['PutItem'], waitlistCodes: ['PutItem'] },
+  noShowSweeper: {
+    noShowSweep: ['Query', 'DeleteItem'],
+    company: ['GetItem', ...write],
+    confirmationCodes: ['PutItem'],
+    waitlistCodes: ['PutItem'],
+  },
   /** The company's active subscriptions (gsi1, with secrets: deliveries are signed later), new delivery records. */
   webhookDispatcher: { webhookSubscriptions: ['Query:gsi1'], company: ['PutItem'] },
   /**
@@ -217,7 +317,10 @@ export const functionGrants = {
    */
   catalogSeeder: { permissionCatalog: ['GetItem', 'Query', 'PutItem'], idSequences: ['UpdateItem'] },
   /** A delivery and its subscription (the secret signs it), the delivery's claim and record, the attempt log, the alert. */
-  webhookDeliverer: { company: ['GetItem', 'UpdateItem', 'PutItem'], webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'] },
+  webhookDeliverer: {
+    company: ['GetItem', 'UpdateItem', 'PutItem'],
+    webhookSubscriptions: ['GetItem', 'UpdateItem', 'PutItem'],
+  },
 } as const satisfies Record<string, Grants>;
 
 /** The actions a role is denied on a guarded family: all it is not granted there. */

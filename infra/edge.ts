@@ -49,11 +49,25 @@ export interface EdgeSettings {
  */
 export const edgeDefaults: Record<DeployStage, EdgeSettings> = {
   dev: {
-    waf: { windowSeconds: 300, perIp: 20_000, perApiKey: 20_000, perBearerToken: 2_000, publicPerIp: 100, publicTotal: 1_000 },
+    waf: {
+      windowSeconds: 300,
+      perIp: 20_000,
+      perApiKey: 20_000,
+      perBearerToken: 2_000,
+      publicPerIp: 100,
+      publicTotal: 1_000,
+    },
     authorizerConcurrency: undefined,
   },
   prod: {
-    waf: { windowSeconds: 300, perIp: 20_000, perApiKey: 20_000, perBearerToken: 2_000, publicPerIp: 100, publicTotal: 1_000 },
+    waf: {
+      windowSeconds: 300,
+      perIp: 20_000,
+      perApiKey: 20_000,
+      perBearerToken: 2_000,
+      publicPerIp: 100,
+      publicTotal: 1_000,
+    },
     authorizerConcurrency: undefined,
   },
 };
@@ -76,25 +90,46 @@ const WAF_MAX_LIMIT = 2_000_000_000;
 /** The stage's edge settings: its defaults, with what CDK context overrides (checked here). */
 export function edgeSettings(node: Node, stage: DeployStage): EdgeSettings {
   const defaults = edgeDefaults[stage];
-  const setting = <T extends number | undefined>(name: keyof typeof edgeContextKeys, fallback: T, valid: (n: number) => boolean, what: string): number | T => {
+  const setting = <T extends number | undefined>(
+    name: keyof typeof edgeContextKeys,
+    fallback: T,
+    valid: (n: number) => boolean,
+    what: string,
+  ): number | T => {
     const raw: unknown = node.tryGetContext(edgeContextKeys[name]);
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || !valid(value)) throw new Error(`-c ${edgeContextKeys[name]}=${String(raw)}: ${what}`);
+    if (!Number.isInteger(value) || !valid(value))
+      throw new Error(`-c ${edgeContextKeys[name]}=${String(raw)}: ${what}`);
     return value;
   };
   const limit = (name: Exclude<keyof WafLimits, 'windowSeconds'>) =>
-    setting(name, defaults.waf[name], (n) => n >= WAF_MIN_LIMIT && n <= WAF_MAX_LIMIT, `a WAF rate limit is a whole number from ${WAF_MIN_LIMIT} to ${WAF_MAX_LIMIT}`);
+    setting(
+      name,
+      defaults.waf[name],
+      (n) => n >= WAF_MIN_LIMIT && n <= WAF_MAX_LIMIT,
+      `a WAF rate limit is a whole number from ${WAF_MIN_LIMIT} to ${WAF_MAX_LIMIT}`,
+    );
   return {
     waf: {
-      windowSeconds: setting('windowSeconds', defaults.waf.windowSeconds, (n) => WAF_WINDOWS.includes(n), `WAF counts over ${WAF_WINDOWS.join(', ')} seconds`),
+      windowSeconds: setting(
+        'windowSeconds',
+        defaults.waf.windowSeconds,
+        (n) => WAF_WINDOWS.includes(n),
+        `WAF counts over ${WAF_WINDOWS.join(', ')} seconds`,
+      ),
       perIp: limit('perIp'),
       perApiKey: limit('perApiKey'),
       perBearerToken: limit('perBearerToken'),
       publicPerIp: limit('publicPerIp'),
       publicTotal: limit('publicTotal'),
     },
-    authorizerConcurrency: setting('authorizerConcurrency', defaults.authorizerConcurrency, (n) => n >= 1, 'reserved concurrency is a whole number of at least 1'),
+    authorizerConcurrency: setting(
+      'authorizerConcurrency',
+      defaults.authorizerConcurrency,
+      (n) => n >= 1,
+      'reserved concurrency is a whole number of at least 1',
+    ),
   };
 }
 
@@ -125,7 +160,8 @@ export function pathRegexes(paths: readonly string[]): string[] {
   }
   return chunks.map((chunk) => {
     const regex = `(${chunk.join('|')})$`;
-    if (regex.length > WAF_MAX_REGEX) throw new Error(`a public path is longer than WAF's ${WAF_MAX_REGEX}-character regex: ${chunk[0]}`);
+    if (regex.length > WAF_MAX_REGEX)
+      throw new Error(`a public path is longer than WAF's ${WAF_MAX_REGEX}-character regex: ${chunk[0]}`);
     return regex;
   });
 }
@@ -137,7 +173,9 @@ const normalized: wafv2.CfnWebACL.TextTransformationProperty[] = [
 
 /** Matches a request to any of the paths. */
 function pathStatement(paths: readonly string[]): wafv2.CfnWebACL.StatementProperty {
-  const statements = pathRegexes(paths).map((regexString) => ({ regexMatchStatement: { regexString, fieldToMatch: { uriPath: {} }, textTransformations: normalized } }));
+  const statements = pathRegexes(paths).map((regexString) => ({
+    regexMatchStatement: { regexString, fieldToMatch: { uriPath: {} }, textTransformations: normalized },
+  }));
   return statements.length === 1 ? statements[0]! : { orStatement: { statements } };
 }
 
@@ -164,7 +202,11 @@ export class EdgeFirewall extends Construct {
       metricName: `brigade-${stage}-${name}`,
     });
     const rules: wafv2.CfnWebACL.RuleProperty[] = [];
-    const rule = (name: string, limit: number, aggregation: Omit<wafv2.CfnWebACL.RateBasedStatementProperty, 'limit' | 'evaluationWindowSec'>) =>
+    const rule = (
+      name: string,
+      limit: number,
+      aggregation: Omit<wafv2.CfnWebACL.RateBasedStatementProperty, 'limit' | 'evaluationWindowSec'>,
+    ) =>
       rules.push({
         name,
         priority: rules.length,
@@ -175,13 +217,22 @@ export class EdgeFirewall extends Construct {
 
     const publicPaths = publicRoutes(routes).map((r) => r.path);
     if (publicPaths.length > 0) {
-      rule('public-per-ip', limits.publicPerIp, { aggregateKeyType: 'IP', scopeDownStatement: pathStatement(publicPaths) });
-      rule('public-total', limits.publicTotal, { aggregateKeyType: 'CONSTANT', scopeDownStatement: pathStatement(publicPaths) });
+      rule('public-per-ip', limits.publicPerIp, {
+        aggregateKeyType: 'IP',
+        scopeDownStatement: pathStatement(publicPaths),
+      });
+      rule('public-total', limits.publicTotal, {
+        aggregateKeyType: 'CONSTANT',
+        scopeDownStatement: pathStatement(publicPaths),
+      });
     }
     rule('per-ip', limits.perIp, { aggregateKeyType: 'IP' });
     // A request without the header is not counted by its rule.
     rule('per-api-key', limits.perApiKey, { aggregateKeyType: 'CUSTOM_KEYS', customKeys: [header('x-api-key')] });
-    rule('per-bearer-token', limits.perBearerToken, { aggregateKeyType: 'CUSTOM_KEYS', customKeys: [header('authorization')] });
+    rule('per-bearer-token', limits.perBearerToken, {
+      aggregateKeyType: 'CUSTOM_KEYS',
+      customKeys: [header('authorization')],
+    });
 
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: `brigade-${stage}`,
@@ -191,6 +242,9 @@ export class EdgeFirewall extends Construct {
       visibilityConfig: visibility('web-acl'),
       rules,
     });
-    new wafv2.CfnWebACLAssociation(this, 'StageAssociation', { resourceArn: api.deploymentStage.stageArn, webAclArn: this.webAcl.attrArn });
+    new wafv2.CfnWebACLAssociation(this, 'StageAssociation', {
+      resourceArn: api.deploymentStage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
   }
 }

@@ -60,8 +60,16 @@ export class FallbackStack extends NestedStack {
         options: { authorizationType: apigw.AuthorizationType.NONE, apiKeyRequired: false, operationName: 'fallback' },
       });
       Validations.of(method).acknowledge(
-        { id: 'AwsSolutions-APIG4', reason: 'The fallback only answers 404 or 405 in the contract envelope (rate-limited per client IP); it reads and writes no data.' },
-        { id: 'AwsSolutions-COG4', reason: 'The fallback serves no operation, so it takes no credential; operations use the Lambda REQUEST authorizer.' },
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'The fallback only answers 404 or 405 in the contract envelope (rate-limited per client IP); it reads and writes no data.',
+        },
+        {
+          id: 'AwsSolutions-COG4',
+          reason:
+            'The fallback serves no operation, so it takes no credential; operations use the Lambda REQUEST authorizer.',
+        },
       );
     }
     // Browsers' preflights: answered by API Gateway beside the ANY methods (a specific method wins).

@@ -21,22 +21,59 @@ export interface GatewayError {
 const retryLater = { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
 
 export const gatewayErrors: readonly GatewayError[] = [
-  { type: apigw.ResponseType.DEFAULT_4XX, code: 'VALIDATION_FAILED', message: 'The request was rejected before it reached the service', keepStatus: true },
-  { type: apigw.ResponseType.DEFAULT_5XX, code: 'INTERNAL', message: 'Something went wrong; quote the requestId when you report it', keepStatus: true },
-  { type: apigw.ResponseType.UNAUTHORIZED, code: 'UNAUTHENTICATED', message: 'A valid API key or bearer token is required' },
+  {
+    type: apigw.ResponseType.DEFAULT_4XX,
+    code: 'VALIDATION_FAILED',
+    message: 'The request was rejected before it reached the service',
+    keepStatus: true,
+  },
+  {
+    type: apigw.ResponseType.DEFAULT_5XX,
+    code: 'INTERNAL',
+    message: 'Something went wrong; quote the requestId when you report it',
+    keepStatus: true,
+  },
+  {
+    type: apigw.ResponseType.UNAUTHORIZED,
+    code: 'UNAUTHENTICATED',
+    message: 'A valid API key or bearer token is required',
+  },
   { type: apigw.ResponseType.ACCESS_DENIED, code: 'FORBIDDEN', message: 'This credential may not call this operation' },
-  { type: apigw.ResponseType.INVALID_API_KEY, code: 'FORBIDDEN', message: 'This credential has no usage plan on this stage' },
+  {
+    type: apigw.ResponseType.INVALID_API_KEY,
+    code: 'FORBIDDEN',
+    message: 'This credential has no usage plan on this stage',
+  },
   // API Gateway's answer to a path or method it does not know; the contract says 404.
-  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'NOT_FOUND', message: 'No operation at this path and method' },
+  {
+    type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    code: 'NOT_FOUND',
+    message: 'No operation at this path and method',
+  },
   { type: apigw.ResponseType.RESOURCE_NOT_FOUND, code: 'NOT_FOUND', message: 'No operation at this path and method' },
   // The usage plans' per-second throttle; the hourly window is the handlers' (with X-RateLimit-*).
-  { type: apigw.ResponseType.THROTTLED, code: 'RATE_LIMITED', message: 'Too many requests per second; slow down', headers: { 'Retry-After': '1' } },
+  {
+    type: apigw.ResponseType.THROTTLED,
+    code: 'RATE_LIMITED',
+    message: 'Too many requests per second; slow down',
+    headers: { 'Retry-After': '1' },
+  },
   { type: apigw.ResponseType.QUOTA_EXCEEDED, code: 'RATE_LIMITED', message: 'Request quota used up' },
   { type: apigw.ResponseType.REQUEST_TOO_LARGE, code: 'PAYLOAD_TOO_LARGE', message: 'The body is too large' },
   // The authorizer throws only when it cannot check a credential (shared/auth/authorizer.ts).
-  { type: apigw.ResponseType.AUTHORIZER_FAILURE, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly', headers: retryLater },
+  {
+    type: apigw.ResponseType.AUTHORIZER_FAILURE,
+    code: 'UNAVAILABLE',
+    message: 'A dependency is unavailable; try again shortly',
+    headers: retryLater,
+  },
   // The authorizer could not be invoked: at its reserved concurrency during a flood (edge.ts), or down.
-  { type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, code: 'UNAVAILABLE', message: 'A dependency is unavailable; try again shortly', headers: retryLater },
+  {
+    type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    code: 'UNAVAILABLE',
+    message: 'A dependency is unavailable; try again shortly',
+    headers: retryLater,
+  },
 ];
 
 /**

@@ -37,7 +37,8 @@ export const operationFunctionName = (stage: string, operationId: string) => `br
  * Eight hex digits that differ each time CloudFormation creates the stack: the first group of the
  * UUID at the end of its stack id (`arn:…:stack/<name>/<uuid>`).
  */
-const stackCreationId = (scope: Construct) => Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Stack.of(scope).stackId))));
+const stackCreationId = (scope: Construct) =>
+  Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Stack.of(scope).stackId))));
 
 /**
  * The log group of a function: `/aws/lambda/<function name>-<stack creation id>`. Production
@@ -46,7 +47,8 @@ const stackCreationId = (scope: Construct) => Fn.select(0, Fn.split('-', Fn.sele
  * old ones stay readable beside them. Every name still starts with `/aws/lambda/brigade-<stage>-`,
  * the prefix the roles' log grants and the runbooks' queries name (docs/deploy.md).
  */
-const functionLogGroupName = (scope: Construct, functionName: string) => Fn.join('', [`/aws/lambda/${functionName}-`, stackCreationId(scope)]);
+const functionLogGroupName = (scope: Construct, functionName: string) =>
+  Fn.join('', [`/aws/lambda/${functionName}-`, stackCreationId(scope)]);
 
 /**
  * Gives a function CDK makes for itself (a custom-resource provider, such as the triggers' one) a
@@ -55,7 +57,8 @@ const functionLogGroupName = (scope: Construct, functionName: string) => Fn.join
  * execution policy, which lets them write to any log group.
  */
 export function giveLogGroup(providerFunction: CfnResource, durability: Durability): logs.LogGroup {
-  if (providerFunction.cfnResourceType !== 'AWS::Lambda::Function') throw new Error(`${providerFunction.node.path} is not a Lambda function`);
+  if (providerFunction.cfnResourceType !== 'AWS::Lambda::Function')
+    throw new Error(`${providerFunction.node.path} is not a Lambda function`);
   const logGroup = new logs.LogGroup(providerFunction.node.scope as Construct, `${providerFunction.node.id}Logs`, {
     retention: durability.logRetention,
     removalPolicy: durability.removalPolicy,
@@ -116,12 +119,14 @@ export class HandlerFunction extends Construct {
     if (traces) {
       Validations.of(props.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource-level permissions: AWS documents "*" as their only resource.',
+        reason:
+          'X-Ray PutTraceSegments and PutTelemetryRecords take no resource-level permissions: AWS documents "*" as their only resource.',
       });
     }
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: "Node.js 22 is the project's pinned toolchain (package.json engines, esbuild target node22); the runtime moves with it, not ahead of it.",
+      reason:
+        "Node.js 22 is the project's pinned toolchain (package.json engines, esbuild target node22); the runtime moves with it, not ahead of it.",
     });
   }
 }

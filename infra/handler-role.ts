@@ -7,15 +7,30 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { deniedOn, families, guardedFamilies, indexOf, type FamilyName, type Grants, type ItemAction, type RoleAccess } from './data-access';
+import {
+  deniedOn,
+  families,
+  guardedFamilies,
+  indexOf,
+  type FamilyName,
+  type Grants,
+  type ItemAction,
+  type RoleAccess,
+} from './data-access';
 import type { BrigadeTable } from './table';
 
 /** The IAM actions of some item actions (`Query:gsi1` is a `dynamodb:Query`). */
-const dynamodb = (actions: readonly ItemAction[]) => [...new Set(actions.map((a) => `dynamodb:${a.replace(/:.*/, '')}`))];
+const dynamodb = (actions: readonly ItemAction[]) => [
+  ...new Set(actions.map((a) => `dynamodb:${a.replace(/:.*/, '')}`)),
+];
 const partitionsOf = (names: readonly FamilyName[]) => names.flatMap((f) => families[f].partitions);
 
 /** One statement per distinct value of `key` among the families, each naming those families' partitions. */
-function grouped(entries: readonly [FamilyName, readonly ItemAction[]][], key: (actions: readonly ItemAction[]) => string | undefined, statement: (key: string, partitions: string[]) => iam.PolicyStatement) {
+function grouped(
+  entries: readonly [FamilyName, readonly ItemAction[]][],
+  key: (actions: readonly ItemAction[]) => string | undefined,
+  statement: (key: string, partitions: string[]) => iam.PolicyStatement,
+) {
   const byKey = new Map<string, FamilyName[]>();
   for (const [family, actions] of entries) {
     const k = key(actions);
@@ -40,11 +55,24 @@ export function dataStatements(table: BrigadeTable, grants: Grants): iam.PolicyS
   const onTable = (actions: readonly ItemAction[], conditions: Record<string, unknown>, effect = iam.Effect.ALLOW) =>
     new iam.PolicyStatement({ effect, actions: dynamodb(actions), resources: [table.tableArn], conditions });
   const onIndexes = (names: readonly string[], conditions: Record<string, unknown>, effect = iam.Effect.ALLOW) =>
-    new iam.PolicyStatement({ effect, actions: ['dynamodb:Query'], resources: names.map((name) => table.indexArn(name)), conditions });
+    new iam.PolicyStatement({
+      effect,
+      actions: ['dynamodb:Query'],
+      resources: names.map((name) => table.indexArn(name)),
+      conditions,
+    });
 
   const allows = [
-    ...grouped(entries, (actions) => tableActions(actions).join(',') || undefined, (k, partitions) => onTable(k.split(',') as ItemAction[], only(partitions))),
-    ...grouped(entries, (actions) => indexes(actions).join(',') || undefined, (k, partitions) => onIndexes(k.split(','), only(partitions))),
+    ...grouped(
+      entries,
+      (actions) => tableActions(actions).join(',') || undefined,
+      (k, partitions) => onTable(k.split(',') as ItemAction[], only(partitions)),
+    ),
+    ...grouped(
+      entries,
+      (actions) => indexes(actions).join(',') || undefined,
+      (k, partitions) => onIndexes(k.split(','), only(partitions)),
+    ),
   ];
   const denies = guardedFamilies.flatMap((family) => {
     const denied = deniedOn(grants, family);
@@ -74,7 +102,10 @@ export interface HandlerRoleProps {
 /** The role of a group of HTTP functions (data-access.ts `accessOf`). */
 export class HandlerRole extends iam.Role {
   constructor(scope: Construct, id: string, { table, access, logGroupPrefix, manageKeysPolicy }: HandlerRoleProps) {
-    super(scope, id, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: `Brigade HTTP handlers: ${access.name}` });
+    super(scope, id, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Brigade HTTP handlers: ${access.name}`,
+    });
     grantData(this, table, access.grants);
 
     const logGroups = Stack.of(this).formatArn({
@@ -83,10 +114,13 @@ export class HandlerRole extends iam.Role {
       resourceName: `${logGroupPrefix}*:*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    this.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
+    this.addToPolicy(
+      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }),
+    );
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:${logGroupPrefix}*:*]`,
-      reason: "Function names carry the stage, not the area; naming each log group would grow the inline policy with every operation, so the grant covers this stage's handler log-group prefix (streams are named by Lambda).",
+      reason:
+        "Function names carry the stage, not the area; naming each log group would grow the inline policy with every operation, so the grant covers this stage's handler log-group prefix (streams are named by Lambda).",
     });
     // A merchant's usage key: the policy beside the tier plans (usage-tiers.ts).
     if (access.manageUsageKeys) this.addManagedPolicy(manageKeysPolicy);

@@ -39,7 +39,11 @@ export class Monitoring extends NestedStack {
   readonly topic: sns.Topic;
   readonly dashboard: cloudwatch.Dashboard;
 
-  constructor(scope: Construct, id: string, { stage, alarmEmail, api, table, routes, authorizerFunctionName, ...nested }: MonitoringProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { stage, alarmEmail, api, table, routes, authorizerFunctionName, ...nested }: MonitoringProps,
+  ) {
     super(scope, id, nested);
     this.topic = new sns.Topic(this, 'Alarms', {
       topicName: `brigade-${stage}-alarms`,
@@ -54,7 +58,13 @@ export class Monitoring extends NestedStack {
     Aspects.of(Stack.of(scope)).add(new NotifyTopic(this.topic));
 
     const apiMetric = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: { ApiName: api.restApiName, Stage: stage }, statistic, period: FIVE_MINUTES });
+      new cloudwatch.Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ApiName: api.restApiName, Stage: stage },
+        statistic,
+        period: FIVE_MINUTES,
+      });
     const atLeast = (threshold: number, evaluationPeriods = 1) => ({
       threshold,
       evaluationPeriods,
@@ -69,9 +79,15 @@ export class Monitoring extends NestedStack {
       usingMetrics: { errors: apiMetric('5XXError', 'Sum'), requests: apiMetric('Count', 'Sum') },
       period: FIVE_MINUTES,
       label: '5xx answers (%)',
-    }).createAlarm(this, 'ServerErrorsAlarm', { ...atLeast(1, 2), alarmDescription: 'More than 1 % of the API\'s answers were 5xx for 10 minutes. Runbook: docs/deploy.md#api-5xx.' });
+    }).createAlarm(this, 'ServerErrorsAlarm', {
+      ...atLeast(1, 2),
+      alarmDescription: "More than 1 % of the API's answers were 5xx for 10 minutes. Runbook: docs/deploy.md#api-5xx.",
+    });
     // Latency: the slowest answers, over three periods so a cold-start burst alone does not page.
-    apiMetric('Latency', 'p99').createAlarm(this, 'LatencyAlarm', { ...atLeast(3000, 3), alarmDescription: 'The API\'s p99 latency stayed above 3 s for 15 minutes. Runbook: docs/deploy.md#api-latency.' });
+    apiMetric('Latency', 'p99').createAlarm(this, 'LatencyAlarm', {
+      ...atLeast(3000, 3),
+      alarmDescription: "The API's p99 latency stayed above 3 s for 15 minutes. Runbook: docs/deploy.md#api-latency.",
+    });
     // Saturation: the table refusing work, and the authorizer at its reserved concurrency.
     new cloudwatch.MathExpression({
       expression: 'throttled + systemErrors',
@@ -81,18 +97,40 @@ export class Monitoring extends NestedStack {
       },
       period: FIVE_MINUTES,
       label: 'DynamoDB throttled requests and system errors',
-    }).createAlarm(this, 'TableAlarm', { ...atLeast(10), alarmDescription: 'DynamoDB throttled or failed 10 or more requests in 5 minutes. Runbook: docs/deploy.md#table.' });
-    new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', dimensionsMap: { FunctionName: authorizerFunctionName }, statistic: 'Sum', period: FIVE_MINUTES })
-      .createAlarm(this, 'AuthorizerThrottlesAlarm', { ...atLeast(50), alarmDescription: 'The authorizer was throttled 50 or more times in 5 minutes: callers got 503. Runbook: docs/deploy.md#authorizer.' });
+    }).createAlarm(this, 'TableAlarm', {
+      ...atLeast(10),
+      alarmDescription: 'DynamoDB throttled or failed 10 or more requests in 5 minutes. Runbook: docs/deploy.md#table.',
+    });
+    new cloudwatch.Metric({
+      namespace: 'AWS/Lambda',
+      metricName: 'Throttles',
+      dimensionsMap: { FunctionName: authorizerFunctionName },
+      statistic: 'Sum',
+      period: FIVE_MINUTES,
+    }).createAlarm(this, 'AuthorizerThrottlesAlarm', {
+      ...atLeast(50),
+      alarmDescription:
+        'The authorizer was throttled 50 or more times in 5 minutes: callers got 503. Runbook: docs/deploy.md#authorizer.',
+    });
 
-    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { dashboardName: `brigade-${stage}`, defaultInterval: Duration.hours(6) });
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `brigade-${stage}`,
+      defaultInterval: Duration.hours(6),
+    });
     this.dashboard.addWidgets(
-      new cloudwatch.TextWidget({ markdown: `# Brigade ${stage}\nThe whole API, then each route area: traffic, errors, latency, saturation. Alarms: topic \`brigade-${stage}-alarms\`; runbooks in docs/deploy.md.`, width: 24, height: 2 }),
+      new cloudwatch.TextWidget({
+        markdown: `# Brigade ${stage}\nThe whole API, then each route area: traffic, errors, latency, saturation. Alarms: topic \`brigade-${stage}-alarms\`; runbooks in docs/deploy.md.`,
+        width: 24,
+        height: 2,
+      }),
       ...goldenRow('API', {
         traffic: [apiMetric('Count', 'Sum')],
         errors: [apiMetric('4XXError', 'Sum'), apiMetric('5XXError', 'Sum')],
         latency: [apiMetric('Latency', 'p50'), apiMetric('Latency', 'p99')],
-        saturation: [table.metric('ThrottledRequests', { statistic: 'Sum', period: FIVE_MINUTES }), table.metric('SystemErrors', { statistic: 'Sum', period: FIVE_MINUTES })],
+        saturation: [
+          table.metric('ThrottledRequests', { statistic: 'Sum', period: FIVE_MINUTES }),
+          table.metric('SystemErrors', { statistic: 'Sum', period: FIVE_MINUTES }),
+        ],
       }),
     );
     for (const [area, names] of functionsByArea(routes, stage)) this.dashboard.addWidgets(...areaRow(area, names));
@@ -118,7 +156,8 @@ class NotifyTopic implements IAspect {
 
 function functionsByArea(routes: readonly Route[], stage: DeployStage): Map<string, string[]> {
   const byArea = new Map<string, string[]>();
-  for (const r of routes) byArea.set(r.area, [...(byArea.get(r.area) ?? []), operationFunctionName(stage, r.operationId)]);
+  for (const r of routes)
+    byArea.set(r.area, [...(byArea.get(r.area) ?? []), operationFunctionName(stage, r.operationId)]);
   return byArea;
 }
 
@@ -130,8 +169,14 @@ interface Signals {
 }
 
 function goldenRow(title: string, s: Signals): cloudwatch.IWidget[] {
-  const graph = (signal: string, metrics: cloudwatch.IMetric[]) => new cloudwatch.GraphWidget({ title: `${title}: ${signal}`, left: metrics, width: 6, height: 5 });
-  return [graph('traffic', s.traffic), graph('errors', s.errors), graph('latency', s.latency), graph('saturation', s.saturation)];
+  const graph = (signal: string, metrics: cloudwatch.IMetric[]) =>
+    new cloudwatch.GraphWidget({ title: `${title}: ${signal}`, left: metrics, width: 6, height: 5 });
+  return [
+    graph('traffic', s.traffic),
+    graph('errors', s.errors),
+    graph('latency', s.latency),
+    graph('saturation', s.saturation),
+  ];
 }
 
 /**
@@ -145,7 +190,16 @@ function areaRow(area: string, functionNames: string[]): cloudwatch.IWidget[] {
     return new cloudwatch.MathExpression({
       expression: `${combine}([${functionNames.map((_, i) => id(i)).join(',')}])`,
       usingMetrics: Object.fromEntries(
-        functionNames.map((name, i) => [id(i), new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName, dimensionsMap: { FunctionName: name }, statistic, period: FIVE_MINUTES })]),
+        functionNames.map((name, i) => [
+          id(i),
+          new cloudwatch.Metric({
+            namespace: 'AWS/Lambda',
+            metricName,
+            dimensionsMap: { FunctionName: name },
+            statistic,
+            period: FIVE_MINUTES,
+          }),
+        ]),
       ),
       period: FIVE_MINUTES,
       label,
@@ -155,6 +209,9 @@ function areaRow(area: string, functionNames: string[]): cloudwatch.IWidget[] {
     traffic: [over('Invocations', 'Sum', 'SUM', 'invocations')],
     errors: [over('Errors', 'Sum', 'SUM', 'function errors')],
     latency: [over('Duration', 'p99', 'MAX', 'p99 duration, slowest function')],
-    saturation: [over('Throttles', 'Sum', 'SUM', 'throttles'), over('ConcurrentExecutions', 'Maximum', 'MAX', 'concurrency, busiest function')],
+    saturation: [
+      over('Throttles', 'Sum', 'SUM', 'throttles'),
+      over('ConcurrentExecutions', 'Maximum', 'MAX', 'concurrency, busiest function'),
+    ],
   });
 }

@@ -28,7 +28,10 @@ export class NoShowSweeper extends Construct {
 
   constructor(scope: Construct, id: string, { stage, durability, table, environment }: NoShowSweeperProps) {
     super(scope, id);
-    const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: 'Brigade no-show sweeper' });
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Brigade no-show sweeper',
+    });
     const sweeper = new HandlerFunction(this, 'Handler', {
       entry: 'functions/sweeper/no-shows.ts',
       functionName: `brigade-${stage}-no-show-sweeper`,

@@ -32,9 +32,16 @@ export class PermissionCatalogSeed extends NestedStack {
   readonly handler: HandlerFunction;
   readonly trigger: triggers.Trigger;
 
-  constructor(scope: Construct, id: string, { stage, durability, table, environment, ...props }: PermissionCatalogSeedProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { stage, durability, table, environment, ...props }: PermissionCatalogSeedProps,
+  ) {
     super(scope, id, props);
-    const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: 'Brigade permission catalog seed' });
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Brigade permission catalog seed',
+    });
     this.handler = new HandlerFunction(this, 'Handler', {
       entry: 'functions/catalog/seed.ts',
       functionName: `brigade-${stage}-catalog-seed`,

@@ -57,7 +57,9 @@ export function stageSettings(node: Node): StageSettings {
     throw new Error(`-c stage=${stage}: alarmEmail "${settings.alarmEmail}" is not an e-mail address`);
   }
   if (stage === 'prod' && !settings.alarmEmail) {
-    throw new Error(`-c stage=prod: alarmEmail is empty. A production stage's alarms must reach someone: set -c alarmEmail=oncall@yourcompany.com (docs/deploy.md).`);
+    throw new Error(
+      `-c stage=prod: alarmEmail is empty. A production stage's alarms must reach someone: set -c alarmEmail=oncall@yourcompany.com (docs/deploy.md).`,
+    );
   }
   if (settings.jwksUrl && (!settings.jwtIssuer || !settings.jwtAudience)) {
     const missing = ['jwtIssuer', 'jwtAudience'].filter((k) => !settings[k as 'jwtIssuer' | 'jwtAudience']);
@@ -66,7 +68,9 @@ export function stageSettings(node: Node): StageSettings {
     );
   }
   if (!Number.isInteger(settings.apiKeysPerCompany) || settings.apiKeysPerCompany < 1) {
-    throw new Error(`-c stage=${stage}: apiKeysPerCompany must be a positive integer, not "${text('apiKeysPerCompany')}"`);
+    throw new Error(
+      `-c stage=${stage}: apiKeysPerCompany must be a positive integer, not "${text('apiKeysPerCompany')}"`,
+    );
   }
   return settings;
 }

@@ -8,7 +8,9 @@ import { createTableInput, table } from '../shared/data/table';
 import type { Durability } from './settings';
 
 /** Key attribute types exactly as the local stage declares them. */
-const keyTypes = new Map((createTableInput('').AttributeDefinitions ?? []).map((a) => [a.AttributeName, a.AttributeType]));
+const keyTypes = new Map(
+  (createTableInput('').AttributeDefinitions ?? []).map((a) => [a.AttributeName, a.AttributeType]),
+);
 
 function key(name: string): dynamodb.Attribute {
   const type = keyTypes.get(name);

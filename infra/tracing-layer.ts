@@ -44,8 +44,14 @@ const tracingLayerEsbuildArgs = (outfile: string): string[] => [
 export function buildTracingLayer(outputDir: string): string {
   const outfile = join(outputDir, TRACING_LAYER_FILE);
   mkdirSync(join(outputDir, 'brigade-tracing'), { recursive: true });
-  const run = spawnSync(join(projectRoot, 'node_modules', '.bin', 'esbuild'), tracingLayerEsbuildArgs(outfile), { cwd: projectRoot, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`building the tracing layer failed (${run.error?.message ?? `esbuild exited ${run.status}`}): ${run.stderr}`);
+  const run = spawnSync(join(projectRoot, 'node_modules', '.bin', 'esbuild'), tracingLayerEsbuildArgs(outfile), {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `building the tracing layer failed (${run.error?.message ?? `esbuild exited ${run.status}`}): ${run.stderr}`,
+    );
   return outfile;
 }
 

@@ -64,7 +64,9 @@ export class UsageTiers extends Construct {
 
   constructor(scope: Construct, id: string, { api, stage, durability }: UsageTiersProps) {
     super(scope, id);
-    this.keys = Object.fromEntries([...tiers, 'anonymous' as const].map((name) => [name, usageKeyValue(stage, name)])) as UsageKeys;
+    this.keys = Object.fromEntries(
+      [...tiers, 'anonymous' as const].map((name) => [name, usageKeyValue(stage, name)]),
+    ) as UsageKeys;
     const association = new AssociationFunctionSettings(this, 'StageAssociation', durability);
     this.plans = Object.fromEntries(
       tiers.map((tier) => {
@@ -79,7 +81,8 @@ export class UsageTiers extends Construct {
     ) as Record<Tier, apigw.UsagePlan>;
     this.crowdPlan = new apigw.UsagePlan(this, 'crowdPlan', {
       name: `brigade-${stage}-crowd`,
-      description: "Brigade tiers' fallback keys: JWT users and keys without a usage key of their own, each limited by the web ACL",
+      description:
+        "Brigade tiers' fallback keys: JWT users and keys without a usage key of their own, each limited by the web ACL",
       throttle: crowdThrottle,
     });
     new StageAssociation(this, 'crowdStageAssociation', { plan: this.crowdPlan, api, settings: association });
@@ -94,21 +97,35 @@ export class UsageTiers extends Construct {
    * creates it on the new plan; revoking deletes the gateway key. Nothing else of API Gateway.
    */
   private manageKeys(stage: DeployStage): iam.ManagedPolicy {
-    const planKeys = Object.values(this.plans).map((plan) => apiGatewayArn(this, `/usageplans/${plan.usagePlanId}/keys`));
+    const planKeys = Object.values(this.plans).map((plan) =>
+      apiGatewayArn(this, `/usageplans/${plan.usagePlanId}/keys`),
+    );
     const policy = new iam.ManagedPolicy(this, 'ManageKeysPolicy', {
       description: `Brigade ${stage}: merchants' usage keys (create, add to a tier plan, move, delete)`,
       statements: [
-        new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [apiGatewayArn(this, '/apikeys'), ...planKeys] }),
-        new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [apiGatewayArn(this, '/apikeys/*'), ...planKeys.map((arn) => `${arn}/*`)] }),
+        new iam.PolicyStatement({
+          actions: ['apigateway:POST'],
+          resources: [apiGatewayArn(this, '/apikeys'), ...planKeys],
+        }),
+        new iam.PolicyStatement({
+          actions: ['apigateway:DELETE'],
+          resources: [apiGatewayArn(this, '/apikeys/*'), ...planKeys.map((arn) => `${arn}/*`)],
+        }),
       ],
     });
     // The deletes name a key whose id API Gateway assigns at run time: only its path can be granted.
     const stack = Stack.of(this);
-    const keyPaths = ['/apikeys/*', ...Object.values(this.plans).map((plan) => `/usageplans/<${stack.getLogicalId(plan.node.defaultChild as CfnElement)}>/keys/*`)];
+    const keyPaths = [
+      '/apikeys/*',
+      ...Object.values(this.plans).map(
+        (plan) => `/usageplans/<${stack.getLogicalId(plan.node.defaultChild as CfnElement)}>/keys/*`,
+      ),
+    ];
     Validations.of(policy).acknowledge(
       ...keyPaths.map((path) => ({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
-        reason: "Deleting a merchant's gateway key or its plan membership names the key, whose id API Gateway assigns at run time: the grant covers /apikeys/* and the three tier plans' /keys/* only.",
+        reason:
+          "Deleting a merchant's gateway key or its plan membership names the key, whose id API Gateway assigns at run time: the grant covers /apikeys/* and the three tier plans' /keys/* only.",
       })),
     );
     return policy;
@@ -117,7 +134,10 @@ export class UsageTiers extends Construct {
   private addKey(plan: apigw.UsagePlan, stage: DeployStage, name: keyof UsageKeys): void {
     const key = new apigw.ApiKey(this, `${name}Key`, {
       apiKeyName: `brigade-${stage}-${name}`,
-      description: name === 'anonymous' ? 'Meters callers whose credential did not verify' : `Shared by ${name} callers without a usage key of their own`,
+      description:
+        name === 'anonymous'
+          ? 'Meters callers whose credential did not verify'
+          : `Shared by ${name} callers without a usage key of their own`,
       value: this.keys[name],
     });
     plan.addApiKey(key);
@@ -135,7 +155,10 @@ class AssociationFunctionSettings extends Construct {
 
   constructor(scope: Construct, id: string, durability: Durability) {
     super(scope, id);
-    this.logGroup = new logs.LogGroup(this, 'Logs', { retention: durability.logRetention, removalPolicy: durability.removalPolicy });
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: durability.logRetention,
+      removalPolicy: durability.removalPolicy,
+    });
     this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
   }
@@ -169,6 +192,11 @@ class StageAssociation extends AwsCustomResource {
       logGroup: settings.logGroup,
       installLatestAwsSdk: false,
     });
-    settings.role.addToPolicy(new iam.PolicyStatement({ actions: ['apigateway:PATCH'], resources: [apiGatewayArn(scope, `/usageplans/${plan.usagePlanId}`)] }));
+    settings.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['apigateway:PATCH'],
+        resources: [apiGatewayArn(scope, `/usageplans/${plan.usagePlanId}`)],
+      }),
+    );
   }
 }

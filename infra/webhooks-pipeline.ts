@@ -77,7 +77,11 @@ class WorkQueue extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
 
-  constructor(scope: Construct, id: string, props: { visibilityTimeout: Duration; maxReceiveCount: number; alarm: string }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { visibilityTimeout: Duration; maxReceiveCount: number; alarm: string },
+  ) {
     super(scope, id);
     this.deadLetters = secureQueue(this, 'DeadLetters', { retentionPeriod: Duration.days(14) });
     this.queue = secureQueue(this, 'Queue', {
@@ -125,19 +129,26 @@ class PipelineFunction extends Construct {
 export class WebhooksPipeline extends NestedStack {
   readonly pipe: pipes.CfnPipe;
 
-  constructor(scope: Construct, id: string, { stage, durability, table, environment, ...props }: WebhooksPipelineProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { stage, durability, table, environment, ...props }: WebhooksPipelineProps,
+  ) {
     super(scope, id, props);
-    if (leaseMs(DEFAULT_TIMEOUT_MS) <= DELIVERY_FUNCTION_TIMEOUT.toMilliseconds()) throw new Error('a delivery claim must outlast the delivery function');
+    if (leaseMs(DEFAULT_TIMEOUT_MS) <= DELIVERY_FUNCTION_TIMEOUT.toMilliseconds())
+      throw new Error('a delivery claim must outlast the delivery function');
 
     const fanOut = new WorkQueue(this, 'FanOut', {
       visibilityTimeout: visibilityFor(DISPATCHER_FUNCTION_TIMEOUT),
       maxReceiveCount: FAN_OUT_MAX_RECEIVES,
-      alarm: 'Outbox items the dispatcher could not turn into deliveries: their webhooks are not sent. Inspect the messages, fix the cause, redrive them.',
+      alarm:
+        'Outbox items the dispatcher could not turn into deliveries: their webhooks are not sent. Inspect the messages, fix the cause, redrive them.',
     });
     const delivery = new WorkQueue(this, 'Delivery', {
       visibilityTimeout: visibilityFor(DELIVERY_FUNCTION_TIMEOUT),
       maxReceiveCount: DELIVERY_MAX_RECEIVES,
-      alarm: 'Webhook deliveries that died (8 failed attempts) or could not be processed. Each dead one has an alert; retry with POST /api/v1/webhooks/deliveries/{id}/retry.',
+      alarm:
+        'Webhook deliveries that died (8 failed attempts) or could not be processed. Each dead one has an alert; retry with POST /api/v1/webhooks/deliveries/{id}/retry.',
     });
 
     // Stream → Pipe → bus → rule → fan-out queue.
@@ -167,7 +178,11 @@ export class WebhooksPipeline extends NestedStack {
     const deliverer = new PipelineFunction(this, 'Deliverer', {
       entry: 'functions/pipeline/delivery.ts',
       functionName: `brigade-${stage}-webhook-delivery`,
-      environment: { ...environment, DELIVERY_QUEUE_URL: delivery.queue.queueUrl, DELIVERY_DLQ_URL: delivery.deadLetters.queueUrl },
+      environment: {
+        ...environment,
+        DELIVERY_QUEUE_URL: delivery.queue.queueUrl,
+        DELIVERY_DLQ_URL: delivery.deadLetters.queueUrl,
+      },
       durability,
       timeout: DELIVERY_FUNCTION_TIMEOUT,
     });
@@ -182,19 +197,36 @@ export class WebhooksPipeline extends NestedStack {
   }
 
   /** The Pipe: new outbox items from the table's stream to the bus; failed batches to its own DLQ. */
-  private outboxPipe(stage: DeployStage, durability: Durability, table: BrigadeTable, bus: events.EventBus): pipes.CfnPipe {
+  private outboxPipe(
+    stage: DeployStage,
+    durability: Durability,
+    table: BrigadeTable,
+    bus: events.EventBus,
+  ): pipes.CfnPipe {
     const deadLetters = secureQueue(this, 'PipeDeadLetters', { retentionPeriod: Duration.days(14) });
-    depthAlarm(deadLetters, 'Stream records the Pipe could not put on the outbox bus: their webhooks are not sent. The messages name the stream batches to replay.');
+    depthAlarm(
+      deadLetters,
+      'Stream records the Pipe could not put on the outbox bus: their webhooks are not sent. The messages name the stream batches to replay.',
+    );
     Validations.of(deadLetters).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is a dead-letter queue: the Pipe sends failed stream batches here (DeadLetterConfig), which cdk-nag does not recognise as it does a redrive policy.',
+      reason:
+        'This queue is a dead-letter queue: the Pipe sends failed stream batches here (DeadLetterConfig), which cdk-nag does not recognise as it does a redrive policy.',
     });
-    const logGroup = new logs.LogGroup(this, 'PipeLogs', { retention: durability.logRetention, removalPolicy: durability.removalPolicy });
+    const logGroup = new logs.LogGroup(this, 'PipeLogs', {
+      retention: durability.logRetention,
+      removalPolicy: durability.removalPolicy,
+    });
 
     const role = new iam.Role(this, 'PipeRole', { assumedBy: new iam.ServicePrincipal('pipes.amazonaws.com') });
     role.addToPolicy(
       new iam.PolicyStatement({
-        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        actions: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
         resources: [table.tableStreamArn!],
       }),
     );
@@ -239,13 +271,20 @@ export class WebhooksPipeline extends NestedStack {
       dimensionsMap: { PipeName: this.pipe.name! },
       statistic: cloudwatch.Stats.SUM,
       period: Duration.minutes(5),
-    }).createAlarm(this, 'PipeFailuresAlarm', { ...whenAny, alarmDescription: 'The outbox Pipe failed to move stream records to the bus; it retries, then sends them to its dead-letter queue.' });
+    }).createAlarm(this, 'PipeFailuresAlarm', {
+      ...whenAny,
+      alarmDescription:
+        'The outbox Pipe failed to move stream records to the bus; it retries, then sends them to its dead-letter queue.',
+    });
     new cloudwatch.Metric({
       namespace: METRICS_NAMESPACE,
       metricName: DEAD_DELIVERIES_METRIC,
       dimensionsMap: { service: 'brigade', stage },
       statistic: cloudwatch.Stats.SUM,
       period: Duration.minutes(5),
-    }).createAlarm(this, 'DeadDeliveriesAlarm', { ...whenAny, alarmDescription: 'A webhook delivery failed 8 times and was dead-lettered; an alert names it.' });
+    }).createAlarm(this, 'DeadDeliveriesAlarm', {
+      ...whenAny,
+      alarmDescription: 'A webhook delivery failed 8 times and was dead-lettered; an alert names it.',
+    });
   }
 }

@@ -71,14 +71,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stage,
     tableName: env.TABLE_NAME ?? `brigade-${stage}`,
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    dynamoTimeoutMs: positiveInteger('DYNAMODB_TIMEOUT_MS', env.DYNAMODB_TIMEOUT_MS, stage === 'local' ? 10_000 : 2_000),
+    dynamoTimeoutMs: positiveInteger(
+      'DYNAMODB_TIMEOUT_MS',
+      env.DYNAMODB_TIMEOUT_MS,
+      stage === 'local' ? 10_000 : 2_000,
+    ),
     region: env.AWS_REGION ?? 'eu-north-1',
     apiVersion: API_VERSION,
     jwtSecret: env.JWT_SECRET || undefined,
     jwksUrl: env.JWKS_URL || undefined,
     jwtIssuer: env.JWT_ISSUER || (stage === 'local' ? localTokenBinding.issuer : undefined),
     jwtAudience: env.JWT_AUDIENCE || (stage === 'local' ? localTokenBinding.audience : undefined),
-    internalOperatorIds: new Set((env.INTERNAL_OPERATOR_IDS ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    internalOperatorIds: new Set(
+      (env.INTERNAL_OPERATOR_IDS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     readySlowMs: Number(env.READY_SLOW_MS ?? 250),
     apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
     docsTryItKey: stage === 'local' ? env.DOCS_TRY_IT_KEY || undefined : undefined,

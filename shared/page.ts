@@ -25,7 +25,6 @@ export class Page<T> {
 /** The page answered as `data: { [dataKey]: items }`, its pagination in `meta` as every list's. */
 export const namedPage = <T>(page: Page<T>, dataKey: string): Page<T> => new Page(page.items, page.pagination, dataKey);
 
-
 /** The problem with a `page` that reaches past MAX_PAGED_ITEMS, or undefined. A cursor read is never refused. */
 export function pageDepthProblem(q: { page?: unknown; limit?: unknown; cursor?: unknown }): FieldProblem | undefined {
   if (q.cursor !== undefined || typeof q.page !== 'number' || typeof q.limit !== 'number') return undefined;
@@ -49,7 +48,12 @@ export function assertPageDepth(q: { page: number; limit: number; cursor?: strin
  * of the last item listed, so it goes on after that item even when items were added or removed
  * before it; a cursor of another list is refused (400).
  */
-export function pageInMemory<T>(sorted: readonly T[], req: { page: number; limit: number; cursor?: string | undefined }, list: string, positionOf: (item: T) => string | number): Page<T> {
+export function pageInMemory<T>(
+  sorted: readonly T[],
+  req: { page: number; limit: number; cursor?: string | undefined },
+  list: string,
+  positionOf: (item: T) => string | number,
+): Page<T> {
   const after = req.cursor === undefined ? undefined : decodeMemoryCursor(req.cursor, list);
   if (!after) assertPageDepth(req);
   const page = after?.page ?? req.page;
@@ -58,7 +62,8 @@ export function pageInMemory<T>(sorted: readonly T[], req: { page: number; limit
   const items = sorted.slice(start, start + req.limit);
   const last = items.at(-1);
   const more = start + req.limit < sorted.length;
-  const cursor = (position: string | number) => Buffer.from(JSON.stringify({ l: list, p: page + 1, a: position })).toString('base64url');
+  const cursor = (position: string | number) =>
+    Buffer.from(JSON.stringify({ l: list, p: page + 1, a: position })).toString('base64url');
   return new Page(items, {
     page,
     limit: req.limit,
@@ -75,7 +80,13 @@ function decodeMemoryCursor(cursor: string, list: string): { page: number; posit
   } catch {
     parsed = null;
   }
-  const ok = parsed !== null && typeof parsed === 'object' && parsed.l === list && Number.isInteger(parsed.p) && (parsed.p as number) >= 1 && (typeof parsed.a === 'string' || typeof parsed.a === 'number');
+  const ok =
+    parsed !== null &&
+    typeof parsed === 'object' &&
+    parsed.l === list &&
+    Number.isInteger(parsed.p) &&
+    (parsed.p as number) >= 1 &&
+    (typeof parsed.a === 'string' || typeof parsed.a === 'number');
   if (!ok) throw validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
   return { page: parsed!.p as number, position: parsed!.a as string | number };
 }

@@ -27,7 +27,12 @@ function fillPath(template: string, params: Record<string, string> | null | unde
 export function proxyEvent(route: Route, input: EventInput): APIGatewayProxyEvent {
   seq += 1;
   const requestId = `bench-${seq.toString(36)}-0000-4000-8000-000000000000`;
-  const body = input.body === undefined || input.body === null ? null : typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
+  const body =
+    input.body === undefined || input.body === null
+      ? null
+      : typeof input.body === 'string'
+        ? input.body
+        : JSON.stringify(input.body);
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'Accept-Encoding': 'gzip, deflate, br',

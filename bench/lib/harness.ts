@@ -83,4 +83,5 @@ export function describeResponse(res: APIGatewayProxyResult | undefined): string
 }
 
 export const isOk = (res: APIGatewayProxyResult | undefined, expect?: number) =>
-  res !== undefined && (expect !== undefined ? res.statusCode === expect : res.statusCode >= 200 && res.statusCode < 300);
+  res !== undefined &&
+  (expect !== undefined ? res.statusCode === expect : res.statusCode >= 200 && res.statusCode < 300);

@@ -4,7 +4,10 @@ export type Verdict = 'PASS' | 'FAIL' | 'INFO' | 'ERROR' | 'MISSING FIXTURE';
 
 export const verdict = (ok: boolean): Verdict => (ok ? 'PASS' : 'FAIL');
 
-const cell = (v: unknown): string => String(v ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (v: unknown): string =>
+  String(v ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 
 export function table(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const head = `| ${headers.map(cell).join(' | ')} |`;

@@ -51,7 +51,15 @@ export async function pagedSearch<T extends { id: number }>(
   const missing = expected.filter((id) => !seen.has(id)).length;
   const unexpected = [...seen].filter((id) => !want.has(id)).length;
   if (missing || unexpected) problems.push(`${missing} missing, ${unexpected} unexpected`);
-  return { pages: perPage.length, found: ids.length, expected: expected.length, correct: problems.length === 0, why: problems.join('; '), perPage, latency: summarize(times) };
+  return {
+    pages: perPage.length,
+    found: ids.length,
+    expected: expected.length,
+    correct: problems.length === 0,
+    why: problems.join('; '),
+    perPage,
+    latency: summarize(times),
+  };
 }
 
 /** How many `op` commands the pages sent: one figure, or the range. */

@@ -29,7 +29,14 @@ export interface BenchStage {
   record(run: () => Promise<unknown>): Promise<SentCommand[]>;
 }
 
-const STAGE_ENV = ['STAGE', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'JWT_SECRET', 'INTERNAL_OPERATOR_IDS', 'NO_SHOW_SWEEP_MS'] as const;
+const STAGE_ENV = [
+  'STAGE',
+  'TABLE_NAME',
+  'DYNAMODB_ENDPOINT',
+  'JWT_SECRET',
+  'INTERNAL_OPERATOR_IDS',
+  'NO_SHOW_SWEEP_MS',
+] as const;
 
 export async function withBenchStage<T>(name: string, measure: (stage: BenchStage) => Promise<T>): Promise<T> {
   const savedEnv = Object.fromEntries(STAGE_ENV.map((k) => [k, process.env[k]]));
@@ -38,14 +45,19 @@ export async function withBenchStage<T>(name: string, measure: (stage: BenchStag
   const stage = await startLocalStage({ port: 0, localDir });
   await stage.pipeline.stop();
   const raw = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stage.dynamoEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: stage.dynamoEndpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
   const sent: SentCommand[] = [];
   let recording = false;
   db().middlewareStack.add(
     (next, context) => (args) => {
-      if (recording) sent.push({ name: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>) });
+      if (recording)
+        sent.push({ name: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>) });
       return next(args);
     },
     { step: 'initialize', name: `bench-${name}-record` },
@@ -83,6 +95,7 @@ export async function withBenchStage<T>(name: string, measure: (stage: BenchStag
 /** The one command of the given type among those a request sent; throws unless there is exactly one. */
 export function theOne(sent: readonly SentCommand[], name: string, what: string): Record<string, unknown> {
   const found = sent.filter((s) => s.name === name);
-  if (found.length !== 1) throw new Error(`${what} sent ${found.length} ${name} (commands: ${sent.map((s) => s.name).join(', ')})`);
+  if (found.length !== 1)
+    throw new Error(`${what} sent ${found.length} ${name} (commands: ${sent.map((s) => s.name).join(', ')})`);
   return found[0]!.input;
 }

@@ -41,13 +41,38 @@ export async function bundledRead() {
       return f as BundledFunction;
     };
     const endpoint = process.env.DYNAMODB_ENDPOINT!;
-    const load = (f: BundledFunction) => loadFunction(f, environmentOf(f, endpoint, { JWKS_URL: f.environment.JWKS_URL ?? '', JWT_ISSUER: f.environment.JWT_ISSUER ?? '', JWT_AUDIENCE: f.environment.JWT_AUDIENCE ?? '', INTERNAL_OPERATOR_IDS: f.environment.INTERNAL_OPERATOR_IDS ?? '' }));
+    const load = (f: BundledFunction) =>
+      loadFunction(
+        f,
+        environmentOf(f, endpoint, {
+          JWKS_URL: f.environment.JWKS_URL ?? '',
+          JWT_ISSUER: f.environment.JWT_ISSUER ?? '',
+          JWT_AUDIENCE: f.environment.JWT_AUDIENCE ?? '',
+          INTERNAL_OPERATOR_IDS: f.environment.INTERNAL_OPERATOR_IDS ?? '',
+        }),
+      );
     const authorizer = await load(find('brigade-dev-authorizer'));
     const getItem = await load(find('brigade-dev-getItem'));
 
-    const made = await fetch(`${stage.baseUrl}/api/v1/items`, { method: 'POST', headers: { 'X-API-Key': stage.adminKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ locationId: stage.locationId, name: 'Bench steak', price: 10000, vatRate: 12, categoryHandle: 'mains' }) });
+    const made = await fetch(`${stage.baseUrl}/api/v1/items`, {
+      method: 'POST',
+      headers: { 'X-API-Key': stage.adminKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        locationId: stage.locationId,
+        name: 'Bench steak',
+        price: 10000,
+        vatRate: 12,
+        categoryHandle: 'mains',
+      }),
+    });
     const id = String(((await made.json()) as { data: { id: number } }).data.id);
-    const base = proxyEvent({ resource: '/api/v1/items/{id}', method: 'GET', url: `/api/v1/items/${id}`, pathParameters: { id }, headers: { 'X-API-Key': stage.adminKey } });
+    const base = proxyEvent({
+      resource: '/api/v1/items/{id}',
+      method: 'GET',
+      url: `/api/v1/items/${id}`,
+      pathParameters: { id },
+      headers: { 'X-API-Key': stage.adminKey },
+    });
     const verdict = (await authorizer.invoke(authorizerEvent(base))) as APIGatewayAuthorizerResult;
     const event = authorized(base, verdict);
     const invoke = async () => {
@@ -56,7 +81,9 @@ export async function bundledRead() {
     };
 
     // The floor: the commands the same code sends (recorded from the fixtures' stage's client on the same request), sent raw.
-    const sent = await stage.record(() => fetch(`${stage.baseUrl}/api/v1/items/${id}`, { headers: { 'X-API-Key': stage.adminKey } }).then((r) => r.text()));
+    const sent = await stage.record(() =>
+      fetch(`${stage.baseUrl}/api/v1/items/${id}`, { headers: { 'X-API-Key': stage.adminKey } }).then((r) => r.text()),
+    );
     const get = theOne(sent, 'GetItemCommand', `GET /api/v1/items/${id}`) as unknown as GetCommandInput;
     const window = theOne(sent, 'UpdateItemCommand', `GET /api/v1/items/${id}`) as unknown as UpdateCommandInput;
     const pair = () => Promise.all([stage.raw.send(new GetCommand(get)), stage.raw.send(new UpdateCommand(window))]);
@@ -82,7 +109,15 @@ export async function bundledRead() {
     }
     const b = summary(bundled);
     const f = summary(floor);
-    return { bundled: b, floor: f, overheadMedian: b.median - f.median, overheadP95: b.p95 - f.p95, ratio: b.median / f.median, stageCommands: sent.map((c) => c.name), load: { before: loadBefore, after: loadavg() } };
+    return {
+      bundled: b,
+      floor: f,
+      overheadMedian: b.median - f.median,
+      overheadP95: b.p95 - f.p95,
+      ratio: b.median / f.median,
+      stageCommands: sent.map((c) => c.name),
+      load: { before: loadBefore, after: loadavg() },
+    };
   });
 }
 
@@ -90,8 +125,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   const r = await bundledRead();
   const f = (n: number) => n.toFixed(2);
-  console.log(`bundled getItem (in process): median ${f(r.bundled.median)} ms, p95 ${f(r.bundled.p95)} ms (n=${r.bundled.n})`);
-  console.log(`floor (GetItem + window UpdateItem together): median ${f(r.floor.median)} ms, p95 ${f(r.floor.p95)} ms (n=${r.floor.n})`);
-  console.log(`overhead: median ${f(r.overheadMedian)} ms, p95 ${f(r.overheadP95)} ms; ratio ${f(r.ratio)}; stage sent ${r.stageCommands.join(', ')}; load ${r.load.before.map(f).join('/')} → ${r.load.after.map(f).join('/')}`);
+  console.log(
+    `bundled getItem (in process): median ${f(r.bundled.median)} ms, p95 ${f(r.bundled.p95)} ms (n=${r.bundled.n})`,
+  );
+  console.log(
+    `floor (GetItem + window UpdateItem together): median ${f(r.floor.median)} ms, p95 ${f(r.floor.p95)} ms (n=${r.floor.n})`,
+  );
+  console.log(
+    `overhead: median ${f(r.overheadMedian)} ms, p95 ${f(r.overheadP95)} ms; ratio ${f(r.ratio)}; stage sent ${r.stageCommands.join(', ')}; load ${r.load.before.map(f).join('/')} → ${r.load.after.map(f).join('/')}`,
+  );
   process.exit(0);
 }

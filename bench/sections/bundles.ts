@@ -29,10 +29,10 @@ export const BUNDLE_BUDGET_EXEMPTIONS: Readonly<Record<string, { bytes: number; 
 };
 
 /** The size a handler file's bundle must stay within: the budget, or its exemption's ceiling. */
-export const bundleBudgetOf = (handler: string): number => BUNDLE_BUDGET_EXEMPTIONS[handler]?.bytes ?? BUNDLE_BUDGET_BYTES;
+export const bundleBudgetOf = (handler: string): number =>
+  BUNDLE_BUDGET_EXEMPTIONS[handler]?.bytes ?? BUNDLE_BUDGET_BYTES;
 export const INIT_BUDGET_MS = 60;
 export const INIT_RUNS = 5;
-
 
 export interface Contributor {
   name: string;
@@ -119,7 +119,12 @@ function timeImport(root: string, specifiers: string[], preload: string[] = []):
     child.on('close', (code) => {
       const m = /\{"ms":[^}]+\}/.exec(out);
       if (code === 0 && m) resolve((JSON.parse(m[0]) as { ms: number }).ms);
-      else reject(new Error(`import failed (exit ${code}): ${err.trim().split('\n').slice(0, 3).join(' / ') || out.slice(0, 200)}`));
+      else
+        reject(
+          new Error(
+            `import failed (exit ${code}): ${err.trim().split('\n').slice(0, 3).join(' / ') || out.slice(0, 200)}`,
+          ),
+        );
     });
   });
 }
@@ -145,7 +150,17 @@ async function measure(root: string, outDir: string): Promise<BundlesResult> {
   const rows: BundleRow[] = [];
   for (const [handler, operations] of byFile) {
     const outFile = join(outDir, 'out', bundleName(handler));
-    const row: BundleRow = { handler, operations, bytes: 0, initRuns: [], initMedian: Number.NaN, ownRuns: [], ownMedian: Number.NaN, contributors: [], externals: [] };
+    const row: BundleRow = {
+      handler,
+      operations,
+      bytes: 0,
+      initRuns: [],
+      initMedian: Number.NaN,
+      ownRuns: [],
+      ownMedian: Number.NaN,
+      contributors: [],
+      externals: [],
+    };
     try {
       const result = await build({
         absWorkingDir: root,
@@ -158,7 +173,9 @@ async function measure(root: string, outDir: string): Promise<BundlesResult> {
       row.bytes = (await stat(outFile)).size;
       row.contributors = contributors(result.metafile, outFile);
       const out = Object.values(result.metafile.outputs)[0];
-      row.externals = [...new Set((out?.imports ?? []).filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path))].sort();
+      row.externals = [
+        ...new Set((out?.imports ?? []).filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path)),
+      ].sort();
     } catch (err) {
       row.error = `bundle failed: ${(err as Error).message.split('\n')[0]}`;
     }
@@ -210,6 +227,10 @@ async function measure(root: string, outDir: string): Promise<BundlesResult> {
     c.on('close', () => resolve(v.trim()));
     c.on('error', () => resolve('unknown'));
   });
-  return { rows, sdkOnly: { ...sdkOnly, ...(sdkSpecs.length ? {} : { error: 'no external SDK imports' }) }, emptyModule, node };
+  return {
+    rows,
+    sdkOnly: { ...sdkOnly, ...(sdkSpecs.length ? {} : { error: 'no external SDK imports' }) },
+    emptyModule,
+    node,
+  };
 }
-

@@ -29,11 +29,14 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   read: '1 read (GetItem, or one BatchGetItem) + 1 rate window',
   write: '1 TransactWriteItems + 1 rate window',
   update: '1 read round trip (GetItem, or one BatchGetItem) + 1 TransactWriteItems + 1 rate window',
-  'by-code': '1 GetItem (the code lookup, which carries the booking) + at most 1 Query and 1 TransactWriteItems + 1 rate window',
+  'by-code':
+    '1 GetItem (the code lookup, which carries the booking) + at most 1 Query and 1 TransactWriteItems + 1 rate window',
   list: '1 Query per page + 1 rate window (counter shown apart)',
   probe: 'none in §6 (listed only)',
-  floor: '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + 1 rate window',
-  range: '1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range\'s day items (1 per 1 MB page) + 1 rate window',
+  floor:
+    '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + 1 rate window',
+  range:
+    "1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range's day items (1 per 1 MB page) + 1 rate window",
 };
 
 /** Inputs sampled from the route's schemas, empty answers: only for routes without a fixture. */
@@ -65,11 +68,14 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
     case 'probe':
       return { ok: null, why: why.join('; ') };
     case 'read':
-      if (reads !== 1 || total !== 1) why.push(`expected 1 read (GetItem or BatchGetItem), got ${JSON.stringify(t.data)}`);
+      if (reads !== 1 || total !== 1)
+        why.push(`expected 1 read (GetItem or BatchGetItem), got ${JSON.stringify(t.data)}`);
       break;
     case 'write':
       if (t.data.TransactWriteItems !== 1 || total !== 1) {
-        const extra = Object.entries(t.data).filter(([op]) => op !== 'TransactWriteItems').map(([op, n]) => `${n} ${op}`);
+        const extra = Object.entries(t.data)
+          .filter(([op]) => op !== 'TransactWriteItems')
+          .map(([op, n]) => `${n} ${op}`);
         why.push(
           t.data.TransactWriteItems === 1
             ? `1 TransactWriteItems plus ${extra.join(', ')}${t.data.GetItem ? ' (read before write)' : ''}`
@@ -80,21 +86,29 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
     case 'by-code': {
       const { GetItem = 0, Query = 0, TransactWriteItems = 0 } = t.data;
       if (GetItem !== 1 || Query > 1 || TransactWriteItems > 1 || total !== GetItem + Query + TransactWriteItems) {
-        why.push(`expected the code lookup (1 GetItem), at most 1 Query and 1 TransactWriteItems, got ${JSON.stringify(t.data)}`);
+        why.push(
+          `expected the code lookup (1 GetItem), at most 1 Query and 1 TransactWriteItems, got ${JSON.stringify(t.data)}`,
+        );
       }
       break;
     }
     case 'update':
-      if (reads !== 1 || t.data.TransactWriteItems !== 1 || total !== 2) why.push(`expected 1 read round trip (GetItem or BatchGetItem) + 1 TransactWriteItems, got ${JSON.stringify(t.data)}`);
+      if (reads !== 1 || t.data.TransactWriteItems !== 1 || total !== 2)
+        why.push(
+          `expected 1 read round trip (GetItem or BatchGetItem) + 1 TransactWriteItems, got ${JSON.stringify(t.data)}`,
+        );
       break;
     case 'floor':
-      if (reads !== 1 || t.data.Query !== 3 || total !== 4) why.push(`expected 1 GetItem or BatchGetItem and 3 Queries, got ${JSON.stringify(t.data)}`);
+      if (reads !== 1 || t.data.Query !== 3 || total !== 4)
+        why.push(`expected 1 GetItem or BatchGetItem and 3 Queries, got ${JSON.stringify(t.data)}`);
       break;
     case 'range':
-      if (reads !== 1 || t.data.Query !== pages || total !== 1 + pages) why.push(`expected 1 GetItem or BatchGetItem and ${pages} Query, got ${JSON.stringify(t.data)}`);
+      if (reads !== 1 || t.data.Query !== pages || total !== 1 + pages)
+        why.push(`expected 1 GetItem or BatchGetItem and ${pages} Query, got ${JSON.stringify(t.data)}`);
       break;
     case 'list':
-      if (t.data.Query !== pages || total !== pages) why.push(`expected ${pages} Query for ${pages} page(s), got ${JSON.stringify(t.data)}`);
+      if (t.data.Query !== pages || total !== pages)
+        why.push(`expected ${pages} Query for ${pages} page(s), got ${JSON.stringify(t.data)}`);
       if (t.counter > 1) why.push(`${t.counter} counter reads`);
       break;
   }
@@ -108,7 +122,12 @@ export async function dynamoCalls(h: Harness): Promise<CallsRow[]> {
     const given = fixtures[route.operationId];
     const fixture = given ?? sampledFixture(route);
     const kind = budgetClass(route, given);
-    const base = { route, kind, fixture: given ? ('fixture' as const) : ('missing' as const), budget: BUDGET_TEXT[kind] };
+    const base = {
+      route,
+      kind,
+      fixture: given ? ('fixture' as const) : ('missing' as const),
+      budget: BUDGET_TEXT[kind],
+    };
     try {
       const handler = await h.handler(route);
       h.db.use(fixture.responders ?? {});
@@ -159,9 +178,26 @@ export const staleFixtures = (): string[] => {
 
 export function callsMarkdown(rows: CallsRow[]): string {
   const fmtData = (d: Record<string, number>) =>
-    Object.entries(d).length ? Object.entries(d).map(([op, n]) => `${n} ${op}`).join(' + ') : '—';
+    Object.entries(d).length
+      ? Object.entries(d)
+          .map(([op, n]) => `${n} ${op}`)
+          .join(' + ')
+      : '—';
   const body = table(
-    ['Operation', 'Route', 'Class', 'Rate window (UpdateItem)', 'Data calls', 'Counter GetItem', 'Warm total', 'Key lookup on a cold key cache', 'HTTP', 'Budget', 'Result', 'Notes'],
+    [
+      'Operation',
+      'Route',
+      'Class',
+      'Rate window (UpdateItem)',
+      'Data calls',
+      'Counter GetItem',
+      'Warm total',
+      'Key lookup on a cold key cache',
+      'HTTP',
+      'Budget',
+      'Result',
+      'Notes',
+    ],
     rows.map((r) => [
       `\`${r.route.operationId}\``,
       `${r.route.method} ${r.route.path}`,

@@ -18,8 +18,54 @@ export const TAG_POPULATION = 5_000;
 const COMPANY_ID = 1;
 const PAGE_LIMIT = 20;
 
-const adjectives = ['Gluten free', 'Vegan', 'Vegetarian', 'Spicy', 'Mild', 'Smoked', 'Organic', 'Local', 'Seasonal', 'Crispy', 'Raw', 'Sugar free', 'Lactose free', 'Nut free', 'Hot', 'Cold', 'Fresh', 'Grillad', 'Rökt', 'Ekologisk', 'Glutenfri', 'Végétal', 'Fermenterad', 'Chef’s choice'];
-const nouns = ['option', 'dish', 'plate', 'special', 'bowl', 'side', 'sauce', 'dessert', 'drink', 'starter', 'main', 'snack', 'menu', 'pairing', 'brunch', 'räksmörgås', 'kött', 'fisk', 'crème', 'salad'];
+const adjectives = [
+  'Gluten free',
+  'Vegan',
+  'Vegetarian',
+  'Spicy',
+  'Mild',
+  'Smoked',
+  'Organic',
+  'Local',
+  'Seasonal',
+  'Crispy',
+  'Raw',
+  'Sugar free',
+  'Lactose free',
+  'Nut free',
+  'Hot',
+  'Cold',
+  'Fresh',
+  'Grillad',
+  'Rökt',
+  'Ekologisk',
+  'Glutenfri',
+  'Végétal',
+  'Fermenterad',
+  'Chef’s choice',
+];
+const nouns = [
+  'option',
+  'dish',
+  'plate',
+  'special',
+  'bowl',
+  'side',
+  'sauce',
+  'dessert',
+  'drink',
+  'starter',
+  'main',
+  'snack',
+  'menu',
+  'pairing',
+  'brunch',
+  'räksmörgås',
+  'kött',
+  'fisk',
+  'crème',
+  'salad',
+];
 const categories = ['diet', 'allergen', 'flavour', 'origin', 'season', 'kitchen', 'bar', 'promotion'];
 
 /** 5,000 distinct tags: an adjective, a noun and a number, under one of eight category handles. */
@@ -57,10 +103,23 @@ export interface TagSearchResult {
   cases: TagCase[];
 }
 
-const principal: Principal = { kind: 'apiKey', companyId: COMPANY_ID, permissions: ['custom_tags.read'], tier: 'unlimited', locationIds: null, rateSubject: 'bench', internalOperator: false };
+const principal: Principal = {
+  kind: 'apiKey',
+  companyId: COMPANY_ID,
+  permissions: ['custom_tags.read'],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: 'bench',
+  internalOperator: false,
+};
 
 async function run(name: string, q: string, population: readonly CustomTag[], sent: string[]): Promise<TagCase> {
-  const searched = await pagedSearch((cursor) => searchCustomTags(principal, { query: q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}) }), sent, PAGE_LIMIT, expectedTags(population, q));
+  const searched = await pagedSearch(
+    (cursor) => searchCustomTags(principal, { query: q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}) }),
+    sent,
+    PAGE_LIMIT,
+    expectedTags(population, q),
+  );
   return { name, q, ...searched };
 }
 
@@ -112,12 +171,32 @@ export function customTagSearchMarkdown(r: TagSearchResult): string[] {
     `DynamoDB Local (in memory), one company of ${r.population.toLocaleString('en')} generated custom tags (an adjective, a noun and a number; accented`,
     `words, an apostrophe), written with BatchWriteItem as the items the repository's create transaction writes (\`customTagItems\`):`,
     `${r.items.toLocaleString('en')} items in ${ms(r.seedMs)}. Each search runs page by page (limit ${PAGE_LIMIT}, page 2 on by \`nextCursor\`) through`,
-    '`searchCustomTags`, the handler\'s domain call; a middleware on the client counts each page\'s commands. Results are compared with a',
+    "`searchCustomTags`, the handler's domain call; a middleware on the client counts each page's commands. Results are compared with a",
     'brute-force filter of the population (folded key, from any word on, starting with the folded query). One untimed search runs first.',
     '',
     table(
-      ['Search', 'query', 'Pages', 'Tags found / expected', 'Correct', 'Query per page', 'Other commands', 'Latency per page, median', 'p99'],
-      r.cases.map((c) => [c.name, `\`${c.q}\``, c.pages, `${c.found} / ${c.expected}`, c.correct ? 'yes' : `**no**: ${c.why}`, range(c), others(c), ms(c.latency.median), ms(c.latency.p99)]),
+      [
+        'Search',
+        'query',
+        'Pages',
+        'Tags found / expected',
+        'Correct',
+        'Query per page',
+        'Other commands',
+        'Latency per page, median',
+        'p99',
+      ],
+      r.cases.map((c) => [
+        c.name,
+        `\`${c.q}\``,
+        c.pages,
+        `${c.found} / ${c.expected}`,
+        c.correct ? 'yes' : `**no**: ${c.why}`,
+        range(c),
+        others(c),
+        ms(c.latency.median),
+        ms(c.latency.p99),
+      ]),
     ),
   ];
 }

@@ -52,7 +52,12 @@ const principal: Principal = {
 
 /** A document client on DynamoDB Local that records the operation of every command it sends. */
 export function countingClient(endpoint: string, sent: string[]): DynamoDBDocumentClient {
-  const base = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 });
+  const base = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+  });
   base.middlewareStack.add(
     (next, context) => (args) => {
       sent.push(String(context.commandName).replace(/Command$/, ''));
@@ -86,31 +91,68 @@ export async function load(items: Record<string, unknown>[], concurrency = 16): 
 async function seedHistory(population: readonly Guest[]): Promise<void> {
   const now = new Date().toISOString();
   const hours = Object.fromEntries(weekdays.map((d) => [d, []])) as unknown as Location['operatingHours'];
-  const location: Location = { id: LOCATION_ID, name: 'Bench bistro', timezone: 'Europe/Stockholm', operatingHours: hours, address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
-  await locations.create(COMPANY_ID, location, newEvent(COMPANY_ID, 'location.created', String(LOCATION_ID), { ...location }));
+  const location: Location = {
+    id: LOCATION_ID,
+    name: 'Bench bistro',
+    timezone: 'Europe/Stockholm',
+    operatingHours: hours,
+    address: null,
+    phone: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await locations.create(
+    COMPANY_ID,
+    location,
+    newEvent(COMPANY_ID, 'location.created', String(LOCATION_ID), { ...location }),
+  );
   const withHistory = population.filter((g) => g.id % HISTORY_EVERY === 0);
   for (let i = 0; i < withHistory.length; i += 16) {
     await Promise.all(
-      withHistory.slice(i, i + 16).map((g) => transact([guestHistoryStep(COMPANY_ID, g.id, LOCATION_ID, historyOf(g.id))])),
+      withHistory
+        .slice(i, i + 16)
+        .map((g) => transact([guestHistoryStep(COMPANY_ID, g.id, LOCATION_ID, historyOf(g.id))])),
     );
   }
 }
 
-const historyOf = (id: number) => ({ bookings: 1 + (id % 4), noShows: id % 3 === 0 ? 1 : 0, lastVisitAt: `2026-11-${String(1 + (id % 28)).padStart(2, '0')}T19:00:00.000Z` });
+const historyOf = (id: number) => ({
+  bookings: 1 + (id % 4),
+  noShows: id % 3 === 0 ? 1 : 0,
+  lastVisitAt: `2026-11-${String(1 + (id % 28)).padStart(2, '0')}T19:00:00.000Z`,
+});
 
 /** Every page of a search; each page's commands counted, its latency taken, its results checked. */
-async function run(name: string, q: string, population: readonly Guest[], sent: string[], locationId?: number): Promise<SearchCase> {
+async function run(
+  name: string,
+  q: string,
+  population: readonly Guest[],
+  sent: string[],
+  locationId?: number,
+): Promise<SearchCase> {
   const wrongHistories = (page: GuestMatch[]) => {
     if (!locationId) return undefined;
     const wrong = page.filter((g) => {
       const h = g.bookingHistory!;
       const want = g.id % HISTORY_EVERY === 0 ? historyOf(g.id) : undefined;
-      return h.bookingCount !== (want?.bookings ?? 0) || h.noShowCount !== (want?.noShows ?? 0) || h.lastVisitAt !== (want?.lastVisitAt ?? null);
+      return (
+        h.bookingCount !== (want?.bookings ?? 0) ||
+        h.noShowCount !== (want?.noShows ?? 0) ||
+        h.lastVisitAt !== (want?.lastVisitAt ?? null)
+      );
     });
     return wrong.length ? `${wrong.length} wrong histories` : undefined;
   };
   const searched = await pagedSearch(
-    (cursor) => searchGuests(principal, { q, limit: PAGE_LIMIT, page: 1, ...(cursor ? { cursor } : {}), ...(locationId ? { locationId } : {}) }),
+    (cursor) =>
+      searchGuests(principal, {
+        q,
+        limit: PAGE_LIMIT,
+        page: 1,
+        ...(cursor ? { cursor } : {}),
+        ...(locationId ? { locationId } : {}),
+      }),
     sent,
     PAGE_LIMIT,
     expectedMatches(population, q),
@@ -137,7 +179,7 @@ export async function guestSearch(): Promise<GuestSearchResult> {
     const someone = population[1234]!;
     const cases = [
       await run('email prefix', 'anna.berg', population, sent),
-      await run('one guest\'s whole email', someone.email!, population, sent),
+      await run("one guest's whole email", someone.email!, population, sent),
       await run('phone prefix', '+46 70 1', population, sent),
       await run('phone prefix, 00 and separators', '0044 (780) 01', population, sent),
       await run('name-word prefix', 'ber', population, sent),
@@ -160,7 +202,12 @@ const others = (c: SearchCase) => otherCommands(c.perPage, ['Query', 'BatchGetIt
 /** Checks of the section, one per search: [check, budget, measured, passed]. */
 export function guestSearchChecks(r: GuestSearchResult): [string, string, string, boolean][] {
   return r.cases.map((c) => {
-    const calls = c.perPage.every((p) => p.Query === 1 && (p.BatchGetItem ?? 0) === (c.locationId ? 1 : 0) && Object.keys(p).length === (c.locationId ? 2 : 1));
+    const calls = c.perPage.every(
+      (p) =>
+        p.Query === 1 &&
+        (p.BatchGetItem ?? 0) === (c.locationId ? 1 : 0) &&
+        Object.keys(p).length === (c.locationId ? 2 : 1),
+    );
     return [
       `§5 Guest search: ${c.name} (\`${c.q}\`${c.locationId ? `, locationId ${c.locationId}` : ''})`,
       `exactly the brute-force matches, each once; per page 1 Query${c.locationId ? ' + 1 BatchGetItem' : ''}`,
@@ -176,11 +223,23 @@ export function guestSearchMarkdown(r: GuestSearchResult): string[] {
     `email, an eighth without phone), written with BatchWriteItem as the items the repository's create transaction writes (\`guestItems\`):`,
     `${r.items.toLocaleString('en')} items in ${ms(r.seedMs)}. Every fifth guest has a history at location ${LOCATION_ID}, written with \`guestHistoryStep\` in transactions.`,
     `Each search runs page by page (limit ${PAGE_LIMIT}, page 2 on by \`nextCursor\`) through \`searchGuests\`, the handler's domain call; a middleware on the`,
-    'client counts each page\'s commands. Results are compared with a brute-force filter of the generated population (folded email, phone digits,',
+    "client counts each page's commands. Results are compared with a brute-force filter of the generated population (folded email, phone digits,",
     'name from any word on, starting with the query). One untimed search runs first, as a warm-up.',
     '',
     table(
-      ['Search', 'q', 'locationId', 'Pages', 'Guests found / expected', 'Correct', 'Query per page', 'BatchGetItem per page', 'Other commands', 'Latency per page, median', 'p99'],
+      [
+        'Search',
+        'q',
+        'locationId',
+        'Pages',
+        'Guests found / expected',
+        'Correct',
+        'Query per page',
+        'BatchGetItem per page',
+        'Other commands',
+        'Latency per page, median',
+        'p99',
+      ],
       r.cases.map((c) => [
         c.name,
         `\`${c.q}\``,

@@ -11,7 +11,14 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { GetCommand, TransactWriteCommand, UpdateCommand, type GetCommandInput, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type GetCommandInput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ms, table, verdict, type Verdict } from '../lib/md';
 import { nowMs, percentile } from '../lib/stats';
 import { theOne, withBenchStage, type SentCommand } from '../lib/stage';
@@ -60,7 +67,11 @@ function autocannon(o: AutocannonOptions): Promise<AutocannonResult> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? ok(JSON.parse(out) as AutocannonResult) : fail(new Error(`autocannon exited ${code}: ${err.slice(-500)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? ok(JSON.parse(out) as AutocannonResult)
+        : fail(new Error(`autocannon exited ${code}: ${err.slice(-500)}`)),
+    );
   });
 }
 
@@ -92,7 +103,14 @@ export interface LoadResult {
 
 function figures(r: AutocannonResult): LoadFigures {
   const statuses = Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]));
-  return { requests: r.requests.total, perSecond: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, statuses, errors: r.errors + r.timeouts };
+  return {
+    requests: r.requests.total,
+    perSecond: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    statuses,
+    errors: r.errors + r.timeouts,
+  };
 }
 
 /** `loops` concurrent loops of `send` for `seconds`; the latency of each call. */
@@ -117,13 +135,21 @@ async function rawLoad(send: (i: number) => Promise<unknown>, loops: number, sec
   );
   const elapsed = (nowMs() - t0) / 1000;
   samples.sort((a, b) => a - b);
-  return { requests: samples.length, perSecond: samples.length / elapsed, p50: percentile(samples, 50), p99: percentile(samples, 99), statuses: {}, errors };
+  return {
+    requests: samples.length,
+    perSecond: samples.length / elapsed,
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    statuses: {},
+    errors,
+  };
 }
 
 /** The input with every occurrence of each `from` (in strings and as a number) replaced by its `to`. */
 function rekey<T>(input: T, replacements: readonly [string | number, string | number][]): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return replacements.reduce<string>((s, [from, to]) => s.split(String(from)).join(String(to)), v);
+    if (typeof v === 'string')
+      return replacements.reduce<string>((s, [from, to]) => s.split(String(from)).join(String(to)), v);
     if (typeof v === 'number') return replacements.find(([from]) => from === v)?.[1] ?? v;
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
@@ -140,7 +166,13 @@ export async function loadSection(): Promise<LoadResult> {
     const headers = { 'X-API-Key': stage.adminKey, 'Content-Type': 'application/json' };
     const url = stage.baseUrl;
     const readPath = `/api/v1/locations/${stage.locationId}`;
-    const bodyTemplate = JSON.stringify({ locationId: stage.locationId, name: 'Load test dish [<id>]', price: 16500, vatRate: 12, categoryHandle: 'starters' });
+    const bodyTemplate = JSON.stringify({
+      locationId: stage.locationId,
+      name: 'Load test dish [<id>]',
+      price: 16500,
+      vatRate: 12,
+      categoryHandle: 'starters',
+    });
     const itemBody = (n: number) => bodyTemplate.replace('[<id>]', String(n));
     const post = async (n: number) => {
       const res = await fetch(`${url}/api/v1/items`, { method: 'POST', headers, body: itemBody(n) });
@@ -160,10 +192,16 @@ export async function loadSection(): Promise<LoadResult> {
     const writeSent = await stage.record(async () => (recordedId = await post(0)));
     const getInput = theOne(readSent, 'GetItemCommand', `GET ${readPath}`) as unknown as GetCommandInput;
     const windowInput = theOne(readSent, 'UpdateItemCommand', `GET ${readPath}`) as unknown as UpdateCommandInput;
-    const writeInput = theOne(writeSent, 'TransactWriteItemsCommand', 'POST /api/v1/items') as unknown as TransactWriteCommandInput;
+    const writeInput = theOne(
+      writeSent,
+      'TransactWriteItemsCommand',
+      'POST /api/v1/items',
+    ) as unknown as TransactWriteCommandInput;
 
     const before = loadavg();
-    const read = figures(await autocannon({ url: `${url}${readPath}`, connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, headers }));
+    const read = figures(
+      await autocannon({ url: `${url}${readPath}`, connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, headers }),
+    );
     const write = figures(
       await autocannon({
         url: `${url}/api/v1/items`,
@@ -176,12 +214,24 @@ export async function loadSection(): Promise<LoadResult> {
     );
     // The raw calls: the read's GetItem and the window's UpdateItem together, as the stage sends
     // them; the write's transaction with a fresh item id and name each time (ids far above the stage's).
-    const rawRead = await rawLoad(() => Promise.all([stage.raw.send(new GetCommand(getInput)), stage.raw.send(new UpdateCommand(windowInput))]), LOAD_CONNECTIONS, RAW_SECONDS);
+    const rawRead = await rawLoad(
+      () => Promise.all([stage.raw.send(new GetCommand(getInput)), stage.raw.send(new UpdateCommand(windowInput))]),
+      LOAD_CONNECTIONS,
+      RAW_SECONDS,
+    );
     const rawWrite = await rawLoad(
       (i) => {
         const id = 900_000_000 + i;
-        const input = rekey(writeInput, [[pad12(recordedId), pad12(id)], [recordedId, id], ['Load test dish 0', `Raw dish ${i}`], ['load test dish 0', `raw dish ${i}`]]);
-        return Promise.all([stage.raw.send(new TransactWriteCommand(input)), stage.raw.send(new UpdateCommand(windowInput))]);
+        const input = rekey(writeInput, [
+          [pad12(recordedId), pad12(id)],
+          [recordedId, id],
+          ['Load test dish 0', `Raw dish ${i}`],
+          ['load test dish 0', `raw dish ${i}`],
+        ]);
+        return Promise.all([
+          stage.raw.send(new TransactWriteCommand(input)),
+          stage.raw.send(new UpdateCommand(windowInput)),
+        ]);
       },
       LOAD_CONNECTIONS,
       RAW_SECONDS,
@@ -189,8 +239,22 @@ export async function loadSection(): Promise<LoadResult> {
     const after = loadavg();
     return {
       cases: [
-        { name: 'read', http: `GET ${readPath}`, raw: 'its GetItem + the rate window\'s UpdateItem, together', stage: read, rawFigures: rawRead, stageCommands: names(readSent) },
-        { name: 'write', http: 'POST /api/v1/items (a new dish each time)', raw: 'its TransactWriteItems (fresh id) + the rate window\'s UpdateItem, together', stage: write, rawFigures: rawWrite, stageCommands: names(writeSent) },
+        {
+          name: 'read',
+          http: `GET ${readPath}`,
+          raw: "its GetItem + the rate window's UpdateItem, together",
+          stage: read,
+          rawFigures: rawRead,
+          stageCommands: names(readSent),
+        },
+        {
+          name: 'write',
+          http: 'POST /api/v1/items (a new dish each time)',
+          raw: "its TransactWriteItems (fresh id) + the rate window's UpdateItem, together",
+          stage: write,
+          rawFigures: rawWrite,
+          stageCommands: names(writeSent),
+        },
       ],
       load: { before, after },
     };
@@ -198,13 +262,32 @@ export async function loadSection(): Promise<LoadResult> {
 }
 
 /** Answers that are errors: anything but 200, and 429 only because the unlimited key never meets its window. */
-export const loadErrors = (f: LoadFigures) => f.errors + Object.entries(f.statuses).filter(([code]) => code !== '200').reduce((s, [, c]) => s + c, 0);
+export const loadErrors = (f: LoadFigures) =>
+  f.errors +
+  Object.entries(f.statuses)
+    .filter(([code]) => code !== '200')
+    .reduce((s, [, c]) => s + c, 0);
 
 export function loadChecks(r: LoadResult): [string, string, string, Verdict][] {
   return r.cases.flatMap((c): [string, string, string, Verdict][] => [
-    [`§10 Load ${c.name}: errors under ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s`, '0 (other than 429)', `${loadErrors(c.stage)} of ${c.stage.requests}`, verdict(loadErrors(c.stage) === 0)],
-    [`§10 Load ${c.name}: throughput, stage / raw DynamoDB Local`, 'reported', `${c.stage.perSecond.toFixed(0)} / ${c.rawFigures.perSecond.toFixed(0)} per s = ${(c.stage.perSecond / c.rawFigures.perSecond).toFixed(2)}`, 'INFO'],
-    [`§10 Load ${c.name}: p50 / p99 latency, stage / raw`, 'reported', `${ms(c.stage.p50)} / ${ms(c.stage.p99)} against ${ms(c.rawFigures.p50)} / ${ms(c.rawFigures.p99)}`, 'INFO'],
+    [
+      `§10 Load ${c.name}: errors under ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s`,
+      '0 (other than 429)',
+      `${loadErrors(c.stage)} of ${c.stage.requests}`,
+      verdict(loadErrors(c.stage) === 0),
+    ],
+    [
+      `§10 Load ${c.name}: throughput, stage / raw DynamoDB Local`,
+      'reported',
+      `${c.stage.perSecond.toFixed(0)} / ${c.rawFigures.perSecond.toFixed(0)} per s = ${(c.stage.perSecond / c.rawFigures.perSecond).toFixed(2)}`,
+      'INFO',
+    ],
+    [
+      `§10 Load ${c.name}: p50 / p99 latency, stage / raw`,
+      'reported',
+      `${ms(c.stage.p50)} / ${ms(c.stage.p99)} against ${ms(c.rawFigures.p50)} / ${ms(c.rawFigures.p99)}`,
+      'INFO',
+    ],
   ]);
 }
 
@@ -219,14 +302,31 @@ export function loadMarkdown(r: LoadResult): string[] {
     'Everything shares the 2 cores: the stage, DynamoDB Local and autocannon itself.',
     '',
     table(
-      ['Route', 'Requests', 'Per second', 'p50', 'p99', 'Answers', 'Errors', 'Raw calls', 'Raw per second', 'Raw p50', 'Raw p99', 'Throughput ratio', 'p50 ratio', 'Commands the stage sent (warm)'],
+      [
+        'Route',
+        'Requests',
+        'Per second',
+        'p50',
+        'p99',
+        'Answers',
+        'Errors',
+        'Raw calls',
+        'Raw per second',
+        'Raw p50',
+        'Raw p99',
+        'Throughput ratio',
+        'p50 ratio',
+        'Commands the stage sent (warm)',
+      ],
       r.cases.map((c) => [
         `\`${c.http}\``,
         c.stage.requests,
         c.stage.perSecond.toFixed(0),
         ms(c.stage.p50),
         ms(c.stage.p99),
-        Object.entries(c.stage.statuses).map(([code, count]) => `${code}: ${count}`).join(', '),
+        Object.entries(c.stage.statuses)
+          .map(([code, count]) => `${code}: ${count}`)
+          .join(', '),
         loadErrors(c.stage),
         c.raw,
         c.rawFigures.perSecond.toFixed(0),

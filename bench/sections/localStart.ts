@@ -16,12 +16,20 @@ async function oneStart(root: string): Promise<number> {
   const port = await freePort();
   const localDir = mkdtempSync(join(tmpdir(), 'brigade-bench-start-'));
   const started = performance.now();
-  const child = spawn('npm', ['start'], { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir } });
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir },
+  });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
       if (performance.now() - started > 4 * START_BUDGET_MS) throw new Error('no answer from /live within 60 s');
-      const ok = await fetch(`http://127.0.0.1:${port}/live`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/live`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return performance.now() - started;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -30,19 +30,36 @@ function vitest(args: readonly string[]): Promise<Run> {
   const command = `vitest run ${args.join(' ')}`;
   const started = performance.now();
   return new Promise((ok, fail) => {
-    const child = spawn('npx', ['vitest', 'run', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+    const child = spawn('npx', ['vitest', 'run', ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    });
     let out = '';
     const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20000));
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', fail);
-    child.on('close', (code) => ok({ command, code, seconds: (performance.now() - started) / 1000, tail: out.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn')).slice(-40).join('\n') }));
+    child.on('close', (code) =>
+      ok({
+        command,
+        code,
+        seconds: (performance.now() - started) / 1000,
+        tail: out
+          .split('\n')
+          .filter((l) => l.trim() && !l.startsWith('npm warn'))
+          .slice(-40)
+          .join('\n'),
+      }),
+    );
   });
 }
 
 /** A JSON record of `.local/` written after `since` (epoch ms), else undefined. */
 function freshJson<T>(file: string, since: number): T | undefined {
-  return existsSync(file) && statSync(file).mtimeMs >= since ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+  return existsSync(file) && statSync(file).mtimeMs >= since
+    ? (JSON.parse(readFileSync(file, 'utf8')) as T)
+    : undefined;
 }
 
 export interface FuzzCounts {
@@ -89,7 +106,13 @@ export async function proof(): Promise<ProofResult> {
           return record ? [{ file: `test/faults/${f.replace(/\.json$/, '.test.ts')}`, ...record }] : [];
         })
     : [];
-  return { apiRun, faultRun, fuzz: freshJson<FuzzCounts>(local('fuzz.json'), since), sweeps: freshJson<SweepCounts>(local('sweeps.json'), since), faults };
+  return {
+    apiRun,
+    faultRun,
+    fuzz: freshJson<FuzzCounts>(local('fuzz.json'), since),
+    sweeps: freshJson<SweepCounts>(local('sweeps.json'), since),
+    faults,
+  };
 }
 
 /** [check, budget, measured, verdict] rows for the summary. */
@@ -99,25 +122,35 @@ export function proofChecks(p: ProofResult): [string, string, string, Verdict][]
   rows.push([
     '§11 Fuzz of every route',
     '0 answers 5xx, 0 wrong answers, 0 state changes on refusals',
-    f ? `${f.requests} requests to ${f.routes} routes (${f.refused} refused): ${f.fiveXX} × 5xx, ${f.faults} wrong, ${f.stateChanges} state changes; seed ${f.seed}` : `no counts (exit ${p.apiRun.code})`,
+    f
+      ? `${f.requests} requests to ${f.routes} routes (${f.refused} refused): ${f.fiveXX} × 5xx, ${f.faults} wrong, ${f.stateChanges} state changes; seed ${f.seed}`
+      : `no counts (exit ${p.apiRun.code})`,
     f && p.apiRun.code === 0 && f.fiveXX === 0 && f.faults === 0 && f.stateChanges === 0 ? 'PASS' : 'FAIL',
   ]);
   const s = p.sweeps;
   rows.push([
     '§11 Tenancy and permission sweeps',
     '0 leaks, 0 missing 404s, 0 missing 403s, 0 writes',
-    s ? `${s.swept} routes (tenancy ${s.tenancy}, permission ${s.permission}, location ${s.location}, sanity ${s.sanity}): ${s.leaks} leaks, ${s.missing404s} missing 404s, ${s.missing403s} missing 403s, ${s.writes} writes` : `no counts (exit ${p.apiRun.code})`,
+    s
+      ? `${s.swept} routes (tenancy ${s.tenancy}, permission ${s.permission}, location ${s.location}, sanity ${s.sanity}): ${s.leaks} leaks, ${s.missing404s} missing 404s, ${s.missing403s} missing 403s, ${s.writes} writes`
+      : `no counts (exit ${p.apiRun.code})`,
     s && p.apiRun.code === 0 && s.leaks + s.missing404s + s.missing403s + s.writes === 0 ? 'PASS' : 'FAIL',
   ]);
   for (const x of p.faults) {
     rows.push([
       `§11 Fault: ${x.scenario}`,
-      'every acknowledged write stored whole, each stored write\'s event delivered once by webhook-id, none of an unstored one',
+      "every acknowledged write stored whole, each stored write's event delivered once by webhook-id, none of an unstored one",
       `${x.sent} sent, ${x.acknowledged} acknowledged, ${x.refused} refused 503, ${x.lost} unanswered; ${x.stored} stored, ${x.delivered} delivered once (${x.arrivals} arrivals); ${x.lostToDynamoDbLocal} in DynamoDB Local's kill window`,
       p.faultRun.code === 0 ? 'PASS' : 'FAIL',
     ]);
   }
-  if (p.faults.length < 2) rows.push(['§11 Fault scenarios', 'both scenarios ran and recorded their counts', `${p.faults.length} recorded (exit ${p.faultRun.code})`, 'FAIL']);
+  if (p.faults.length < 2)
+    rows.push([
+      '§11 Fault scenarios',
+      'both scenarios ran and recorded their counts',
+      `${p.faults.length} recorded (exit ${p.faultRun.code})`,
+      'FAIL',
+    ]);
   return rows;
 }
 
@@ -132,7 +165,9 @@ export function proofMarkdown(p: ProofResult): string[] {
       [p.apiRun, p.faultRun].map((r) => [`\`${r.command}\``, String(r.code), `${r.seconds.toFixed(1)} s`]),
     ),
     '',
-    ...[p.apiRun, p.faultRun].filter((r) => r.code !== 0).flatMap((r) => [`Last lines of \`${r.command}\`:`, '', '```', r.tail, '```', '']),
+    ...[p.apiRun, p.faultRun]
+      .filter((r) => r.code !== 0)
+      .flatMap((r) => [`Last lines of \`${r.command}\`:`, '', '```', r.tail, '```', '']),
   ];
 }
 

@@ -31,12 +31,26 @@ const MONTH = { start: '2026-11-01', end: '2026-11-30', days: 30 };
 const RUNS = 40;
 const WARMUP = 5;
 
-const principal: Principal = { kind: 'apiKey', companyId: COMPANY_ID, permissions: ['reports.read'], tier: 'unlimited', locationIds: null, rateSubject: 'bench', internalOperator: false };
+const principal: Principal = {
+  kind: 'apiKey',
+  companyId: COMPANY_ID,
+  permissions: ['reports.read'],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: 'bench',
+  internalOperator: false,
+};
 
 const kitchen = { code: 'KITCHEN', name: 'Kitchen' };
 const bar = { code: 'BAR', name: 'Bar' };
 /** A menu of 40 dishes and drinks: 12 % food in the kitchen, 25 % drinks at the bar, a few lines without a cost center. */
-const menu = Array.from({ length: 40 }, (_, i) => ({ itemId: 1000 + i, name: `${i < 25 ? 'Dish' : 'Drink'} ${i}`, unitPrice: 5_000 + (i % 9) * 2_500, vatRate: i < 25 ? 12 : 25, costCenter: i % 13 === 0 ? null : i < 25 ? kitchen : bar }));
+const menu = Array.from({ length: 40 }, (_, i) => ({
+  itemId: 1000 + i,
+  name: `${i < 25 ? 'Dish' : 'Drink'} ${i}`,
+  unitPrice: 5_000 + (i % 9) * 2_500,
+  vatRate: i < 25 ? 12 : 25,
+  costCenter: i % 13 === 0 ? null : i < 25 ? kitchen : bar,
+}));
 const providers = ['card', 'swish', 'stripe', 'cash'];
 
 /** Purchase i of the month: a deterministic mix of 1-4 lines, a provider, sometimes a tip or a plain amount. */
@@ -48,16 +62,39 @@ function purchaseOf(i: number): Purchase {
     : Array.from({ length: 1 + (i % 4) }, (_, k) => {
         const m = menu[(i * 7 + k * 11) % menu.length]!;
         const quantity = 1 + ((i + k) % 3);
-        return { itemId: m.itemId, name: m.name, quantity, unitPrice: m.unitPrice, amount: quantity * m.unitPrice, vatRate: m.vatRate, costCenter: m.costCenter };
+        return {
+          itemId: m.itemId,
+          name: m.name,
+          quantity,
+          unitPrice: m.unitPrice,
+          amount: quantity * m.unitPrice,
+          vatRate: m.vatRate,
+          costCenter: m.costCenter,
+        };
       });
   const amount = plain ? 10_000 + (i % 50) * 100 : items.reduce((s, l) => s + l.amount, 0);
   const tip = i % 3 === 0 ? 1_000 : 0;
   const serviceFee = i % 7 === 0 ? 500 : 0;
   const at = `${localDate}T18:00:00.000Z`;
   return {
-    id: `p${i}`, tabId: `t${i}`, bookingId: null, locationId: LOCATION_ID, status: 'succeeded', items, amount,
-    vatRows: plain ? [{ vatRate: 12, amount, vat: Math.round((amount * 12) / 112) }] : vatRowsOf(items), tip, serviceFee, total: amount + tip + serviceFee,
-    paymentProvider: providers[i % providers.length]!, providerReference: null, localDate, pickedUpAt: null, createdAt: at, updatedAt: at, version: 1,
+    id: `p${i}`,
+    tabId: `t${i}`,
+    bookingId: null,
+    locationId: LOCATION_ID,
+    status: 'succeeded',
+    items,
+    amount,
+    vatRows: plain ? [{ vatRate: 12, amount, vat: Math.round((amount * 12) / 112) }] : vatRowsOf(items),
+    tip,
+    serviceFee,
+    total: amount + tip + serviceFee,
+    paymentProvider: providers[i % providers.length]!,
+    providerReference: null,
+    localDate,
+    pickedUpAt: null,
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
   };
 }
 
@@ -83,8 +120,17 @@ const tallyOf = (sent: string[]) => sent.reduce<Record<string, number>>((t, op) 
 /** Sums over the generated purchases, to compare the summary with. */
 function bruteForce(all: Purchase[]) {
   const sum = (f: (p: Purchase) => number) => all.reduce((s, p) => s + f(p), 0);
-  const byProvider = Object.fromEntries(providers.map((name) => [name, sum((p) => (p.paymentProvider === name ? p.amount : 0))]));
-  return { count: all.length, amount: sum((p) => p.amount), vat: sum((p) => p.vatRows.reduce((s, v) => s + v.vat, 0)), tip: sum((p) => p.tip), serviceFee: sum((p) => p.serviceFee), byProvider };
+  const byProvider = Object.fromEntries(
+    providers.map((name) => [name, sum((p) => (p.paymentProvider === name ? p.amount : 0))]),
+  );
+  return {
+    count: all.length,
+    amount: sum((p) => p.amount),
+    vat: sum((p) => p.vatRows.reduce((s, v) => s + v.vat, 0)),
+    tip: sum((p) => p.tip),
+    serviceFee: sum((p) => p.serviceFee),
+    byProvider,
+  };
 }
 
 export async function purchaseSummarySection(): Promise<PurchaseSummaryResult> {
@@ -95,15 +141,34 @@ export async function purchaseSummarySection(): Promise<PurchaseSummaryResult> {
     setDb(countingClient(dynamo.endpoint, sent));
     const now = new Date().toISOString();
     const hours = Object.fromEntries(weekdays.map((d) => [d, []])) as unknown as Location['operatingHours'];
-    const location: Location = { id: LOCATION_ID, name: 'Bench bistro', timezone: 'Europe/Stockholm', operatingHours: hours, address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
-    await locations.create(COMPANY_ID, location, newEvent(COMPANY_ID, 'location.created', String(LOCATION_ID), { ...location }));
+    const location: Location = {
+      id: LOCATION_ID,
+      name: 'Bench bistro',
+      timezone: 'Europe/Stockholm',
+      operatingHours: hours,
+      address: null,
+      phone: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    await locations.create(
+      COMPANY_ID,
+      location,
+      newEvent(COMPANY_ID, 'location.created', String(LOCATION_ID), { ...location }),
+    );
 
     const all = Array.from({ length: SUMMARY_PURCHASES }, (_, i) => purchaseOf(i));
     const t0 = performance.now();
     await purchaseDays.add(COMPANY_ID, all);
     const seedMs = performance.now() - t0;
     const expected = bruteForce(all);
-    const query = (split: boolean) => ({ locationId: LOCATION_ID, startDate: MONTH.start, endDate: MONTH.end, splitByCostCenter: split });
+    const query = (split: boolean) => ({
+      locationId: LOCATION_ID,
+      startDate: MONTH.start,
+      endDate: MONTH.end,
+      splitByCostCenter: split,
+    });
 
     const cases: SummaryCase[] = [];
     let dayItems = 0;
@@ -121,14 +186,21 @@ export async function purchaseSummarySection(): Promise<PurchaseSummaryResult> {
       }
       const sorted = samples.sort((a, b) => a - b);
       const got = answer!;
-      const providersGot = Object.fromEntries(providers.map((name) => [name, got.psp.filter((r) => r.paymentProvider === name).reduce((s, r) => s + r.amount, 0)]));
+      const providersGot = Object.fromEntries(
+        providers.map((name) => [
+          name,
+          got.psp.filter((r) => r.paymentProvider === name).reduce((s, r) => s + r.amount, 0),
+        ]),
+      );
       const wrong = [
         got.totals.count !== expected.count && `count ${got.totals.count} ≠ ${expected.count}`,
         got.totals.amount !== expected.amount && `amount ${got.totals.amount} ≠ ${expected.amount}`,
         got.totals.vat !== expected.vat && `vat ${got.totals.vat} ≠ ${expected.vat}`,
         got.totals.tip !== expected.tip && `tip ${got.totals.tip} ≠ ${expected.tip}`,
-        got.totals.serviceFee !== expected.serviceFee && `service fee ${got.totals.serviceFee} ≠ ${expected.serviceFee}`,
-        JSON.stringify(providersGot) !== JSON.stringify(expected.byProvider) && `providers ${JSON.stringify(providersGot)} ≠ ${JSON.stringify(expected.byProvider)}`,
+        got.totals.serviceFee !== expected.serviceFee &&
+          `service fee ${got.totals.serviceFee} ≠ ${expected.serviceFee}`,
+        JSON.stringify(providersGot) !== JSON.stringify(expected.byProvider) &&
+          `providers ${JSON.stringify(providersGot)} ≠ ${JSON.stringify(expected.byProvider)}`,
         split && got.costCenters?.length !== 2 && `${got.costCenters?.length} cost centers`,
       ].filter(Boolean);
       cases.push({
@@ -148,12 +220,16 @@ export async function purchaseSummarySection(): Promise<PurchaseSummaryResult> {
   }
 }
 
-const commandsText = (c: Record<string, number>) => Object.entries(c).map(([op, n]) => `${n} ${op}`).join(', ');
+const commandsText = (c: Record<string, number>) =>
+  Object.entries(c)
+    .map(([op, n]) => `${n} ${op}`)
+    .join(', ');
 
 /** Checks of the section: [check, budget, measured, verdict]. No latency budget exists for it: the latency is reported. */
 export function purchaseSummaryChecks(r: PurchaseSummaryResult): [string, string, string, Verdict][] {
   return r.cases.map((c) => {
-    const calls = c.commands.GetItem === 1 && c.commands.Query === 1 && Object.keys(c.commands).length === 2 && c.sameEveryCall;
+    const calls =
+      c.commands.GetItem === 1 && c.commands.Query === 1 && Object.keys(c.commands).length === 2 && c.sameEveryCall;
     return [
       `§9 Purchase summary, ${r.purchases.toLocaleString('en')} purchases in a month${c.split ? ', split by cost center' : ''}`,
       'the sums of the purchases; 1 GetItem (location) + 1 Query (the day items), never a read per purchase',
@@ -174,7 +250,14 @@ export function purchaseSummaryMarkdown(r: PurchaseSummaryResult): string[] {
     '',
     table(
       ['Mode', 'Correct', 'Commands per call', 'Latency median', 'p95', 'Calls timed'],
-      r.cases.map((c) => [c.split ? 'split by cost center' : 'legacy', c.correct ? 'yes' : `**no**: ${c.why}`, commandsText(c.commands), ms(c.latency.median), ms(c.latency.p95), c.latency.n]),
+      r.cases.map((c) => [
+        c.split ? 'split by cost center' : 'legacy',
+        c.correct ? 'yes' : `**no**: ${c.why}`,
+        commandsText(c.commands),
+        ms(c.latency.median),
+        ms(c.latency.p95),
+        c.latency.n,
+      ]),
     ),
   ];
 }
@@ -185,6 +268,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.env.AWS_REGION ??= 'eu-north-1';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   const result = await purchaseSummarySection();
-  const lines = [`## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`, '', ...purchaseSummaryMarkdown(result), '', table(['Check', 'Budget', 'Measured', 'Result'], purchaseSummaryChecks(result))];
+  const lines = [
+    `## 9. Purchase summary of a month of ${SUMMARY_PURCHASES.toLocaleString('en')} purchases`,
+    '',
+    ...purchaseSummaryMarkdown(result),
+    '',
+    table(['Check', 'Budget', 'Measured', 'Result'], purchaseSummaryChecks(result)),
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -6,7 +6,14 @@
  */
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { GetCommand, QueryCommand, UpdateCommand, type GetCommandInput, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type GetCommandInput,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ms, table } from '../lib/md';
 import { theOne, withBenchStage } from '../lib/stage';
 import { nowMs, percentile } from '../lib/stats';
@@ -117,13 +124,35 @@ export async function readFloor(): Promise<ReadFloorResult> {
         () => Promise.all([raw.send(new QueryCommand(queryInput)), raw.send(new UpdateCommand(windowInput))]),
       ];
       const before = loadavg();
-      const [httpGet, rawGet, httpList, rawQuery, rawWindow, getPair, queryPair] = (await interleaved(tasks)).map(timing) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing];
+      const [httpGet, rawGet, httpList, rawQuery, rawWindow, getPair, queryPair] = (await interleaved(tasks)).map(
+        timing,
+      ) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing];
       const after = loadavg();
       const names = (sent: { name: string }[]) => sent.map((s) => s.name.replace(/Command$/, ''));
       return {
         cases: [
-          { name: 'GET by id', http: `GET ${byIdPath}`, raw: 'GetItem of the same item', httpTiming: httpGet, rawTiming: rawGet, ratio: httpGet.median / rawGet.median, pairTiming: getPair, pairRatio: httpGet.median / getPair.median, stageCommands: names(byIdSent) },
-          { name: 'list page', http: `GET ${listPath}`, raw: 'Query of the same index and partition', httpTiming: httpList, rawTiming: rawQuery, ratio: httpList.median / rawQuery.median, pairTiming: queryPair, pairRatio: httpList.median / queryPair.median, stageCommands: names(listSent) },
+          {
+            name: 'GET by id',
+            http: `GET ${byIdPath}`,
+            raw: 'GetItem of the same item',
+            httpTiming: httpGet,
+            rawTiming: rawGet,
+            ratio: httpGet.median / rawGet.median,
+            pairTiming: getPair,
+            pairRatio: httpGet.median / getPair.median,
+            stageCommands: names(byIdSent),
+          },
+          {
+            name: 'list page',
+            http: `GET ${listPath}`,
+            raw: 'Query of the same index and partition',
+            httpTiming: httpList,
+            rawTiming: rawQuery,
+            ratio: httpList.median / rawQuery.median,
+            pairTiming: queryPair,
+            pairRatio: httpList.median / queryPair.median,
+            stageCommands: names(listSent),
+          },
         ],
         rawWindow,
         settings: { warmup: WARMUP, rounds: ROUNDS, block: BLOCK },
@@ -161,15 +190,28 @@ export function readFloorMarkdown(r: ReadFloorResult): string[] {
     'The local stage (`startLocalStage`: in-memory DynamoDB Local, seed, HTTP server) on a free port, in this process; its webhook',
     'pipeline and no-show sweep are stopped, so that nothing but the measured requests talks to DynamoDB Local.',
     'Each HTTP request goes through the whole stage (HTTP edge, Middy chain with key verification from the cache, rate window,',
-    'domain and data layer) with company 1\'s admin key (unlimited tier, never refused), over one keep-alive connection. The raw call',
+    "domain and data layer) with company 1's admin key (unlimited tier, never refused), over one keep-alive connection. The raw call",
     'is the DynamoDB command the handler itself sent for that request (recorded during a warm request), sent again with a',
     'DocumentClient of its own on the same DynamoDB Local. Requests are sequential; after',
     `${warmup} warm-up requests of each kind, ${rounds} rounds each run a block of ${block} of every kind in turn (${rounds * block} samples each).`,
-    'Each round also sends a block of the rate window\'s UpdateItem raw (below the table), and blocks of each raw call sent together with',
+    "Each round also sends a block of the rate window's UpdateItem raw (below the table), and blocks of each raw call sent together with",
     'the window\'s UpdateItem, as the stage sends them ("raw + window together"): the floor of this design on this DynamoDB Local.',
     '',
     table(
-      ['Case', 'Over HTTP', 'Raw', 'HTTP median', 'HTTP p90', 'Raw median', 'Raw p90', 'Ratio of medians', 'Raw + window together', 'Ratio to that', 'Budget', 'Commands the stage sent (warm)'],
+      [
+        'Case',
+        'Over HTTP',
+        'Raw',
+        'HTTP median',
+        'HTTP p90',
+        'Raw median',
+        'Raw p90',
+        'Ratio of medians',
+        'Raw + window together',
+        'Ratio to that',
+        'Budget',
+        'Commands the stage sent (warm)',
+      ],
       r.cases.map((c) => [
         c.name,
         `\`${c.http}\``,

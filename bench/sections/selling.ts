@@ -46,10 +46,39 @@ export interface Comparison {
 }
 
 export interface SellingResult {
-  availability: { seed: number; tables: number; bookings: number; withoutTables: number; slots: number; available: number; ms: Summary };
-  optimizer: { seed: number; tables: number; bookings: number; movable: number; fixed: number; withoutTables: number; rounds: number; moves: number; before: Score; after: Score; ms: Summary };
+  availability: {
+    seed: number;
+    tables: number;
+    bookings: number;
+    withoutTables: number;
+    slots: number;
+    available: number;
+    ms: Summary;
+  };
+  optimizer: {
+    seed: number;
+    tables: number;
+    bookings: number;
+    movable: number;
+    fixed: number;
+    withoutTables: number;
+    rounds: number;
+    moves: number;
+    before: Score;
+    after: Score;
+    ms: Summary;
+  };
   comparisons: Comparison[];
-  evenings: { seeds: [number, number]; tables: number; requests: number; requestedCovers: number; assignment: number; smallestFit: number; wins: number; losses: number }[];
+  evenings: {
+    seeds: [number, number];
+    tables: number;
+    requests: number;
+    requestedCovers: number;
+    assignment: number;
+    smallestFit: number;
+    wins: number;
+    losses: number;
+  }[];
 }
 
 const every = (...intervals: [string, string][]): WeekHours =>
@@ -76,16 +105,30 @@ function availabilityBench() {
   const date = ordinaryDate();
   const midnight = localDay(date, ZONE).startMs;
   const all = [...p.fixed, ...p.movable].slice(0, 400);
-  const bookings = all.map((b): Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'> => ({
-    id: b.id,
-    tableIds: [...b.tableIds],
-    startsAt: new Date(midnight + b.startMs).toISOString(),
-    endsAt: new Date(midnight + b.endMs).toISOString(),
-    guestCount: 'guestCount' in b ? (b.guestCount as number) : 2,
-    status: 'confirmed',
-  }));
-  const settings = { ...defaultSettings(1, ''), maxAdvanceDays: 365, overbookingBufferPercentage: 10, operatingHours: every(['11:00', '15:00'], ['17:00', '24:00']) };
-  const request = () => ({ date, zone: ZONE, nowMs: Date.now(), partySize: 4, rules: inForce(every(), settings, p.tables), bookings });
+  const bookings = all.map(
+    (b): Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'> => ({
+      id: b.id,
+      tableIds: [...b.tableIds],
+      startsAt: new Date(midnight + b.startMs).toISOString(),
+      endsAt: new Date(midnight + b.endMs).toISOString(),
+      guestCount: 'guestCount' in b ? (b.guestCount as number) : 2,
+      status: 'confirmed',
+    }),
+  );
+  const settings = {
+    ...defaultSettings(1, ''),
+    maxAdvanceDays: 365,
+    overbookingBufferPercentage: 10,
+    operatingHours: every(['11:00', '15:00'], ['17:00', '24:00']),
+  };
+  const request = () => ({
+    date,
+    zone: ZONE,
+    nowMs: Date.now(),
+    partySize: 4,
+    rules: inForce(every(), settings, p.tables),
+    bookings,
+  });
   for (let i = 0; i < 20; i++) daySlots(request());
   const runs = Array.from({ length: AVAILABILITY_RUNS }, () => timed(() => daySlots(request())));
   const slots = runs[0]!.value;
@@ -141,13 +184,25 @@ function compare(offset: number, count: number, size: { tables: number; bookings
     optimizerMs.push(plan.ms);
     exactMs.push(exact.ms);
     const best = exact.value.score;
-    const gap = best.sellableSeatMinutes === 0 ? 0 : (best.sellableSeatMinutes - plan.value.after.sellableSeatMinutes) / best.sellableSeatMinutes;
+    const gap =
+      best.sellableSeatMinutes === 0
+        ? 0
+        : (best.sellableSeatMinutes - plan.value.after.sellableSeatMinutes) / best.sellableSeatMinutes;
     if (compareScores(plan.value.after, best) === 0) equal++;
     if (plan.value.after.placedCovers === best.placedCovers && gap <= OPTIMUM_GAP) within++;
     if (plan.value.after.placedCovers === best.placedCovers) worstGap = Math.max(worstGap, gap);
     else worstGap = Math.max(worstGap, 1);
   }
-  return { size: `${size.tables} tables, ${size.bookings} requests`, seeds: [first, first + count - 1], problems: count, equal, within, worstGap, optimizerMs: summarize(optimizerMs), exactMs: summarize(exactMs) };
+  return {
+    size: `${size.tables} tables, ${size.bookings} requests`,
+    seeds: [first, first + count - 1],
+    problems: count,
+    equal,
+    within,
+    worstGap,
+    optimizerMs: summarize(optimizerMs),
+    exactMs: summarize(exactMs),
+  };
 }
 
 /** Automatic assignment against smallest fit, the same requests for both, evening by evening, at one load. */
@@ -183,8 +238,18 @@ const hours = (seatMinutes: number) => `${(seatMinutes / 60).toFixed(1)}`;
 /** The section's rows of the report's summary: check, budget, measured, verdict (the evenings are information: the issue sets no figure). */
 export function sellingChecks(r: SellingResult): [string, string, string, Verdict][] {
   return [
-    ['§7 Availability, one day, 60 tables, 400 bookings', `≤ ${AVAILABILITY_BUDGET_MS} ms median`, ms(r.availability.ms.median), verdict(r.availability.ms.median <= AVAILABILITY_BUDGET_MS)],
-    ['§7 Optimizer, 300 bookings × 50 tables', `≤ ${OPTIMIZER_BUDGET_MS / 1000} s median`, ms(r.optimizer.ms.median), verdict(r.optimizer.ms.median <= OPTIMIZER_BUDGET_MS)],
+    [
+      '§7 Availability, one day, 60 tables, 400 bookings',
+      `≤ ${AVAILABILITY_BUDGET_MS} ms median`,
+      ms(r.availability.ms.median),
+      verdict(r.availability.ms.median <= AVAILABILITY_BUDGET_MS),
+    ],
+    [
+      '§7 Optimizer, 300 bookings × 50 tables',
+      `≤ ${OPTIMIZER_BUDGET_MS / 1000} s median`,
+      ms(r.optimizer.ms.median),
+      verdict(r.optimizer.ms.median <= OPTIMIZER_BUDGET_MS),
+    ],
     ...r.comparisons.map((c): [string, string, string, Verdict] => [
       `§7 Optimizer vs exact optimum, ${c.problems} problems of ${c.size}`,
       `within ${pct(OPTIMUM_GAP)} on every problem`,
@@ -217,7 +282,12 @@ export function sellingMarkdown(r: SellingResult): string[] {
     table(
       ['', 'Guests placed', 'Sellable seat-hours', 'Oversized seat-hours'],
       [
-        ['Before (smallest fit)', o.before.placedCovers, hours(o.before.sellableSeatMinutes), hours(o.before.oversizeSeatMinutes)],
+        [
+          'Before (smallest fit)',
+          o.before.placedCovers,
+          hours(o.before.sellableSeatMinutes),
+          hours(o.before.oversizeSeatMinutes),
+        ],
         ['After', o.after.placedCovers, hours(o.after.sellableSeatMinutes), hours(o.after.oversizeSeatMinutes)],
       ],
     ),
@@ -226,26 +296,62 @@ export function sellingMarkdown(r: SellingResult): string[] {
     '(an evening, requests placed by smallest fit, a tenth of them locked):',
     '',
     table(
-      ['Problems', 'Seeds', 'Equal to the optimum (every figure)', `Within ${pct(OPTIMUM_GAP)}`, 'Worst gap (sellable)', 'Optimizer median', 'Exact solver median'],
-      r.comparisons.map((c) => [`${c.problems} × ${c.size}`, `${c.seeds[0]}-${c.seeds[1]}`, `${c.equal}/${c.problems}`, `${c.within}/${c.problems}`, pct(c.worstGap), ms(c.optimizerMs.median), ms(c.exactMs.median)]),
+      [
+        'Problems',
+        'Seeds',
+        'Equal to the optimum (every figure)',
+        `Within ${pct(OPTIMUM_GAP)}`,
+        'Worst gap (sellable)',
+        'Optimizer median',
+        'Exact solver median',
+      ],
+      r.comparisons.map((c) => [
+        `${c.problems} × ${c.size}`,
+        `${c.seeds[0]}-${c.seeds[1]}`,
+        `${c.equal}/${c.problems}`,
+        `${c.within}/${c.problems}`,
+        pct(c.worstGap),
+        ms(c.optimizerMs.median),
+        ms(c.exactMs.median),
+      ]),
     ),
     '',
     `**Automatic assignment vs smallest fit** over ${EVENINGS} simulated evenings (seeds ${first!.seeds[0]}-${first!.seeds[1]}, the same evenings at every load), ${first!.tables} tables each`,
     '(two-, four-, six- and eight-tops, neighbours combinable half the time). Arrival model: each request is a party of 1-8 (2 and 4 most; weights',
     '4/38/10/26/7/9/2/4 %), a start on the quarter hour 17:00-21:00 drawn as the mean of two uniform draws (peaking around 19:00), a stay of',
     '90, 120 or 150 minutes (30/50/20 %), buffer 15 minutes. Requests are taken in the order they arrive (not by start time); each is placed',
-    'by the policy (automatic assignment: `chooseTables`, the optimizer\'s objective; or smallest fit: fewest seats, then fewest tables) or',
+    "by the policy (automatic assignment: `chooseTables`, the optimizer's objective; or smallest fit: fewest seats, then fewest tables) or",
     'turned away when no free table or set seats it. Both policies see the same requests.',
     '',
     table(
-      ['Requests an evening', 'Covers requested', 'Automatic assignment', 'Smallest fit', 'Gain', 'Evenings won / lost'],
-      e.map((x) => [x.requests, x.requestedCovers, `${x.assignment} (${pct(x.assignment / x.requestedCovers)})`, `${x.smallestFit} (${pct(x.smallestFit / x.requestedCovers)})`, `**${x.assignment - x.smallestFit} covers (${pct(x.assignment / x.smallestFit - 1)})**`, `${x.wins} / ${x.losses}`]),
+      [
+        'Requests an evening',
+        'Covers requested',
+        'Automatic assignment',
+        'Smallest fit',
+        'Gain',
+        'Evenings won / lost',
+      ],
+      e.map((x) => [
+        x.requests,
+        x.requestedCovers,
+        `${x.assignment} (${pct(x.assignment / x.requestedCovers)})`,
+        `${x.smallestFit} (${pct(x.smallestFit / x.requestedCovers)})`,
+        `**${x.assignment - x.smallestFit} covers (${pct(x.assignment / x.smallestFit - 1)})**`,
+        `${x.wins} / ${x.losses}`,
+      ]),
     ),
   ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = await selling();
-  const lines = ['## 7. Selling tables', '', ...sellingMarkdown(result), '', table(['Check', 'Budget', 'Measured', 'Result'], sellingChecks(result))];
+  const lines = [
+    '## 7. Selling tables',
+    '',
+    ...sellingMarkdown(result),
+    '',
+    table(['Check', 'Budget', 'Measured', 'Result'], sellingChecks(result)),
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

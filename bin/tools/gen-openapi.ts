@@ -46,7 +46,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const json = openApiJson();
   writeOpenApi(documentFile, json);
   await writeApiTypes(json, apiTypesFile);
-  const doc = JSON.parse(readFileSync(documentFile, 'utf8')) as { paths: Record<string, object>; info: { version: string } };
+  const doc = JSON.parse(readFileSync(documentFile, 'utf8')) as {
+    paths: Record<string, object>;
+    info: { version: string };
+  };
   const operations = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
-  console.log(`openapi.json: OpenAPI 3.1, version ${doc.info.version}, ${operations} operations; its types in openapi.d.ts (and shared/openapi/generated/)`);
+  console.log(
+    `openapi.json: OpenAPI 3.1, version ${doc.info.version}, ${operations} operations; its types in openapi.d.ts (and shared/openapi/generated/)`,
+  );
 }

@@ -26,16 +26,19 @@ interface Metadata {
 }
 
 const withoutFormats = (plan: Plan): Plan => plan.map((field, i) => (i === FORMATS ? 0 : field));
-const mapValues = (plans: Record<string, Plan>) => Object.fromEntries(Object.entries(plans).map(([k, plan]) => [k, withoutFormats(plan)]));
+const mapValues = (plans: Record<string, Plan>) =>
+  Object.fromEntries(Object.entries(plans).map(([k, plan]) => [k, withoutFormats(plan)]));
 
 /** The installed library's min metadata without formats. */
 export function trimmedMetadata(): Metadata {
   const min = JSON.parse(readFileSync(require.resolve('libphonenumber-js/metadata.min.json'), 'utf8')) as Metadata;
-  if (min.version !== 4) throw new Error(`libphonenumber-js metadata version ${min.version}: this tool knows version 4`);
+  if (min.version !== 4)
+    throw new Error(`libphonenumber-js metadata version ${min.version}: this tool knows version 4`);
   return { ...min, countries: mapValues(min.countries), nonGeographic: mapValues(min.nonGeographic) };
 }
 
-export const libraryVersion = (): string => (JSON.parse(readFileSync(require.resolve('libphonenumber-js/package.json'), 'utf8')) as { version: string }).version;
+export const libraryVersion = (): string =>
+  (JSON.parse(readFileSync(require.resolve('libphonenumber-js/package.json'), 'utf8')) as { version: string }).version;
 
 export const metadataFile = fileURLToPath(new URL('../../shared/domain/phoneMetadata.ts', import.meta.url));
 

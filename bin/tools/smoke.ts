@@ -40,7 +40,10 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
   async function call(method: string, path: string, body?: unknown, credential = true): Promise<Answer> {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(credential && { 'X-API-Key': key }), ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      headers: {
+        ...(credential && { 'X-API-Key': key }),
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
@@ -55,12 +58,25 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
   }
 
   /** One step: the call, its answer checked, a line printed; a failure stops the evening. */
-  async function step<T>(name: string, method: string, path: string, body: unknown, pick: (data: Record<string, unknown>) => T): Promise<T> {
+  async function step<T>(
+    name: string,
+    method: string,
+    path: string,
+    body: unknown,
+    pick: (data: Record<string, unknown>) => T,
+  ): Promise<T> {
     return checked(name, method, path, body, pick, true);
   }
 
   /** A probe (`/live`) answers its own body, not the envelope, and takes no credential. */
-  async function checked<T>(name: string, method: string, path: string, body: unknown, pick: (data: Record<string, unknown>) => T, envelope: boolean): Promise<T> {
+  async function checked<T>(
+    name: string,
+    method: string,
+    path: string,
+    body: unknown,
+    pick: (data: Record<string, unknown>) => T,
+    envelope: boolean,
+  ): Promise<T> {
     const started = performance.now();
     let answer: Answer;
     try {
@@ -70,7 +86,10 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
     }
     const ms = Math.round(performance.now() - started);
     if (answer.status >= 300 || (envelope && answer.body.status !== 'success')) {
-      return fail(name, `${method} ${path} answered ${answer.status} ${answer.body.error?.code ?? ''} ${answer.body.error?.message ?? ''}`.trim());
+      return fail(
+        name,
+        `${method} ${path} answered ${answer.status} ${answer.body.error?.code ?? ''} ${answer.body.error?.message ?? ''}`.trim(),
+      );
     }
     const value = pick((envelope ? answer.body.data : answer.body) ?? {});
     steps.push({ name, ok: true, detail: String(value) });
@@ -90,24 +109,72 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
   try {
     await checked('the stage is live', 'GET', '/live', undefined, (d) => d.status, false);
     const stamp = DateTime.now().toFormat('yyyyLLdd-HHmmss');
-    created.location = await step('create a location', 'POST', '/api/v1/locations', { name: `Smoke ${stamp}`, timezone: TIMEZONE }, (d) => d.id as Id);
-    created.table = await step('add a table', 'POST', `/api/v1/locations/${created.location}/tables`, { name: 'T1', minCapacity: 1, maxCapacity: 4 }, (d) => d.id as Id);
+    created.location = await step(
+      'create a location',
+      'POST',
+      '/api/v1/locations',
+      { name: `Smoke ${stamp}`, timezone: TIMEZONE },
+      (d) => d.id as Id,
+    );
+    created.table = await step(
+      'add a table',
+      'POST',
+      `/api/v1/locations/${created.location}/tables`,
+      { name: 'T1', minCapacity: 1, maxCapacity: 4 },
+      (d) => d.id as Id,
+    );
     const day = DateTime.now().setZone(TIMEZONE).plus({ days: 1 }).toISODate();
-    const booking = { locationId: created.location, bookingDate: day, startTime: '19:00', guestCount: 2, guestName: 'Smoke' };
+    const booking = {
+      locationId: created.location,
+      bookingDate: day,
+      startTime: '19:00',
+      guestCount: 2,
+      guestName: 'Smoke',
+    };
     const tab = await step('book tomorrow 19:00 for two', 'POST', '/api/v1/bookings', booking, (d) => {
       created.booking = d.id as Id;
       return (d.tab as { id: string }).id;
     });
     await step('seat the party', 'POST', `/api/v1/bookings/${created.booking}/seat`, {}, (d) => d.status);
-    await step('order the mains', 'POST', `/api/v1/tabs/${tab}/orders`, { items: [{ name: 'Steak', price: 29000, quantity: 2, vatRate: 12 }] }, (d) => d.id);
-    await step('order the wine', 'POST', `/api/v1/tabs/${tab}/orders`, { items: [{ name: 'Wine', price: 12000, quantity: 1, vatRate: 25 }] }, (d) => d.id);
-    await step('pay 400.00 (due after)', 'POST', `/api/v1/tabs/${tab}/purchases`, { amount: 40000, paymentProvider: 'card' }, (d) => (d.tab as { dueCents: number }).dueCents);
-    const purchase = await step('pay the rest; the tab closes', 'POST', `/api/v1/tabs/${tab}/purchases`, { amount: 30000, tip: 3000, paymentProvider: 'card' }, (d) => {
-      const status = (d.tab as { status: string }).status;
-      if (status !== 'closed') fail('pay the rest; the tab closes', `the tab is ${status}`);
-      return d.id as string;
-    });
-    await step('the guest reviews the visit', 'POST', '/api/v1/reviews', { purchaseIntentId: purchase, rating: 5, reviewTags: ['service'] }, (d) => d.rating);
+    await step(
+      'order the mains',
+      'POST',
+      `/api/v1/tabs/${tab}/orders`,
+      { items: [{ name: 'Steak', price: 29000, quantity: 2, vatRate: 12 }] },
+      (d) => d.id,
+    );
+    await step(
+      'order the wine',
+      'POST',
+      `/api/v1/tabs/${tab}/orders`,
+      { items: [{ name: 'Wine', price: 12000, quantity: 1, vatRate: 25 }] },
+      (d) => d.id,
+    );
+    await step(
+      'pay 400.00 (due after)',
+      'POST',
+      `/api/v1/tabs/${tab}/purchases`,
+      { amount: 40000, paymentProvider: 'card' },
+      (d) => (d.tab as { dueCents: number }).dueCents,
+    );
+    const purchase = await step(
+      'pay the rest; the tab closes',
+      'POST',
+      `/api/v1/tabs/${tab}/purchases`,
+      { amount: 30000, tip: 3000, paymentProvider: 'card' },
+      (d) => {
+        const status = (d.tab as { status: string }).status;
+        if (status !== 'closed') fail('pay the rest; the tab closes', `the tab is ${status}`);
+        return d.id as string;
+      },
+    );
+    await step(
+      'the guest reviews the visit',
+      'POST',
+      '/api/v1/reviews',
+      { purchaseIntentId: purchase, rating: 5, reviewTags: ['service'] },
+      (d) => d.rating,
+    );
     await step('read the booking back', 'GET', `/api/v1/bookings/${created.booking}`, undefined, (d) => d.status);
   } catch (err) {
     if (!(err instanceof StepFailed)) throw err;
@@ -128,10 +195,13 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
   if (created.booking !== undefined) {
     const current = await call('GET', `/api/v1/bookings/${created.booking}`);
     const status = current.body.data?.status;
-    if (status === 'seated') await tidy('clean up: complete the booking', 'POST', `/api/v1/bookings/${created.booking}/complete`, {});
-    else if (status !== 'completed' && status !== 'cancelled') await tidy('clean up: cancel the booking', 'POST', `/api/v1/bookings/${created.booking}/cancel`, {});
+    if (status === 'seated')
+      await tidy('clean up: complete the booking', 'POST', `/api/v1/bookings/${created.booking}/complete`, {});
+    else if (status !== 'completed' && status !== 'cancelled')
+      await tidy('clean up: cancel the booking', 'POST', `/api/v1/bookings/${created.booking}/cancel`, {});
   }
-  if (created.table !== undefined) await tidy('clean up: delete the table', 'DELETE', `/api/v1/locations/${created.location}/tables/${created.table}`);
+  if (created.table !== undefined)
+    await tidy('clean up: delete the table', 'DELETE', `/api/v1/locations/${created.location}/tables/${created.table}`);
   if (created.location !== undefined) {
     await tidy('clean up: delete the location', 'DELETE', `/api/v1/locations/${created.location}`);
     const gone = await call('GET', `/api/v1/locations/${created.location}`);
@@ -142,7 +212,11 @@ export async function smoke({ baseUrl, key, print = (line) => console.log(line) 
   }
 
   const ok = evening && cleaned;
-  print(ok ? `Smoke test passed: ${steps.length} steps` : `Smoke test FAILED: ${steps.filter((s) => !s.ok).length} of ${steps.length} steps failed`);
+  print(
+    ok
+      ? `Smoke test passed: ${steps.length} steps`
+      : `Smoke test FAILED: ${steps.filter((s) => !s.ok).length} of ${steps.length} steps failed`,
+  );
   return { ok, steps };
 }
 
@@ -150,7 +224,9 @@ const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://$
 if (invokedDirectly) {
   const [baseUrl, key] = process.argv.slice(2);
   if (!baseUrl || !key) {
-    console.error('usage: npm run smoke -- <base-url> <admin-key>   (e.g. http://127.0.0.1:3000 and the key npm start prints)');
+    console.error(
+      'usage: npm run smoke -- <base-url> <admin-key>   (e.g. http://127.0.0.1:3000 and the key npm start prints)',
+    );
     process.exit(2);
   }
   const { ok } = await smoke({ baseUrl, key });

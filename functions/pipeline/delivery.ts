@@ -17,7 +17,11 @@ const processor = new BatchProcessor(EventType.SQS);
 const queueUrl = requiredEnv('DELIVERY_QUEUE_URL');
 const deadLetterUrl = requiredEnv('DELIVERY_DLQ_URL');
 // The alarm on dead deliveries names exactly these dimensions: service and stage.
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'brigade', defaultDimensions: { stage: config().stage } });
+const metrics = new Metrics({
+  namespace: METRICS_NAMESPACE,
+  serviceName: 'brigade',
+  defaultDimensions: { stage: config().stage },
+});
 
 /** Reported as the record's failure so that SQS keeps the message for the next attempt. */
 class Deferred extends Error {
@@ -37,4 +41,6 @@ async function deliverRecord(record: SQSRecord): Promise<void> {
 }
 
 // Failures are the normal way to wait for a retry: a batch of them is not an error of the function.
-export const handler = traced((event: SQSEvent, context: Context) => processPartialResponse(event, deliverRecord, processor, { context, throwOnFullBatchFailure: false }));
+export const handler = traced((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, deliverRecord, processor, { context, throwOnFullBatchFailure: false }),
+);

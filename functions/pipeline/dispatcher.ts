@@ -20,4 +20,6 @@ async function dispatchRecord(record: SQSRecord): Promise<void> {
   await dispatch(outboxMessageFromImage(detail.dynamodb!.NewImage as Record<string, AttributeValue>), enqueue);
 }
 
-export const handler = traced((event: SQSEvent, context: Context) => processPartialResponse(event, dispatchRecord, processor, { context }));
+export const handler = traced((event: SQSEvent, context: Context) =>
+  processPartialResponse(event, dispatchRecord, processor, { context }),
+);

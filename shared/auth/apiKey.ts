@@ -19,7 +19,8 @@ export function hashCost(stage: Stage, env: NodeJS.ProcessEnv = process.env): nu
   const asked = env.API_KEY_HASH_COST;
   if (stage !== 'local' || asked === undefined || asked === '') return BCRYPT_COST;
   const cost = Number(asked);
-  if (!Number.isInteger(cost) || cost < 4 || cost > BCRYPT_COST) throw new Error(`API_KEY_HASH_COST must be an integer from 4 to ${BCRYPT_COST}`);
+  if (!Number.isInteger(cost) || cost < 4 || cost > BCRYPT_COST)
+    throw new Error(`API_KEY_HASH_COST must be an integer from 4 to ${BCRYPT_COST}`);
   return cost;
 }
 
@@ -63,12 +64,19 @@ export interface NewKey {
  * once in 2^32 tries, so junk with a real keyId almost never reaches bcrypt; and it tells whoever
  * reads it nothing usable about a 238-bit secret.
  */
-export const keyFingerprint = (plaintext: string): string => createHash('sha256').update(plaintext).digest('hex').slice(0, 8);
+export const keyFingerprint = (plaintext: string): string =>
+  createHash('sha256').update(plaintext).digest('hex').slice(0, 8);
 
 export async function generateApiKey(stage: Stage): Promise<NewKey> {
   const keyId = randomString(KEY_ID_ALPHABET, 12);
   const plaintext = `${keyPrefix(stage)}${keyId}_${randomBase62(40)}`;
-  return { keyId, plaintext, hash: await (await bcrypt()).hash(plaintext, hashCost(stage)), fingerprint: keyFingerprint(plaintext) };
+  return {
+    keyId,
+    plaintext,
+    hash: await (await bcrypt()).hash(plaintext, hashCost(stage)),
+    fingerprint: keyFingerprint(plaintext),
+  };
 }
 
-export const verifyApiKey = async (plaintext: string, hash: string): Promise<boolean> => (await bcrypt()).compare(plaintext, hash);
+export const verifyApiKey = async (plaintext: string, hash: string): Promise<boolean> =>
+  (await bcrypt()).compare(plaintext, hash);

@@ -57,7 +57,12 @@ const budgets = new Map<string, { spent: number; since: number }>();
 /** Digest → the verification under way (at most one per key at a time). */
 const inFlight = new Map<string, Promise<Principal | null>>();
 
-export const keyCacheStats = () => ({ entries: verified.size, maxEntries: VERIFIED_MAX, refusedEntries: refused.size, ttlSeconds: KEY_CACHE_TTL_MS / 1000 });
+export const keyCacheStats = () => ({
+  entries: verified.size,
+  maxEntries: VERIFIED_MAX,
+  refusedEntries: refused.size,
+  ttlSeconds: KEY_CACHE_TTL_MS / 1000,
+});
 export const clearKeyCache = () => {
   verified.clear();
   verifiedByKeyId.clear();
@@ -107,7 +112,11 @@ async function principalOf(auth: ApiKeyAuth, keyId: string): Promise<Principal> 
   // the admin role holds every permission, including those the platform adds after this moment.
   const role = auth.roleId ? await roles.grantOf(auth.companyId, auth.roleId) : undefined;
   const all = role?.allPermissions === true;
-  const permissions = auth.roleId ? (all ? [...new Set([...builtInPermissions, ...role!.permissionKeys])] : (role?.permissionKeys ?? [])) : auth.permissions;
+  const permissions = auth.roleId
+    ? all
+      ? [...new Set([...builtInPermissions, ...role!.permissionKeys])]
+      : (role?.permissionKeys ?? [])
+    : auth.permissions;
   return {
     kind: 'apiKey',
     companyId: auth.companyId,
@@ -123,7 +132,13 @@ async function principalOf(auth: ApiKeyAuth, keyId: string): Promise<Principal> 
 }
 
 /** Whether `key` is the key of `auth`, running bcrypt only when nothing cheaper can tell. */
-async function secretMatches(key: string, keyId: string, auth: ApiKeyAuth, known: Verified | undefined, now: number): Promise<boolean | 'unjudged'> {
+async function secretMatches(
+  key: string,
+  keyId: string,
+  auth: ApiKeyAuth,
+  known: Verified | undefined,
+  now: number,
+): Promise<boolean | 'unjudged'> {
   if (known?.hash === auth.hash) return true; // this very key verified against this very hash before
   if (auth.fingerprint !== undefined && auth.fingerprint !== keyFingerprint(key)) return false;
   if (!spend(keyId, now)) return 'unjudged';
@@ -148,7 +163,13 @@ async function cachedPrincipalOfKey(key: string, now: number): Promise<Principal
 }
 
 /** Reads the key's lookup item, judges the secret and caches the verdict (a refusal for lack of budget is no verdict). */
-async function verify(key: string, keyId: string, digest: string, known: Verified | undefined, now: number): Promise<Principal | null> {
+async function verify(
+  key: string,
+  keyId: string,
+  digest: string,
+  known: Verified | undefined,
+  now: number,
+): Promise<Principal | null> {
   const auth = await apiKeys.findAuth(keyId);
   const matches = auth && !auth.revoked ? await secretMatches(key, keyId, auth, known, now) : false;
   if (matches === 'unjudged') return null;

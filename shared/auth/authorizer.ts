@@ -14,27 +14,43 @@ import { AppError } from '../errors';
 /** Usage-plan key values per tier and for anonymous callers (infra/usage-tiers.ts, passed in USAGE_KEYS). */
 type UsageKeys = Record<Tier | 'anonymous', string>;
 let usageKeys: UsageKeys | undefined;
-const usageKey = (name: keyof UsageKeys): string => (usageKeys ??= JSON.parse(process.env.USAGE_KEYS ?? '{}') as UsageKeys)[name];
+const usageKey = (name: keyof UsageKeys): string =>
+  (usageKeys ??= JSON.parse(process.env.USAGE_KEYS ?? '{}') as UsageKeys)[name];
 
 /**
  * Allows every method of the stage: the decision depends on the credential only (permissions are
  * checked by the handler), so it would hold for any method if API Gateway ever cached it.
  */
-function allow(methodArn: string, principalId: string, context: AuthorizerContext, usageIdentifierKey: string): APIGatewayAuthorizerResult {
+function allow(
+  methodArn: string,
+  principalId: string,
+  context: AuthorizerContext,
+  usageIdentifierKey: string,
+): APIGatewayAuthorizerResult {
   const [apiArn, stage] = methodArn.split('/'); // arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path}
   return {
     principalId,
-    policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*/*` }] },
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: `${apiArn}/${stage}/*/*` }],
+    },
     context: { ...context },
     usageIdentifierKey,
   };
 }
 
 export async function authorizeRequest(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   try {
     const principal = await authenticate(headers);
-    return allow(event.methodArn, principal.rateSubject, { principal: JSON.stringify(principal) }, principal.usageKey ?? usageKey(principal.tier));
+    return allow(
+      event.methodArn,
+      principal.rateSubject,
+      { principal: JSON.stringify(principal) },
+      principal.usageKey ?? usageKey(principal.tier),
+    );
   } catch (err) {
     // Anything but "this credential is not valid" (UNAVAILABLE, or a bug) must not become a 401.
     if (!(err instanceof AppError && err.code === 'UNAUTHENTICATED')) throw err;

@@ -59,17 +59,34 @@ export const tenantPermissions: readonly string[] = builtInPermissions.filter((p
 /** Every `*.read` a company's credentials may hold (not the platform's `companies.read`). */
 export const readPermissions = () => tenantPermissions.filter((p) => p.endsWith('.read'));
 
-const verbs: Record<string, string> = { read: 'Read', create: 'Create', update: 'Update', manage: 'Manage', delete: 'Delete' };
+const verbs: Record<string, string> = {
+  read: 'Read',
+  create: 'Create',
+  update: 'Update',
+  manage: 'Manage',
+  delete: 'Delete',
+};
 
 /** The catalog entry the seed writes for a built-in key: `api_keys.manage` → "Manage API keys", category `api_keys`. */
 export function describeBuiltIn(key: string): { name: string; category: string } {
   const [resource, action] = key.split('.') as [string, string];
-  const noun = resource.split('_').map((w) => (w === 'api' ? 'API' : w)).join(' ');
+  const noun = resource
+    .split('_')
+    .map((w) => (w === 'api' ? 'API' : w))
+    .join(' ');
   return { name: `${verbs[action] ?? action} ${noun}`, category: resource };
 }
 
 /** Administering access and integrations: admins only. */
-const administration = new Set(['permissions.create', 'permissions.update', 'permissions.delete', 'roles.create', 'roles.update', 'api_keys.manage', 'webhooks.manage']);
+const administration = new Set([
+  'permissions.create',
+  'permissions.update',
+  'permissions.delete',
+  'roles.create',
+  'roles.update',
+  'api_keys.manage',
+  'webhooks.manage',
+]);
 /** Reads of access, integration and financial data that floor staff do not need. */
 const backOfficeReads = new Set(['permissions.read', 'roles.read', 'api_keys.read', 'webhooks.read', 'reports.read']);
 /** What floor staff do during service: take and change bookings, run tabs and orders, print, take payment. */

@@ -48,20 +48,29 @@ export async function verifyBearer(token: string): Promise<UserClaims | undefine
       if (jwks?.url !== jwksUrl) jwks = { url: jwksUrl, keys: createRemoteJWKSet(new URL(jwksUrl)) };
       ({ payload } = await jwtVerify(token, jwks.keys, { ...options, algorithms: ['RS256', 'ES256'] }));
     } else if (jwtSecret) {
-      ({ payload } = await jwtVerify(token, new TextEncoder().encode(jwtSecret), { ...options, algorithms: ['HS256'] }));
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(jwtSecret), {
+        ...options,
+        algorithms: ['HS256'],
+      }));
     } else {
       return undefined;
     }
     return isUserClaims(payload) ? { sub: payload.sub, cid: payload.cid, perms: payload.perms } : undefined;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || !code?.startsWith('ERR_J')) throw unavailable('The token issuer\'s keys cannot be fetched; try again shortly');
+    if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || !code?.startsWith('ERR_J'))
+      throw unavailable("The token issuer's keys cannot be fetched; try again shortly");
     return undefined;
   }
 }
 
 /** Signs an HS256 token (the local stage's operator token, and tests), bound to the local stage's issuer and audience. */
-export async function signLocalToken(claims: UserClaims, secret: string, expiresIn = '365d', binding: { issuer: string; audience: string } = localTokenBinding): Promise<string> {
+export async function signLocalToken(
+  claims: UserClaims,
+  secret: string,
+  expiresIn = '365d',
+  binding: { issuer: string; audience: string } = localTokenBinding,
+): Promise<string> {
   const { SignJWT } = await jose();
   return new SignJWT({ cid: claims.cid, perms: claims.perms })
     .setProtectedHeader({ alg: 'HS256' })

@@ -35,7 +35,8 @@ export interface Principal {
 }
 
 /** Whether the principal holds the permission `key`. */
-export const holds = (principal: Principal, key: string): boolean => principal.allPermissions === true || principal.permissions.includes(key);
+export const holds = (principal: Principal, key: string): boolean =>
+  principal.allPermissions === true || principal.permissions.includes(key);
 
 /**
  * What the API Gateway authorizer passes to the handlers in `requestContext.authorizer`:

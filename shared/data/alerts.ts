@@ -100,14 +100,37 @@ export const alertEntity = defineEntity({
   key: (companyId: number, id: string) => companyKey(companyId, `ALERT#${id}`),
   keyOf: (companyId, a: Alert) => [companyId, a.id] as const,
   fields: [
-    'id', 'locationId', 'alertType', 'severity', 'title', 'message', 'details', 'stackTrace', 'context',
-    'latestStatus', 'resolvedAt', 'resolvedBy', 'acknowledgedAt', 'acknowledgedBy', 'version', 'createdAt', 'updatedAt',
+    'id',
+    'locationId',
+    'alertType',
+    'severity',
+    'title',
+    'message',
+    'details',
+    'stackTrace',
+    'context',
+    'latestStatus',
+    'resolvedAt',
+    'resolvedBy',
+    'acknowledgedAt',
+    'acknowledgedBy',
+    'version',
+    'createdAt',
+    'updatedAt',
   ],
-  indexes: (companyId, a) => ({ gsi1pk: all(companyId), gsi1sk: sortKey(a), gsi2pk: ofLocation(companyId, a.locationId), gsi2sk: sortKey(a) }),
+  indexes: (companyId, a) => ({
+    gsi1pk: all(companyId),
+    gsi1sk: sortKey(a),
+    gsi2pk: ofLocation(companyId, a.locationId),
+    gsi2sk: sortKey(a),
+  }),
 });
 
 /** The counter of the alerts a filter's key conditions select (the company's, a status's, a location's, both). */
-function counter(companyId: number, f: { locationId?: number | null | undefined; status?: AlertStatus | undefined }): ItemKey {
+function counter(
+  companyId: number,
+  f: { locationId?: number | null | undefined; status?: AlertStatus | undefined },
+): ItemKey {
   const where = f.locationId === undefined ? '' : `#L#${place(f.locationId)}`;
   return companyKey(companyId, `COUNT#ALERT${where}${f.status === undefined ? '' : `#S#${f.status}`}`);
 }
@@ -121,7 +144,10 @@ const countersOf = (companyId: number, a: Pick<Alert, 'locationId' | 'latestStat
 ];
 
 /** A new alert and its counters, as steps of the transaction that records what it is about. */
-export const newAlertSteps = (companyId: number, alert: Alert): Step[] => [alertEntity.newItemStep(companyId, alert), ...countersOf(companyId, alert).map((c) => counterStep(c, 1))];
+export const newAlertSteps = (companyId: number, alert: Alert): Step[] => [
+  alertEntity.newItemStep(companyId, alert),
+  ...countersOf(companyId, alert).map((c) => counterStep(c, 1)),
+];
 
 /** Raises an alert on its own (a failure with no other write to ride with): one transaction. */
 export const raiseAlert = (companyId: number, alert: Alert): Promise<void> => transact(newAlertSteps(companyId, alert));
@@ -152,12 +178,31 @@ export const alerts = {
     const span = spanOf(companyId, f);
     if (span.filter) return logPage(await readLog(span, page), alertEntity.from);
     const prefix = span.range?.op === 'begins_with' ? span.range.value : undefined;
-    return alertEntity.list({ index: span.index!, partition: span.partition, ...(prefix ? { prefix } : {}), newestFirst: true, counter: counter(companyId, f) }, page);
+    return alertEntity.list(
+      {
+        index: span.index!,
+        partition: span.partition,
+        ...(prefix ? { prefix } : {}),
+        newestFirst: true,
+        counter: counter(companyId, f),
+      },
+      page,
+    );
   },
 
   /** Replaces the alert while it is still at the version read (409 otherwise), moving its status counters. */
   async transition(companyId: number, prev: Alert, next: Alert): Promise<void> {
-    const moved = prev.latestStatus === next.latestStatus ? [] : [...countersOf(companyId, prev).slice(2).map((c) => counterStep(c, -1)), ...countersOf(companyId, next).slice(2).map((c) => counterStep(c, 1))];
+    const moved =
+      prev.latestStatus === next.latestStatus
+        ? []
+        : [
+            ...countersOf(companyId, prev)
+              .slice(2)
+              .map((c) => counterStep(c, -1)),
+            ...countersOf(companyId, next)
+              .slice(2)
+              .map((c) => counterStep(c, 1)),
+          ];
     await transact([alertEntity.versionedPutStep(companyId, next, prev.version), ...moved]);
   },
 };

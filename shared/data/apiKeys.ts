@@ -100,7 +100,23 @@ const apiKeyEntity = defineEntity({
   label: 'API key',
   key: (companyId: number, id: string) => companyKey(companyId, `APIKEY#${id}`),
   keyOf: (companyId, k: ApiKeyItem) => [companyId, k.id] as const,
-  fields: ['id', 'keyId', 'prefix', 'name', 'tier', 'roleId', 'permissions', 'locationIds', 'createdAt', 'updatedAt', 'revokedAt', 'version', 'usageKeyId', 'usageKey', 'capped'],
+  fields: [
+    'id',
+    'keyId',
+    'prefix',
+    'name',
+    'tier',
+    'roleId',
+    'permissions',
+    'locationIds',
+    'createdAt',
+    'updatedAt',
+    'revokedAt',
+    'version',
+    'usageKeyId',
+    'usageKey',
+    'capped',
+  ],
   indexes: (companyId, k) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${k.createdAt}#${k.id}` }),
 });
 
@@ -113,7 +129,18 @@ const authEntity = defineEntity({
   label: 'API key',
   key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' }),
   keyOf: (_companyId, a: ApiKeyAuth & { keyId: string }) => [a.keyId] as const,
-  fields: ['apiKeyId', 'companyId', 'hash', 'fingerprint', 'tier', 'permissions', 'roleId', 'locationIds', 'revoked', 'usageKey'],
+  fields: [
+    'apiKeyId',
+    'companyId',
+    'hash',
+    'fingerprint',
+    'tier',
+    'permissions',
+    'roleId',
+    'locationIds',
+    'revoked',
+    'usageKey',
+  ],
 });
 
 const stored = ({ usageKeyId, usageKey, capped, ...record }: ApiKeyItem): StoredApiKey => ({
@@ -133,35 +160,73 @@ const itemOf = (s: StoredApiKey): ApiKeyItem => ({
  */
 function countNewStep(companyId: number, limit: number | undefined): Step {
   if (limit === undefined) return updateStep(counter(companyId), { entity: 'COUNTER' }, { add: { n: 1 } });
-  return updateStep(counter(companyId), { entity: 'COUNTER' }, {
-    add: { n: 1, live: 1 },
-    condition: { expression: 'attribute_not_exists(#live) OR #live < :limit', names: { '#live': 'live' }, values: { ':limit': limit } },
-    onConditionFailed: () => conflict(`This company already has ${limit} live API keys, the most it may have; revoke one before creating another`),
-  });
+  return updateStep(
+    counter(companyId),
+    { entity: 'COUNTER' },
+    {
+      add: { n: 1, live: 1 },
+      condition: {
+        expression: 'attribute_not_exists(#live) OR #live < :limit',
+        names: { '#live': 'live' },
+        values: { ':limit': limit },
+      },
+      onConditionFailed: () =>
+        conflict(
+          `This company already has ${limit} live API keys, the most it may have; revoke one before creating another`,
+        ),
+    },
+  );
 }
 
 /** The lookup item's grant, as authentication reads it. */
-const grantOf = (r: ApiKeyRecord) => ({ tier: r.tier, permissions: r.permissions ?? [], roleId: r.roleId, locationIds: r.locationIds });
+const grantOf = (r: ApiKeyRecord) => ({
+  tier: r.tier,
+  permissions: r.permissions ?? [],
+  roleId: r.roleId,
+  locationIds: r.locationIds,
+});
 
-const permissionRefs = (r: ApiKeyRecord): PermissionRef[] => (r.permissions ?? []).map((key, i) => ({ key, path: `/permissions/${i}` }));
+const permissionRefs = (r: ApiKeyRecord): PermissionRef[] =>
+  (r.permissions ?? []).map((key, i) => ({ key, path: `/permissions/${i}` }));
 
 function referenceSteps(companyId: number, refs: KeyReferences): Step[] {
   const locations = refs.locationIds.map((locationId, i) =>
-    locationEntity.existsStep([companyId, locationId], () => new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: `/locationIds/${i}`, message: 'names no location of this company' }])),
+    locationEntity.existsStep(
+      [companyId, locationId],
+      () =>
+        new AppError('NOT_FOUND', `Location ${locationId} not found`, [
+          { path: `/locationIds/${i}`, message: 'names no location of this company' },
+        ]),
+    ),
   );
   return [...locations, ...(refs.roleId === undefined ? [] : [assignableRoleStep(companyId, refs.roleId)])];
 }
 
 /** Sets some attributes of the lookup item, which must exist. */
-const authUpdateStep = (keyId: string, values: Record<string, unknown>): Step => updateStep(authEntity.key(keyId), values, { condition: { expression: 'attribute_exists(pk)' } });
+const authUpdateStep = (keyId: string, values: Record<string, unknown>): Step =>
+  updateStep(authEntity.key(keyId), values, { condition: { expression: 'attribute_exists(pk)' } });
 
 export const apiKeys = {
   /**
    * Stores the key's record and its lookup item together, counts it in the custom permissions it
    * names and in the company's total, and records the event; the locations and role named must exist.
    */
-  async create(companyId: number, s: StoredApiKey, credential: KeyCredential, refs: KeyReferences, event: DomainEvent): Promise<void> {
-    const auth: ApiKeyAuth = { apiKeyId: s.record.id, companyId, hash: credential.hash, fingerprint: credential.fingerprint, ...grantOf(s.record), revoked: false, usageKey: s.usageKey?.value ?? null };
+  async create(
+    companyId: number,
+    s: StoredApiKey,
+    credential: KeyCredential,
+    refs: KeyReferences,
+    event: DomainEvent,
+  ): Promise<void> {
+    const auth: ApiKeyAuth = {
+      apiKeyId: s.record.id,
+      companyId,
+      hash: credential.hash,
+      fingerprint: credential.fingerprint,
+      ...grantOf(s.record),
+      revoked: false,
+      usageKey: s.usageKey?.value ?? null,
+    };
     await transactNaming([
       apiKeyEntity.newItemStep(companyId, itemOf({ ...s, capped: refs.liveLimit !== undefined })),
       authEntity.newItemStep(companyId, { ...auth, keyId: s.record.keyId }),
@@ -179,21 +244,39 @@ export const apiKeys = {
 
   /** The company's keys, oldest first, revoked ones included. */
   list(companyId: number, page: PageRequest): Promise<Page<ApiKeyRecord>> {
-    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => stored(apiKeyEntity.from(i)).record);
+    return listPage(
+      { index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) },
+      page,
+      (i) => stored(apiKeyEntity.from(i)).record,
+    );
   },
 
   /**
    * Replaces the record and the lookup item's grant if nobody changed the key since `prev` was
    * read, moving usage counts from the permissions it loses to those it gains.
    */
-  async update(companyId: number, next: StoredApiKey, prev: ApiKeyRecord, refs: KeyReferences, event: DomainEvent): Promise<void> {
+  async update(
+    companyId: number,
+    next: StoredApiKey,
+    prev: ApiKeyRecord,
+    refs: KeyReferences,
+    event: DomainEvent,
+  ): Promise<void> {
     const before = new Set(prev.permissions ?? []);
     const after = new Set(next.record.permissions ?? []);
     await transactNaming([
       apiKeyEntity.versionedPutStep(companyId, itemOf(next), prev.version),
       authUpdateStep(prev.keyId, { ...grantOf(next.record), usageKey: next.usageKey?.value ?? null }),
-      ...usageSteps(permissionRefs(next.record).filter((r) => !before.has(r.key)), 1, refs.counted),
-      ...usageSteps(permissionRefs(prev).filter((r) => !after.has(r.key)), -1, refs.counted),
+      ...usageSteps(
+        permissionRefs(next.record).filter((r) => !before.has(r.key)),
+        1,
+        refs.counted,
+      ),
+      ...usageSteps(
+        permissionRefs(prev).filter((r) => !after.has(r.key)),
+        -1,
+        refs.counted,
+      ),
       ...referenceSteps(companyId, refs),
       outboxStep(event),
     ]);
@@ -203,7 +286,13 @@ export const apiKeys = {
    * Marks the record and the lookup item revoked; the key no longer counts in its permissions'
    * usage, nor, if it was capped, in the company's live keys.
    */
-  async revoke(companyId: number, next: StoredApiKey, prev: ApiKeyRecord, counted: IsCounted, event: DomainEvent): Promise<void> {
+  async revoke(
+    companyId: number,
+    next: StoredApiKey,
+    prev: ApiKeyRecord,
+    counted: IsCounted,
+    event: DomainEvent,
+  ): Promise<void> {
     await transactNaming([
       apiKeyEntity.versionedPutStep(companyId, itemOf(next), prev.version),
       authUpdateStep(prev.keyId, { revoked: true }),

@@ -26,7 +26,10 @@ export interface ReadOptions {
 
 /** One item, or undefined: one GetItem. */
 export function getItem(key: ItemKey, options: ReadOptions = {}): Promise<Item | undefined> {
-  return sdk(async () => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: options.consistent }))).Item);
+  return sdk(
+    async () =>
+      (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: options.consistent }))).Item,
+  );
 }
 
 /** The keys' chunk of at most 100, with unprocessed keys asked again. */
@@ -36,7 +39,9 @@ async function getChunk(keys: ItemKey[], options: ReadOptions): Promise<Item[]> 
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > RETRIES) throw unavailable();
     if (attempt > 0) await pause(20 * 2 ** attempt);
-    const out = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } } }));
+    const out = await db().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: options.consistent } } }),
+    );
     found.push(...(out.Responses?.[tableName()] ?? []));
     pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];
   }
@@ -67,18 +72,29 @@ export interface ReadRequest<R> {
 }
 
 /** A read of raw items by key, answered in the order asked (undefined where absent). */
-export const readItems = (keys: ItemKey[]): ReadRequest<(Item | undefined)[]> => ({ keys, answer: (found) => keys.map((k) => found.get(k)) });
+export const readItems = (keys: ItemKey[]): ReadRequest<(Item | undefined)[]> => ({
+  keys,
+  answer: (found) => keys.map((k) => found.get(k)),
+});
 
-type Answers<R extends Record<string, ReadRequest<unknown>>> = { [K in keyof R]: R[K] extends ReadRequest<infer A> ? A : never };
+type Answers<R extends Record<string, ReadRequest<unknown>>> = {
+  [K in keyof R]: R[K] extends ReadRequest<infer A> ? A : never;
+};
 
 /**
  * Every read request at once, in one round trip: one GetItem when a single key is asked, else
  * BatchGetItem. `readTogether({ location: locations.read(c, 1), tables: tables.readMany(...) })`
  * answers `{ location, tables }`, each as its request maps it.
  */
-export async function readTogether<R extends Record<string, ReadRequest<unknown>>>(requests: R, options: ReadOptions = {}): Promise<Answers<R>> {
+export async function readTogether<R extends Record<string, ReadRequest<unknown>>>(
+  requests: R,
+  options: ReadOptions = {},
+): Promise<Answers<R>> {
   const all = Object.values(requests).flatMap((r) => r.keys);
-  const items = all.length === 1 ? [await getItem(all[0]!, options)].filter((i): i is Item => i !== undefined) : await getItems(all, options);
+  const items =
+    all.length === 1
+      ? [await getItem(all[0]!, options)].filter((i): i is Item => i !== undefined)
+      : await getItems(all, options);
   const byKey = new Map(items.map((i) => [keyId(i as ItemKey), i]));
   const found: Found = { get: (key) => byKey.get(keyId(key)) };
   return Object.fromEntries(Object.entries(requests).map(([name, r]) => [name, r.answer(found)])) as Answers<R>;

@@ -36,17 +36,29 @@ const groupCounter = (companyId: number, locationId: number) => locationCounter(
 const groupEntity = defineEntity({
   name: 'BGROUP',
   label: 'booking group',
-  key: (companyId: number, locationId: number, id: string) => companyKey(companyId, `BGROUP#${keys.pad(locationId)}#${id}`),
+  key: (companyId: number, locationId: number, id: string) =>
+    companyKey(companyId, `BGROUP#${keys.pad(locationId)}#${id}`),
   keyOf: (companyId, g: BookingGroup) => [companyId, g.locationId, g.id] as const,
   fields: ['id', 'locationId', 'name', 'tableIds', 'schedule', 'settingsOverride', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, g) => ({ gsi1pk: listPartition(companyId), gsi1sk: byLocationThenName(g.locationId, g.name, g.id) }),
+  indexes: (companyId, g) => ({
+    gsi1pk: listPartition(companyId),
+    gsi1sk: byLocationThenName(g.locationId, g.name, g.id),
+  }),
 });
 
 const changedConcurrently = changedMeanwhile('booking group');
 
 /** Each table records the groups that include it, so that a table in a group cannot be deleted. */
-const membership = (companyId: number, g: BookingGroup, tableIds: string[], change: 'add' | 'remove', missing: MissingTable): Step[] =>
-  tableIds.map((tableId) => groupMembershipStep(companyId, g.locationId, tableId, g.id, change, () => missing(tableId)));
+const membership = (
+  companyId: number,
+  g: BookingGroup,
+  tableIds: string[],
+  change: 'add' | 'remove',
+  missing: MissingTable,
+): Step[] =>
+  tableIds.map((tableId) =>
+    groupMembershipStep(companyId, g.locationId, tableId, g.id, change, () => missing(tableId)),
+  );
 
 export const bookingGroups = {
   get: groupEntity.get,
@@ -55,7 +67,15 @@ export const bookingGroups = {
 
   /** The location's groups by name: one Query per page. */
   list(companyId: number, locationId: number, page: PageRequest): Promise<Page<BookingGroup>> {
-    return groupEntity.list({ index: 'gsi1', partition: listPartition(companyId), prefix: listPrefix(locationId), counter: groupCounter(companyId, locationId) }, page);
+    return groupEntity.list(
+      {
+        index: 'gsi1',
+        partition: listPartition(companyId),
+        prefix: listPrefix(locationId),
+        counter: groupCounter(companyId, locationId),
+      },
+      page,
+    );
   },
 
   /** Adds the group; every one of its tables must exist at the location (else `missing`). */
@@ -70,7 +90,13 @@ export const bookingGroups = {
   },
 
   /** Replaces the group if nobody changed it since `prev` was read; tables that join must exist (else `missing`). */
-  async update(companyId: number, prev: BookingGroup, next: BookingGroup, missing: MissingTable, event: DomainEvent): Promise<void> {
+  async update(
+    companyId: number,
+    prev: BookingGroup,
+    next: BookingGroup,
+    missing: MissingTable,
+    event: DomainEvent,
+  ): Promise<void> {
     const joined = next.tableIds.filter((id) => !prev.tableIds.includes(id));
     const left = prev.tableIds.filter((id) => !next.tableIds.includes(id));
     await transact([

@@ -23,13 +23,16 @@ interface Linked {
 }
 
 /** Lists sort by local date, then wall time, then id (the booking's index keys use the same). */
-export const listSortKey = (b: Pick<Linked, 'bookingDate' | 'startTime' | 'id'>) => `${b.bookingDate}#${b.startTime}#${b.id}`;
+export const listSortKey = (b: Pick<Linked, 'bookingDate' | 'startTime' | 'id'>) =>
+  `${b.bookingDate}#${b.startTime}#${b.id}`;
 
 /** A list read from links. */
 export type LinkSource = { by: 'table'; tableId: string } | { by: 'guest'; userId: number };
 
 export const linkSource = (companyId: number, s: LinkSource) =>
-  s.by === 'table' ? `${keys.company(companyId)}#TABLE#${s.tableId}#BOOKINGS` : `${keys.company(companyId)}#USER#${s.userId}#BOOKINGS`;
+  s.by === 'table'
+    ? `${keys.company(companyId)}#TABLE#${s.tableId}#BOOKINGS`
+    : `${keys.company(companyId)}#USER#${s.userId}#BOOKINGS`;
 
 function linkKeys(companyId: number, b: Linked): { pk: string; sk: string }[] {
   const sources: LinkSource[] = b.tableIds.map((tableId) => ({ by: 'table', tableId }));
@@ -44,7 +47,9 @@ export function linkSteps(companyId: number, prev: Linked | undefined, next: Lin
   const after = linkKeys(companyId, next);
   return [
     ...before.filter((k) => !after.some((a) => id(a) === id(k))).map((k) => deleteStep(k)),
-    ...after.filter((k) => !before.some((b) => id(b) === id(k))).map((k) => putStep({ ...k, entity: 'BOOKING_LINK', companyId, bookingId: next.id })),
+    ...after
+      .filter((k) => !before.some((b) => id(b) === id(k)))
+      .map((k) => putStep({ ...k, entity: 'BOOKING_LINK', companyId, bookingId: next.id })),
   ];
 }
 
@@ -54,7 +59,10 @@ export interface ActiveBookingsChange {
   cap?: { max: number; error: () => AppError } | undefined;
 }
 
-const activeKey = (companyId: number, guestId: number, locationId: number) => ({ pk: `${keys.company(companyId)}#USER#${guestId}#ACTIVE`, sk: `L#${keys.pad(locationId)}` });
+const activeKey = (companyId: number, guestId: number, locationId: number) => ({
+  pk: `${keys.company(companyId)}#USER#${guestId}#ACTIVE`,
+  sk: `L#${keys.pad(locationId)}`,
+});
 
 /** A read of the guest's count of active bookings at the location (0 before the first), to send with others in one round trip. */
 export function activeBookingsRead(companyId: number, guestId: number, locationId: number): ReadRequest<number> {
@@ -63,11 +71,25 @@ export function activeBookingsRead(companyId: number, guestId: number, locationI
 }
 
 /** Adds the change to the guest's count at the location (the item appears on first use). */
-export function activeBookingsStep(companyId: number, guestId: number, locationId: number, change: ActiveBookingsChange): Step {
+export function activeBookingsStep(
+  companyId: number,
+  guestId: number,
+  locationId: number,
+  change: ActiveBookingsChange,
+): Step {
   const cap = change.delta > 0 ? change.cap : undefined;
   const key = activeKey(companyId, guestId, locationId);
-  return updateStep(key, { entity: 'GUEST_ACTIVE_BOOKINGS' }, {
-    add: { n: change.delta },
-    ...(cap ? { condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': cap.max } }, onConditionFailed: cap.error } : {}),
-  });
+  return updateStep(
+    key,
+    { entity: 'GUEST_ACTIVE_BOOKINGS' },
+    {
+      add: { n: change.delta },
+      ...(cap
+        ? {
+            condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': cap.max } },
+            onConditionFailed: cap.error,
+          }
+        : {}),
+    },
+  );
 }

@@ -65,27 +65,50 @@ const counterKey = (companyId: number, bookingId: string) => companyKey(companyI
 const memberEntity = defineEntity({
   name: 'BOOKING_MEMBER',
   label: 'member',
-  key: (companyId: number, bookingId: string, memberId: string) => companyKey(companyId, `${membersPrefix(bookingId)}${memberId}`),
+  key: (companyId: number, bookingId: string, memberId: string) =>
+    companyKey(companyId, `${membersPrefix(bookingId)}${memberId}`),
   keyOf: (companyId, m: StoredMember) => [companyId, m.bookingId, m.id] as const,
-  fields: ['id', 'bookingId', 'userId', 'guestName', 'guestEmail', 'rsvpStatus', 'version', 'createdAt', 'updatedAt', 'locationId'],
+  fields: [
+    'id',
+    'bookingId',
+    'userId',
+    'guestName',
+    'guestEmail',
+    'rsvpStatus',
+    'version',
+    'createdAt',
+    'updatedAt',
+    'locationId',
+  ],
 });
 
 /** The uniqueness items of a member: one per email and one per user id it has. */
 function contactKeys(companyId: number, m: Pick<BookingMember, 'bookingId' | 'userId' | 'guestEmail'>) {
   const prefix = `BOOKING#${m.bookingId}#MEMBERCONTACT#`;
-  const sks = [m.guestEmail === null ? null : `${prefix}E#${m.guestEmail}`, m.userId === null ? null : `${prefix}U#${m.userId}`];
+  const sks = [
+    m.guestEmail === null ? null : `${prefix}E#${m.guestEmail}`,
+    m.userId === null ? null : `${prefix}U#${m.userId}`,
+  ];
   return sks.filter((sk): sk is string => sk !== null).map((sk) => companyKey(companyId, sk));
 }
 
 /** The booking is still as the guard says (docs/bookings.md gives its key and attributes). */
-const guarded = (companyId: number, bookingId: string, guard: BookingGuard) => bookingGuardStep(companyId, bookingId, guard, () => new BookingClosed());
+const guarded = (companyId: number, bookingId: string, guard: BookingGuard) =>
+  bookingGuardStep(companyId, bookingId, guard, () => new BookingClosed());
 
 export const bookingMembers = {
   get: memberEntity.get,
 
   /** The booking's members in id order: one Query per page, the total from the booking's member counter. */
   list(companyId: number, bookingId: string, page: PageRequest): Promise<Page<StoredMember>> {
-    return memberEntity.list({ partition: keys.company(companyId), prefix: membersPrefix(bookingId), counter: counterKey(companyId, bookingId) }, page);
+    return memberEntity.list(
+      {
+        partition: keys.company(companyId),
+        prefix: membersPrefix(bookingId),
+        counter: counterKey(companyId, bookingId),
+      },
+      page,
+    );
   },
 
   /**
@@ -93,7 +116,11 @@ export const bookingMembers = {
    * so this is a few kilobytes; DynamoDB pages at 1 MB, and further pages are read if ever needed).
    */
   async all(companyId: number, bookingId: string): Promise<StoredMember[]> {
-    const items = await queryAll({ partition: keys.company(companyId), range: { op: 'begins_with', value: membersPrefix(bookingId) }, consistent: true });
+    const items = await queryAll({
+      partition: keys.company(companyId),
+      range: { op: 'begins_with', value: membersPrefix(bookingId) },
+      consistent: true,
+    });
     return items.map(memberEntity.from);
   },
 
@@ -107,18 +134,31 @@ export const bookingMembers = {
     await transact([
       guarded(companyId, m.bookingId, guard),
       memberEntity.newItemStep(companyId, m),
-      ...contactKeys(companyId, m).map((key) => putNewStep({ ...key, entity: 'BOOKING_MEMBER_CONTACT', companyId, memberId: m.id }, () => new AlreadyMember())),
-      updateStep(counterKey(companyId, m.bookingId), { entity: 'COUNTER' }, {
-        add: { n: 1 },
-        condition: { expression: 'attribute_not_exists(n) OR n < :limit', values: { ':limit': guard.limit } },
-        onConditionFailed: () => unprocessable(`A booking for ${guard.guestCount} guests can have at most ${guard.limit} members`),
-      }),
+      ...contactKeys(companyId, m).map((key) =>
+        putNewStep({ ...key, entity: 'BOOKING_MEMBER_CONTACT', companyId, memberId: m.id }, () => new AlreadyMember()),
+      ),
+      updateStep(
+        counterKey(companyId, m.bookingId),
+        { entity: 'COUNTER' },
+        {
+          add: { n: 1 },
+          condition: { expression: 'attribute_not_exists(n) OR n < :limit', values: { ':limit': guard.limit } },
+          onConditionFailed: () =>
+            unprocessable(`A booking for ${guard.guestCount} guests can have at most ${guard.limit} members`),
+        },
+      ),
       outboxStep(event),
     ]);
   },
 
   /** Replaces the member if nobody changed it since `expectedVersion` was read and the booking is as the guard says. */
-  async update(companyId: number, next: StoredMember, expectedVersion: number, guard: BookingGuard, event: DomainEvent): Promise<void> {
+  async update(
+    companyId: number,
+    next: StoredMember,
+    expectedVersion: number,
+    guard: BookingGuard,
+    event: DomainEvent,
+  ): Promise<void> {
     await transact([
       guarded(companyId, next.bookingId, guard),
       memberEntity.versionedPutStep(companyId, next, expectedVersion),

@@ -51,16 +51,34 @@ const settingsEntity = defineEntity({
   key: (companyId: number, locationId: number) => companyKey(companyId, `BSETTINGS#${keys.pad(locationId)}`),
   keyOf: (companyId, s: BookingSettings) => [companyId, s.locationId] as const,
   fields: [
-    'locationId', 'bufferMinutes', 'defaultDurationMinutes', 'autoOptimizeEnabled', 'maxPartySize', 'minAdvanceHours', 'maxAdvanceDays',
-    'allowedPartySizes', 'operatingHours', 'slotIntervalMinutes', 'overbookingBufferPercentage', 'confirmationMode', 'autoNoShowDelayMinutes',
-    'cancellationPolicyHours', 'bookingWindowDays', 'maxActiveBookingsPerGuest', 'version', 'createdAt', 'updatedAt',
+    'locationId',
+    'bufferMinutes',
+    'defaultDurationMinutes',
+    'autoOptimizeEnabled',
+    'maxPartySize',
+    'minAdvanceHours',
+    'maxAdvanceDays',
+    'allowedPartySizes',
+    'operatingHours',
+    'slotIntervalMinutes',
+    'overbookingBufferPercentage',
+    'confirmationMode',
+    'autoNoShowDelayMinutes',
+    'cancellationPolicyHours',
+    'bookingWindowDays',
+    'maxActiveBookingsPerGuest',
+    'version',
+    'createdAt',
+    'updatedAt',
   ],
 });
 
 /** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
 const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
   locationExistsStep(companyId, s.locationId),
-  settingsEntity.newItemStep(companyId, s, () => conflict('The booking settings were changed by another request; read them again and retry')),
+  settingsEntity.newItemStep(companyId, s, () =>
+    conflict('The booking settings were changed by another request; read them again and retry'),
+  ),
 ];
 
 export const bookingSettings = {
@@ -74,8 +92,13 @@ export const bookingSettings = {
    * Checked in the cancellation's transaction instead of read before it: the policy in force then decides.
    */
   cancellableStep(companyId: number, locationId: number, wholeHoursBefore: number): Step {
-    const expression = 'attribute_not_exists(pk) OR attribute_type(cancellationPolicyHours, :null) OR cancellationPolicyHours <= :h';
-    return checkStep(settingsEntity.key(companyId, locationId), { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } }, () => new CancellationRefused());
+    const expression =
+      'attribute_not_exists(pk) OR attribute_type(cancellationPolicyHours, :null) OR cancellationPolicyHours <= :h';
+    return checkStep(
+      settingsEntity.key(companyId, locationId),
+      { expression, values: { ':null': 'NULL', ':h': wholeHoursBefore } },
+      () => new CancellationRefused(),
+    );
   },
 
   /**
@@ -87,16 +110,26 @@ export const bookingSettings = {
       await transact(firstPutSteps(companyId, defaults));
       return defaults;
     } catch (err) {
-      const stored = (err as { code?: string }).code === 'CONFLICT' ? await bookingSettings.get(companyId, defaults.locationId) : undefined;
+      const stored =
+        (err as { code?: string }).code === 'CONFLICT'
+          ? await bookingSettings.get(companyId, defaults.locationId)
+          : undefined;
       if (stored) return stored;
       throw err;
     }
   },
 
   /** Writes the settings if nobody changed them since `expectedVersion` was read (undefined: they were not stored yet). */
-  async put(companyId: number, next: BookingSettings, expectedVersion: number | undefined, event: DomainEvent): Promise<void> {
+  async put(
+    companyId: number,
+    next: BookingSettings,
+    expectedVersion: number | undefined,
+    event: DomainEvent,
+  ): Promise<void> {
     await transact([
-      ...(expectedVersion === undefined ? firstPutSteps(companyId, next) : [settingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
+      ...(expectedVersion === undefined
+        ? firstPutSteps(companyId, next)
+        : [settingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
       outboxStep(event),
     ]);
   },

@@ -54,7 +54,8 @@ export interface BookingWrite {
 }
 
 /** The places a booking uses: its tables, or (null) its location when it has none; none once it no longer needs them. */
-const placesUsed = (b: Booking | undefined): (string | null)[] => (b && usesItsPlace(b) ? (b.tableIds.length > 0 ? b.tableIds : [null]) : []);
+const placesUsed = (b: Booking | undefined): (string | null)[] =>
+  b && usesItsPlace(b) ? (b.tableIds.length > 0 ? b.tableIds : [null]) : [];
 
 /**
  * The counts of users that move between the states of the bookings written together (docs/setup.md,
@@ -76,7 +77,11 @@ function useSteps(companyId: number, changes: readonly BookingWrite[]): Step[] {
   }
   return [...deltas.values()]
     .filter((d) => d.delta !== 0)
-    .map(({ locationId, place, delta }) => (place === null ? tablelessUseStep(companyId, locationId, delta) : tableUseStep(companyId, locationId, place, delta)));
+    .map(({ locationId, place, delta }) =>
+      place === null
+        ? tablelessUseStep(companyId, locationId, delta)
+        : tableUseStep(companyId, locationId, place, delta),
+    );
 }
 
 function bookingSteps(companyId: number, w: BookingWrite): Step[] {
@@ -85,22 +90,38 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
   const steps: Step[] = prev
     ? [bookingEntity.versionedPutStep(companyId, next, prev.version)]
     : [locationExistsStep(companyId, next.locationId), bookingEntity.newItemStep(companyId, next)];
-  steps.push(codeStep(companyId, next, !prev), ...linkSteps(companyId, prev, next), ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt));
+  steps.push(
+    codeStep(companyId, next, !prev),
+    ...linkSteps(companyId, prev, next),
+    ...sweepSteps(companyId, next.id, prev?.autoNoShowAt ?? null, next.autoNoShowAt),
+  );
   if (next.primaryUserId !== null) {
-    if (w.activeBookings && w.activeBookings.delta !== 0) steps.push(activeBookingsStep(companyId, next.primaryUserId, next.locationId, w.activeBookings));
+    if (w.activeBookings && w.activeBookings.delta !== 0)
+      steps.push(activeBookingsStep(companyId, next.primaryUserId, next.locationId, w.activeBookings));
     if (w.guestHistory) steps.push(guestHistoryStep(companyId, next.primaryUserId, next.locationId, w.guestHistory));
   }
   steps.push(...(w.tableDays ?? []).map((day) => tableDays.writeStep(companyId, day)));
-  for (const tableId of w.releaseHolds?.tableIds ?? []) for (const date of w.releaseHolds!.dates) steps.push(tableDays.releaseStep(companyId, tableId, date, next.id));
+  for (const tableId of w.releaseHolds?.tableIds ?? [])
+    for (const date of w.releaseHolds!.dates) steps.push(tableDays.releaseStep(companyId, tableId, date, next.id));
   steps.push(...tabSteps(companyId, next.locationId, w.tabs ?? [], at), ...openTabSteps(companyId, w.openTabs ?? []));
   steps.push(...(w.orders ?? []).map((order) => orderEntity.newItemStep(companyId, order)));
-  if (w.reversal) steps.push(reverseDispatchesStep(companyId, w.reversal.orderId, w.reversal.dispatches, at, w.reversal.refused));
+  if (w.reversal)
+    steps.push(reverseDispatchesStep(companyId, w.reversal.orderId, w.reversal.dispatches, at, w.reversal.refused));
   if (w.preOrder) {
     const { read, seating } = w.preOrder;
-    steps.push(seating === undefined ? preOrders.unchangedStep(companyId, read) : preOrders.seatingStep(companyId, read, seating, at));
+    steps.push(
+      seating === undefined
+        ? preOrders.unchangedStep(companyId, read)
+        : preOrders.seatingStep(companyId, read, seating, at),
+    );
   }
-  if (w.cancellationPolicy) steps.push(bookingSettings.cancellableStep(companyId, next.locationId, w.cancellationPolicy.wholeHoursBefore));
-  steps.push(...(w.printJobs ?? []).map((job) => printJobEntity.newItemStep(companyId, job)), ...(w.also ?? []), ...w.events.map(outboxStep));
+  if (w.cancellationPolicy)
+    steps.push(bookingSettings.cancellableStep(companyId, next.locationId, w.cancellationPolicy.wholeHoursBefore));
+  steps.push(
+    ...(w.printJobs ?? []).map((job) => printJobEntity.newItemStep(companyId, job)),
+    ...(w.also ?? []),
+    ...w.events.map(outboxStep),
+  );
   return steps;
 }
 
@@ -109,7 +130,8 @@ function bookingSteps(companyId: number, w: BookingWrite): Step[] {
  * (Contention for table days, CodeTaken, TableOccupied, 409 for a booking or tab changed
  * meanwhile); a transaction that met a concurrent one on the same items answers Contention.
  */
-export const writeBooking = (companyId: number, change: BookingWrite): Promise<void> => writeBookings(companyId, [change]);
+export const writeBooking = (companyId: number, change: BookingWrite): Promise<void> =>
+  writeBookings(companyId, [change]);
 
 /**
  * Writes changes of several bookings as one transaction, with the same answers as `writeBooking`
@@ -118,18 +140,20 @@ export const writeBooking = (companyId: number, change: BookingWrite): Promise<v
  */
 export async function writeBookings(companyId: number, changes: readonly BookingWrite[]): Promise<void> {
   const fromConditions = new WeakSet<object>();
-  const steps = [...changes.flatMap((change) => bookingSteps(companyId, change)), ...useSteps(companyId, changes)].map((s): Step => {
-    const toError = s.onConditionFailed;
-    if (!toError) return s;
-    return {
-      ...s,
-      onConditionFailed: () => {
-        const err = toError();
-        fromConditions.add(err);
-        return err;
-      },
-    };
-  });
+  const steps = [...changes.flatMap((change) => bookingSteps(companyId, change)), ...useSteps(companyId, changes)].map(
+    (s): Step => {
+      const toError = s.onConditionFailed;
+      if (!toError) return s;
+      return {
+        ...s,
+        onConditionFailed: () => {
+          const err = toError();
+          fromConditions.add(err);
+          return err;
+        },
+      };
+    },
+  );
   try {
     await transact(steps);
   } catch (err) {

@@ -83,12 +83,14 @@ export interface Booking {
  * (it holds them) or one of its tabs is open (a bill is still owed there). A table or location in
  * use cannot be deleted (docs/setup.md); bookingWrite.ts keeps the count of users.
  */
-export const usesItsPlace = (b: Pick<Booking, 'status' | 'tabs'>) => activeStatuses.includes(b.status) || b.tabs.some((t) => t.status === 'open');
+export const usesItsPlace = (b: Pick<Booking, 'status' | 'tabs'>) =>
+  activeStatuses.includes(b.status) || b.tabs.some((t) => t.status === 'open');
 
 /** The most bookings of one location and day a table map reads (60 tables × 30 turns is 1800). */
 export const MAX_DAY_BOOKINGS = 2000;
 
-const locationPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#BOOKINGS`;
+const locationPartition = (companyId: number, locationId: number) =>
+  `${keys.company(companyId)}#L#${keys.pad(locationId)}#BOOKINGS`;
 const companyPartition = (companyId: number) => `${keys.company(companyId)}#BOOKINGS`;
 
 export const bookingEntity = defineEntity({
@@ -97,12 +99,50 @@ export const bookingEntity = defineEntity({
   key: (companyId: number, id: string) => companyKey(companyId, `BOOKING#${id}`),
   keyOf: (companyId, b: Booking) => [companyId, b.id] as const,
   fields: [
-    'id', 'locationId', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt', 'guestCount', 'tableId', 'tableIds',
-    'defaultTabStrategy', 'primaryUserId', 'guestName', 'guestEmail', 'guestPhone', 'occasion', 'specialRequests', 'internalNotes',
-    'paymentType', 'depositAmountCents', 'bookingSource', 'status', 'statusBeforeSeating', 'confirmationCode', 'locked', 'tab', 'tabs',
-    'seatingOrderId', 'autoNoShowAt', 'cancellationReason', 'seatedAt', 'completedAt', 'cancelledAt', 'createdAt', 'updatedAt', 'version',
+    'id',
+    'locationId',
+    'bookingDate',
+    'startTime',
+    'endTime',
+    'timezone',
+    'startsAt',
+    'endsAt',
+    'guestCount',
+    'tableId',
+    'tableIds',
+    'defaultTabStrategy',
+    'primaryUserId',
+    'guestName',
+    'guestEmail',
+    'guestPhone',
+    'occasion',
+    'specialRequests',
+    'internalNotes',
+    'paymentType',
+    'depositAmountCents',
+    'bookingSource',
+    'status',
+    'statusBeforeSeating',
+    'confirmationCode',
+    'locked',
+    'tab',
+    'tabs',
+    'seatingOrderId',
+    'autoNoShowAt',
+    'cancellationReason',
+    'seatedAt',
+    'completedAt',
+    'cancelledAt',
+    'createdAt',
+    'updatedAt',
+    'version',
   ],
-  indexes: (companyId, b) => ({ gsi1pk: locationPartition(companyId, b.locationId), gsi1sk: listSortKey(b), gsi2pk: companyPartition(companyId), gsi2sk: listSortKey(b) }),
+  indexes: (companyId, b) => ({
+    gsi1pk: locationPartition(companyId, b.locationId),
+    gsi1sk: listSortKey(b),
+    gsi2pk: companyPartition(companyId),
+    gsi2sk: listSortKey(b),
+  }),
 });
 
 /** The confirmation code drawn for a new booking is taken: draw another. */
@@ -119,7 +159,13 @@ const codeKey = (code: string) => ({ pk: `CODE#${code}`, sk: 'CODE' });
  * fails with CodeTaken), else replaced, under the booking's own version condition.
  */
 export function codeStep(companyId: number, next: Booking, isNew: boolean): Step {
-  const item = { ...codeKey(next.confirmationCode), entity: 'BOOKING_CODE', companyId, bookingId: next.id, booking: next };
+  const item = {
+    ...codeKey(next.confirmationCode),
+    entity: 'BOOKING_CODE',
+    companyId,
+    bookingId: next.id,
+    booking: next,
+  };
   return isNew ? putNewStep(item, () => new CodeTaken()) : putStep(item);
 }
 
@@ -131,12 +177,21 @@ export interface BookingGuard {
 }
 
 /** Holds while the booking exists and is as the guard says; `onFailed` otherwise. */
-export function bookingGuardStep(companyId: number, bookingId: string, guard: BookingGuard, onFailed: () => AppError): Step {
+export function bookingGuardStep(
+  companyId: number,
+  bookingId: string,
+  guard: BookingGuard,
+  onFailed: () => AppError,
+): Step {
   const statuses = Object.fromEntries(guard.statuses.map((s, i) => [`:s${i}`, s]));
   const party = guard.guestCount === undefined ? '' : ' AND guestCount = :gc';
   const expression = `attribute_exists(pk) AND #status IN (${Object.keys(statuses).join(', ')})${party}`;
   const values = guard.guestCount === undefined ? statuses : { ...statuses, ':gc': guard.guestCount };
-  return checkStep(bookingEntity.key(companyId, bookingId), { expression, names: { '#status': 'status' }, values }, onFailed);
+  return checkStep(
+    bookingEntity.key(companyId, bookingId),
+    { expression, names: { '#status': 'status' }, values },
+    onFailed,
+  );
 }
 
 export interface BookingListQuery extends PageRequest {
@@ -171,7 +226,12 @@ export const bookings = {
   /** A booking by its confirmation code, for public operations that know no company: 1 GetItem (the lookup carries the booking). */
   async findByCode(code: string): Promise<{ companyId: number; booking: Booking } | undefined> {
     const lookup = await getItem(codeKey(code));
-    return lookup && { companyId: lookup.companyId as number, booking: bookingEntity.from(lookup.booking as Record<string, unknown>) };
+    return (
+      lookup && {
+        companyId: lookup.companyId as number,
+        booking: bookingEntity.from(lookup.booking as Record<string, unknown>),
+      }
+    );
   },
 
   /**
@@ -185,27 +245,49 @@ export const bookings = {
     const read = await readLog(span(companyId, q), q);
     const linked = q.source.by === 'table' || q.source.by === 'guest';
     const load = async (items: Record<string, unknown>[]) =>
-      linked ? bookingEntity.getMany(items.map((i) => [companyId, i.bookingId as string] as [number, string])) : items.map(bookingEntity.from);
+      linked
+        ? bookingEntity.getMany(items.map((i) => [companyId, i.bookingId as string] as [number, string]))
+        : items.map(bookingEntity.from);
     const all = (await load([...read.head, ...read.items])).filter(q.keep);
     const headIds = new Set(read.head.map((i) => (linked ? i.bookingId : i.id) as string));
     const shown = all.filter((b) => !headIds.has(b.id));
     const before = q.cursor ? (read.page - 1) * read.limit : all.length - shown.length;
     const total = before + shown.length + (read.more ? 1 : 0);
-    return new Page(shown, { page: read.page, limit: read.limit, total, totalPages: Math.ceil(total / read.limit), nextCursor: read.nextCursor });
+    return new Page(shown, {
+      page: read.page,
+      limit: read.limit,
+      total,
+      totalPages: Math.ceil(total / read.limit),
+      nextCursor: read.nextCursor,
+    });
   },
 
   /**
    * Every booking of a location on a local date, by start time: one Query (more only past 1 MB).
    * At most MAX_DAY_BOOKINGS (TooMany beyond: a table map of more is not read whole).
    */
-  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> => bookings.between(companyId, locationId, date, date, MAX_DAY_BOOKINGS),
+  onDate: (companyId: number, locationId: number, date: string): Promise<Booking[]> =>
+    bookings.between(companyId, locationId, date, date, MAX_DAY_BOOKINGS),
 
   /**
    * Every booking of a location from one local date to another (inclusive), by date and start
    * time: one Query (more only past 1 MB). At most `max` (TooMany beyond): by default MAX_DAY_BOOKINGS for each of the three days the floor reads.
    */
-  async between(companyId: number, locationId: number, from: string, to: string, max = 3 * MAX_DAY_BOOKINGS): Promise<Booking[]> {
-    const items = await queryAll({ index: 'gsi1', partition: locationPartition(companyId, locationId), range: { op: 'between', low: `${from}#`, high: `${to}#~` } }, max);
+  async between(
+    companyId: number,
+    locationId: number,
+    from: string,
+    to: string,
+    max = 3 * MAX_DAY_BOOKINGS,
+  ): Promise<Booking[]> {
+    const items = await queryAll(
+      {
+        index: 'gsi1',
+        partition: locationPartition(companyId, locationId),
+        range: { op: 'between', low: `${from}#`, high: `${to}#~` },
+      },
+      max,
+    );
     return items.map(bookingEntity.from);
   },
 };

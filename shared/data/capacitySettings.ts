@@ -53,37 +53,81 @@ const settingCounter = (companyId: number, locationId: number) => locationCounte
 const settingEntity = defineEntity({
   name: 'CAPACITY_SETTING',
   label: 'capacity setting',
-  key: (companyId: number, locationId: number, id: string) => companyKey(companyId, `${settingPrefix(locationId)}${id}`),
+  key: (companyId: number, locationId: number, id: string) =>
+    companyKey(companyId, `${settingPrefix(locationId)}${id}`),
   keyOf: (companyId, s: CapacitySetting) => [companyId, s.locationId, s.id] as const,
-  fields: ['id', 'locationId', 'name', 'validOnDays', 'orderCapacity', 'itemCapacity', 'priority', 'enabled', 'timeStart', 'timeEnd', 'validFrom', 'validTo', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, s) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${listPrefix(s.locationId)}${keys.pad(s.priority, 4)}#${s.createdAt}#${s.id}` }),
+  fields: [
+    'id',
+    'locationId',
+    'name',
+    'validOnDays',
+    'orderCapacity',
+    'itemCapacity',
+    'priority',
+    'enabled',
+    'timeStart',
+    'timeEnd',
+    'validFrom',
+    'validTo',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
+  indexes: (companyId, s) => ({
+    gsi1pk: listPartition(companyId),
+    gsi1sk: `${listPrefix(s.locationId)}${keys.pad(s.priority, 4)}#${s.createdAt}#${s.id}`,
+  }),
 });
 
 /** Counts the setting in its location (the list's total and the location's delete guard), refusing one past the limit. */
 const countedStep = (companyId: number, locationId: number): Step =>
-  updateStep(settingCounter(companyId, locationId), { entity: 'COUNTER' }, {
-    add: { n: 1 },
-    condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': MAX_CAPACITY_SETTINGS } },
-    onConditionFailed: () => unprocessable(`Location ${locationId} already has ${MAX_CAPACITY_SETTINGS} capacity settings, the most a location may have; delete one first`),
-  });
+  updateStep(
+    settingCounter(companyId, locationId),
+    { entity: 'COUNTER' },
+    {
+      add: { n: 1 },
+      condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': MAX_CAPACITY_SETTINGS } },
+      onConditionFailed: () =>
+        unprocessable(
+          `Location ${locationId} already has ${MAX_CAPACITY_SETTINGS} capacity settings, the most a location may have; delete one first`,
+        ),
+    },
+  );
 
 export const capacitySettings = {
   get: settingEntity.get,
 
   /** The location's settings in the order they take precedence: one Query per page. */
   list(companyId: number, locationId: number, page: PageRequest): Promise<Page<CapacitySetting>> {
-    return settingEntity.list({ index: 'gsi1', partition: listPartition(companyId), prefix: listPrefix(locationId), counter: settingCounter(companyId, locationId) }, page);
+    return settingEntity.list(
+      {
+        index: 'gsi1',
+        partition: listPartition(companyId),
+        prefix: listPrefix(locationId),
+        counter: settingCounter(companyId, locationId),
+      },
+      page,
+    );
   },
 
   /** Every setting of the location (at most MAX_CAPACITY_SETTINGS): one strongly consistent Query. */
   async atLocation(companyId: number, locationId: number): Promise<CapacitySetting[]> {
-    const items = await queryAll({ partition: keys.company(companyId), range: { op: 'begins_with', value: settingPrefix(locationId) }, consistent: true });
+    const items = await queryAll({
+      partition: keys.company(companyId),
+      range: { op: 'begins_with', value: settingPrefix(locationId) },
+      consistent: true,
+    });
     return items.map(settingEntity.from);
   },
 
   /** Adds the setting at an existing location (404), counted (422 past the limit), with its event. */
   async create(companyId: number, s: CapacitySetting, event: DomainEvent): Promise<void> {
-    await transact([locationExistsStep(companyId, s.locationId), settingEntity.newItemStep(companyId, s), countedStep(companyId, s.locationId), outboxStep(event)]);
+    await transact([
+      locationExistsStep(companyId, s.locationId),
+      settingEntity.newItemStep(companyId, s),
+      countedStep(companyId, s.locationId),
+      outboxStep(event),
+    ]);
   },
 
   /** Replaces the setting if nobody changed it since `expectedVersion` was read. */
@@ -93,7 +137,11 @@ export const capacitySettings = {
 
   /** Deletes the setting as read. Its slot counters stay until they expire: nothing reads them once no setting names them. */
   async remove(companyId: number, s: CapacitySetting, event: DomainEvent): Promise<void> {
-    await transact([settingEntity.versionedDeleteStep(companyId, s), counterStep(settingCounter(companyId, s.locationId), -1), outboxStep(event)]);
+    await transact([
+      settingEntity.versionedDeleteStep(companyId, s),
+      counterStep(settingCounter(companyId, s.locationId), -1),
+      outboxStep(event),
+    ]);
   },
 };
 
@@ -154,8 +202,17 @@ export function slotCountStep(companyId: number, m: SlotCountMove): Step {
     names['#items'] = 'items';
     values[':room'] = m.limits.itemCapacity - m.items;
   }
-  const fields = { entity: 'CAPACITY_COUNT', companyId, locationId: m.locationId, settingId: m.settingId, slotStartsAt: m.slotStartsAt, ttl: keptAsEvents(m.slotStartsAt) };
+  const fields = {
+    entity: 'CAPACITY_COUNT',
+    companyId,
+    locationId: m.locationId,
+    settingId: m.settingId,
+    slotStartsAt: m.slotStartsAt,
+    ttl: keptAsEvents(m.slotStartsAt),
+  };
   const add = Object.fromEntries(Object.entries({ orders: m.orders, items: m.items }).filter(([, n]) => n !== 0));
-  const condition = clauses.length ? { condition: { expression: clauses.join(' AND '), names, values }, onConditionFailed: m.onFull } : {};
+  const condition = clauses.length
+    ? { condition: { expression: clauses.join(' AND '), names, values }, onConditionFailed: m.onFull }
+    : {};
   return updateStep(slotCountKey(companyId, m.locationId, m.settingId, m.slotStartsAt), fields, { add, ...condition });
 }

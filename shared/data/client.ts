@@ -16,7 +16,10 @@ const throttledReasons = new Set(['ThrottlingError', 'ProvisionedThroughputExcee
 export function markThrottledCancellation(err: unknown): unknown {
   const e = err as { name?: string; CancellationReasons?: { Code?: string }[]; $retryable?: unknown } | undefined;
   const reasons = e?.name === 'TransactionCanceledException' ? e.CancellationReasons : undefined;
-  if (reasons?.some((r) => throttledReasons.has(r.Code ?? '')) && reasons.every((r) => r.Code === 'None' || throttledReasons.has(r.Code ?? ''))) {
+  if (
+    reasons?.some((r) => throttledReasons.has(r.Code ?? '')) &&
+    reasons.every((r) => r.Code === 'None' || throttledReasons.has(r.Code ?? ''))
+  ) {
     e!.$retryable = { throttling: true };
   }
   return err;
@@ -26,16 +29,22 @@ export function markThrottledCancellation(err: unknown): unknown {
 export function db(): DynamoDBDocumentClient {
   if (!client) {
     const { region, dynamoEndpoint, dynamoTimeoutMs } = config();
-    const base = captured(new DynamoDBClient({
-      region,
-      maxAttempts: 3,
-      // An attempt that cannot connect, or gets no answer, fails (and is retried) rather than
-      // holding the function until its own timeout: the client gets a 503 it can act on.
-      requestHandler: { connectionTimeout: Math.min(1_000, dynamoTimeoutMs), requestTimeout: dynamoTimeoutMs, throwOnRequestTimeout: true },
-      ...(dynamoEndpoint
-        ? { endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-    }));
+    const base = captured(
+      new DynamoDBClient({
+        region,
+        maxAttempts: 3,
+        // An attempt that cannot connect, or gets no answer, fails (and is retried) rather than
+        // holding the function until its own timeout: the client gets a 503 it can act on.
+        requestHandler: {
+          connectionTimeout: Math.min(1_000, dynamoTimeoutMs),
+          requestTimeout: dynamoTimeoutMs,
+          throwOnRequestTimeout: true,
+        },
+        ...(dynamoEndpoint
+          ? { endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : {}),
+      }),
+    );
     // Under the SDK's retries, over its deserializer: sees each attempt's parsed error.
     base.middlewareStack.add(
       (next) => async (args) => {

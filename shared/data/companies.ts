@@ -57,7 +57,8 @@ export const companies = {
   },
 
   /** The companies by id, paged (the total from the counter). */
-  list: (page: PageRequest): Promise<Page<Company>> => listPage({ index: 'gsi1', partition: LIST, counter }, page, (i) => shown(companyEntity.from(i))),
+  list: (page: PageRequest): Promise<Page<Company>> =>
+    listPage({ index: 'gsi1', partition: LIST, counter }, page, (i) => shown(companyEntity.from(i))),
 
   /**
    * Adds the company (409 if its id is taken), counts it in the list and writes `steps` (its
@@ -65,6 +66,11 @@ export const companies = {
    * when a concurrent creation held the list's count (every creation touches it).
    */
   async create(company: Company, adminRoleId: number, steps: readonly Step[], event: DomainEvent): Promise<void> {
-    await transactShared([companyEntity.newItemStep(company.id, { ...company, adminRoleId }), counterStep(counter, 1), ...steps, outboxStep(event)]);
+    await transactShared([
+      companyEntity.newItemStep(company.id, { ...company, adminRoleId }),
+      counterStep(counter, 1),
+      ...steps,
+      outboxStep(event),
+    ]);
   },
 };

@@ -28,19 +28,29 @@ export const coursingEntity = defineEntity({
   key: (companyId: number, id: string) => companyKey(companyId, `COURSING#${id}`),
   keyOf: (companyId, c: Coursing) => [companyId, c.id] as const,
   fields: ['id', 'locationId', 'title', 'order', 'color', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, c) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${locationPrefix(c.locationId)}${keys.sortableDecimal(c.order)}#${c.id}` }),
+  indexes: (companyId, c) => ({
+    gsi1pk: listPartition(companyId),
+    gsi1sk: `${locationPrefix(c.locationId)}${keys.sortableDecimal(c.order)}#${c.id}`,
+  }),
 });
 
 /** The per-location counter is the location's (a location is deleted only while it holds no coursings). */
 const counter = (companyId: number, locationId?: number) =>
-  locationId === undefined ? companyKey(companyId, 'COUNT#COURSING') : locationCounter(companyId, locationId, 'COURSING');
+  locationId === undefined
+    ? companyKey(companyId, 'COUNT#COURSING')
+    : locationCounter(companyId, locationId, 'COURSING');
 
 export const coursings = {
   get: coursingEntity.get,
 
   list(companyId: number, locationId: number | undefined, page: PageRequest): Promise<Page<Coursing>> {
     return coursingEntity.list(
-      { index: 'gsi1', partition: listPartition(companyId), ...(locationId === undefined ? {} : { prefix: locationPrefix(locationId) }), counter: counter(companyId, locationId) },
+      {
+        index: 'gsi1',
+        partition: listPartition(companyId),
+        ...(locationId === undefined ? {} : { prefix: locationPrefix(locationId) }),
+        counter: counter(companyId, locationId),
+      },
       page,
     );
   },

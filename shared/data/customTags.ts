@@ -30,7 +30,8 @@ type TagToken = CustomTag & { token: string; tokens: string[] };
 
 /** Queries are at least this long, so tokens sharing their first 3 characters share a partition. */
 export const TAG_PREFIX_LENGTH = 3;
-const searchPartition = (companyId: number, tokenOrPrefix: string) => `${keys.company(companyId)}#CTS#${Array.from(tokenOrPrefix).slice(0, TAG_PREFIX_LENGTH).join('')}`;
+const searchPartition = (companyId: number, tokenOrPrefix: string) =>
+  `${keys.company(companyId)}#CTS#${Array.from(tokenOrPrefix).slice(0, TAG_PREFIX_LENGTH).join('')}`;
 const tagSk = (id: number) => `CUSTOMTAG#${keys.pad(id)}`;
 
 const tagEntity = defineEntity({
@@ -44,8 +45,10 @@ const tagEntity = defineEntity({
 const tagKeyEntity = defineEntity({
   name: 'CUSTOM_TAG_KEY',
   label: 'custom tag',
-  key: (companyId: number, categoryHandle: string, key: string) => companyKey(companyId, `CUSTOMTAGKEY#${categoryHandle}#${key}`),
-  keyOf: (companyId, k: { customTagId: number; categoryHandle: string; key: string }) => [companyId, k.categoryHandle, k.key] as const,
+  key: (companyId: number, categoryHandle: string, key: string) =>
+    companyKey(companyId, `CUSTOMTAGKEY#${categoryHandle}#${key}`),
+  keyOf: (companyId, k: { customTagId: number; categoryHandle: string; key: string }) =>
+    [companyId, k.categoryHandle, k.key] as const,
   fields: ['customTagId', 'categoryHandle', 'key'],
 });
 
@@ -67,10 +70,14 @@ export function customTagItems(companyId: number, t: CustomTag, tokens: readonly
   ];
 }
 
-export const tagNotFound = (id: number) => new AppError('NOT_FOUND', `Custom tag ${id} not found`, [{ path: '/customTagId', message: 'no custom tag with this id' }]);
+export const tagNotFound = (id: number) =>
+  new AppError('NOT_FOUND', `Custom tag ${id} not found`, [
+    { path: '/customTagId', message: 'no custom tag with this id' },
+  ]);
 
 /** The item's new tag list, written only if nobody changed the item since `prev` was read. */
-const itemStep = (companyId: number, prev: Item, next: Item): Step => itemEntity.versionedPutStep(companyId, next, prev.version);
+const itemStep = (companyId: number, prev: Item, next: Item): Step =>
+  itemEntity.versionedPutStep(companyId, next, prev.version);
 
 export const customTags = {
   get: tagEntity.get,
@@ -79,10 +86,19 @@ export const customTags = {
    * Adds the tag (its key item, 409 when the category already has the key; its search tokens),
    * links it to the item, and writes the events, in one transaction.
    */
-  async create(companyId: number, t: CustomTag, tokens: readonly string[], prev: Item, next: Item, events: DomainEvent[]): Promise<void> {
+  async create(
+    companyId: number,
+    t: CustomTag,
+    tokens: readonly string[],
+    prev: Item,
+    next: Item,
+    events: DomainEvent[],
+  ): Promise<void> {
     await transact([
       tagEntity.newItemStep(companyId, t),
-      tagKeyEntity.newItemStep(companyId, { customTagId: t.id, categoryHandle: t.categoryHandle, key: t.key }, () => conflict(`The category ${t.categoryHandle} already has a tag ${JSON.stringify(t.key)}; link it instead`)),
+      tagKeyEntity.newItemStep(companyId, { customTagId: t.id, categoryHandle: t.categoryHandle, key: t.key }, () =>
+        conflict(`The category ${t.categoryHandle} already has a tag ${JSON.stringify(t.key)}; link it instead`),
+      ),
       ...tokenItems(t, tokens).map((tt) => tokenEntity.newItemStep(companyId, tt)),
       itemStep(companyId, prev, next),
       ...events.map(outboxStep),
@@ -91,12 +107,20 @@ export const customTags = {
 
   /** Writes the item's new tag list and its event; the tag must still exist (404 naming `/customTagId`). */
   async relink(companyId: number, tagId: number, prev: Item, next: Item, event: DomainEvent): Promise<void> {
-    await transact([tagEntity.existsStep([companyId, tagId], () => tagNotFound(tagId)), itemStep(companyId, prev, next), outboxStep(event)]);
+    await transact([
+      tagEntity.existsStep([companyId, tagId], () => tagNotFound(tagId)),
+      itemStep(companyId, prev, next),
+      outboxStep(event),
+    ]);
   },
 
   /** Tags whose key, or a word of it, starts with `prefix` (normalized, at least 3 characters): one Query per page. */
   search(companyId: number, prefix: string, req: PageRequest): Promise<Page<CustomTag>> {
-    const span: QuerySpan = { index: 'gsi1', partition: searchPartition(companyId, prefix), range: { op: 'begins_with', value: prefix } };
+    const span: QuerySpan = {
+      index: 'gsi1',
+      partition: searchPartition(companyId, prefix),
+      range: { op: 'begins_with', value: prefix },
+    };
     return searchTokens(span, prefix, req, tagEntity.from);
   },
 };

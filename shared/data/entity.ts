@@ -20,7 +20,15 @@ import type { Page } from '../page';
 import { getItem, getItems, type Item, type ItemKey, type ReadOptions, type ReadRequest } from './batch';
 import { keys as keyParts, pick } from './keys';
 import { listPage, type Collection, type PageRequest } from './paging';
-import { atVersion, changedMeanwhile, conditionalPutStep, deleteStep, existsStep, putNewStep, type Step } from './transact';
+import {
+  atVersion,
+  changedMeanwhile,
+  conditionalPutStep,
+  deleteStep,
+  existsStep,
+  putNewStep,
+  type Step,
+} from './transact';
 
 export interface EntityDefinition<T, A extends unknown[]> {
   /** The item's `entity` attribute: what the item is, for a reader of the table. */
@@ -110,10 +118,17 @@ export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>
       return { keys: [k], answer: found(k) };
     },
     readMany,
-    newItemStep: (companyId, value, onExists) => putNewStep(item(companyId, value), onExists ?? (() => conflict(`The ${def.label} already exists`))),
-    versionedPutStep: (companyId, value, expectedVersion) => conditionalPutStep(item(companyId, value), atVersion(expectedVersion), changedMeanwhile(def.label)),
-    versionedDeleteStep: (companyId, value) => deleteStep(keyOfValue(companyId, value), atVersion(value.version), changedMeanwhile(def.label)),
-    existsStep: (args, onMissing) => existsStep(def.key(...args), onMissing ?? (() => new AppError('NOT_FOUND', `${capitalized(def.label)} not found`))),
+    newItemStep: (companyId, value, onExists) =>
+      putNewStep(item(companyId, value), onExists ?? (() => conflict(`The ${def.label} already exists`))),
+    versionedPutStep: (companyId, value, expectedVersion) =>
+      conditionalPutStep(item(companyId, value), atVersion(expectedVersion), changedMeanwhile(def.label)),
+    versionedDeleteStep: (companyId, value) =>
+      deleteStep(keyOfValue(companyId, value), atVersion(value.version), changedMeanwhile(def.label)),
+    existsStep: (args, onMissing) =>
+      existsStep(
+        def.key(...args),
+        onMissing ?? (() => new AppError('NOT_FOUND', `${capitalized(def.label)} not found`)),
+      ),
     list: (collection, page) => listPage(collection, page, from),
   };
   return entity;

@@ -32,20 +32,29 @@ export interface EventVisibility {
 }
 
 /** `#name IN (:prefix0, …)`, at most 100 values (DynamoDB's bound for IN). */
-function inList(name: string, prefix: string, values: readonly (string | number)[], into: Record<string, unknown>): string {
+function inList(
+  name: string,
+  prefix: string,
+  values: readonly (string | number)[],
+  into: Record<string, unknown>,
+): string {
   if (values.length > 100) throw new Error(`an IN list holds at most 100 values (${values.length})`);
   values.forEach((v, i) => (into[`:${prefix}${i}`] = v));
   return `${name} IN (${values.map((_, i) => `:${prefix}${i}`).join(', ')})`;
 }
 
-const seesNothing = (v: EventVisibility) => v.anywhere.length === 0 && (v.atLocations.length === 0 || v.locations.length === 0);
+const seesNothing = (v: EventVisibility) =>
+  v.anywhere.length === 0 && (v.atLocations.length === 0 || v.locations.length === 0);
 
 /** The filter of a log read by visibility (which must let some events through). */
 export function visibilityFilter(v: EventVisibility): Condition {
   const values: Record<string, unknown> = {};
   const parts: string[] = [];
   if (v.anywhere.length) parts.push(inList('#payload.#event', 'e', v.anywhere, values));
-  if (v.atLocations.length && v.locations.length) parts.push(`(${inList('#payload.#event', 'le', v.atLocations, values)} AND ${inList('#locationId', 'l', v.locations, values)})`);
+  if (v.atLocations.length && v.locations.length)
+    parts.push(
+      `(${inList('#payload.#event', 'le', v.atLocations, values)} AND ${inList('#locationId', 'l', v.locations, values)})`,
+    );
   if (!parts.length) throw new Error('visibilityFilter: nothing is visible');
   const names: Record<string, string> = { '#payload': 'payload', '#event': 'event' };
   if (parts.length > 1 || !v.anywhere.length) names['#locationId'] = 'locationId';
@@ -65,7 +74,17 @@ export function eventPosition(cursor: string): string | undefined {
 /** An outbox item as the log shows it. */
 function loggedEventOf(item: Item): LoggedEvent {
   const { id, event, resource, resourceId, timestamp, apiVersion, data, changes } = item.payload as EventPayload;
-  return { id, event, resource, resourceId, timestamp, apiVersion, data, changes, cursor: eventCursor(String(item.sk)) };
+  return {
+    id,
+    event,
+    resource,
+    resourceId,
+    timestamp,
+    apiVersion,
+    data,
+    changes,
+    cursor: eventCursor(String(item.sk)),
+  };
 }
 
 export const eventLog = {
@@ -75,9 +94,20 @@ export const eventLog = {
    * read (pages stay full; a page may read further to fill itself).
    */
   async page(companyId: number, q: EventLogQuery, visible?: EventVisibility): Promise<Page<LoggedEvent>> {
-    if (visible && seesNothing(visible)) return new Page([], { page: q.page, limit: q.limit, total: 0, totalPages: 0, nextCursor: null });
-    const range: SortRange | undefined = q.after !== undefined ? { op: '>', value: q.after } : q.since !== undefined ? { op: '>=', value: q.since } : undefined;
-    const span: QuerySpan = { index: q.type ? 'gsi1' : undefined, partition: eventLogPartition(companyId, q.type), range, ...(visible ? { filter: visibilityFilter(visible) } : {}) };
+    if (visible && seesNothing(visible))
+      return new Page([], { page: q.page, limit: q.limit, total: 0, totalPages: 0, nextCursor: null });
+    const range: SortRange | undefined =
+      q.after !== undefined
+        ? { op: '>', value: q.after }
+        : q.since !== undefined
+          ? { op: '>=', value: q.since }
+          : undefined;
+    const span: QuerySpan = {
+      index: q.type ? 'gsi1' : undefined,
+      partition: eventLogPartition(companyId, q.type),
+      range,
+      ...(visible ? { filter: visibilityFilter(visible) } : {}),
+    };
     return logPage(await readLog(span, q), loggedEventOf);
   },
 };

@@ -57,12 +57,20 @@ type GuestContact = { guestId: number; email?: string; phone?: string };
 /** A search-index item: the guest, one of its tokens, and all of them in index order. */
 type SearchToken = Guest & { token: string; tokens: string[] };
 /** A guest's history at a location as stored: counters appear as bookings first add to them. */
-type HistoryItem = { guestId: number; locationId: number; bookingCount?: number; lastVisitAt?: string; noShowCount?: number; cancellationCount?: number };
+type HistoryItem = {
+  guestId: number;
+  locationId: number;
+  bookingCount?: number;
+  lastVisitAt?: string;
+  noShowCount?: number;
+  cancellationCount?: number;
+};
 
 const guestSk = (id: number) => `GUEST#${keys.pad(id)}`;
 
 /** Tokens sharing their first two characters share a partition of gsi1 (queries are at least 2 long). */
-const searchPartition = (companyId: number, tokenOrPrefix: string) => `${keys.company(companyId)}#GS#${Array.from(tokenOrPrefix).slice(0, 2).join('')}`;
+const searchPartition = (companyId: number, tokenOrPrefix: string) =>
+  `${keys.company(companyId)}#GS#${Array.from(tokenOrPrefix).slice(0, 2).join('')}`;
 
 const guestEntity = defineEntity({
   name: 'GUEST',
@@ -75,8 +83,10 @@ const guestEntity = defineEntity({
 const contactEntity = defineEntity({
   name: 'GUEST_CONTACT',
   label: 'guest contact',
-  key: (companyId: number, ref: ContactRef) => companyKey(companyId, 'email' in ref ? `GUESTCONTACT#E#${ref.email}` : `GUESTCONTACT#P#${ref.phone}`),
-  keyOf: (companyId, c: GuestContact) => [companyId, c.email !== undefined ? { email: c.email } : { phone: c.phone! }] as const,
+  key: (companyId: number, ref: ContactRef) =>
+    companyKey(companyId, 'email' in ref ? `GUESTCONTACT#E#${ref.email}` : `GUESTCONTACT#P#${ref.phone}`),
+  keyOf: (companyId, c: GuestContact) =>
+    [companyId, c.email !== undefined ? { email: c.email } : { phone: c.phone! }] as const,
   fields: ['guestId', 'email', 'phone'],
 });
 
@@ -92,13 +102,17 @@ const searchEntity = defineEntity({
 const historyEntity = defineEntity({
   name: 'GUEST_HISTORY',
   label: 'guest history',
-  key: (companyId: number, guestId: number, locationId: number) => companyKey(companyId, `${guestSk(guestId)}#H#${keys.pad(locationId)}`),
+  key: (companyId: number, guestId: number, locationId: number) =>
+    companyKey(companyId, `${guestSk(guestId)}#H#${keys.pad(locationId)}`),
   keyOf: (companyId, h: HistoryItem) => [companyId, h.guestId, h.locationId] as const,
   fields: ['guestId', 'locationId', 'bookingCount', 'lastVisitAt', 'noShowCount', 'cancellationCount'],
 });
 
 /** The contacts a guest has (email first), or a lookup asks for. */
-const contactRefs = (c: Pick<Guest, 'email' | 'phone'>): ContactRef[] => [...(c.email === null ? [] : [{ email: c.email }]), ...(c.phone === null ? [] : [{ phone: c.phone }])];
+const contactRefs = (c: Pick<Guest, 'email' | 'phone'>): ContactRef[] => [
+  ...(c.email === null ? [] : [{ email: c.email }]),
+  ...(c.phone === null ? [] : [{ phone: c.phone }]),
+];
 
 const searchTokensOf = (g: Guest, tokens: readonly string[]): SearchToken[] => tokenItems(g, tokens);
 
@@ -116,16 +130,26 @@ export function guestItems(companyId: number, g: Guest, tokens: readonly string[
  * (counters by ADD, so concurrent bookings never lose a count; the item appears on first use).
  * `lastVisitAt` is set as given: record visits as they happen.
  */
-export function guestHistoryStep(companyId: number, guestId: number, locationId: number, change: GuestHistoryChange): Step {
+export function guestHistoryStep(
+  companyId: number,
+  guestId: number,
+  locationId: number,
+  change: GuestHistoryChange,
+): Step {
   const deltas: [string, number | undefined][] = [
     ['bookingCount', change.bookings],
     ['noShowCount', change.noShows],
     ['cancellationCount', change.cancellations],
   ];
   const counters = deltas.filter((d): d is [string, number] => d[1] !== undefined && d[1] !== 0);
-  if (counters.length === 0 && change.lastVisitAt === undefined) throw new Error('guestHistoryStep: the change is empty');
+  if (counters.length === 0 && change.lastVisitAt === undefined)
+    throw new Error('guestHistoryStep: the change is empty');
   const visit = change.lastVisitAt === undefined ? {} : { lastVisitAt: change.lastVisitAt };
-  return updateStep(historyEntity.key(companyId, guestId, locationId), { entity: historyEntity.name, companyId, guestId, locationId, ...visit }, { add: Object.fromEntries(counters) });
+  return updateStep(
+    historyEntity.key(companyId, guestId, locationId),
+    { entity: historyEntity.name, companyId, guestId, locationId, ...visit },
+    { add: Object.fromEntries(counters) },
+  );
 }
 
 /** A contact of the new guest already belongs to a guest: the create becomes a read of that guest. */
@@ -140,17 +164,28 @@ const CREATE_ATTEMPTS = 4;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, 2 ** attempt * 10 + Math.random() * 20));
 
 /** The index items of the tokens that start with `prefix`, in index order. */
-const searchSpan = (companyId: number, prefix: string): QuerySpan => ({ index: 'gsi1', partition: searchPartition(companyId, prefix), range: { op: 'begins_with', value: prefix } });
+const searchSpan = (companyId: number, prefix: string): QuerySpan => ({
+  index: 'gsi1',
+  partition: searchPartition(companyId, prefix),
+  range: { op: 'begins_with', value: prefix },
+});
 
 /** The guests among `guestIds` with history at one of the locations: one round trip (BatchGetItem per 100 keys). */
-async function withHistoryAt(companyId: number, locationIds: readonly number[], guestIds: readonly number[]): Promise<Set<number>> {
-  const keys = guestIds.flatMap((guestId) => locationIds.map((locationId) => [companyId, guestId, locationId] as [number, number, number]));
+async function withHistoryAt(
+  companyId: number,
+  locationIds: readonly number[],
+  guestIds: readonly number[],
+): Promise<Set<number>> {
+  const keys = guestIds.flatMap((guestId) =>
+    locationIds.map((locationId) => [companyId, guestId, locationId] as [number, number, number]),
+  );
   if (keys.length === 0) return new Set();
   return new Set((await historyEntity.getMany(keys)).map((h) => h.guestId));
 }
 
 export const guests = {
-  get: (companyId: number, id: number, consistent = false): Promise<Guest | undefined> => guestEntity.getWith({ consistent }, companyId, id),
+  get: (companyId: number, id: number, consistent = false): Promise<Guest | undefined> =>
+    guestEntity.getWith({ consistent }, companyId, id),
   /** A read of the guest, to send with others in one round trip (a booking's create reads it with the location). */
   read: guestEntity.read,
 
@@ -160,10 +195,17 @@ export const guests = {
    * returned (the email's guest when email and phone belong to different guests). Concurrent
    * identical creates make one guest: the losers find the winner's.
    */
-  async add(companyId: number, g: Guest, tokens: readonly string[], event: DomainEvent): Promise<{ guest: Guest; created: boolean }> {
+  async add(
+    companyId: number,
+    g: Guest,
+    tokens: readonly string[],
+    event: DomainEvent,
+  ): Promise<{ guest: Guest; created: boolean }> {
     const steps: Step[] = [
       guestEntity.newItemStep(companyId, g),
-      ...contactRefs(g).map((ref) => contactEntity.newItemStep(companyId, { guestId: g.id, ...ref }, () => new ContactTaken())),
+      ...contactRefs(g).map((ref) =>
+        contactEntity.newItemStep(companyId, { guestId: g.id, ...ref }, () => new ContactTaken()),
+      ),
       ...searchTokensOf(g, tokens).map((t) => searchEntity.newItemStep(companyId, t)),
       outboxStep(event),
     ];
@@ -182,7 +224,9 @@ export const guests = {
 
   /** The guest that owns the email, else the one that owns the phone (strongly consistent reads). */
   async byContact(companyId: number, contact: Pick<Guest, 'email' | 'phone'>): Promise<Guest> {
-    const owners = await Promise.all(contactRefs(contact).map((ref) => contactEntity.getWith({ consistent: true }, companyId, ref)));
+    const owners = await Promise.all(
+      contactRefs(contact).map((ref) => contactEntity.getWith({ consistent: true }, companyId, ref)),
+    );
     const owner = owners.find((o) => o !== undefined);
     const guest = owner ? await guests.get(companyId, owner.guestId, true) : undefined;
     if (!guest) throw new Error('a guest contact item names no guest');
@@ -195,19 +239,29 @@ export const guests = {
    * `page` N without a cursor walks the N - 1 pages before it. With `locationIds`, only guests
    * with history at one of them are listed (each page reads their history items too).
    */
-  async search(companyId: number, prefix: string, req: PageRequest, locationIds?: readonly number[]): Promise<Page<Guest>> {
+  async search(
+    companyId: number,
+    prefix: string,
+    req: PageRequest,
+    locationIds?: readonly number[],
+  ): Promise<Page<Guest>> {
     const visible: Visible | undefined = locationIds && ((ids) => withHistoryAt(companyId, locationIds, ids));
     return searchTokens(searchSpan(companyId, prefix), prefix, req, guestEntity.from, visible);
   },
 
   /** Whether the guest has history (a booking) at one of the locations. */
-  hasHistoryAt: async (companyId: number, guestId: number, locationIds: readonly number[]): Promise<boolean> => (await withHistoryAt(companyId, locationIds, [guestId])).size > 0,
+  hasHistoryAt: async (companyId: number, guestId: number, locationIds: readonly number[]): Promise<boolean> =>
+    (await withHistoryAt(companyId, locationIds, [guestId])).size > 0,
 
   /**
    * The guests' history at the location, absent items as zeros: one round trip, which also reads
    * the location so that a location the company does not have answers 404.
    */
-  async historyAt(companyId: number, locationId: number, guestIds: readonly number[]): Promise<Map<number, GuestHistory>> {
+  async historyAt(
+    companyId: number,
+    locationId: number,
+    guestIds: readonly number[],
+  ): Promise<Map<number, GuestHistory>> {
     const { location, history } = await readTogether({
       location: locationEntity.read(companyId, locationId),
       history: historyEntity.readMany(guestIds.map((id) => [companyId, id, locationId])),

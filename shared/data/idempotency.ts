@@ -45,7 +45,8 @@ export const RECORD_SECONDS = 24 * 3600;
 
 async function readRecord(scope: IdempotencyScope, key: string): Promise<Record<string, unknown> | undefined> {
   try {
-    return (await db().send(new GetCommand({ TableName: tableName(), Key: keyOf(scope, key), ConsistentRead: true }))).Item;
+    return (await db().send(new GetCommand({ TableName: tableName(), Key: keyOf(scope, key), ConsistentRead: true })))
+      .Item;
   } catch (err) {
     throw toAppError(err);
   }
@@ -57,7 +58,11 @@ export const idempotencyRecords = {
    * running one whose lease ended: its request died). Otherwise answers the record that holds it,
    * read in the same call.
    */
-  async claim(scope: IdempotencyScope, key: string, claim: { fingerprint: string; owner: string; nowMs: number; leaseMs: number }): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }> {
+  async claim(
+    scope: IdempotencyScope,
+    key: string,
+    claim: { fingerprint: string; owner: string; nowMs: number; leaseMs: number },
+  ): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }> {
     await writeGate();
     const nowSeconds = Math.floor(claim.nowMs / 1000);
     try {
@@ -73,7 +78,8 @@ export const idempotencyRecords = {
             leaseUntil: claim.nowMs + claim.leaseMs,
             ttl: nowSeconds + RECORD_SECONDS,
           },
-          ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now OR (#status = :running AND leaseUntil < :nowMs)',
+          ConditionExpression:
+            'attribute_not_exists(pk) OR #ttl <= :now OR (#status = :running AND leaseUntil < :nowMs)',
           ExpressionAttributeNames: { '#ttl': 'ttl', '#status': 'status' },
           ExpressionAttributeValues: { ':now': nowSeconds, ':running': 'running', ':nowMs': claim.nowMs },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -89,7 +95,12 @@ export const idempotencyRecords = {
       const record: IdempotencyRecord =
         held.status === 'done'
           ? { status: 'done', fingerprint: String(held.fingerprint), response: held.response as StoredAnswer }
-          : { status: 'running', fingerprint: String(held.fingerprint), leaseUntil: Number(held.leaseUntil), owner: String(held.owner) };
+          : {
+              status: 'running',
+              fingerprint: String(held.fingerprint),
+              leaseUntil: Number(held.leaseUntil),
+              owner: String(held.owner),
+            };
       return { claimed: false, record };
     }
   },

@@ -4,7 +4,18 @@ import { conditionFailed, sdk } from './errors';
 import { writeGate } from './writeGate';
 
 /** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
-export type IdKind = 'company' | 'location' | 'user' | 'permission' | 'role' | 'item' | 'custom-tag' | 'variant-group' | 'variant' | 'schedule' | 'schedule-rule';
+export type IdKind =
+  | 'company'
+  | 'location'
+  | 'user'
+  | 'permission'
+  | 'role'
+  | 'item'
+  | 'custom-tag'
+  | 'variant-group'
+  | 'variant'
+  | 'schedule'
+  | 'schedule-rule';
 
 /**
  * Ids are reserved from the counter in blocks, one atomic ADD per block, and handed out from

@@ -54,19 +54,43 @@ export const itemEntity = defineEntity({
   label: 'item',
   key: (companyId: number, id: number) => companyKey(companyId, `ITEM#${keys.pad(id)}`),
   keyOf: (companyId, i: Item) => [companyId, i.id] as const,
-  fields: ['id', 'locationId', 'name', 'price', 'vatRate', 'categoryHandle', 'costCenter', 'customTagIds', 'version', 'createdAt', 'updatedAt'],
+  fields: [
+    'id',
+    'locationId',
+    'name',
+    'price',
+    'vatRate',
+    'categoryHandle',
+    'costCenter',
+    'customTagIds',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
   indexes: (companyId, i) => ({ ...lists.indexes(companyId, placement(i)), searchName: i.name.toLowerCase() }),
 });
 
 /** How many live variants link to the item: it is not deleted while any do. */
-const variantLinks = (companyId: number, itemId: number) => companyKey(companyId, `COUNT#VARIANTLINK#${keys.pad(itemId)}`);
+const variantLinks = (companyId: number, itemId: number) =>
+  companyKey(companyId, `COUNT#VARIANTLINK#${keys.pad(itemId)}`);
 
 /**
  * Transaction steps of a variant starting (+1: the item must exist, else 404 naming `/itemId`) or
  * ceasing (−1) to link to the item.
  */
 export function variantLinkSteps(companyId: number, itemId: number, delta: number): Step[] {
-  const exists = delta > 0 ? [itemEntity.existsStep([companyId, itemId], () => new AppError('NOT_FOUND', `Item ${itemId} not found`, [{ path: '/itemId', message: 'no item with this id' }]))] : [];
+  const exists =
+    delta > 0
+      ? [
+          itemEntity.existsStep(
+            [companyId, itemId],
+            () =>
+              new AppError('NOT_FOUND', `Item ${itemId} not found`, [
+                { path: '/itemId', message: 'no item with this id' },
+              ]),
+          ),
+        ]
+      : [];
   return [...exists, counterStep(variantLinks(companyId, itemId), delta)];
 }
 
@@ -81,25 +105,48 @@ export const items = {
    * listed up to the page (plus one while more may follow), as the event log's does.
    */
   list(companyId: number, f: ItemFilter, page: PageRequest): Promise<Page<Item>> {
-    const search = f.search === undefined ? undefined : { expression: 'contains(#searchName, :search)', names: { '#searchName': 'searchName' }, values: { ':search': f.search } };
+    const search =
+      f.search === undefined
+        ? undefined
+        : {
+            expression: 'contains(#searchName, :search)',
+            names: { '#searchName': 'searchName' },
+            values: { ':search': f.search },
+          };
     return lists.list(itemEntity, companyId, { locationId: f.locationId, value: f.category }, page, search);
   },
 
   /** Adds the item, its counters and its event at once; the location must exist in the company. */
   async create(companyId: number, i: Item, event: DomainEvent): Promise<void> {
-    await transact([locationEntity.existsStep([companyId, i.locationId]), itemEntity.newItemStep(companyId, i), ...lists.counted(companyId, placement(i), 1), outboxStep(event)]);
+    await transact([
+      locationEntity.existsStep([companyId, i.locationId]),
+      itemEntity.newItemStep(companyId, i),
+      ...lists.counted(companyId, placement(i), 1),
+      outboxStep(event),
+    ]);
   },
 
   /** Replaces the item if nobody changed it since `expectedVersion`; a new category moves its category counters. */
   async update(companyId: number, prev: Item, next: Item, event: DomainEvent): Promise<void> {
-    await transact([itemEntity.versionedPutStep(companyId, next, prev.version), ...lists.moved(companyId, placement(prev), placement(next)), outboxStep(event)]);
+    await transact([
+      itemEntity.versionedPutStep(companyId, next, prev.version),
+      ...lists.moved(companyId, placement(prev), placement(next)),
+      outboxStep(event),
+    ]);
   },
 
   /** Deletes the item as it was read, with its counters, only while no variant links to it (409 otherwise). */
   async remove(companyId: number, i: Item, event: DomainEvent): Promise<void> {
-    const unlinked = deleteStep(variantLinks(companyId, i.id), { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } }, () =>
-      conflict(`Item ${i.id} has variants linked to it; unlink them first`),
+    const unlinked = deleteStep(
+      variantLinks(companyId, i.id),
+      { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } },
+      () => conflict(`Item ${i.id} has variants linked to it; unlink them first`),
     );
-    await transact([unlinked, itemEntity.versionedDeleteStep(companyId, i), ...lists.counted(companyId, placement(i), -1), outboxStep(event)]);
+    await transact([
+      unlinked,
+      itemEntity.versionedDeleteStep(companyId, i),
+      ...lists.counted(companyId, placement(i), -1),
+      outboxStep(event),
+    ]);
   },
 };

@@ -37,8 +37,14 @@ export function locatedLists(name: string, dim: string, content: LocationContent
   const sortKey = (p: Placement) => `${locationPrefix(p.locationId)}${keys.pad(p.id)}`;
 
   const counter = (companyId: number, f: ListFilter): ItemKey => {
-    if (f.value === undefined) return f.locationId === undefined ? companyKey(companyId, `COUNT#${name}`) : locationCounter(companyId, f.locationId, content);
-    return companyKey(companyId, `COUNT#${name}#${dim}#${f.value}${f.locationId === undefined ? '' : `#L#${keys.pad(f.locationId)}`}`);
+    if (f.value === undefined)
+      return f.locationId === undefined
+        ? companyKey(companyId, `COUNT#${name}`)
+        : locationCounter(companyId, f.locationId, content);
+    return companyKey(
+      companyId,
+      `COUNT#${name}#${dim}#${f.value}${f.locationId === undefined ? '' : `#L#${keys.pad(f.locationId)}`}`,
+    );
   };
   /** The counters of the company and the location (0, 1), then of the value (2, 3). */
   const countersOf = (companyId: number, p: Placement) => [
@@ -54,28 +60,55 @@ export function locatedLists(name: string, dim: string, content: LocationContent
   });
   const querySpan = (companyId: number, f: ListFilter, filter?: Condition): QuerySpan => {
     const { index, partition, prefix } = span(companyId, f);
-    return { index, partition, ...(prefix ? { range: { op: 'begins_with', value: prefix } } : {}), ...(filter ? { filter } : {}) };
+    return {
+      index,
+      partition,
+      ...(prefix ? { range: { op: 'begins_with', value: prefix } } : {}),
+      ...(filter ? { filter } : {}),
+    };
   };
 
   return {
     /** The index keys of a listed resource. */
-    indexes: (companyId: number, p: Placement) => ({ gsi1pk: all(companyId), gsi1sk: sortKey(p), gsi2pk: ofValue(companyId, p.value), gsi2sk: sortKey(p) }),
+    indexes: (companyId: number, p: Placement) => ({
+      gsi1pk: all(companyId),
+      gsi1sk: sortKey(p),
+      gsi2pk: ofValue(companyId, p.value),
+      gsi2sk: sortKey(p),
+    }),
 
     /** Counter moves of a resource entering (+1) or leaving (−1) the lists. */
-    counted: (companyId: number, p: Placement, delta: number): Step[] => countersOf(companyId, p).map((c) => counterStep(c, delta)),
+    counted: (companyId: number, p: Placement, delta: number): Step[] =>
+      countersOf(companyId, p).map((c) => counterStep(c, delta)),
 
     /** Counter moves of a resource that changes its value of the dimension (none when it keeps it). */
     moved: (companyId: number, prev: Placement, next: Placement): Step[] =>
-      prev.value === next.value ? [] : [...countersOf(companyId, prev).slice(2).map((c) => counterStep(c, -1)), ...countersOf(companyId, next).slice(2).map((c) => counterStep(c, 1))],
+      prev.value === next.value
+        ? []
+        : [
+            ...countersOf(companyId, prev)
+              .slice(2)
+              .map((c) => counterStep(c, -1)),
+            ...countersOf(companyId, next)
+              .slice(2)
+              .map((c) => counterStep(c, 1)),
+          ],
 
     /**
      * One page, by location then id: one Query per page (and the counter's GetItem beside it).
      * With `filter` the list is not counted: a page may be short with a cursor going on, and
      * `total` counts what was listed up to the page (plus one while more may follow).
      */
-    async list<T>(entity: Entity<T, [number, number]>, companyId: number, f: ListFilter, page: PageRequest, filter?: Condition): Promise<Page<T>> {
+    async list<T>(
+      entity: Entity<T, [number, number]>,
+      companyId: number,
+      f: ListFilter,
+      page: PageRequest,
+      filter?: Condition,
+    ): Promise<Page<T>> {
       const { index, partition, prefix } = span(companyId, f);
-      if (!filter) return entity.list({ index, partition, ...(prefix ? { prefix } : {}), counter: counter(companyId, f) }, page);
+      if (!filter)
+        return entity.list({ index, partition, ...(prefix ? { prefix } : {}), counter: counter(companyId, f) }, page);
       return logPage(await readLog(querySpan(companyId, f, filter), page), entity.from);
     },
 

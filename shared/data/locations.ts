@@ -36,7 +36,18 @@ export const locationEntity = defineEntity({
   label: 'location',
   key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
   keyOf: (companyId, l: Location) => [companyId, l.id] as const,
-  fields: ['id', 'name', 'timezone', 'operatingHours', 'address', 'phone', 'country', 'version', 'createdAt', 'updatedAt'],
+  fields: [
+    'id',
+    'name',
+    'timezone',
+    'operatingHours',
+    'address',
+    'phone',
+    'country',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
   indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
 });
 
@@ -45,8 +56,29 @@ export const locationEntity = defineEntity({
  * (BOOKING) the bookings without a table that still use the location (active, or with an open tab:
  * bookings with tables are counted on their tables, which the location must not have either).
  */
-export type LocationContent = 'TABLE' | 'BGROUP' | 'COURSING' | 'CAPSET' | 'ITEM' | 'VGROUP' | 'SCHED' | 'BOOKING' | 'PRINTERGROUP' | 'TERMINAL';
-export const locationContents: readonly LocationContent[] = ['TABLE', 'BGROUP', 'COURSING', 'CAPSET', 'ITEM', 'VGROUP', 'SCHED', 'BOOKING', 'PRINTERGROUP', 'TERMINAL'];
+export type LocationContent =
+  | 'TABLE'
+  | 'BGROUP'
+  | 'COURSING'
+  | 'CAPSET'
+  | 'ITEM'
+  | 'VGROUP'
+  | 'SCHED'
+  | 'BOOKING'
+  | 'PRINTERGROUP'
+  | 'TERMINAL';
+export const locationContents: readonly LocationContent[] = [
+  'TABLE',
+  'BGROUP',
+  'COURSING',
+  'CAPSET',
+  'ITEM',
+  'VGROUP',
+  'SCHED',
+  'BOOKING',
+  'PRINTERGROUP',
+  'TERMINAL',
+];
 export const contentNames: Record<LocationContent, string> = {
   TABLE: 'tables',
   BGROUP: 'booking groups',
@@ -61,7 +93,8 @@ export const contentNames: Record<LocationContent, string> = {
 };
 
 /** The counter item of one kind of content of a location. The location is deleted only when all are zero. */
-export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) => companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
+export const locationCounter = (companyId: number, locationId: number, kind: LocationContent) =>
+  companyKey(companyId, `COUNT#${kind}#L#${keys.pad(locationId)}`);
 
 export const locations = {
   get: locationEntity.get,
@@ -70,7 +103,10 @@ export const locations = {
 
   /** The company's locations by id: one Query per page. */
   list(companyId: number, page: PageRequest): Promise<Page<Location>> {
-    return locationEntity.list({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page);
+    return locationEntity.list(
+      { index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) },
+      page,
+    );
   },
 
   /**
@@ -78,12 +114,18 @@ export const locations = {
    * to some locations lists these, read with one BatchGetItem per 100 ids.
    */
   async listByIds(companyId: number, ids: readonly number[], req: PageRequest): Promise<Page<Location>> {
-    const found = (await locationEntity.getMany([...new Set(ids)].map((id) => [companyId, id] as [number, number]))).sort((a, b) => a.id - b.id);
+    const found = (
+      await locationEntity.getMany([...new Set(ids)].map((id) => [companyId, id] as [number, number]))
+    ).sort((a, b) => a.id - b.id);
     return pageInMemory(found, req, 'locations-by-id', (l) => l.id);
   },
 
   async create(companyId: number, l: Location, event: DomainEvent): Promise<void> {
-    await transact([locationEntity.newItemStep(companyId, l, () => conflict(`Location ${l.id} already exists`)), counterStep(counter(companyId), 1), outboxStep(event)]);
+    await transact([
+      locationEntity.newItemStep(companyId, l, () => conflict(`Location ${l.id} already exists`)),
+      counterStep(counter(companyId), 1),
+      outboxStep(event),
+    ]);
   },
 
   /** Replaces the location if nobody changed it since `expectedVersion` was read; writes every event given. */
@@ -95,7 +137,9 @@ export const locations = {
   async contents(companyId: number, locationId: number): Promise<Record<LocationContent, number>> {
     const keys = locationContents.map((kind) => locationCounter(companyId, locationId, kind));
     const found = new Map((await getItems(keys)).map((i) => [i.sk, Number(i.n ?? 0)]));
-    return Object.fromEntries(locationContents.map((kind, i) => [kind, Math.max(found.get(keys[i]!.sk) ?? 0, 0)])) as Record<LocationContent, number>;
+    return Object.fromEntries(
+      locationContents.map((kind, i) => [kind, Math.max(found.get(keys[i]!.sk) ?? 0, 0)]),
+    ) as Record<LocationContent, number>;
   },
 
   /**
@@ -105,8 +149,10 @@ export const locations = {
    */
   async remove(companyId: number, l: Location, event: DomainEvent): Promise<void> {
     const emptyContent = (kind: LocationContent): Step =>
-      deleteStep(locationCounter(companyId, l.id, kind), { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } }, () =>
-        conflict(`Location ${l.id} still has ${contentNames[kind]}; delete them first`),
+      deleteStep(
+        locationCounter(companyId, l.id, kind),
+        { expression: 'attribute_not_exists(n) OR n <= :zero', values: { ':zero': 0 } },
+        () => conflict(`Location ${l.id} still has ${contentNames[kind]}; delete them first`),
       );
     await transact([
       ...locationContents.map(emptyContent),
@@ -121,7 +167,9 @@ export const locations = {
  * A booking without a table starts (+1) or stops (−1) using the location: its count keeps the
  * location from being deleted under it (a booking with tables is counted on its tables instead).
  */
-export const tablelessUseStep = (companyId: number, locationId: number, delta: number): Step => counterStep(locationCounter(companyId, locationId, 'BOOKING'), delta);
+export const tablelessUseStep = (companyId: number, locationId: number, delta: number): Step =>
+  counterStep(locationCounter(companyId, locationId, 'BOOKING'), delta);
 
 /** A transaction step that holds only if the location exists in the company (else 404). */
-export const locationExistsStep = (companyId: number, locationId: number): Step => locationEntity.existsStep([companyId, locationId], () => notFound(`Location ${locationId}`));
+export const locationExistsStep = (companyId: number, locationId: number): Step =>
+  locationEntity.existsStep([companyId, locationId], () => notFound(`Location ${locationId}`));

@@ -26,7 +26,10 @@ export interface OpenTabChange {
   bookingId: string;
 }
 
-const openTabKey = (companyId: number, tableId: string) => ({ pk: `${keys.company(companyId)}#TABLE#${tableId}`, sk: 'OPENTAB' });
+const openTabKey = (companyId: number, tableId: string) => ({
+  pk: `${keys.company(companyId)}#TABLE#${tableId}`,
+  sk: 'OPENTAB',
+});
 
 /** A claim is made only on a free table; a booking moves or drops only its own claims. */
 export function openTabSteps(companyId: number, changes: readonly OpenTabChange[]): Step[] {
@@ -36,6 +39,8 @@ export function openTabSteps(companyId: number, changes: readonly OpenTabChange[
     const notOwn = () => conflict(`Table ${c.tableId} is not held by this booking's tab`);
     if (c.op === 'release') return deleteStep(key, own, notOwn);
     const item = { ...key, entity: 'OPEN_TAB', companyId, tableId: c.tableId, tabId: c.tabId, bookingId: c.bookingId };
-    return c.op === 'claim' ? putNewStep(item, () => new TableOccupied(c.tableId)) : conditionalPutStep(item, own, notOwn);
+    return c.op === 'claim'
+      ? putNewStep(item, () => new TableOccupied(c.tableId))
+      : conditionalPutStep(item, own, notOwn);
   });
 }

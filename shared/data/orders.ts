@@ -81,7 +81,19 @@ export const orderEntity = defineEntity({
   label: 'order',
   key: (companyId: number, id: string) => companyKey(companyId, `ORDER#${id}`),
   keyOf: (companyId, o: Order) => [companyId, o.id] as const,
-  fields: ['id', 'tabId', 'bookingId', 'locationId', 'kind', 'items', 'dispatches', 'extendedWaitingTime', 'createdAt', 'updatedAt', 'version'],
+  fields: [
+    'id',
+    'tabId',
+    'bookingId',
+    'locationId',
+    'kind',
+    'items',
+    'dispatches',
+    'extendedWaitingTime',
+    'createdAt',
+    'updatedAt',
+    'version',
+  ],
   indexes: (companyId, o) => ({ gsi1pk: tabPartition(companyId, o.tabId), gsi1sk: `${o.createdAt}#${o.id}` }),
 });
 
@@ -89,15 +101,30 @@ export const orderEntity = defineEntity({
  * Reverses every dispatch of an order without reading it (unseating): each must still be pending
  * or accepted (`dispatches` is how many the order has: their number never changes), else `refused`.
  */
-export function reverseDispatchesStep(companyId: number, orderId: string, dispatches: number, at: string, refused: () => AppError): Step {
+export function reverseDispatchesStep(
+  companyId: number,
+  orderId: string,
+  dispatches: number,
+  at: string,
+  refused: () => AppError,
+): Step {
   const each = Array.from({ length: dispatches }, (_, i) => i);
   const update = {
     TableName: tableName(),
     Key: orderEntity.key(companyId, orderId),
     UpdateExpression: `SET ${each.map((i) => `dispatches[${i}].#st = :reversed, dispatches[${i}].updatedAt = :at`).join(', ')}, updatedAt = :at ADD version :one`,
-    ConditionExpression: ['attribute_exists(pk)', ...each.map((i) => `dispatches[${i}].#st IN (:pending, :accepted)`)].join(' AND '),
+    ConditionExpression: [
+      'attribute_exists(pk)',
+      ...each.map((i) => `dispatches[${i}].#st IN (:pending, :accepted)`),
+    ].join(' AND '),
     ExpressionAttributeNames: { '#st': 'status' },
-    ExpressionAttributeValues: { ':reversed': 'reversed', ':at': at, ':one': 1, ':pending': 'pending', ':accepted': 'accepted' },
+    ExpressionAttributeValues: {
+      ':reversed': 'reversed',
+      ':at': at,
+      ':one': 1,
+      ':pending': 'pending',
+      ':accepted': 'accepted',
+    },
   };
   return { item: { Update: update }, onConditionFailed: refused };
 }
@@ -111,7 +138,11 @@ export interface CoursingCheck {
 
 /** Holds while the coursing exists at the location: checked in the write instead of read before it. */
 export const coursingCheckStep = (companyId: number, c: CoursingCheck): Step =>
-  checkStep(coursingEntity.key(companyId, c.coursingId), { expression: 'locationId = :loc', values: { ':loc': c.locationId } }, c.onMissing);
+  checkStep(
+    coursingEntity.key(companyId, c.coursingId),
+    { expression: 'locationId = :loc', values: { ':loc': c.locationId } },
+    c.onMissing,
+  );
 
 /** The order as the API shows it: an order stored without a waiting time shows null. */
 const shown = (o: Order): Order => ({ ...o, extendedWaitingTime: o.extendedWaitingTime ?? null });
@@ -125,19 +156,29 @@ export const orders = {
 
   /** A tab's orders, oldest first: one Query per page. Not counted: `total` is exact on the last page, a lower bound before it. */
   async listByTab(companyId: number, tabId: string, page: PageRequest): Promise<Page<Order>> {
-    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), (item) => shown(orderEntity.from(item)));
+    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), (item) =>
+      shown(orderEntity.from(item)),
+    );
   },
 
   /** Every order of a tab (its bill is made of them): one Query; more than 1000 is 422 (docs/purchases.md). */
   async allOfTab(companyId: number, tabId: string): Promise<Order[]> {
-    return (await queryAll({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, 1000)).map((item) => shown(orderEntity.from(item)));
+    return (await queryAll({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, 1000)).map((item) =>
+      shown(orderEntity.from(item)),
+    );
   },
 
   /**
    * Places an order on an open tab (409 when it is not open) whose coursings are the location's,
    * with its event and the moves of the slot counters it claims (409 when the slot is full).
    */
-  async place(companyId: number, order: Order, coursings: readonly CoursingCheck[], event: DomainEvent, slotMoves: readonly SlotCountMove[] = []): Promise<void> {
+  async place(
+    companyId: number,
+    order: Order,
+    coursings: readonly CoursingCheck[],
+    event: DomainEvent,
+    slotMoves: readonly SlotCountMove[] = [],
+  ): Promise<void> {
     await transact([
       orderEntity.newItemStep(companyId, order),
       orderPlacedStep(companyId, order.tabId, order.createdAt),
@@ -152,4 +193,3 @@ export const orders = {
     await transact([orderEntity.versionedPutStep(companyId, next, expectedVersion), outboxStep(event)]);
   },
 };
-

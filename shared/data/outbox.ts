@@ -26,7 +26,8 @@ export interface DeliveryRef {
 }
 
 /** The partition of a company's event log (oldest first), and of one event type's log (gsi1). */
-export const eventLogPartition = (companyId: number, type?: string) => `${keys.company(companyId)}#EVENTS${type ? `#${type}` : ''}`;
+export const eventLogPartition = (companyId: number, type?: string) =>
+  `${keys.company(companyId)}#EVENTS${type ? `#${type}` : ''}`;
 
 /**
  * The outbox item of an event: written in the same transaction as the change it describes. It
@@ -71,6 +72,15 @@ export type OutboxMessage = { kind: 'event'; event: DomainEvent } | { kind: 'del
 export function outboxMessageOf(item: Record<string, unknown>): OutboxMessage {
   const companyId = Number(item.companyId);
   const request = item.deliveryRequest as Omit<DeliveryRef, 'companyId'> | undefined;
-  if (request) return { kind: 'delivery', ref: { companyId, subscriptionId: request.subscriptionId, deliveryId: request.deliveryId, round: Number(request.round) } };
+  if (request)
+    return {
+      kind: 'delivery',
+      ref: {
+        companyId,
+        subscriptionId: request.subscriptionId,
+        deliveryId: request.deliveryId,
+        round: Number(request.round),
+      },
+    };
   return { kind: 'event', event: { companyId, payload: item.payload as EventPayload } };
 }

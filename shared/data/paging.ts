@@ -19,7 +19,9 @@ export interface PageRequest {
 }
 
 /** The sort keys a read covers. */
-export type SortRange = { op: 'begins_with' | '>=' | '>' | '<'; value: string } | { op: 'between'; low: string; high: string };
+export type SortRange =
+  | { op: 'begins_with' | '>=' | '>' | '<'; value: string }
+  | { op: 'between'; low: string; high: string };
 
 /** Where a query reads: one partition of the table or of an index, optionally a range of sort keys. */
 export interface QuerySpan {
@@ -93,7 +95,8 @@ function queryInput(span: QuerySpan): QueryCommandInput {
     input.KeyConditionExpression += ' AND #sk BETWEEN :low AND :high';
   } else {
     input.ExpressionAttributeValues![':sk'] = range.value;
-    input.KeyConditionExpression += range.op === 'begins_with' ? ' AND begins_with(#sk, :sk)' : ` AND #sk ${range.op} :sk`;
+    input.KeyConditionExpression +=
+      range.op === 'begins_with' ? ' AND begins_with(#sk, :sk)' : ` AND #sk ${range.op} :sk`;
   }
   return input;
 }
@@ -105,7 +108,11 @@ function queryInput(span: QuerySpan): QueryCommandInput {
  * partition looking for matches; a filtered span answers fewer items, and `lastKey` says where
  * reading stopped.
  */
-export async function queryUntil(span: QuerySpan, want: number, start?: Item): Promise<{ items: Item[]; lastKey: Item | undefined }> {
+export async function queryUntil(
+  span: QuerySpan,
+  want: number,
+  start?: Item,
+): Promise<{ items: Item[]; lastKey: Item | undefined }> {
   const input = queryInput(span);
   return sdk(async () => {
     const items: Item[] = [];
@@ -146,10 +153,13 @@ export async function queryAll(span: QuerySpan, max = 1000): Promise<Item[]> {
  * full (the guest search), also how many items the pages before it listed.
  */
 export const encodeCursor = (page: number, key: Key, listed?: number) =>
-  Buffer.from(JSON.stringify({ p: page, k: key, ...(listed === undefined ? {} : { n: listed }) })).toString('base64url');
+  Buffer.from(JSON.stringify({ p: page, k: key, ...(listed === undefined ? {} : { n: listed }) })).toString(
+    'base64url',
+  );
 
 /** The key attributes of an item (of the table, or of an index): where a read goes on after it. */
-export const itemKey = (item: Item, index?: IndexName): Key => Object.fromEntries(keyNames(index).all.map((n) => [n, String(item[n])]));
+export const itemKey = (item: Item, index?: IndexName): Key =>
+  Object.fromEntries(keyNames(index).all.map((n) => [n, String(item[n])]));
 
 /** The cursor of the page after `page`, continuing after `last`. */
 const cursorAfter = (page: number, last: Item, index?: IndexName) => encodeCursor(page + 1, itemKey(last, index));
@@ -159,7 +169,8 @@ const cursorAfter = (page: number, last: Item, index?: IndexName) => encodeCurso
  * same partition (so never another tenant's) and a sort key the list covers.
  */
 export function decodeCursor(cursor: string, span: QuerySpan): { page: number; key: Key; listed?: number } {
-  const invalid = () => validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
+  const invalid = () =>
+    validationFailed('Invalid cursor', [{ path: '/cursor', message: 'is not a cursor of this list' }]);
   let parsed: { p?: unknown; k?: unknown; n?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -202,13 +213,20 @@ export function counterStep(counter: Collection['counter'], delta: number): Step
  * read in parallel.
  */
 export async function listPage<T>(c: Collection, req: PageRequest, map: (item: Item) => T): Promise<Page<T>> {
-  const span: QuerySpan = { index: c.index, partition: c.partition, ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}), ...(c.newestFirst ? { newestFirst: true } : {}) };
+  const span: QuerySpan = {
+    index: c.index,
+    partition: c.partition,
+    ...(c.prefix ? { range: { op: 'begins_with', value: c.prefix } } : {}),
+    ...(c.newestFirst ? { newestFirst: true } : {}),
+  };
   const start = req.cursor ? decodeCursor(req.cursor, span) : undefined;
   if (!start) assertPageDepth(req);
   const page = start?.page ?? req.page;
   const skip = start ? 0 : (page - 1) * req.limit;
 
-  const countRead = sdk(() => db().send(new GetCommand({ TableName: tableName(), Key: c.counter, ProjectionExpression: 'n' })));
+  const countRead = sdk(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: c.counter, ProjectionExpression: 'n' })),
+  );
   const [{ items, lastKey }, count] = await Promise.all([queryUntil(span, skip + req.limit, start?.key), countRead]);
   const total = Math.max(Number(count.Item?.n ?? 0), 0);
 
@@ -254,7 +272,14 @@ export async function readLog(span: QuerySpan, req: PageRequest, lead = 0): Prom
   // A filter that dropped items leaves the page short with more to read: go on where reading stopped.
   const after = full ? pageItems.at(-1) : span.filter && lastKey;
   const more = full || Boolean(after);
-  return { head: items.slice(0, skip), items: pageItems, page, limit: req.limit, more, nextCursor: after ? cursorAfter(page, after, span.index) : null };
+  return {
+    head: items.slice(0, skip),
+    items: pageItems,
+    page,
+    limit: req.limit,
+    more,
+    nextCursor: after ? cursorAfter(page, after, span.index) : null,
+  };
 }
 
 /**

@@ -74,14 +74,21 @@ const permissionKeyEntity = defineEntity({
   fields: ['key', 'permissionId', 'usage'],
 });
 
-const stored = ({ version, ...permission }: Permission & { version: number }): StoredPermission => ({ permission, version });
+const stored = ({ version, ...permission }: Permission & { version: number }): StoredPermission => ({
+  permission,
+  version,
+});
 
 /** One atomic TransactWriteItems holds at most this many items. */
 const MAX_TRANSACTION_ITEMS = 100;
 
 /** 404 for permissions a request named that are not in the catalog, one detail per name. */
 export const permissionsNotFound = (problems: FieldProblem[]) =>
-  new AppError('NOT_FOUND', problems.length === 1 ? 'A named permission does not exist' : 'Some named permissions do not exist', problems);
+  new AppError(
+    'NOT_FOUND',
+    problems.length === 1 ? 'A named permission does not exist' : 'Some named permissions do not exist',
+    problems,
+  );
 
 /**
  * What this process knows of the catalog: id → key. Ids are never reused and keys never change, so
@@ -107,7 +114,10 @@ export function usageSteps(refs: readonly PermissionRef[], delta: 1 | -1, counte
         {},
         {
           add: { usage: delta },
-          condition: r.id === undefined ? { expression: 'attribute_exists(pk)' } : { expression: 'permissionId = :id', values: { ':id': r.id } },
+          condition:
+            r.id === undefined
+              ? { expression: 'attribute_exists(pk)' }
+              : { expression: 'permissionId = :id', values: { ':id': r.id } },
           onConditionFailed: () => {
             if (r.id !== undefined) known?.delete(r.id);
             return permissionsNotFound([{ path: r.path, message: `names no permission of the catalog (${r.key})` }]);
@@ -123,7 +133,9 @@ export function usageSteps(refs: readonly PermissionRef[], delta: 1 | -1, counte
  */
 export async function transactNaming(steps: Step[]): Promise<void> {
   if (steps.length > MAX_TRANSACTION_ITEMS) {
-    throw unprocessable(`This change names too many custom permissions and locations for one atomic write (${steps.length} items, at most ${MAX_TRANSACTION_ITEMS}); make it in two steps`);
+    throw unprocessable(
+      `This change names too many custom permissions and locations for one atomic write (${steps.length} items, at most ${MAX_TRANSACTION_ITEMS}); make it in two steps`,
+    );
   }
   await transact(steps);
 }
@@ -176,7 +188,9 @@ export const permissions = {
   async create(p: Permission, event: DomainEvent | null): Promise<void> {
     await transact([
       permissionEntity.newItemStep(CATALOG, { ...p, version: 1 }),
-      permissionKeyEntity.newItemStep(CATALOG, { key: p.key, permissionId: p.id, usage: 0 }, () => conflict(`A permission with the key ${p.key} already exists`)),
+      permissionKeyEntity.newItemStep(CATALOG, { key: p.key, permissionId: p.id, usage: 0 }, () =>
+        conflict(`A permission with the key ${p.key} already exists`),
+      ),
       ...(event ? [outboxStep(event)] : []),
     ]);
     known?.set(p.id, p.key);
@@ -187,7 +201,10 @@ export const permissions = {
    * permission since `expectedVersion`; `event` is null only for the seed of the built-ins.
    */
   async update(next: Permission, expectedVersion: number, event: DomainEvent | null): Promise<void> {
-    await transact([permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion), ...(event ? [outboxStep(event)] : [])]);
+    await transact([
+      permissionEntity.versionedPutStep(CATALOG, { ...next, version: expectedVersion + 1 }, expectedVersion),
+      ...(event ? [outboxStep(event)] : []),
+    ]);
   },
 
   /** Deletes the permission and its key, only while no role or key names it. */
@@ -196,7 +213,11 @@ export const permissions = {
       permissionEntity.versionedDeleteStep(CATALOG, { ...p, version: expectedVersion }),
       deleteStep(
         permissionKeyEntity.key(p.key),
-        { expression: 'permissionId = :id AND (attribute_not_exists(#usage) OR #usage = :zero)', names: { '#usage': 'usage' }, values: { ':id': p.id, ':zero': 0 } },
+        {
+          expression: 'permissionId = :id AND (attribute_not_exists(#usage) OR #usage = :zero)',
+          names: { '#usage': 'usage' },
+          values: { ':id': p.id, ':zero': 0 },
+        },
         () => conflict(`The permission ${p.key} is in use by roles or API keys; take it out of them first`),
       ),
       outboxStep(event),

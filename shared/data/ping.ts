@@ -7,7 +7,10 @@ import { db, tableName } from './client';
  * mapping to the contract's 503 would hide.
  */
 export async function pingTable(timeoutMs: number): Promise<void> {
-  await db().send(new GetCommand({ TableName: tableName(), Key: { pk: 'HEALTH', sk: 'HEALTH' }, ConsistentRead: true }), {
-    abortSignal: AbortSignal.timeout(timeoutMs),
-  });
+  await db().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: 'HEALTH', sk: 'HEALTH' }, ConsistentRead: true }),
+    {
+      abortSignal: AbortSignal.timeout(timeoutMs),
+    },
+  );
 }

@@ -45,8 +45,10 @@ const preOrderEntity = defineEntity({
 });
 
 /** The pre-order as read: still at the version read (null: still absent). */
-const asRead = (expectedVersion: number | null): Condition => (expectedVersion === null ? { expression: 'attribute_not_exists(pk)' } : atVersion(expectedVersion));
-const changed = () => conflict("The booking's pre-order was changed by another request; read the booking again and retry");
+const asRead = (expectedVersion: number | null): Condition =>
+  expectedVersion === null ? { expression: 'attribute_not_exists(pk)' } : atVersion(expectedVersion);
+const changed = () =>
+  conflict("The booking's pre-order was changed by another request; read the booking again and retry");
 
 export const preOrders = {
   /** A read of the booking's pre-order (absent: empty), to send with the booking in one round trip. */
@@ -56,7 +58,9 @@ export const preOrders = {
       keys: request.keys,
       answer: (found) => {
         const stored = request.answer(found);
-        return stored ? { ...stored, seating: stored.seating ?? null, capacityClaim: stored.capacityClaim ?? null } : { bookingId, items: [], seating: null, capacityClaim: null, version: null };
+        return stored
+          ? { ...stored, seating: stored.seating ?? null, capacityClaim: stored.capacityClaim ?? null }
+          : { bookingId, items: [], seating: null, capacityClaim: null, version: null };
       },
     };
   },
@@ -71,16 +75,36 @@ export const preOrders = {
     companyId: number,
     bookingId: string,
     items: OrderLine[],
-    when: { statuses: BookingGuard['statuses']; coursings: readonly CoursingCheck[]; at: string; expectedVersion: number | null; claim: SlotClaim | null; slotMoves: readonly SlotCountMove[] },
+    when: {
+      statuses: BookingGuard['statuses'];
+      coursings: readonly CoursingCheck[];
+      at: string;
+      expectedVersion: number | null;
+      claim: SlotClaim | null;
+      slotMoves: readonly SlotCountMove[];
+    },
     event: DomainEvent,
   ): Promise<void> {
     await transact([
-      bookingGuardStep(companyId, bookingId, { statuses: when.statuses }, () => conflict('The booking was seated or changed by another request; read it again and retry')),
-      updateStep(preOrderEntity.key(companyId, bookingId), { entity: 'PRE_ORDER', companyId, bookingId, items, capacityClaim: when.claim ?? undefined, updatedAt: when.at }, {
-        add: { version: 1 },
-        condition: asRead(when.expectedVersion),
-        onConditionFailed: changed,
-      }),
+      bookingGuardStep(companyId, bookingId, { statuses: when.statuses }, () =>
+        conflict('The booking was seated or changed by another request; read it again and retry'),
+      ),
+      updateStep(
+        preOrderEntity.key(companyId, bookingId),
+        {
+          entity: 'PRE_ORDER',
+          companyId,
+          bookingId,
+          items,
+          capacityClaim: when.claim ?? undefined,
+          updatedAt: when.at,
+        },
+        {
+          add: { version: 1 },
+          condition: asRead(when.expectedVersion),
+          onConditionFailed: changed,
+        },
+      ),
       ...when.coursings.map((c) => coursingCheckStep(companyId, c)),
       ...when.slotMoves.map((m) => slotCountStep(companyId, m)),
       outboxStep(event),
@@ -94,10 +118,21 @@ export const preOrders = {
 
   /** Records (or, with null, clears) the seating's order, on the pre-order as it was read. */
   seatingStep(companyId: number, p: PreOrder, seating: SeatingOrder | null, at: string): Step {
-    return updateStep(preOrderEntity.key(companyId, p.bookingId), { entity: 'PRE_ORDER', companyId, bookingId: p.bookingId, items: p.items, seating: seating ?? undefined, updatedAt: at }, {
-      add: { version: 1 },
-      condition: asRead(p.version),
-      onConditionFailed: changed,
-    });
+    return updateStep(
+      preOrderEntity.key(companyId, p.bookingId),
+      {
+        entity: 'PRE_ORDER',
+        companyId,
+        bookingId: p.bookingId,
+        items: p.items,
+        seating: seating ?? undefined,
+        updatedAt: at,
+      },
+      {
+        add: { version: 1 },
+        condition: asRead(p.version),
+        onConditionFailed: changed,
+      },
+    );
   },
 };

@@ -28,7 +28,10 @@ export interface PrintJob {
 }
 
 const jobKey = (companyId: number, id: string) => companyKey(companyId, `PRINTJOB#${id}`);
-const jobIndexes = (companyId: number, j: { locationId: number; createdAt: string; id: string }) => ({ gsi1pk: `${keys.company(companyId)}#L#${keys.pad(j.locationId)}#PRINTJOBS`, gsi1sk: `${j.createdAt}#${j.id}` });
+const jobIndexes = (companyId: number, j: { locationId: number; createdAt: string; id: string }) => ({
+  gsi1pk: `${keys.company(companyId)}#L#${keys.pad(j.locationId)}#PRINTJOBS`,
+  gsi1sk: `${j.createdAt}#${j.id}`,
+});
 
 export const printJobEntity = defineEntity<PrintJob, [number, string]>({
   name: 'PRINT_JOB',
@@ -65,7 +68,21 @@ export const terminalJobEntity = defineEntity<TerminalPrintJob, [number, string]
   label: 'print job',
   key: jobKey,
   keyOf: (companyId, j: TerminalPrintJob) => [companyId, j.id] as const,
-  fields: ['id', 'locationId', 'kind', 'status', 'printerGroupId', 'terminalId', 'tabId', 'content', 'error', 'alertId', 'version', 'createdAt', 'updatedAt'],
+  fields: [
+    'id',
+    'locationId',
+    'kind',
+    'status',
+    'printerGroupId',
+    'terminalId',
+    'tabId',
+    'content',
+    'error',
+    'alertId',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
   indexes: jobIndexes,
 });
 
@@ -84,7 +101,17 @@ export const terminalJobs = {
   },
 
   /** The agent's report: the job at its new status while still at the version read, with the alert of a failure. */
-  async report(companyId: number, prev: TerminalPrintJob, next: TerminalPrintJob, event: DomainEvent, alert?: Alert): Promise<void> {
-    await transact([terminalJobEntity.versionedPutStep(companyId, next, prev.version), ...(alert ? newAlertSteps(companyId, alert) : []), outboxStep(event)]);
+  async report(
+    companyId: number,
+    prev: TerminalPrintJob,
+    next: TerminalPrintJob,
+    event: DomainEvent,
+    alert?: Alert,
+  ): Promise<void> {
+    await transact([
+      terminalJobEntity.versionedPutStep(companyId, next, prev.version),
+      ...(alert ? newAlertSteps(companyId, alert) : []),
+      outboxStep(event),
+    ]);
   },
 };

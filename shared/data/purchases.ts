@@ -75,7 +75,26 @@ export const purchaseEntity = defineEntity({
   label: 'purchase',
   key: (companyId: number, id: string) => companyKey(companyId, `PURCHASE#${id}`),
   keyOf: (companyId, p: Purchase) => [companyId, p.id] as const,
-  fields: ['id', 'tabId', 'bookingId', 'locationId', 'status', 'items', 'amount', 'vatRows', 'tip', 'serviceFee', 'total', 'paymentProvider', 'providerReference', 'localDate', 'pickedUpAt', 'createdAt', 'updatedAt', 'version'],
+  fields: [
+    'id',
+    'tabId',
+    'bookingId',
+    'locationId',
+    'status',
+    'items',
+    'amount',
+    'vatRows',
+    'tip',
+    'serviceFee',
+    'total',
+    'paymentProvider',
+    'providerReference',
+    'localDate',
+    'pickedUpAt',
+    'createdAt',
+    'updatedAt',
+    'version',
+  ],
   indexes: (companyId, p) => ({ gsi1pk: tabPartition(companyId, p.tabId), gsi1sk: `${p.createdAt}#${p.id}` }),
 });
 
@@ -144,24 +163,38 @@ export const COUNTERS_PER_UPDATE = 200;
 export const MAX_DAY_PARTS = 3;
 
 /** Counters added to one location's day, spread over its items at most COUNTERS_PER_UPDATE each (the items are made by the first update). */
-function dayCounterSteps(companyId: number, locationId: number, localDate: string, counters: Record<string, number>): Step[] {
+function dayCounterSteps(
+  companyId: number,
+  locationId: number,
+  localDate: string,
+  counters: Record<string, number>,
+): Step[] {
   const entries = Object.entries(counters);
   const steps: Step[] = [];
   for (let part = 0; part * COUNTERS_PER_UPDATE < entries.length; part++) {
     const add = Object.fromEntries(entries.slice(part * COUNTERS_PER_UPDATE, (part + 1) * COUNTERS_PER_UPDATE));
-    steps.push(updateStep(dayKey(companyId, locationId, localDate, part), { entity: 'PURCHASE_DAY', companyId, locationId, localDate }, { add }));
+    steps.push(
+      updateStep(
+        dayKey(companyId, locationId, localDate, part),
+        { entity: 'PURCHASE_DAY', companyId, locationId, localDate },
+        { add },
+      ),
+    );
   }
-  if (steps.length > MAX_DAY_PARTS) throw new Error(`${entries.length} counters for one day are more than its ${MAX_DAY_PARTS} items hold`);
+  if (steps.length > MAX_DAY_PARTS)
+    throw new Error(`${entries.length} counters for one day are more than its ${MAX_DAY_PARTS} items hold`);
   return steps;
 }
 
 /** Adds the purchase to its location's day totals. */
-const dayTotalsSteps = (companyId: number, p: Purchase): Step[] => dayCounterSteps(companyId, p.locationId, p.localDate, dayTotals(p));
+const dayTotalsSteps = (companyId: number, p: Purchase): Step[] =>
+  dayCounterSteps(companyId, p.locationId, p.localDate, dayTotals(p));
 
 /** Counters of several day items (or purchases) added up by name. */
 export function sumCounters(days: readonly { counters: Record<string, number> }[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const { counters } of days) for (const [name, value] of Object.entries(counters)) out[name] = (out[name] ?? 0) + value;
+  for (const { counters } of days)
+    for (const [name, value] of Object.entries(counters)) out[name] = (out[name] ?? 0) + value;
   return out;
 }
 
@@ -180,11 +213,29 @@ const dayBookkeeping = new Set(['pk', 'sk', 'entity', 'companyId', 'locationId',
  * it at 1 MB), never a read per purchase.
  */
 export const purchaseDays = {
-  async range(companyId: number, locationId: number, startDate: string, endDate: string, maxItems: number): Promise<DayCounters[]> {
-    const items = await queryAll({ partition: keys.company(companyId), range: { op: 'between', low: `${dayPrefix(locationId)}${startDate}`, high: `${dayPrefix(locationId)}${endDate}#~` } }, maxItems);
+  async range(
+    companyId: number,
+    locationId: number,
+    startDate: string,
+    endDate: string,
+    maxItems: number,
+  ): Promise<DayCounters[]> {
+    const items = await queryAll(
+      {
+        partition: keys.company(companyId),
+        range: {
+          op: 'between',
+          low: `${dayPrefix(locationId)}${startDate}`,
+          high: `${dayPrefix(locationId)}${endDate}#~`,
+        },
+      },
+      maxItems,
+    );
     return items.map((item) => ({
       localDate: String(item.localDate),
-      counters: Object.fromEntries(Object.entries(item).filter(([name, value]) => !dayBookkeeping.has(name) && typeof value === 'number')) as Record<string, number>,
+      counters: Object.fromEntries(
+        Object.entries(item).filter(([name, value]) => !dayBookkeeping.has(name) && typeof value === 'number'),
+      ) as Record<string, number>,
     }));
   },
 
@@ -195,26 +246,59 @@ export const purchaseDays = {
    */
   async add(companyId: number, all: readonly Purchase[]): Promise<void> {
     const days = new Map<string, Purchase[]>();
-    for (const p of all) days.set(`${p.locationId}|${p.localDate}`, [...(days.get(`${p.locationId}|${p.localDate}`) ?? []), p]);
-    await Promise.all([...days.values()].map((day) => transact(dayCounterSteps(companyId, day[0]!.locationId, day[0]!.localDate, sumCounters(day.map((p) => ({ counters: dayTotals(p) })))))));
+    for (const p of all)
+      days.set(`${p.locationId}|${p.localDate}`, [...(days.get(`${p.locationId}|${p.localDate}`) ?? []), p]);
+    await Promise.all(
+      [...days.values()].map((day) =>
+        transact(
+          dayCounterSteps(
+            companyId,
+            day[0]!.locationId,
+            day[0]!.localDate,
+            sumCounters(day.map((p) => ({ counters: dayTotals(p) }))),
+          ),
+        ),
+      ),
+    );
   },
 };
 
 /** A provider's reference is recorded once per company: a second purchase naming it is refused (a POS retrying a payment it already recorded). */
 export class ReferenceTaken extends AppError {
   constructor(provider: string, reference: string) {
-    super('CONFLICT', `A purchase with ${provider} reference ${reference} is already recorded`, [{ path: '/providerReference', message: 'is already recorded (GET the tab\'s purchases)' }]);
+    super('CONFLICT', `A purchase with ${provider} reference ${reference} is already recorded`, [
+      { path: '/providerReference', message: "is already recorded (GET the tab's purchases)" },
+    ]);
   }
 }
 
-const referenceKey = (companyId: number, provider: string, reference: string) => companyKey(companyId, `PREF#${provider}#${reference}`);
+const referenceKey = (companyId: number, provider: string, reference: string) =>
+  companyKey(companyId, `PREF#${provider}#${reference}`);
 
 /** Every step of recording a purchase but the booking's: the purchase (and its provider reference), its tab's side, the day totals, the events. */
 export function purchaseSteps(companyId: number, p: Purchase, tab: TabPayment, events: readonly DomainEvent[]): Step[] {
-  const reference = p.providerReference === null
-    ? []
-    : [putNewStep({ ...referenceKey(companyId, p.paymentProvider, p.providerReference), entity: 'PURCHASE_REF', companyId, purchaseId: p.id, tabId: p.tabId }, () => new ReferenceTaken(p.paymentProvider, p.providerReference!))];
-  return [purchaseEntity.newItemStep(companyId, p), ...reference, purchaseStep(companyId, tab, p.createdAt), ...dayTotalsSteps(companyId, p), ...events.map(outboxStep)];
+  const reference =
+    p.providerReference === null
+      ? []
+      : [
+          putNewStep(
+            {
+              ...referenceKey(companyId, p.paymentProvider, p.providerReference),
+              entity: 'PURCHASE_REF',
+              companyId,
+              purchaseId: p.id,
+              tabId: p.tabId,
+            },
+            () => new ReferenceTaken(p.paymentProvider, p.providerReference!),
+          ),
+        ];
+  return [
+    purchaseEntity.newItemStep(companyId, p),
+    ...reference,
+    purchaseStep(companyId, tab, p.createdAt),
+    ...dayTotalsSteps(companyId, p),
+    ...events.map(outboxStep),
+  ];
 }
 
 export const purchases = {
@@ -224,23 +308,37 @@ export const purchases = {
   read: purchaseEntity.read,
 
   /** Records a purchase on a tab that belongs to no booking, or that stays open (else the booking's write carries purchaseSteps). */
-  record: (companyId: number, p: Purchase, tab: TabPayment, events: readonly DomainEvent[]): Promise<void> => transact(purchaseSteps(companyId, p, tab, events)),
+  record: (companyId: number, p: Purchase, tab: TabPayment, events: readonly DomainEvent[]): Promise<void> =>
+    transact(purchaseSteps(companyId, p, tab, events)),
 
   /** A tab's purchases, oldest first: one Query per page. */
   async listByTab(companyId: number, tabId: string, page: PageRequest): Promise<Page<Purchase>> {
-    return logPage(await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page), purchaseEntity.from);
+    return logPage(
+      await readLog({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, page),
+      purchaseEntity.from,
+    );
   },
 
   /** The tab's newest purchase, if any: one Query of one item. */
   async newest(companyId: number, tabId: string): Promise<Purchase | undefined> {
-    const { items } = await queryUntil({ index: 'gsi1', partition: tabPartition(companyId, tabId), newestFirst: true }, 1);
+    const { items } = await queryUntil(
+      { index: 'gsi1', partition: tabPartition(companyId, tabId), newestFirst: true },
+      1,
+    );
     return items[0] && purchaseEntity.from(items[0]);
   },
 
   /** Marks a purchase picked up, if it is still as read (not picked up), with its event. */
   async pickUp(companyId: number, next: Purchase, event: DomainEvent): Promise<void> {
     await transact([
-      conditionalPutStep(purchaseEntity.item(companyId, next), { expression: 'version = :v AND attribute_type(pickedUpAt, :null)', values: { ':v': next.version - 1, ':null': 'NULL' } }, () => conflict(`Purchase ${next.id} was changed by another request`)),
+      conditionalPutStep(
+        purchaseEntity.item(companyId, next),
+        {
+          expression: 'version = :v AND attribute_type(pickedUpAt, :null)',
+          values: { ':v': next.version - 1, ':null': 'NULL' },
+        },
+        () => conflict(`Purchase ${next.id} was changed by another request`),
+      ),
       outboxStep(event),
     ]);
   },

@@ -37,7 +37,16 @@ const exportSettingsEntity = defineEntity({
   label: 'export settings',
   key: (companyId: number, locationId: number) => companyKey(companyId, `EXPORTSET#L#${keys.pad(locationId)}`),
   keyOf: (companyId, s: ExportSettings) => [companyId, s.locationId] as const,
-  fields: ['locationId', 'exportType', 'includeServiceFees', 'splitByCostCenter', 'accounts', 'version', 'createdAt', 'updatedAt'],
+  fields: [
+    'locationId',
+    'exportType',
+    'includeServiceFees',
+    'splitByCostCenter',
+    'accounts',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
 });
 
 /** Writes a location's settings item: the first time beside the location's existence check, then at the version read. */

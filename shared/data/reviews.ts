@@ -40,7 +40,8 @@ export const reviews = {
   get: reviewEntity.get,
   read: reviewEntity.read,
   /** The review as stored (strongly consistent: after a submission that lost to another). */
-  getConsistent: (companyId: number, purchaseIntentId: string) => reviewEntity.getWith({ consistent: true }, companyId, purchaseIntentId),
+  getConsistent: (companyId: number, purchaseIntentId: string) =>
+    reviewEntity.getWith({ consistent: true }, companyId, purchaseIntentId),
   /** Stores the purchase's review with its event, unless it has one (ReviewExists). */
   create: (companyId: number, review: Review, event: DomainEvent): Promise<void> =>
     transact([reviewEntity.newItemStep(companyId, review, () => new ReviewExists()), outboxStep(event)]),

@@ -51,7 +51,19 @@ const roleEntity = defineEntity({
   label: 'role',
   key: (companyId: number, id: number) => companyKey(companyId, `ROLE#${keys.pad(id)}`),
   keyOf: (companyId, r: RoleItem) => [companyId, r.id] as const,
-  fields: ['id', 'name', 'description', 'permissionIds', 'isSystem', 'createdAt', 'updatedAt', 'version', 'permissionKeys', 'platformOperator', 'allPermissions'],
+  fields: [
+    'id',
+    'name',
+    'description',
+    'permissionIds',
+    'isSystem',
+    'createdAt',
+    'updatedAt',
+    'version',
+    'permissionKeys',
+    'platformOperator',
+    'allPermissions',
+  ],
   indexes: (companyId, r) => (r.platformOperator ? {} : { gsi1pk: listPartition(companyId), gsi1sk: keys.pad(r.id) }),
 });
 
@@ -61,7 +73,12 @@ const stored = ({ permissionKeys, platformOperator, allPermissions, ...role }: R
   platformOperator: platformOperator === true,
   ...(allPermissions === true ? { allPermissions } : {}),
 });
-const itemOf = (s: StoredRole): RoleItem => ({ ...s.role, permissionKeys: s.permissionKeys, platformOperator: s.platformOperator, ...(s.allPermissions ? { allPermissions: true as const } : {}) });
+const itemOf = (s: StoredRole): RoleItem => ({
+  ...s.role,
+  permissionKeys: s.permissionKeys,
+  platformOperator: s.platformOperator,
+  ...(s.allPermissions ? { allPermissions: true as const } : {}),
+});
 
 const refsOf = (s: StoredRole, only?: ReadonlySet<number>): PermissionRef[] =>
   s.role.permissionIds
@@ -85,7 +102,9 @@ export const roles = {
 
   /** The company's roles by id, without the platform-operator role, each with its bookkeeping. */
   list(companyId: number, page: PageRequest): Promise<Page<StoredRole>> {
-    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) => stored(roleEntity.from(i)));
+    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) =>
+      stored(roleEntity.from(i)),
+    );
   },
 
   /**
@@ -97,7 +116,11 @@ export const roles = {
   },
 
   /** Adds several roles in one transaction (`createSteps`). */
-  async createAll(companyId: number, made: readonly { stored: StoredRole; event: DomainEvent | null }[], counted: IsCounted): Promise<void> {
+  async createAll(
+    companyId: number,
+    made: readonly { stored: StoredRole; event: DomainEvent | null }[],
+    counted: IsCounted,
+  ): Promise<void> {
     await transactNaming(roles.createSteps(companyId, made, counted));
   },
 
@@ -107,7 +130,11 @@ export const roles = {
    * permissions they name and their events. Roles naming the same counted permission cannot share
    * a transaction (one item, two steps); the system roles name built-ins only.
    */
-  createSteps(companyId: number, made: readonly { stored: StoredRole; event: DomainEvent | null }[], counted: IsCounted): Step[] {
+  createSteps(
+    companyId: number,
+    made: readonly { stored: StoredRole; event: DomainEvent | null }[],
+    counted: IsCounted,
+  ): Step[] {
     const listed = made.filter((m) => !m.stored.platformOperator).length;
     return [
       ...made.map((m) => roleEntity.newItemStep(companyId, itemOf(m.stored))),
@@ -118,7 +145,13 @@ export const roles = {
   },
 
   /** Replaces the role if nobody changed it since it was read as `prev`; moves the usage counts of the permissions it gains and loses. */
-  async update(companyId: number, next: StoredRole, prev: StoredRole, counted: IsCounted, event: DomainEvent): Promise<void> {
+  async update(
+    companyId: number,
+    next: StoredRole,
+    prev: StoredRole,
+    counted: IsCounted,
+    event: DomainEvent,
+  ): Promise<void> {
     const before = new Set(prev.role.permissionIds);
     const after = new Set(next.role.permissionIds);
     await transactNaming([
@@ -131,8 +164,15 @@ export const roles = {
 };
 
 /** 404 for a `roleId` that names no role a key of the company may be given (the platform-operator role answers so too). */
-export const unassignableRole = (roleId: number) => new AppError('NOT_FOUND', `Role ${roleId} not found`, [{ path: '/roleId', message: 'names no role of this company' }]);
+export const unassignableRole = (roleId: number) =>
+  new AppError('NOT_FOUND', `Role ${roleId} not found`, [
+    { path: '/roleId', message: 'names no role of this company' },
+  ]);
 
 /** A transaction step that holds only if the role exists in the company and may be given to a key. */
 export const assignableRoleStep = (companyId: number, roleId: number): Step =>
-  checkStep(roleEntity.key(companyId, roleId), { expression: 'attribute_exists(pk) AND platformOperator <> :yes', values: { ':yes': true } }, () => unassignableRole(roleId));
+  checkStep(
+    roleEntity.key(companyId, roleId),
+    { expression: 'attribute_exists(pk) AND platformOperator <> :yes', values: { ':yes': true } },
+    () => unassignableRole(roleId),
+  );

@@ -57,14 +57,32 @@ export const MAX_SCHEDULES_PER_ENTITY = 200;
 
 const lists = locatedLists('SCHED', 'E', 'SCHED');
 const entityValue = (entityType: EntityType, entityId: string) => `${entityType}#${entityId}`;
-const placement = (s: Schedule) => ({ locationId: s.locationId, value: entityValue(s.entityType, s.entityId), id: s.id });
+const placement = (s: Schedule) => ({
+  locationId: s.locationId,
+  value: entityValue(s.entityType, s.entityId),
+  id: s.id,
+});
 
 export const scheduleEntity = defineEntity({
   name: 'SCHEDULE',
   label: 'schedule',
   key: (companyId: number, id: number) => companyKey(companyId, `SCHED#${keys.pad(id)}`),
   keyOf: (companyId, s: Schedule) => [companyId, s.id] as const,
-  fields: ['id', 'locationId', 'entityType', 'entityId', 'name', 'description', 'isActive', 'priority', 'rules', 'version', 'createdAt', 'updatedAt', 'deletedAt'],
+  fields: [
+    'id',
+    'locationId',
+    'entityType',
+    'entityId',
+    'name',
+    'description',
+    'isActive',
+    'priority',
+    'rules',
+    'version',
+    'createdAt',
+    'updatedAt',
+    'deletedAt',
+  ],
   indexes: (companyId, s) => (s.deletedAt === null ? lists.indexes(companyId, placement(s)) : {}),
 });
 
@@ -107,13 +125,19 @@ export const schedules = {
    * page may then be short, with a cursor going on, and is not counted).
    */
   list(companyId: number, f: ScheduleFilter, page: PageRequest): Promise<Page<Schedule>> {
-    const value = f.entityType !== undefined && f.entityId !== undefined ? entityValue(f.entityType, f.entityId) : undefined;
+    const value =
+      f.entityType !== undefined && f.entityId !== undefined ? entityValue(f.entityType, f.entityId) : undefined;
     return lists.list(scheduleEntity, companyId, { locationId: f.locationId, value }, page, listFilter(f));
   },
 
   /** Every live schedule of one entity at a location, with its rules: one Query (at most MAX_SCHEDULES_PER_ENTITY). */
   ofEntity(companyId: number, locationId: number, entityType: EntityType, entityId: string): Promise<Schedule[]> {
-    return lists.all(scheduleEntity, companyId, { locationId, value: entityValue(entityType, entityId) }, MAX_SCHEDULES_PER_ENTITY);
+    return lists.all(
+      scheduleEntity,
+      companyId,
+      { locationId, value: entityValue(entityType, entityId) },
+      MAX_SCHEDULES_PER_ENTITY,
+    );
   },
 
   /** Adds the schedule with its rules (their refs), its counters and its events at once; the location must exist. */
@@ -140,7 +164,9 @@ export const schedules = {
     await transact([
       scheduleEntity.versionedPutStep(companyId, next, prev.version),
       ...next.rules.filter((r) => !before.has(r.id)).map((r) => ruleRefEntity.newItemStep(companyId, refOf(r))),
-      ...(deleted ? [] : prev.rules.filter((r) => !after.has(r.id)).map((r) => deleteStep(ruleRefEntity.key(companyId, r.id)))),
+      ...(deleted
+        ? []
+        : prev.rules.filter((r) => !after.has(r.id)).map((r) => deleteStep(ruleRefEntity.key(companyId, r.id)))),
       ...(deleted ? lists.counted(companyId, placement(prev), -1) : []),
       ...events.map(outboxStep),
     ]);

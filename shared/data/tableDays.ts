@@ -48,7 +48,10 @@ type StoredDay = TableDay & { version: number };
 const tableDayEntity = defineEntity({
   name: 'TABLE_DAY',
   label: 'table day',
-  key: (companyId: number, tableId: string, date: string) => ({ pk: `${keys.company(companyId)}#TABLE#${tableId}`, sk: `DAY#${date}` }),
+  key: (companyId: number, tableId: string, date: string) => ({
+    pk: `${keys.company(companyId)}#TABLE#${tableId}`,
+    sk: `DAY#${date}`,
+  }),
   keyOf: (companyId, d: StoredDay) => [companyId, d.tableId, d.date] as const,
   fields: ['tableId', 'date', 'holds', 'version'],
 });
@@ -59,14 +62,21 @@ export const tableDays = {
     const reads = wanted.map((w) => ({ ...w, request: tableDayEntity.read(companyId, w.tableId, w.date) }));
     return {
       keys: reads.flatMap((r) => r.request.keys),
-      answer: (found) => reads.map(({ tableId, date, request }) => request.answer(found) ?? { tableId, date, holds: {}, version: null }),
+      answer: (found) =>
+        reads.map(({ tableId, date, request }) => request.answer(found) ?? { tableId, date, holds: {}, version: null }),
     };
   },
 
   /** Puts the day back with its new holds, at the version read (absent: still absent); else Contention. */
   writeStep(companyId: number, w: TableDayWrite): Step {
-    const item = tableDayEntity.item(companyId, { tableId: w.tableId, date: w.date, holds: w.holds, version: (w.expectedVersion ?? 0) + 1 });
-    const stillAsRead = w.expectedVersion === null ? { expression: 'attribute_not_exists(pk)' } : atVersion(w.expectedVersion);
+    const item = tableDayEntity.item(companyId, {
+      tableId: w.tableId,
+      date: w.date,
+      holds: w.holds,
+      version: (w.expectedVersion ?? 0) + 1,
+    });
+    const stillAsRead =
+      w.expectedVersion === null ? { expression: 'attribute_not_exists(pk)' } : atVersion(w.expectedVersion);
     return conditionalPutStep(item, stillAsRead, () => new Contention());
   },
 
@@ -80,6 +90,9 @@ export const tableDays = {
       ExpressionAttributeNames: { '#b': bookingId },
       ExpressionAttributeValues: { ':one': 1 },
     };
-    return { item: { Update: update }, onConditionFailed: () => conflict(`The holds of table ${tableId} on ${date} are missing`) };
+    return {
+      item: { Update: update },
+      onConditionFailed: () => conflict(`The holds of table ${tableId} on ${date} are missing`),
+    };
   },
 };

@@ -56,23 +56,39 @@ export const listPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
 export const nameSortKey = (name: string) => name.toLowerCase().replace(/\d+/g, (digits) => digits.padStart(10, '0'));
 
 /** Where an item sorts in its list: by location, then name, then id. Booking groups list the same way. */
-export const byLocationThenName = (locationId: number, name: string, id: string) => `${listPrefix(locationId)}${nameSortKey(name)}#${id}`;
+export const byLocationThenName = (locationId: number, name: string, id: string) =>
+  `${listPrefix(locationId)}${nameSortKey(name)}#${id}`;
 
 /** A table: in its company's partition under its location; listed (gsi1) by location, then name. */
 const tableEntity = defineEntity({
   name: 'TABLE',
   label: 'table',
-  key: (companyId: number, locationId: number, id: string) => companyKey(companyId, `TABLE#${keys.pad(locationId)}#${id}`),
+  key: (companyId: number, locationId: number, id: string) =>
+    companyKey(companyId, `TABLE#${keys.pad(locationId)}#${id}`),
   keyOf: (companyId, t: DiningTable) => [companyId, t.locationId, t.id] as const,
-  fields: ['id', 'locationId', 'name', 'minCapacity', 'maxCapacity', 'combinableWith', 'version', 'createdAt', 'updatedAt'],
-  indexes: (companyId, t) => ({ gsi1pk: listPartition(companyId), gsi1sk: byLocationThenName(t.locationId, t.name, t.id) }),
+  fields: [
+    'id',
+    'locationId',
+    'name',
+    'minCapacity',
+    'maxCapacity',
+    'combinableWith',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
+  indexes: (companyId, t) => ({
+    gsi1pk: listPartition(companyId),
+    gsi1sk: byLocationThenName(t.locationId, t.name, t.id),
+  }),
 });
 
 /** The item that reserves a name within a location: names are unique per location, ignoring case. */
 const nameEntity = defineEntity({
   name: 'TABLENAME',
   label: 'table name',
-  key: (companyId: number, locationId: number, name: string) => companyKey(companyId, `TABLENAME#${keys.pad(locationId)}#${name.toLowerCase()}`),
+  key: (companyId: number, locationId: number, name: string) =>
+    companyKey(companyId, `TABLENAME#${keys.pad(locationId)}#${name.toLowerCase()}`),
   keyOf: (companyId, r: NameReservation) => [companyId, r.locationId, r.name] as const,
   fields: ['locationId', 'name', 'tableId'],
 });
@@ -80,8 +96,11 @@ const nameEntity = defineEntity({
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const duplicateName = (name: string) =>
-  new AppError('CONFLICT', `A table named "${name}" already exists at this location`, [{ path: '/name', message: 'is taken by another table of this location' }]);
-const changedConcurrently = (t: DiningTable) => conflict(`Table ${t.id} was changed by another request; read it again and retry`);
+  new AppError('CONFLICT', `A table named "${name}" already exists at this location`, [
+    { path: '/name', message: 'is taken by another table of this location' },
+  ]);
+const changedConcurrently = (t: DiningTable) =>
+  conflict(`Table ${t.id} was changed by another request; read it again and retry`);
 
 /**
  * Sets the table's fields, if it is still at `expectedVersion`. An update, not a Put: the
@@ -90,20 +109,32 @@ const changedConcurrently = (t: DiningTable) => conflict(`Table ${t.id} was chan
 function writeStep(companyId: number, { next, expectedVersion }: TableWrite): Step {
   // The key and the fields that never change are left as they are.
   const { pk, sk, id, locationId, createdAt, ...values } = tableEntity.item(companyId, next);
-  return updateStep({ pk: pk as string, sk: sk as string }, values, { condition: atVersion(expectedVersion), onConditionFailed: () => changedConcurrently(next) });
+  return updateStep({ pk: pk as string, sk: sk as string }, values, {
+    condition: atVersion(expectedVersion),
+    onConditionFailed: () => changedConcurrently(next),
+  });
 }
 
 const reserveName = (companyId: number, t: DiningTable): Step =>
-  nameEntity.newItemStep(companyId, { locationId: t.locationId, name: t.name, tableId: t.id }, () => duplicateName(t.name));
+  nameEntity.newItemStep(companyId, { locationId: t.locationId, name: t.name, tableId: t.id }, () =>
+    duplicateName(t.name),
+  );
 
-const releaseName = (companyId: number, t: DiningTable): Step => deleteStep(nameEntity.key(companyId, t.locationId, t.name));
+const releaseName = (companyId: number, t: DiningTable): Step =>
+  deleteStep(nameEntity.key(companyId, t.locationId, t.name));
 
 const tableCounter = (companyId: number, locationId: number) => locationCounter(companyId, locationId, 'TABLE');
 
 export const diningTables = {
   async get(companyId: number, locationId: number, id: string): Promise<StoredTable | undefined> {
     const item = await getItem(tableEntity.key(companyId, locationId, id));
-    return item && { table: tableEntity.from(item), groupIds: [...((item.groupIds as Set<string> | undefined) ?? [])].sort(), bookingsUsing: Math.max(Number(item.bookingsUsing ?? 0), 0) };
+    return (
+      item && {
+        table: tableEntity.from(item),
+        groupIds: [...((item.groupIds as Set<string> | undefined) ?? [])].sort(),
+        bookingsUsing: Math.max(Number(item.bookingsUsing ?? 0), 0),
+      }
+    );
   },
 
   /** The tables among `ids` that the location has (one BatchGetItem). */
@@ -112,23 +143,44 @@ export const diningTables = {
   },
 
   /** A read of the tables among `ids` that the location has, to send with others in one round trip. */
-  readMany: (companyId: number, locationId: number, ids: readonly string[]) => tableEntity.readMany(ids.map((id) => [companyId, locationId, id])),
+  readMany: (companyId: number, locationId: number, ids: readonly string[]) =>
+    tableEntity.readMany(ids.map((id) => [companyId, locationId, id])),
 
   /** Every table of the location, by name: one Query (more only past 1 MB). For availability and the optimizer, which need the whole floor. */
   async all(companyId: number, locationId: number): Promise<DiningTable[]> {
-    return (await queryAll({ index: 'gsi1', partition: listPartition(companyId), range: { op: 'begins_with', value: listPrefix(locationId) } })).map(tableEntity.from);
+    return (
+      await queryAll({
+        index: 'gsi1',
+        partition: listPartition(companyId),
+        range: { op: 'begins_with', value: listPrefix(locationId) },
+      })
+    ).map(tableEntity.from);
   },
 
   /** The location's tables by name (numbers in names sort by value): one Query per page. */
   list(companyId: number, locationId: number, page: PageRequest): Promise<Page<DiningTable>> {
-    return tableEntity.list({ index: 'gsi1', partition: listPartition(companyId), prefix: listPrefix(locationId), counter: tableCounter(companyId, locationId) }, page);
+    return tableEntity.list(
+      {
+        index: 'gsi1',
+        partition: listPartition(companyId),
+        prefix: listPrefix(locationId),
+        counter: tableCounter(companyId, locationId),
+      },
+      page,
+    );
   },
 
   /**
    * Adds tables of one location (the API adds one; the seed a floor plan) with their names
    * reserved, their partners' lists updated, and the events, at once.
    */
-  async create(companyId: number, locationId: number, tables: DiningTable[], partners: TableWrite[], events: DomainEvent[]): Promise<void> {
+  async create(
+    companyId: number,
+    locationId: number,
+    tables: DiningTable[],
+    partners: TableWrite[],
+    events: DomainEvent[],
+  ): Promise<void> {
     await transact([
       locationExistsStep(companyId, locationId),
       ...tables.flatMap((t): Step[] => [reserveName(companyId, t), tableEntity.newItemStep(companyId, t)]),
@@ -139,7 +191,13 @@ export const diningTables = {
   },
 
   /** Writes the table and its partners if none changed since read; a new name is reserved, the old one released. */
-  async update(companyId: number, prev: DiningTable, next: DiningTable, partners: TableWrite[], events: DomainEvent[]): Promise<void> {
+  async update(
+    companyId: number,
+    prev: DiningTable,
+    next: DiningTable,
+    partners: TableWrite[],
+    events: DomainEvent[],
+  ): Promise<void> {
     const renamed = !sameName(prev.name, next.name);
     await transact([
       ...(renamed ? [reserveName(companyId, next), releaseName(companyId, prev)] : []),
@@ -157,8 +215,15 @@ export const diningTables = {
     await transact([
       deleteStep(
         tableEntity.key(companyId, t.locationId, t.id),
-        { expression: 'version = :v AND attribute_not_exists(groupIds) AND (attribute_not_exists(bookingsUsing) OR bookingsUsing <= :zero)', values: { ':v': t.version, ':zero': 0 } },
-        () => conflict(`Table ${t.id} was changed, added to a booking group or booked by another request; read it again and retry`),
+        {
+          expression:
+            'version = :v AND attribute_not_exists(groupIds) AND (attribute_not_exists(bookingsUsing) OR bookingsUsing <= :zero)',
+          values: { ':v': t.version, ':zero': 0 },
+        },
+        () =>
+          conflict(
+            `Table ${t.id} was changed, added to a booking group or booked by another request; read it again and retry`,
+          ),
       ),
       releaseName(companyId, t),
       counterStep(tableCounter(companyId, t.locationId), -1),
@@ -175,11 +240,18 @@ export const diningTables = {
  * conditioned on the count, and of two such transactions at once one fails.
  */
 export function tableUseStep(companyId: number, locationId: number, tableId: string, delta: number): Step {
-  return updateStep(tableEntity.key(companyId, locationId, tableId), {}, {
-    add: { bookingsUsing: delta },
-    condition: { expression: 'attribute_exists(pk)' },
-    onConditionFailed: () => (delta > 0 ? new AppError('NOT_FOUND', `Table ${tableId} not found at location ${locationId}`) : conflict(`Table ${tableId} of location ${locationId} is missing`)),
-  });
+  return updateStep(
+    tableEntity.key(companyId, locationId, tableId),
+    {},
+    {
+      add: { bookingsUsing: delta },
+      condition: { expression: 'attribute_exists(pk)' },
+      onConditionFailed: () =>
+        delta > 0
+          ? new AppError('NOT_FOUND', `Table ${tableId} not found at location ${locationId}`)
+          : conflict(`Table ${tableId} of location ${locationId} is missing`),
+    },
+  );
 }
 
 /**

@@ -43,19 +43,39 @@ export interface Tab {
 }
 
 /** The index partition of a location's open tabs (sparse: a tab is in it only while open). */
-const openTabsPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#OPENTABS`;
+const openTabsPartition = (companyId: number, locationId: number) =>
+  `${keys.company(companyId)}#L#${keys.pad(locationId)}#OPENTABS`;
 
 /** The open-tabs index keys of a tab that is (or becomes) open at `openedAt`; unset (REMOVE) otherwise. */
 const openIndex = (companyId: number, locationId: number, id: string, open: boolean, openedAt: string) =>
-  open ? { gsi1pk: openTabsPartition(companyId, locationId), gsi1sk: `${openedAt}#${id}` } : { gsi1pk: undefined, gsi1sk: undefined };
+  open
+    ? { gsi1pk: openTabsPartition(companyId, locationId), gsi1sk: `${openedAt}#${id}` }
+    : { gsi1pk: undefined, gsi1sk: undefined };
 
 export const tabEntity = defineEntity({
   name: 'TAB',
   label: 'tab',
   key: (companyId: number, id: string) => companyKey(companyId, `TAB#${id}`),
   keyOf: (companyId, t: Tab) => [companyId, t.id] as const,
-  fields: ['id', 'locationId', 'bookingId', 'tableId', 'status', 'primaryUserId', 'purchaseCount', 'paidCents', 'orderCount', 'anonymousMembers', 'openedAt', 'closedAt', 'createdAt', 'updatedAt', 'version'],
-  indexes: (companyId, t) => (t.status === 'open' ? openIndex(companyId, t.locationId, t.id, true, t.openedAt ?? t.createdAt) : {}),
+  fields: [
+    'id',
+    'locationId',
+    'bookingId',
+    'tableId',
+    'status',
+    'primaryUserId',
+    'purchaseCount',
+    'paidCents',
+    'orderCount',
+    'anonymousMembers',
+    'openedAt',
+    'closedAt',
+    'createdAt',
+    'updatedAt',
+    'version',
+  ],
+  indexes: (companyId, t) =>
+    t.status === 'open' ? openIndex(companyId, t.locationId, t.id, true, t.openedAt ?? t.createdAt) : {},
 });
 
 /** The fields of a tab that its booking's operations change (`bookingId` only when seating links a tab opened without one). */
@@ -81,7 +101,11 @@ export type TabWrite =
 export function tabSteps(companyId: number, locationId: number, writes: readonly TabWrite[], at: string): Step[] {
   return writes.map((w): Step => {
     if ('create' in w) return tabEntity.newItemStep(companyId, w.create);
-    const condition: Condition = { expression: '#st = :expected', names: { '#st': 'status' }, values: { ':expected': w.expectedStatus } };
+    const condition: Condition = {
+      expression: '#st = :expected',
+      names: { '#st': 'status' },
+      values: { ':expected': w.expectedStatus },
+    };
     if (w.untouched) {
       condition.expression += ' AND purchaseCount = :zero AND orderCount = :zero';
       condition.values![':zero'] = 0;
@@ -90,22 +114,37 @@ export function tabSteps(companyId: number, locationId: number, writes: readonly
       condition.expression += ' AND (attribute_not_exists(bookingId) OR attribute_type(bookingId, :null))';
       condition.values![':null'] = 'NULL';
     }
-    const index = w.set.status === undefined ? {} : openIndex(companyId, locationId, w.id, w.set.status === 'open', w.set.openedAt ?? at);
-    return updateStep(tabEntity.key(companyId, w.id), { ...w.set, ...index, updatedAt: at }, {
-      add: { version: 1 },
-      condition,
-      onConditionFailed: () => conflict(`Tab ${w.id} was changed by another request; read the booking again and retry`),
-    });
+    const index =
+      w.set.status === undefined
+        ? {}
+        : openIndex(companyId, locationId, w.id, w.set.status === 'open', w.set.openedAt ?? at);
+    return updateStep(
+      tabEntity.key(companyId, w.id),
+      { ...w.set, ...index, updatedAt: at },
+      {
+        add: { version: 1 },
+        condition,
+        onConditionFailed: () =>
+          conflict(`Tab ${w.id} was changed by another request; read the booking again and retry`),
+      },
+    );
   });
 }
 
 /** An order placed on the tab: counted (unseating refuses then), only while the tab is open. */
 export function orderPlacedStep(companyId: number, tabId: string, at: string): Step {
-  return updateStep(tabEntity.key(companyId, tabId), { updatedAt: at }, {
-    add: { orderCount: 1, version: 1 },
-    condition: { expression: '#st = :open', names: { '#st': 'status' }, values: { ':open': 'open' } },
-    onConditionFailed: () => conflict(`Tab ${tabId} is not open: orders are placed on the tab of a seated booking (use the pre-order before)`),
-  });
+  return updateStep(
+    tabEntity.key(companyId, tabId),
+    { updatedAt: at },
+    {
+      add: { orderCount: 1, version: 1 },
+      condition: { expression: '#st = :open', names: { '#st': 'status' }, values: { ':open': 'open' } },
+      onConditionFailed: () =>
+        conflict(
+          `Tab ${tabId} is not open: orders are placed on the tab of a seated booking (use the pre-order before)`,
+        ),
+    },
+  );
 }
 
 /** A purchase recorded on a tab read at `read.version`: its paid total moves and, when it is paid in full, it closes. */
@@ -116,26 +155,43 @@ export interface TabPayment {
   closes: boolean;
 }
 
-const notAsRead = (id: string) => () => conflict(`Tab ${id} was changed by another request (an order, a payment or seating); read it again and retry`);
+const notAsRead = (id: string) => () =>
+  conflict(`Tab ${id} was changed by another request (an order, a payment or seating); read it again and retry`);
 
 /** The tab's side of a purchase: conditioned on the version read, so the bill it was checked against is still the bill. */
 export function purchaseStep(companyId: number, p: TabPayment, at: string): Step {
   const { id, locationId, status, version } = p.read;
   const close = p.closes ? { status: 'closed', closedAt: at, ...openIndex(companyId, locationId, id, false, at) } : {};
-  return updateStep(tabEntity.key(companyId, id), { paidCents: p.paidCents, ...close, updatedAt: at }, {
-    add: { purchaseCount: 1, version: 1 },
-    condition: { expression: 'version = :read AND #st = :status', names: { '#st': 'status' }, values: { ':read': version, ':status': status } },
-    onConditionFailed: notAsRead(id),
-  });
+  return updateStep(
+    tabEntity.key(companyId, id),
+    { paidCents: p.paidCents, ...close, updatedAt: at },
+    {
+      add: { purchaseCount: 1, version: 1 },
+      condition: {
+        expression: 'version = :read AND #st = :status',
+        names: { '#st': 'status' },
+        values: { ':read': version, ':status': status },
+      },
+      onConditionFailed: notAsRead(id),
+    },
+  );
 }
 
 /** Anonymous guests join a tab that is not closed. */
 export function anonymousMembersStep(companyId: number, tabId: string, count: number, at: string): Step {
-  return updateStep(tabEntity.key(companyId, tabId), { updatedAt: at }, {
-    add: { anonymousMembers: count, version: 1 },
-    condition: { expression: 'attribute_exists(pk) AND #st <> :closed', names: { '#st': 'status' }, values: { ':closed': 'closed' } },
-    onConditionFailed: () => conflict(`Tab ${tabId} is closed`),
-  });
+  return updateStep(
+    tabEntity.key(companyId, tabId),
+    { updatedAt: at },
+    {
+      add: { anonymousMembers: count, version: 1 },
+      condition: {
+        expression: 'attribute_exists(pk) AND #st <> :closed',
+        names: { '#st': 'status' },
+        values: { ':closed': 'closed' },
+      },
+      onConditionFailed: () => conflict(`Tab ${tabId} is closed`),
+    },
+  );
 }
 
 export const tabs = {
@@ -143,9 +199,13 @@ export const tabs = {
   /** A read of one tab, to send with others in one round trip. */
   read: (companyId: number, id: string) => tabEntity.read(companyId, id),
   /** Reads of several tabs (those that exist, in the order asked), to send with others in one round trip. */
-  readMany: (companyId: number, ids: readonly string[]) => tabEntity.readMany(ids.map((id) => [companyId, id] as [number, string])),
+  readMany: (companyId: number, ids: readonly string[]) =>
+    tabEntity.readMany(ids.map((id) => [companyId, id] as [number, string])),
   /** A location's open tabs, oldest opened first: one Query of the open-tabs index per page. */
   async listOpen(companyId: number, locationId: number, page: PageRequest): Promise<Page<Tab>> {
-    return logPage(await readLog({ index: 'gsi1', partition: openTabsPartition(companyId, locationId) }, page), tabEntity.from);
+    return logPage(
+      await readLog({ index: 'gsi1', partition: openTabsPartition(companyId, locationId) }, page),
+      tabEntity.from,
+    );
   },
 };

@@ -22,7 +22,10 @@ const byKeyOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buff
 export const tokenSortKey = (token: string, id: number) => `${token}#${keys.pad(id)}`;
 
 /** The resource's token items' own fields: each token, with all of them in index order. */
-export function tokenItems<T extends { id: number }>(value: T, tokens: readonly string[]): (T & { token: string; tokens: string[] })[] {
+export function tokenItems<T extends { id: number }>(
+  value: T,
+  tokens: readonly string[],
+): (T & { token: string; tokens: string[] })[] {
   const ordered = [...tokens].sort((a, b) => byKeyOrder(tokenSortKey(a, value.id), tokenSortKey(b, value.id)));
   return ordered.map((token) => ({ ...value, token, tokens: ordered }));
 }
@@ -38,9 +41,17 @@ interface SearchStart {
 }
 
 /** The resource is listed at the first of its tokens (in index order) that the prefix matches. */
-const listsResource = (item: Item, prefix: string) => (item.tokens as string[]).find((t) => t.startsWith(prefix)) === item.token;
+const listsResource = (item: Item, prefix: string) =>
+  (item.tokens as string[]).find((t) => t.startsWith(prefix)) === item.token;
 
-async function searchPage<T extends { id: number }>(span: QuerySpan, prefix: string, limit: number, start: Key | undefined, from: (item: Item) => T, visible?: Visible): Promise<{ found: T[]; next: Key | undefined }> {
+async function searchPage<T extends { id: number }>(
+  span: QuerySpan,
+  prefix: string,
+  limit: number,
+  start: Key | undefined,
+  from: (item: Item) => T,
+  visible?: Visible,
+): Promise<{ found: T[]; next: Key | undefined }> {
   const { items, lastKey } = await queryUntil(span, 2 * limit + 1, start);
   const listed = items.flatMap((item, i) => (listsResource(item, prefix) ? [{ i, value: from(item) }] : []));
   const shown = visible ? await visible(listed.map((l) => l.value.id)) : undefined;
@@ -58,9 +69,17 @@ async function searchPage<T extends { id: number }>(span: QuerySpan, prefix: str
  * per page. `total` counts the resources listed up to this page: exact once nextCursor is null.
  * `page` N without a cursor walks the N - 1 pages before it.
  */
-export async function searchTokens<T extends { id: number }>(span: QuerySpan, prefix: string, req: PageRequest, from: (item: Item) => T, visible?: Visible): Promise<Page<T>> {
+export async function searchTokens<T extends { id: number }>(
+  span: QuerySpan,
+  prefix: string,
+  req: PageRequest,
+  from: (item: Item) => T,
+  visible?: Visible,
+): Promise<Page<T>> {
   const cursor = req.cursor ? decodeCursor(req.cursor, span) : undefined;
-  let start: SearchStart = cursor ? { page: cursor.page, key: cursor.key, found: cursor.listed ?? 0 } : { page: 1, key: undefined, found: 0 };
+  let start: SearchStart = cursor
+    ? { page: cursor.page, key: cursor.key, found: cursor.listed ?? 0 }
+    : { page: 1, key: undefined, found: 0 };
   const target = cursor ? cursor.page : req.page;
   for (;;) {
     const { found: listed, next } = await searchPage(span, prefix, req.limit, start.key, from, visible);

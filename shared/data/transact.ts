@@ -52,49 +52,77 @@ function conditionInput(c: Condition | undefined) {
   };
 }
 
-const withError = (step: Step, onConditionFailed: (() => AppError) | undefined): Step => (onConditionFailed ? { ...step, onConditionFailed } : step);
+const withError = (step: Step, onConditionFailed: (() => AppError) | undefined): Step =>
+  onConditionFailed ? { ...step, onConditionFailed } : step;
 
 /** Puts the item unconditionally (a link or marker whose key says everything). */
 export const putStep = (item: Item): Step => ({ item: { Put: { TableName: tableName(), Item: item } } });
 
 /** Puts the item only if no item has its key (put-if-absent); else `onExists` (a bug if not given). */
 export const putNewStep = (item: Item, onExists?: () => AppError): Step =>
-  withError({ item: { Put: { TableName: tableName(), Item: item, ...conditionInput({ expression: 'attribute_not_exists(pk)' }) } } }, onExists);
+  withError(
+    {
+      item: {
+        Put: { TableName: tableName(), Item: item, ...conditionInput({ expression: 'attribute_not_exists(pk)' }) },
+      },
+    },
+    onExists,
+  );
 
 /** Puts the item only while `condition` holds of the item it replaces. */
 export const conditionalPutStep = (item: Item, condition: Condition, onConditionFailed: () => AppError): Step =>
   withError({ item: { Put: { TableName: tableName(), Item: item, ...conditionInput(condition) } } }, onConditionFailed);
 
 /** "Changed by another request" for a resource read at a version that is no longer current. */
-export const changedMeanwhile = (what: string) => () => conflict(`The ${what} was changed by another request; read it again and retry`);
+export const changedMeanwhile = (what: string) => () =>
+  conflict(`The ${what} was changed by another request; read it again and retry`);
 
 /** The condition of optimistic concurrency: the item still exists at the version that was read. */
-export const atVersion = (expectedVersion: number): Condition => ({ expression: 'attribute_exists(pk) AND version = :v', values: { ':v': expectedVersion } });
+export const atVersion = (expectedVersion: number): Condition => ({
+  expression: 'attribute_exists(pk) AND version = :v',
+  values: { ':v': expectedVersion },
+});
 
 /**
  * Replaces an item only if it still has the version that was read (optimistic concurrency): a
  * concurrent change makes this step fail with 409, naming what changed under the caller.
  */
-export const versionedPutStep = (item: Item, expectedVersion: number, what: string): Step => conditionalPutStep(item, atVersion(expectedVersion), changedMeanwhile(what));
+export const versionedPutStep = (item: Item, expectedVersion: number, what: string): Step =>
+  conditionalPutStep(item, atVersion(expectedVersion), changedMeanwhile(what));
 
 /** Deletes the item, under a condition when one is given. */
 export const deleteStep = (key: ItemKey, condition?: Condition, onConditionFailed?: () => AppError): Step =>
-  withError({ item: { Delete: { TableName: tableName(), Key: key, ...conditionInput(condition) } } }, onConditionFailed);
+  withError(
+    { item: { Delete: { TableName: tableName(), Key: key, ...conditionInput(condition) } } },
+    onConditionFailed,
+  );
 
 /** Holds only if `condition` is true of the item (e.g. it exists); writes nothing. */
 export const checkStep = (key: ItemKey, condition: Condition, onConditionFailed: () => AppError): Step => ({
-  item: { ConditionCheck: { TableName: tableName(), Key: key, ...conditionInput(condition), ConditionExpression: condition.expression } },
+  item: {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: key,
+      ...conditionInput(condition),
+      ConditionExpression: condition.expression,
+    },
+  },
   onConditionFailed,
 });
 
 /** Holds only if the item exists. */
-export const existsStep = (key: ItemKey, onMissing: () => AppError): Step => checkStep(key, { expression: 'attribute_exists(pk)' }, onMissing);
+export const existsStep = (key: ItemKey, onMissing: () => AppError): Step =>
+  checkStep(key, { expression: 'attribute_exists(pk)' }, onMissing);
 
 /**
  * An UpdateItem of some attributes: SET the defined values of `patch`, REMOVE the undefined ones,
  * plus any raw `add` actions (`ADD n :d`). Attributes not named are left as they are.
  */
-export function updateStep(key: ItemKey, patch: Record<string, unknown>, options: { condition?: Condition; onConditionFailed?: () => AppError; add?: Record<string, number> } = {}): Step {
+export function updateStep(
+  key: ItemKey,
+  patch: Record<string, unknown>,
+  options: { condition?: Condition; onConditionFailed?: () => AppError; add?: Record<string, number> } = {},
+): Step {
   const names: Record<string, string> = { ...options.condition?.names };
   const values: Record<string, unknown> = { ...options.condition?.values };
   const set: string[] = [];
@@ -113,7 +141,11 @@ export function updateStep(key: ItemKey, patch: Record<string, unknown>, options
     values[`:a${i}`] = delta;
     add.push(`#a${i} :a${i}`);
   });
-  const clauses = [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`, add.length && `ADD ${add.join(', ')}`].filter(Boolean);
+  const clauses = [
+    set.length && `SET ${set.join(', ')}`,
+    remove.length && `REMOVE ${remove.join(', ')}`,
+    add.length && `ADD ${add.join(', ')}`,
+  ].filter(Boolean);
   const update = {
     TableName: tableName(),
     Key: key,

@@ -69,7 +69,22 @@ export const variantGroupEntity = defineEntity({
   label: 'variant group',
   key: (companyId: number, id: number) => companyKey(companyId, `VGROUP#${keys.pad(id)}`),
   keyOf: (companyId, g: VariantGroup) => [companyId, g.id] as const,
-  fields: ['id', 'locationId', 'name', 'type', 'description', 'min', 'max', 'isVisible', 'useChildCoursing', 'variants', 'version', 'createdAt', 'updatedAt', 'deletedAt'],
+  fields: [
+    'id',
+    'locationId',
+    'name',
+    'type',
+    'description',
+    'min',
+    'max',
+    'isVisible',
+    'useChildCoursing',
+    'variants',
+    'version',
+    'createdAt',
+    'updatedAt',
+    'deletedAt',
+  ],
   indexes: (companyId, g) => (g.deletedAt === null ? lists.indexes(companyId, placement(g)) : {}),
 });
 
@@ -84,7 +99,8 @@ const variantRefEntity = defineEntity({
 /** How many variants of the group link to each item, by item id. */
 function linksOf(variants: readonly Variant[]): Map<number, number> {
   const out = new Map<number, number>();
-  for (const v of variants) if (v.deletedAt === null && v.itemId !== null) out.set(v.itemId, (out.get(v.itemId) ?? 0) + 1);
+  for (const v of variants)
+    if (v.deletedAt === null && v.itemId !== null) out.set(v.itemId, (out.get(v.itemId) ?? 0) + 1);
   return out;
 }
 
@@ -112,7 +128,11 @@ export const variantGroups = {
   },
 
   /** Live groups, by location then id: one Query per page beside the counter's GetItem. */
-  list(companyId: number, f: { locationId?: number | undefined; type?: VariantGroupType | undefined }, page: PageRequest): Promise<Page<VariantGroup>> {
+  list(
+    companyId: number,
+    f: { locationId?: number | undefined; type?: VariantGroupType | undefined },
+    page: PageRequest,
+  ): Promise<Page<VariantGroup>> {
     return lists.list(variantGroupEntity, companyId, { locationId: f.locationId, value: f.type }, page);
   },
 
@@ -139,11 +159,14 @@ export const variantGroups = {
     const deleted = prev.deletedAt === null && next.deletedAt !== null;
     await transact([
       variantGroupEntity.versionedPutStep(companyId, next, prev.version),
-      ...added.map((v) => variantRefEntity.newItemStep(companyId, { variantId: v.id, groupId: next.id }, () => conflict(`Variant ${v.id} already exists`))),
+      ...added.map((v) =>
+        variantRefEntity.newItemStep(companyId, { variantId: v.id, groupId: next.id }, () =>
+          conflict(`Variant ${v.id} already exists`),
+        ),
+      ),
       ...linkMoves(companyId, prev.variants, deleted ? [] : next.variants),
       ...(deleted ? lists.counted(companyId, placement(prev), -1) : []),
       ...events.map(outboxStep),
     ]);
   },
 };
-

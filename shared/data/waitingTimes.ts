@@ -40,10 +40,17 @@ export const waitingTimes = {
    * Writes the waiting time at an existing location (404 otherwise), replacing the stored one if it
    * is still at `expectedVersion` (undefined: none is stored), with its event.
    */
-  async put(companyId: number, next: ExtendedWaitingTime, expectedVersion: number | undefined, event: DomainEvent): Promise<void> {
+  async put(
+    companyId: number,
+    next: ExtendedWaitingTime,
+    expectedVersion: number | undefined,
+    event: DomainEvent,
+  ): Promise<void> {
     await transact([
       locationExistsStep(companyId, next.locationId),
-      expectedVersion === undefined ? waitingTimeEntity.newItemStep(companyId, next, changedMeanwhile('extended waiting time')) : waitingTimeEntity.versionedPutStep(companyId, next, expectedVersion),
+      expectedVersion === undefined
+        ? waitingTimeEntity.newItemStep(companyId, next, changedMeanwhile('extended waiting time'))
+        : waitingTimeEntity.versionedPutStep(companyId, next, expectedVersion),
       outboxStep(event),
     ]);
   },

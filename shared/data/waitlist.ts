@@ -30,7 +30,8 @@ export { waitlistStatuses, type WaitlistStatus };
  * The spot an entry was offered: its tables and times (as a booking's), held until `expiresAt`
  * under `bookingId`, the id the booking will have.
  */
-export interface WaitlistOffer extends Pick<Booking, 'tableIds' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
+export interface WaitlistOffer
+  extends Pick<Booking, 'tableIds' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
   bookingId: string;
   /** The local dates the table-day hold is stored in. */
   holdDates: string[];
@@ -66,7 +67,8 @@ export interface WaitlistEntry {
 /** Entries of a location over three days the floor reads at most (more: TooMany, 422). */
 const MAX_ENTRIES_AROUND = 2000;
 
-const locationPartition = (companyId: number, locationId: number) => `${keys.company(companyId)}#L#${keys.pad(locationId)}#WAITLIST`;
+const locationPartition = (companyId: number, locationId: number) =>
+  `${keys.company(companyId)}#L#${keys.pad(locationId)}#WAITLIST`;
 const companyPartition = (companyId: number) => `${keys.company(companyId)}#WAITLIST`;
 const listSortKey = (e: WaitlistEntry) => `${e.desiredDate}#${e.createdAt}#${e.id}`;
 
@@ -76,10 +78,31 @@ const entryEntity = defineEntity({
   key: (companyId: number, id: string) => companyKey(companyId, `WAITLIST#${id}`),
   keyOf: (companyId, e: WaitlistEntry) => [companyId, e.id] as const,
   fields: [
-    'id', 'locationId', 'code', 'status', 'partySize', 'desiredDate', 'windowStart', 'windowEnd', 'primaryUserId', 'guestName', 'guestEmail',
-    'guestPhone', 'notes', 'offer', 'bookingId', 'version', 'createdAt', 'updatedAt',
+    'id',
+    'locationId',
+    'code',
+    'status',
+    'partySize',
+    'desiredDate',
+    'windowStart',
+    'windowEnd',
+    'primaryUserId',
+    'guestName',
+    'guestEmail',
+    'guestPhone',
+    'notes',
+    'offer',
+    'bookingId',
+    'version',
+    'createdAt',
+    'updatedAt',
   ],
-  indexes: (companyId, e) => ({ gsi1pk: locationPartition(companyId, e.locationId), gsi1sk: listSortKey(e), gsi2pk: companyPartition(companyId), gsi2sk: listSortKey(e) }),
+  indexes: (companyId, e) => ({
+    gsi1pk: locationPartition(companyId, e.locationId),
+    gsi1sk: listSortKey(e),
+    gsi2pk: companyPartition(companyId),
+    gsi2sk: listSortKey(e),
+  }),
 });
 
 /** The code drawn for a new entry is taken: draw another. */
@@ -103,7 +126,11 @@ export function entrySteps(companyId: number, prev: WaitlistEntry | undefined, n
   const lookup = { ...codeKey(next.code), entity: 'WAITLIST_CODE', companyId, entryId: next.id, entry: next };
   const entry = prev
     ? [entryEntity.versionedPutStep(companyId, next, prev.version), putStep(lookup)]
-    : [locationExistsStep(companyId, next.locationId), entryEntity.newItemStep(companyId, next), putNewStep(lookup, () => new WaitlistCodeTaken())];
+    : [
+        locationExistsStep(companyId, next.locationId),
+        entryEntity.newItemStep(companyId, next),
+        putNewStep(lookup, () => new WaitlistCodeTaken()),
+      ];
   return [...entry, ...sweepSteps(companyId, next.id, lapseDue(prev), lapseDue(next), offerLapseSweep)];
 }
 
@@ -120,7 +147,9 @@ export interface WaitlistWrite {
 
 /** The steps that drop an offer's hold from its table days without reading them. */
 export const releaseSteps = (companyId: number, offer: WaitlistOffer): Step[] =>
-  offer.tableIds.flatMap((tableId) => offer.holdDates.map((date) => tableDays.releaseStep(companyId, tableId, date, offer.bookingId)));
+  offer.tableIds.flatMap((tableId) =>
+    offer.holdDates.map((date) => tableDays.releaseStep(companyId, tableId, date, offer.bookingId)),
+  );
 
 export interface WaitlistListQuery extends PageRequest {
   locationId?: number | undefined;
@@ -133,8 +162,18 @@ export interface WaitlistListQuery extends PageRequest {
 /** The entries with `status` at `now`: an offer whose `expiresAt` has passed counts as expired. */
 function statusFilter(status: WaitlistStatus, now: string): Condition {
   const names = { '#status': 'status', '#offer': 'offer', '#expiresAt': 'expiresAt' };
-  if (status === 'offered') return { expression: '#status = :offered AND #offer.#expiresAt > :now', names, values: { ':offered': 'offered', ':now': now } };
-  if (status === 'expired') return { expression: '#status = :expired OR (#status = :offered AND #offer.#expiresAt <= :now)', names, values: { ':offered': 'offered', ':expired': 'expired', ':now': now } };
+  if (status === 'offered')
+    return {
+      expression: '#status = :offered AND #offer.#expiresAt > :now',
+      names,
+      values: { ':offered': 'offered', ':now': now },
+    };
+  if (status === 'expired')
+    return {
+      expression: '#status = :expired OR (#status = :offered AND #offer.#expiresAt <= :now)',
+      names,
+      values: { ':offered': 'offered', ':expired': 'expired', ':now': now },
+    };
   return { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': status } };
 }
 
@@ -145,7 +184,12 @@ export const waitlist = {
   /** An entry by its code, for the public operations that know no company: 1 GetItem (the lookup carries the entry). */
   async findByCode(code: string): Promise<{ companyId: number; entry: WaitlistEntry } | undefined> {
     const lookup = await getItem(codeKey(code));
-    return lookup && { companyId: lookup.companyId as number, entry: entryEntity.from(lookup.entry as Record<string, unknown>) };
+    return (
+      lookup && {
+        companyId: lookup.companyId as number,
+        entry: entryEntity.from(lookup.entry as Record<string, unknown>),
+      }
+    );
   },
 
   /**
@@ -167,14 +211,28 @@ export const waitlist = {
    * The offers that hold tables now at the location for entries of `from` to `to` (desired dates,
    * inclusive; an offer is on its entry's date): one Query of gsi1, the lapse judged at `now`.
    */
-  async offeredBetween(companyId: number, locationId: number, from: string, to: string, now: string): Promise<WaitlistOffer[]> {
-    const span = { index: 'gsi1' as const, partition: locationPartition(companyId, locationId), range: { op: 'between' as const, low: `${from}#`, high: `${to}#~` }, filter: statusFilter('offered', now) };
+  async offeredBetween(
+    companyId: number,
+    locationId: number,
+    from: string,
+    to: string,
+    now: string,
+  ): Promise<WaitlistOffer[]> {
+    const span = {
+      index: 'gsi1' as const,
+      partition: locationPartition(companyId, locationId),
+      range: { op: 'between' as const, low: `${from}#`, high: `${to}#~` },
+      filter: statusFilter('offered', now),
+    };
     return (await queryAll(span, MAX_ENTRIES_AROUND)).map((item) => entryEntity.from(item).offer!);
   },
 
   /** The entries whose offers lapsed by `nowMs`, in the UTC hours from `sinceMs` on: one Query per hour. */
   async lapsedOffers(sinceMs: number, nowMs: number): Promise<{ companyId: number; entryId: string }[]> {
-    return (await dueSweepItems(offerLapseSweep, sinceMs, nowMs)).map((d) => ({ companyId: d.companyId, entryId: d.id }));
+    return (await dueSweepItems(offerLapseSweep, sinceMs, nowMs)).map((d) => ({
+      companyId: d.companyId,
+      entryId: d.id,
+    }));
   },
 
   /** Writes the change as one transaction (404 for a location gone, 409 when the entry or a table day changed since read). */

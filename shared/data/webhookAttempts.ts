@@ -43,7 +43,22 @@ export const attemptEntity = defineEntity({
     sk: `${ATTEMPT_PREFIX}${startedAt}#${id}`,
   }),
   keyOf: (companyId, a: LoggedAttempt) => [companyId, a.subscriptionId, a.startedAt, a.id] as const,
-  fields: ['id', 'deliveryId', 'eventId', 'event', 'round', 'attempt', 'status', 'httpStatus', 'error', 'durationMs', 'startedAt', 'finishedAt', 'nextAttemptAt', 'subscriptionId'],
+  fields: [
+    'id',
+    'deliveryId',
+    'eventId',
+    'event',
+    'round',
+    'attempt',
+    'status',
+    'httpStatus',
+    'error',
+    'durationMs',
+    'startedAt',
+    'finishedAt',
+    'nextAttemptAt',
+    'subscriptionId',
+  ],
   indexes: (_companyId, a) => ({ ttl: keptAsEvents(a.startedAt) }),
 });
 
@@ -55,12 +70,17 @@ const shown = (item: Item): DeliveryAttempt => {
 
 export const attempts = {
   /** The attempt's log entry, as a step of the transaction that records the attempt's outcome. */
-  logStep: (companyId: number, subscriptionId: string, attempt: DeliveryAttempt): Step => putStep(attemptEntity.item(companyId, { ...attempt, subscriptionId })),
+  logStep: (companyId: number, subscriptionId: string, attempt: DeliveryAttempt): Step =>
+    putStep(attemptEntity.item(companyId, { ...attempt, subscriptionId })),
 
   /** A page of a subscription's attempts, newest first; undefined when the subscription does not exist. */
   async page(companyId: number, subscriptionId: string, req: PageRequest): Promise<Page<DeliveryAttempt> | undefined> {
     const subscription = subscriptionEntity.key(companyId, subscriptionId);
-    const span: QuerySpan = { partition: subscription.pk, range: { op: 'between', low: ATTEMPT_PREFIX, high: subscription.sk }, newestFirst: true };
+    const span: QuerySpan = {
+      partition: subscription.pk,
+      range: { op: 'between', low: ATTEMPT_PREFIX, high: subscription.sk },
+      newestFirst: true,
+    };
     // With a cursor the page starts past the subscription item; the cursor itself is checked to
     // be one of this partition (this company, this subscription).
     const read = await readLog(span, req, req.cursor ? 0 : 1);

@@ -53,7 +53,18 @@ export interface StoredDelivery extends WebhookDelivery {
 
 /** The result of one attempt, written with the attempt's log entry (and the alert, when it died). */
 export interface AttemptRecord {
-  delivery: Pick<WebhookDelivery, 'status' | 'attempts' | 'nextAttemptAt' | 'lastAttemptAt' | 'lastHttpStatus' | 'lastError' | 'deliveredAt' | 'alertId' | 'updatedAt'>;
+  delivery: Pick<
+    WebhookDelivery,
+    | 'status'
+    | 'attempts'
+    | 'nextAttemptAt'
+    | 'lastAttemptAt'
+    | 'lastHttpStatus'
+    | 'lastError'
+    | 'deliveredAt'
+    | 'alertId'
+    | 'updatedAt'
+  >;
   attempt: DeliveryAttempt;
   alert?: Alert | undefined;
 }
@@ -62,7 +73,10 @@ export interface AttemptRecord {
 const DUE_SHARDS = 8;
 const dueShard = (shard: number) => `WHDUE#${shard}`;
 const shardOf = (deliveryId: string) => parseInt(deliveryId.slice(0, 1), 16) % DUE_SHARDS;
-const due = (companyId: number, deliveryId: string, at: string) => ({ gsi2pk: dueShard(shardOf(deliveryId)), gsi2sk: `${at}#${companyId}#${deliveryId}` });
+const due = (companyId: number, deliveryId: string, at: string) => ({
+  gsi2pk: dueShard(shardOf(deliveryId)),
+  gsi2sk: `${at}#${companyId}#${deliveryId}`,
+});
 const NOT_DUE = { gsi2pk: undefined, gsi2sk: undefined };
 const isOpen = (status: DeliveryStatus) => status === 'pending' || status === 'failed';
 
@@ -71,8 +85,27 @@ export const deliveryEntity = defineEntity({
   label: 'webhook delivery',
   key: (companyId: number, id: string) => companyKey(companyId, `WHDELIVERY#${id}`),
   keyOf: (companyId, d: WebhookDelivery) => [companyId, d.id] as const,
-  fields: ['id', 'subscriptionId', 'eventId', 'event', 'status', 'round', 'attempts', 'nextAttemptAt', 'lastAttemptAt', 'lastHttpStatus', 'lastError', 'deliveredAt', 'alertId', 'createdAt', 'updatedAt'],
-  indexes: (companyId, d) => ({ ...(isOpen(d.status) && d.nextAttemptAt !== null ? due(companyId, d.id, d.nextAttemptAt) : {}), ttl: keptAsEvents(d.createdAt) }),
+  fields: [
+    'id',
+    'subscriptionId',
+    'eventId',
+    'event',
+    'status',
+    'round',
+    'attempts',
+    'nextAttemptAt',
+    'lastAttemptAt',
+    'lastHttpStatus',
+    'lastError',
+    'deliveredAt',
+    'alertId',
+    'createdAt',
+    'updatedAt',
+  ],
+  indexes: (companyId, d) => ({
+    ...(isOpen(d.status) && d.nextAttemptAt !== null ? due(companyId, d.id, d.nextAttemptAt) : {}),
+    ttl: keptAsEvents(d.createdAt),
+  }),
 });
 
 const storedDeliveryOf = (item: Item): StoredDelivery => ({ ...deliveryEntity.from(item), body: String(item.body) });
@@ -96,7 +129,13 @@ const openCondition = (d: WebhookDelivery): Condition => ({
  * recognises the change in the item that failed the condition: the SDK's retry of a write that
  * committed but whose answer was lost fails the condition on the write itself (docs/entities.md).
  */
-async function changedIf(companyId: number, d: WebhookDelivery, patch: Item, condition: Condition, ours: (current: Item) => boolean = () => false): Promise<boolean> {
+async function changedIf(
+  companyId: number,
+  d: WebhookDelivery,
+  patch: Item,
+  condition: Condition,
+  ours: (current: Item) => boolean = () => false,
+): Promise<boolean> {
   const write = await writeAlone(updateStep(deliveryEntity.key(companyId, d.id), patch, { condition }));
   return write.written || (write.current !== undefined && ours(write.current));
 }
@@ -105,7 +144,10 @@ export const deliveries = {
   get: deliveryEntity.get,
 
   /** Adds the delivery unless it exists (dispatching the same event twice); returns the existing one then. */
-  async create(companyId: number, d: StoredDelivery): Promise<{ created: true } | { created: false; existing: StoredDelivery }> {
+  async create(
+    companyId: number,
+    d: StoredDelivery,
+  ): Promise<{ created: true } | { created: false; existing: StoredDelivery }> {
     const put = await writeAlone(deliveryEntity.newItemStep(companyId, d));
     // A put-if-absent fails only on an item that exists, and answers it.
     return put.written ? { created: true } : { created: false, existing: storedDeliveryOf(put.current!) };
@@ -113,32 +155,53 @@ export const deliveries = {
 
   /** A delivery for one subscription only (a test event), queued by a request in the same transaction. */
   async createRequested(companyId: number, d: StoredDelivery): Promise<void> {
-    await transact([subscriptionEntity.existsStep([companyId, d.subscriptionId]), deliveryEntity.newItemStep(companyId, d), deliveryRequestStep(refOf(companyId, d), d.createdAt)]);
+    await transact([
+      subscriptionEntity.existsStep([companyId, d.subscriptionId]),
+      deliveryEntity.newItemStep(companyId, d),
+      deliveryRequestStep(refOf(companyId, d), d.createdAt),
+    ]);
   },
 
   /** Starts the next round of a failed, dead or cancelled delivery now, and queues it. */
   async retry(companyId: number, current: WebhookDelivery, next: WebhookDelivery): Promise<void> {
     const at = next.updatedAt;
-    const patch = { status: next.status, round: next.round, attempts: next.attempts, nextAttemptAt: next.nextAttemptAt, updatedAt: at, ttl: keptAsEvents(at), claim: undefined, ...due(companyId, current.id, at) };
+    const patch = {
+      status: next.status,
+      round: next.round,
+      attempts: next.attempts,
+      nextAttemptAt: next.nextAttemptAt,
+      updatedAt: at,
+      ttl: keptAsEvents(at),
+      claim: undefined,
+      ...due(companyId, current.id, at),
+    };
     const finished: Condition = {
       expression: '#round = :round AND #status IN (:failed, :dead, :cancelled)',
       names: { '#round': 'round', '#status': 'status' },
       values: { ':round': current.round, ':failed': 'failed', ':dead': 'dead', ':cancelled': 'cancelled' },
     };
     await transact([
-      updateStep(deliveryEntity.key(companyId, current.id), patch, { condition: finished, onConditionFailed: () => conflict('The delivery changed meanwhile; read it again') }),
+      updateStep(deliveryEntity.key(companyId, current.id), patch, {
+        condition: finished,
+        onConditionFailed: () => conflict('The delivery changed meanwhile; read it again'),
+      }),
       subscriptionEntity.existsStep([companyId, current.subscriptionId]),
       deliveryRequestStep(refOf(companyId, next), at),
     ]);
   },
 
   /** The delivery and its subscription (secrets included), read strongly consistent and at once. */
-  async load(ref: DeliveryRef): Promise<{ delivery?: StoredDelivery | undefined; subscription?: StoredSubscription | undefined }> {
+  async load(
+    ref: DeliveryRef,
+  ): Promise<{ delivery?: StoredDelivery | undefined; subscription?: StoredSubscription | undefined }> {
     const [delivery, subscription] = await Promise.all([
       getItem(deliveryEntity.key(ref.companyId, ref.deliveryId), { consistent: true }),
       getItem(subscriptionEntity.key(ref.companyId, ref.subscriptionId), { consistent: true }),
     ]);
-    return { delivery: delivery && storedDeliveryOf(delivery), subscription: subscription && storedSubscriptionOf(subscription) };
+    return {
+      delivery: delivery && storedDeliveryOf(delivery),
+      subscription: subscription && storedSubscriptionOf(subscription),
+    };
   },
 
   /**
@@ -153,15 +216,28 @@ export const deliveries = {
       names: { ...open.names, '#attempts': 'attempts', '#next': 'nextAttemptAt' },
       values: { ...open.values, ':attempts': d.attempts, ':now': now },
     };
-    return changedIf(companyId, d, { nextAttemptAt: leaseUntil, claim, ...due(companyId, d.id, leaseUntil) }, condition, (current) => current.claim === claim);
+    return changedIf(
+      companyId,
+      d,
+      { nextAttemptAt: leaseUntil, claim, ...due(companyId, d.id, leaseUntil) },
+      condition,
+      (current) => current.claim === claim,
+    );
   },
 
   /** Writes an attempt's outcome, if this worker still holds the claim. */
   async record(companyId: number, d: StoredDelivery, claim: string, r: AttemptRecord): Promise<boolean> {
     const lost = conflict('The claim on the delivery was lost');
-    const outcome = { ...r.delivery, claim: undefined, ...(isOpen(r.delivery.status) ? due(companyId, d.id, r.delivery.nextAttemptAt!) : NOT_DUE) };
+    const outcome = {
+      ...r.delivery,
+      claim: undefined,
+      ...(isOpen(r.delivery.status) ? due(companyId, d.id, r.delivery.nextAttemptAt!) : NOT_DUE),
+    };
     const steps: Step[] = [
-      updateStep(deliveryEntity.key(companyId, d.id), outcome, { condition: { expression: '#claim = :claim', names: { '#claim': 'claim' }, values: { ':claim': claim } }, onConditionFailed: () => lost }),
+      updateStep(deliveryEntity.key(companyId, d.id), outcome, {
+        condition: { expression: '#claim = :claim', names: { '#claim': 'claim' }, values: { ':claim': claim } },
+        onConditionFailed: () => lost,
+      }),
       attempts.logStep(companyId, d.subscriptionId, r.attempt),
       ...(r.alert ? newAlertSteps(companyId, r.alert) : []),
     ];
@@ -177,7 +253,12 @@ export const deliveries = {
 
   /** Stops a delivery whose subscription is gone. */
   async cancel(companyId: number, d: WebhookDelivery, reason: string, at: string): Promise<void> {
-    await changedIf(companyId, d, { status: 'cancelled', nextAttemptAt: null, lastError: reason, updatedAt: at, claim: undefined, ...NOT_DUE }, openCondition(d));
+    await changedIf(
+      companyId,
+      d,
+      { status: 'cancelled', nextAttemptAt: null, lastError: reason, updatedAt: at, claim: undefined, ...NOT_DUE },
+      openCondition(d),
+    );
   },
 
   /**
@@ -185,7 +266,13 @@ export const deliveries = {
    * stage's queue; on AWS the delivery queue holds a message per delivery instead).
    */
   async upcoming(limitPerShard: number): Promise<(DeliveryRef & { dueAt: string })[]> {
-    const shards = await Promise.all(Array.from({ length: DUE_SHARDS }, (_, shard) => queryUntil({ index: 'gsi2', partition: dueShard(shard) }, limitPerShard)));
-    return shards.flatMap(({ items }) => items.map((i) => ({ ...refOf(Number(i.companyId), deliveryEntity.from(i)), dueAt: String(i.nextAttemptAt) })));
+    const shards = await Promise.all(
+      Array.from({ length: DUE_SHARDS }, (_, shard) =>
+        queryUntil({ index: 'gsi2', partition: dueShard(shard) }, limitPerShard),
+      ),
+    );
+    return shards.flatMap(({ items }) =>
+      items.map((i) => ({ ...refOf(Number(i.companyId), deliveryEntity.from(i)), dueAt: String(i.nextAttemptAt) })),
+    );
   },
 };

@@ -53,7 +53,17 @@ export const subscriptionEntity = defineEntity({
   label: 'webhook subscription',
   key: (companyId: number, id: string) => ({ pk: `${keys.company(companyId)}#WHSUB#${id}`, sk: 'SUBSCRIPTION' }),
   keyOf: (companyId, s: WebhookSubscription) => [companyId, s.id] as const,
-  fields: ['id', 'url', 'events', 'description', 'active', 'previousSecretExpiresAt', 'version', 'createdAt', 'updatedAt'],
+  fields: [
+    'id',
+    'url',
+    'events',
+    'description',
+    'active',
+    'previousSecretExpiresAt',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ],
   indexes: (companyId, s) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${s.createdAt}#${s.id}` }),
 });
 
@@ -68,11 +78,15 @@ const changed = changedMeanwhile('webhook subscription');
 
 /** Counts a new subscription, refused (422) at the limit. */
 const countedStep = (companyId: number): Step =>
-  updateStep(counter(companyId), { entity: 'COUNTER' }, {
-    add: { n: 1 },
-    condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': MAX_SUBSCRIPTIONS } },
-    onConditionFailed: () => unprocessable(`A company may have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`),
-  });
+  updateStep(
+    counter(companyId),
+    { entity: 'COUNTER' },
+    {
+      add: { n: 1 },
+      condition: { expression: 'attribute_not_exists(n) OR n < :max', values: { ':max': MAX_SUBSCRIPTIONS } },
+      onConditionFailed: () => unprocessable(`A company may have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`),
+    },
+  );
 
 /**
  * A new secret, the current one kept as `previousSecret`. The copy happens inside DynamoDB
@@ -86,10 +100,21 @@ function rotationStep(companyId: number, next: WebhookSubscription, expectedVers
       Update: {
         TableName: tableName(),
         Key: subscriptionEntity.key(companyId, next.id),
-        UpdateExpression: 'SET #previous = #secret, #secret = :secret, #until = :until, version = :next, updatedAt = :at',
+        UpdateExpression:
+          'SET #previous = #secret, #secret = :secret, #until = :until, version = :next, updatedAt = :at',
         ConditionExpression: current.expression,
-        ExpressionAttributeNames: { '#previous': 'previousSecret', '#secret': 'secret', '#until': 'previousSecretExpiresAt' },
-        ExpressionAttributeValues: { ...current.values, ':secret': secret, ':until': next.previousSecretExpiresAt, ':next': next.version, ':at': next.updatedAt },
+        ExpressionAttributeNames: {
+          '#previous': 'previousSecret',
+          '#secret': 'secret',
+          '#until': 'previousSecretExpiresAt',
+        },
+        ExpressionAttributeValues: {
+          ...current.values,
+          ':secret': secret,
+          ':until': next.previousSecretExpiresAt,
+          ':next': next.version,
+          ':at': next.updatedAt,
+        },
       },
     },
     onConditionFailed: changed,
@@ -100,12 +125,19 @@ export const subscriptions = {
   get: subscriptionEntity.get,
 
   list(companyId: number, page: PageRequest): Promise<Page<WebhookSubscription>> {
-    return subscriptionEntity.list({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page);
+    return subscriptionEntity.list(
+      { index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) },
+      page,
+    );
   },
 
   /** Every active subscription of the company, secrets included (the dispatcher's read). */
   async active(companyId: number): Promise<StoredSubscription[]> {
-    const items = await queryAll({ index: 'gsi1', partition: listPartition(companyId), filter: { expression: '#active = :yes', names: { '#active': 'active' }, values: { ':yes': true } } });
+    const items = await queryAll({
+      index: 'gsi1',
+      partition: listPartition(companyId),
+      filter: { expression: '#active = :yes', names: { '#active': 'active' }, values: { ':yes': true } },
+    });
     return items.map(storedSubscriptionOf);
   },
 
@@ -118,23 +150,40 @@ export const subscriptions = {
    * Changes url, events, description and active if nobody changed the subscription since
    * `expectedVersion`: an update, not a put, so the secrets stay as they are without being read.
    */
-  async update(companyId: number, next: WebhookSubscription, expectedVersion: number, event: DomainEvent): Promise<void> {
+  async update(
+    companyId: number,
+    next: WebhookSubscription,
+    expectedVersion: number,
+    event: DomainEvent,
+  ): Promise<void> {
     const { url, events, description, active, version, updatedAt } = next;
     await transact([
-      updateStep(subscriptionEntity.key(companyId, next.id), { url, events, description, active, version, updatedAt }, { condition: atVersion(expectedVersion), onConditionFailed: changed }),
+      updateStep(
+        subscriptionEntity.key(companyId, next.id),
+        { url, events, description, active, version, updatedAt },
+        { condition: atVersion(expectedVersion), onConditionFailed: changed },
+      ),
       outboxStep(event),
     ]);
   },
 
   /** A new signing secret; the current one keeps signing until `next.previousSecretExpiresAt`. */
-  async rotateSecret(companyId: number, next: WebhookSubscription, expectedVersion: number, secret: string, event: DomainEvent): Promise<void> {
+  async rotateSecret(
+    companyId: number,
+    next: WebhookSubscription,
+    expectedVersion: number,
+    secret: string,
+    event: DomainEvent,
+  ): Promise<void> {
     await transact([rotationStep(companyId, next, expectedVersion, secret), outboxStep(event)]);
   },
 
   /** Removes the subscription and its count; its deliveries stop (the pipeline cancels them). */
   async remove(companyId: number, id: string, event: DomainEvent): Promise<void> {
     await transact([
-      deleteStep(subscriptionEntity.key(companyId, id), { expression: 'attribute_exists(pk)' }, () => notFound('Webhook subscription')),
+      deleteStep(subscriptionEntity.key(companyId, id), { expression: 'attribute_exists(pk)' }, () =>
+        notFound('Webhook subscription'),
+      ),
       counterStep(counter(companyId), -1),
       outboxStep(event),
     ]);

@@ -19,10 +19,15 @@ export function assertLocationAllowed(principal: Principal, locationId: number):
 }
 
 /** The location an `X-Location-Id` header names (decisions.md §2), when it is a location id. */
-const headerLocation = (header: string | undefined): number | undefined => (header !== undefined && /^[1-9][0-9]*$/.test(header) ? Number(header) : undefined);
+const headerLocation = (header: string | undefined): number | undefined =>
+  header !== undefined && /^[1-9][0-9]*$/.test(header) ? Number(header) : undefined;
 
 /** The location a request names by its query (or body) or else its X-Location-Id header, if any: 403 when the credential may not act on it. */
-export function namedLocation(principal: Principal, named: number | undefined, header: string | undefined): number | undefined {
+export function namedLocation(
+  principal: Principal,
+  named: number | undefined,
+  header: string | undefined,
+): number | undefined {
   const chosen = named ?? headerLocation(header);
   if (chosen !== undefined) assertLocationAllowed(principal, chosen);
   return chosen;
@@ -32,8 +37,13 @@ export function namedLocation(principal: Principal, named: number | undefined, h
  * The location a list is filtered to: the query's, else the X-Location-Id header's. A credential
  * limited to one location defaults to it; one limited to several must name one (403 otherwise).
  */
-export function listLocation(principal: Principal, fromQuery: number | undefined, header: string | undefined): number | undefined {
-  const chosen = fromQuery ?? headerLocation(header) ?? (principal.locationIds?.length === 1 ? principal.locationIds[0] : undefined);
+export function listLocation(
+  principal: Principal,
+  fromQuery: number | undefined,
+  header: string | undefined,
+): number | undefined {
+  const chosen =
+    fromQuery ?? headerLocation(header) ?? (principal.locationIds?.length === 1 ? principal.locationIds[0] : undefined);
   if (chosen === undefined) {
     if (principal.locationIds) throw forbidden('This credential is limited to some locations: pass locationId');
     return undefined;
@@ -55,7 +65,11 @@ export async function existingLocation(companyId: number, locationId: number): P
  * any id of another company answers (decisions.md); an empty page cannot tell "none yet" from
  * another tenant's location. One GetItem, for empty pages only.
  */
-export async function listedAt<P extends { items: readonly unknown[] }>(companyId: number, locationId: number | undefined, page: P): Promise<P> {
+export async function listedAt<P extends { items: readonly unknown[] }>(
+  companyId: number,
+  locationId: number | undefined,
+  page: P,
+): Promise<P> {
   if (locationId !== undefined && page.items.length === 0) await existingLocation(companyId, locationId);
   return page;
 }

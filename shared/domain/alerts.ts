@@ -22,7 +22,8 @@ export { newAlert, type AlertInput } from '../data/alerts';
  * check refuses others); null for an API key (a key is no user).
  */
 export function actingUserId(principal: Principal): number | null {
-  if (principal.kind !== 'user' || principal.userId === undefined || !/^[1-9][0-9]{0,15}$/.test(principal.userId)) return null;
+  if (principal.kind !== 'user' || principal.userId === undefined || !/^[1-9][0-9]{0,15}$/.test(principal.userId))
+    return null;
   const id = Number(principal.userId);
   return Number.isSafeInteger(id) ? id : null;
 }
@@ -32,9 +33,21 @@ export function actingUserId(principal: Principal): number | null {
  * credential limited to some locations lists one of them (it names it, or has only one); the
  * company-wide alerts (`locationId` null) are listed only to credentials that reach every location.
  */
-export async function listAlerts(principal: Principal, query: ListAlertsQuery, headerLocation?: string): Promise<Page<Alert>> {
+export async function listAlerts(
+  principal: Principal,
+  query: ListAlertsQuery,
+  headerLocation?: string,
+): Promise<Page<Alert>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  const page = await listedAt(principal.companyId, locationId, await alerts.list(principal.companyId, { locationId, status: query.status, severity: query.severity, alertType: query.alertType }, query));
+  const page = await listedAt(
+    principal.companyId,
+    locationId,
+    await alerts.list(
+      principal.companyId,
+      { locationId, status: query.status, severity: query.severity, alertType: query.alertType },
+      query,
+    ),
+  );
   return namedPage(page, 'alerts');
 }
 
@@ -43,7 +56,10 @@ async function visibleAlert(principal: Principal, id: string): Promise<Alert> {
   const found = await alerts.get(principal.companyId, id);
   if (!found) throw notFound(`Alert ${id}`);
   if (found.locationId === null) {
-    if (principal.locationIds) throw forbidden('This alert is about the whole company; a credential limited to some locations may not act on it');
+    if (principal.locationIds)
+      throw forbidden(
+        'This alert is about the whole company; a credential limited to some locations may not act on it',
+      );
   } else assertLocationAllowed(principal, found.locationId);
   return found;
 }
@@ -53,7 +69,14 @@ export async function acknowledgeAlert(principal: Principal, id: string): Promis
   if (prev.latestStatus === 'acknowledged') return prev;
   if (prev.latestStatus === 'resolved') throw conflict(`Alert ${id} is resolved; it cannot be acknowledged`);
   const now = new Date().toISOString();
-  const next: Alert = { ...prev, latestStatus: 'acknowledged', acknowledgedAt: now, acknowledgedBy: actingUserId(principal), version: prev.version + 1, updatedAt: now };
+  const next: Alert = {
+    ...prev,
+    latestStatus: 'acknowledged',
+    acknowledgedAt: now,
+    acknowledgedBy: actingUserId(principal),
+    version: prev.version + 1,
+    updatedAt: now,
+  };
   await alerts.transition(principal.companyId, prev, next);
   return next;
 }
@@ -63,7 +86,14 @@ export async function resolveAlert(principal: Principal, id: string): Promise<Al
   const prev = await visibleAlert(principal, id);
   if (prev.latestStatus === 'resolved') throw conflict(`Alert ${id} is already resolved`);
   const now = new Date().toISOString();
-  const next: Alert = { ...prev, latestStatus: 'resolved', resolvedAt: now, resolvedBy: actingUserId(principal), version: prev.version + 1, updatedAt: now };
+  const next: Alert = {
+    ...prev,
+    latestStatus: 'resolved',
+    resolvedAt: now,
+    resolvedBy: actingUserId(principal),
+    version: prev.version + 1,
+    updatedAt: now,
+  };
   await alerts.transition(principal.companyId, prev, next);
   return next;
 }

@@ -18,7 +18,16 @@ import { usagePlans } from '../ports/usagePlans';
 import type { CreateApiKeyBody, ListApiKeysQuery, UpdateApiKeyBody } from '../schemas/access';
 import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
-import { assertMayGrant, assertNoShortfall, assertPermissionsExist, isCustomPermission, keysHeld, permissionShortfalls, type HeldGrant, type Shortfall } from './permissions';
+import {
+  assertMayGrant,
+  assertNoShortfall,
+  assertPermissionsExist,
+  isCustomPermission,
+  keysHeld,
+  permissionShortfalls,
+  type HeldGrant,
+  type Shortfall,
+} from './permissions';
 import { visibleRole } from './roles';
 
 export interface NewApiKey {
@@ -38,9 +47,16 @@ const tierRank: Record<Tier, number> = { standard: 0, premium: 1, unlimited: 2 }
  * Which grant a body gives: its role, its own permissions, or (on updates) neither. Both are
  * refused; so is neither on creation (400, naming both fields). Pure.
  */
-export function chosenGrant(input: { roleId?: number | undefined; permissions?: string[] | undefined }, required: boolean): 'role' | 'permissions' | undefined {
-  const both = [{ path: '/roleId', message: 'give exactly one of roleId and permissions' }, { path: '/permissions', message: 'give exactly one of roleId and permissions' }];
-  if (input.roleId !== undefined && input.permissions !== undefined) throw validationFailed('A key holds a role or its own permissions, not both', both);
+export function chosenGrant(
+  input: { roleId?: number | undefined; permissions?: string[] | undefined },
+  required: boolean,
+): 'role' | 'permissions' | undefined {
+  const both = [
+    { path: '/roleId', message: 'give exactly one of roleId and permissions' },
+    { path: '/permissions', message: 'give exactly one of roleId and permissions' },
+  ];
+  if (input.roleId !== undefined && input.permissions !== undefined)
+    throw validationFailed('A key holds a role or its own permissions, not both', both);
   if (input.roleId !== undefined) return 'role';
   if (input.permissions !== undefined) return 'permissions';
   if (required) throw validationFailed('A key needs a role or its own permissions', both);
@@ -48,12 +64,17 @@ export function chosenGrant(input: { roleId?: number | undefined; permissions?: 
 }
 
 /** Whether `tier` is above the caller's: only API keys are bounded by their tier (users' tier is their own rate window). Pure. */
-const tierAbove = (principal: Principal, tier: Tier) => principal.kind === 'apiKey' && tierRank[tier] > tierRank[principal.tier];
+const tierAbove = (principal: Principal, tier: Tier) =>
+  principal.kind === 'apiKey' && tierRank[tier] > tierRank[principal.tier];
 
 /** An API key may give a key no higher tier than its own (403). Users' tier is their own rate window, not a bound. Pure. */
 export function assertTierAllowed(principal: Principal, tier: Tier): void {
   if (tierAbove(principal, tier)) {
-    throw new AppError('FORBIDDEN', `This key is on the ${principal.tier} tier and may not give a key the ${tier} tier`, [{ path: '/tier', message: `at most ${principal.tier}` }]);
+    throw new AppError(
+      'FORBIDDEN',
+      `This key is on the ${principal.tier} tier and may not give a key the ${tier} tier`,
+      [{ path: '/tier', message: `at most ${principal.tier}` }],
+    );
   }
 }
 
@@ -62,8 +83,10 @@ export function assertTierAllowed(principal: Principal, tier: Tier): void {
  * and gives all of them when the body names none; null means every location. Pure.
  */
 export function locationsGiven(principal: Principal, requested: number[] | null | undefined): number[] | null {
-  if (requested === undefined || principal.locationIds === null) return requested === undefined ? principal.locationIds : requested;
-  if (requested === null) throw forbidden('This credential is limited to some locations; it cannot give a key every location');
+  if (requested === undefined || principal.locationIds === null)
+    return requested === undefined ? principal.locationIds : requested;
+  if (requested === null)
+    throw forbidden('This credential is limited to some locations; it cannot give a key every location');
   for (const locationId of requested) assertLocationAllowed(principal, locationId);
   return requested;
 }
@@ -71,12 +94,17 @@ export function locationsGiven(principal: Principal, requested: number[] | null 
 /** A caller limited to some locations manages only keys limited to some of them (403). Pure. */
 export function assertWithinReach(principal: Principal, key: ApiKeyRecord): void {
   if (principal.locationIds === null) return;
-  if (key.locationIds === null) throw forbidden('This credential is limited to some locations; it cannot manage a key for every location');
+  if (key.locationIds === null)
+    throw forbidden('This credential is limited to some locations; it cannot manage a key for every location');
   for (const locationId of key.locationIds) assertLocationAllowed(principal, locationId);
 }
 
 /** The role or permissions a body names must exist (404) and be held by the caller (403). */
-async function checkGrant(principal: Principal, grant: 'role' | 'permissions', input: { roleId?: number | undefined; permissions?: string[] | undefined }): Promise<void> {
+async function checkGrant(
+  principal: Principal,
+  grant: 'role' | 'permissions',
+  input: { roleId?: number | undefined; permissions?: string[] | undefined },
+): Promise<void> {
   if (grant === 'permissions') {
     const grants = input.permissions!.map((key, i) => ({ key, path: `/permissions/${i}` }));
     await assertPermissionsExist(grants);
@@ -86,7 +114,10 @@ async function checkGrant(principal: Principal, grant: 'role' | 'permissions', i
   // To a company's callers the platform-operator role is an unknown role; internal operators see it, and may not give it either.
   const role = await visibleRole(principal, input.roleId!, () => unassignableRole(input.roleId!));
   if (role.platformOperator) throw forbidden('The platform-operator role cannot be given to a key');
-  assertMayGrant(principal, (await keysHeld(role)).map((key) => ({ key, path: '/roleId' })));
+  assertMayGrant(
+    principal,
+    (await keysHeld(role)).map((key) => ({ key, path: '/roleId' })),
+  );
 }
 
 /** What a key holds as it is: its own permissions, or its role's now (every permission, for the admin role). */
@@ -102,14 +133,29 @@ async function heldByKey(principal: Principal, key: ApiKeyRecord): Promise<HeldG
 async function assertMayManage(principal: Principal, key: ApiKeyRecord): Promise<void> {
   assertWithinReach(principal, key);
   const tier: Shortfall[] = tierAbove(principal, key.tier)
-    ? [{ lacking: `the ${key.tier} tier (this credential is on ${principal.tier})`, problem: { path: '/tier', message: `the key is on the ${key.tier} tier, above this credential's ${principal.tier}` } }]
+    ? [
+        {
+          lacking: `the ${key.tier} tier (this credential is on ${principal.tier})`,
+          problem: {
+            path: '/tier',
+            message: `the key is on the ${key.tier} tier, above this credential's ${principal.tier}`,
+          },
+        },
+      ]
     : [];
   const path = key.roleId === null ? '/permissions' : '/roleId';
-  assertNoShortfall('this API key', [...tier, ...(await permissionShortfalls(principal, await heldByKey(principal, key), path))]);
+  assertNoShortfall('this API key', [
+    ...tier,
+    ...(await permissionShortfalls(principal, await heldByKey(principal, key), path)),
+  ]);
 }
 
 /** Generates the key, gives it a usage key at its tier and stores both; a failed write leaves no usage key behind. */
-async function store(companyId: number, input: NewApiKey, refs: KeyReferences): Promise<{ record: ApiKeyRecord; key: string }> {
+async function store(
+  companyId: number,
+  input: NewApiKey,
+  refs: KeyReferences,
+): Promise<{ record: ApiKeyRecord; key: string }> {
   const { stage } = config();
   const generated = await generateApiKey(stage);
   const plans = await usagePlans();
@@ -130,7 +176,13 @@ async function store(companyId: number, input: NewApiKey, refs: KeyReferences): 
     version: 1,
   };
   try {
-    await apiKeys.create(companyId, { record, usageKey }, { hash: generated.hash, fingerprint: generated.fingerprint }, refs, newEvent(companyId, 'api-key.created', record.id, { ...record }));
+    await apiKeys.create(
+      companyId,
+      { record, usageKey },
+      { hash: generated.hash, fingerprint: generated.fingerprint },
+      refs,
+      newEvent(companyId, 'api-key.created', record.id, { ...record }),
+    );
   } catch (err) {
     if (usageKey) await plans.detach(usageKey);
     throw err;
@@ -148,12 +200,31 @@ export async function createApiKey(principal: Principal, input: CreateApiKeyBody
   assertTierAllowed(principal, input.tier);
   const locationIds = locationsGiven(principal, input.locationIds);
   await checkGrant(principal, grant, input);
-  return storeCapped(principal.companyId, { name: input.name, tier: input.tier, roleId: input.roleId ?? null, permissions: input.permissions ?? null, locationIds }, input.locationIds ?? []);
+  return storeCapped(
+    principal.companyId,
+    {
+      name: input.name,
+      tier: input.tier,
+      roleId: input.roleId ?? null,
+      permissions: input.permissions ?? null,
+      locationIds,
+    },
+    input.locationIds ?? [],
+  );
 }
 
 /** A key made through the API: counted against the company's cap of live keys; answers the record with its plaintext. */
-async function storeCapped(companyId: number, input: NewApiKey, namedLocations: readonly number[]): Promise<ApiKeyWithPlaintext> {
-  const { record, key } = await store(companyId, input, { locationIds: namedLocations, roleId: input.roleId ?? undefined, counted: isCustomPermission, liveLimit: config().apiKeysPerCompany });
+async function storeCapped(
+  companyId: number,
+  input: NewApiKey,
+  namedLocations: readonly number[],
+): Promise<ApiKeyWithPlaintext> {
+  const { record, key } = await store(companyId, input, {
+    locationIds: namedLocations,
+    roleId: input.roleId ?? undefined,
+    counted: isCustomPermission,
+    liveLimit: config().apiKeysPerCompany,
+  });
   return { ...record, key };
 }
 
@@ -162,8 +233,16 @@ async function storeCapped(companyId: number, input: NewApiKey, namedLocations: 
  * company's admin role (which must still exist), every location, counted like any key made
  * through the API. The caller has checked who may.
  */
-export function issueAdminKey(companyId: number, adminRoleId: number, input: { name: string; tier: Tier }): Promise<ApiKeyWithPlaintext> {
-  return storeCapped(companyId, { name: input.name, tier: input.tier, roleId: adminRoleId, permissions: null, locationIds: null }, []);
+export function issueAdminKey(
+  companyId: number,
+  adminRoleId: number,
+  input: { name: string; tier: Tier },
+): Promise<ApiKeyWithPlaintext> {
+  return storeCapped(
+    companyId,
+    { name: input.name, tier: input.tier, roleId: adminRoleId, permissions: null, locationIds: null },
+    [],
+  );
 }
 
 export function listApiKeys(principal: Principal, query: ListApiKeysQuery): Promise<Page<ApiKeyRecord>> {
@@ -196,7 +275,8 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
     name: input.name ?? prev.name,
     tier: input.tier ?? prev.tier,
     roleId: grant === undefined ? prev.roleId : (input.roleId ?? null),
-    permissions: grant === undefined ? prev.permissions : grant === 'permissions' ? [...input.permissions!].sort() : null,
+    permissions:
+      grant === undefined ? prev.permissions : grant === 'permissions' ? [...input.permissions!].sort() : null,
     locationIds,
     updatedAt: new Date().toISOString(),
     version: prev.version + 1,
@@ -208,8 +288,18 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
   const moved = current.usageKey !== null && next.tier !== prev.tier;
   if (moved) await plans.move(current.usageKey!, prev.tier, next.tier);
   try {
-    const refs = { locationIds: input.locationIds ?? [], roleId: grant === 'role' ? input.roleId : undefined, counted: isCustomPermission };
-    await apiKeys.update(principal.companyId, { ...current, record: next }, prev, refs, newEvent(principal.companyId, 'api-key.updated', id, { ...next }, changes));
+    const refs = {
+      locationIds: input.locationIds ?? [],
+      roleId: grant === 'role' ? input.roleId : undefined,
+      counted: isCustomPermission,
+    };
+    await apiKeys.update(
+      principal.companyId,
+      { ...current, record: next },
+      prev,
+      refs,
+      newEvent(principal.companyId, 'api-key.updated', id, { ...next }, changes),
+    );
   } catch (err) {
     // The adapter logs a failed move; the key then stays metered by the new tier's plan until changed again.
     if (moved) await plans.move(current.usageKey!, next.tier, prev.tier).catch(() => undefined);
@@ -227,7 +317,13 @@ export async function revokeApiKey(principal: Principal, id: string): Promise<Ap
   if (prev.revokedAt) return prev;
   const now = new Date().toISOString();
   const next: ApiKeyRecord = { ...prev, revokedAt: now, updatedAt: now, version: prev.version + 1 };
-  await apiKeys.revoke(principal.companyId, { ...current, record: next, usageKey: null }, prev, isCustomPermission, newEvent(principal.companyId, 'api-key.revoked', id, { ...next }));
+  await apiKeys.revoke(
+    principal.companyId,
+    { ...current, record: next, usageKey: null },
+    prev,
+    isCustomPermission,
+    newEvent(principal.companyId, 'api-key.revoked', id, { ...next }),
+  );
   forgetApiKey(prev.keyId);
   if (current.usageKey) await (await usagePlans()).detach(current.usageKey);
   return next;

@@ -17,10 +17,15 @@ import { hoursProblems, normalizeHours } from './openingHours';
 import { listAtLocation } from './tables';
 
 /** The schedule and the override's hours follow the rules of a location's operating hours. */
-function assertValid(input: { schedule?: OperatingHours | null; settingsOverride?: BookingSettingsOverride | null }): void {
+function assertValid(input: {
+  schedule?: OperatingHours | null;
+  settingsOverride?: BookingSettingsOverride | null;
+}): void {
   const problems = [
     ...(input.schedule ? hoursProblems(input.schedule, '/schedule') : []),
-    ...(input.settingsOverride?.operatingHours ? hoursProblems(input.settingsOverride.operatingHours, '/settingsOverride/operatingHours') : []),
+    ...(input.settingsOverride?.operatingHours
+      ? hoursProblems(input.settingsOverride.operatingHours, '/settingsOverride/operatingHours')
+      : []),
   ];
   if (problems.length) throw validationFailed('The booking group is not valid', problems);
 }
@@ -51,13 +56,22 @@ async function current(principal: Principal, locationId: number, id: string): Pr
 }
 
 /** The location's booking groups, by name. */
-export function listBookingGroups(principal: Principal, locationId: number, query: ListBookingGroupsQuery): Promise<Page<BookingGroup>> {
+export function listBookingGroups(
+  principal: Principal,
+  locationId: number,
+  query: ListBookingGroupsQuery,
+): Promise<Page<BookingGroup>> {
   return listAtLocation(principal, locationId, () => bookingGroups.list(principal.companyId, locationId, query));
 }
 
-export const getBookingGroup = (principal: Principal, locationId: number, id: string): Promise<BookingGroup> => current(principal, locationId, id);
+export const getBookingGroup = (principal: Principal, locationId: number, id: string): Promise<BookingGroup> =>
+  current(principal, locationId, id);
 
-export async function createBookingGroup(principal: Principal, locationId: number, input: CreateBookingGroupBody): Promise<BookingGroup> {
+export async function createBookingGroup(
+  principal: Principal,
+  locationId: number,
+  input: CreateBookingGroupBody,
+): Promise<BookingGroup> {
   assertLocationAllowed(principal, locationId);
   assertValid(input);
   const now = new Date().toISOString();
@@ -73,32 +87,53 @@ export async function createBookingGroup(principal: Principal, locationId: numbe
     version: 1,
   };
   const { companyId } = principal;
-  await bookingGroups.create(companyId, group, missingTable(locationId, input.tableIds), newEvent(companyId, 'booking-group.created', group.id, { ...group }));
+  await bookingGroups.create(
+    companyId,
+    group,
+    missingTable(locationId, input.tableIds),
+    newEvent(companyId, 'booking-group.created', group.id, { ...group }),
+  );
   return group;
 }
 
 /** Changes the fields given; `tableIds`, `schedule` and `settingsOverride` each replace the whole value. No change, no write. */
-export async function updateBookingGroup(principal: Principal, locationId: number, id: string, input: UpdateBookingGroupBody): Promise<BookingGroup> {
+export async function updateBookingGroup(
+  principal: Principal,
+  locationId: number,
+  id: string,
+  input: UpdateBookingGroupBody,
+): Promise<BookingGroup> {
   const prev = await current(principal, locationId, id);
   assertValid(input);
   const next: BookingGroup = {
     ...prev,
     ...input,
     schedule: input.schedule === undefined ? prev.schedule : input.schedule && normalizeHours(input.schedule),
-    settingsOverride: input.settingsOverride === undefined ? prev.settingsOverride : normalizeOverride(input.settingsOverride),
+    settingsOverride:
+      input.settingsOverride === undefined ? prev.settingsOverride : normalizeOverride(input.settingsOverride),
     version: prev.version + 1,
     updatedAt: new Date().toISOString(),
   };
   const changes = changedFields(prev, next, ['name', 'tableIds', 'schedule', 'settingsOverride']);
   if (Object.keys(changes).length === 0) return prev;
   const { companyId } = principal;
-  await bookingGroups.update(companyId, prev, next, missingTable(locationId, next.tableIds), newEvent(companyId, 'booking-group.updated', id, { ...next }, changes));
+  await bookingGroups.update(
+    companyId,
+    prev,
+    next,
+    missingTable(locationId, next.tableIds),
+    newEvent(companyId, 'booking-group.updated', id, { ...next }, changes),
+  );
   return next;
 }
 
 /** Deletes the group (its tables stay); answers what was deleted. */
 export async function deleteBookingGroup(principal: Principal, locationId: number, id: string): Promise<BookingGroup> {
   const group = await current(principal, locationId, id);
-  await bookingGroups.remove(principal.companyId, group, newEvent(principal.companyId, 'booking-group.deleted', id, { ...group }));
+  await bookingGroups.remove(
+    principal.companyId,
+    group,
+    newEvent(principal.companyId, 'booking-group.deleted', id, { ...group }),
+  );
   return group;
 }

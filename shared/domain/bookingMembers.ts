@@ -67,10 +67,15 @@ const named = (guestName: string, guestEmail: string | undefined): MemberContact
 export function memberRequest(input: Pick<AddBookingMemberBody, 'userId' | 'guestName' | 'guestEmail'>): MemberRequest {
   const problems: FieldProblem[] = [];
   if (input.userId !== undefined) {
-    if (input.guestName !== undefined) problems.push({ path: '/guestName', message: 'give either userId or guestName, not both' });
-    if (input.guestEmail !== undefined) problems.push({ path: '/guestEmail', message: 'a user member takes the email of the guest user' });
+    if (input.guestName !== undefined)
+      problems.push({ path: '/guestName', message: 'give either userId or guestName, not both' });
+    if (input.guestEmail !== undefined)
+      problems.push({ path: '/guestEmail', message: 'a user member takes the email of the guest user' });
   } else if (input.guestName === undefined) {
-    problems.push({ path: '/userId', message: 'userId or guestName is required' }, { path: '/guestName', message: 'userId or guestName is required' });
+    problems.push(
+      { path: '/userId', message: 'userId or guestName is required' },
+      { path: '/guestName', message: 'userId or guestName is required' },
+    );
   }
   if (problems.length) throw validationFailed('The member is not valid', problems);
   return input.userId !== undefined ? { userId: input.userId } : named(input.guestName!, input.guestEmail);
@@ -83,7 +88,10 @@ export function memberRequest(input: Pick<AddBookingMemberBody, 'userId' | 'gues
  */
 async function guestContact(companyId: number, userId: number): Promise<MemberContact> {
   const guest = await guests.get(companyId, userId);
-  if (!guest) throw new AppError('NOT_FOUND', `User ${userId} not found`, [{ path: '/userId', message: 'is not a guest user of the company' }]);
+  if (!guest)
+    throw new AppError('NOT_FOUND', `User ${userId} not found`, [
+      { path: '/userId', message: 'is not a guest user of the company' },
+    ]);
   return { userId: guest.id, guestName: guest.name ?? 'Guest', guestEmail: guest.email };
 }
 
@@ -94,7 +102,11 @@ export function memberResource(m: StoredMember): BookingMember {
 }
 
 export const publicMember = (m: BookingMember): PublicMember => ({ guestName: m.guestName, rsvpStatus: m.rsvpStatus });
-const repliedMember = (m: BookingMember): RepliedMember => ({ guestName: m.guestName, guestEmail: m.guestEmail, rsvpStatus: m.rsvpStatus });
+const repliedMember = (m: BookingMember): RepliedMember => ({
+  guestName: m.guestName,
+  guestEmail: m.guestEmail,
+  rsvpStatus: m.rsvpStatus,
+});
 
 /** Members change only while the booking is active; a cancelled, completed or no-show booking's party is final. */
 function assertTakesMembers(booking: Booking): void {
@@ -117,10 +129,24 @@ async function bookingByCode(code: string): Promise<{ companyId: number; booking
   return found;
 }
 
-async function addMember(companyId: number, booking: Booking, contact: MemberContact, rsvpStatus: RsvpStatus): Promise<StoredMember> {
+async function addMember(
+  companyId: number,
+  booking: Booking,
+  contact: MemberContact,
+  rsvpStatus: RsvpStatus,
+): Promise<StoredMember> {
   assertTakesMembers(booking);
   const now = new Date().toISOString();
-  const member: StoredMember = { id: randomUUID(), bookingId: booking.id, ...contact, rsvpStatus, version: 1, createdAt: now, updatedAt: now, locationId: booking.locationId };
+  const member: StoredMember = {
+    id: randomUUID(),
+    bookingId: booking.id,
+    ...contact,
+    rsvpStatus,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    locationId: booking.locationId,
+  };
   const event = newEvent(companyId, 'booking-member.added', member.id, { ...memberResource(member) });
   const guard = { statuses: activeStatuses, guestCount: booking.guestCount, limit: memberLimit(booking.guestCount) };
   await bookingMembers.add(companyId, member, guard, event);
@@ -130,13 +156,22 @@ async function addMember(companyId: number, booking: Booking, contact: MemberCon
 /** Sets the member's reply; a reply that changes nothing writes nothing. */
 async function setReply(companyId: number, current: StoredMember, rsvpStatus: RsvpStatus): Promise<StoredMember> {
   if (current.rsvpStatus === rsvpStatus) return current;
-  const next: StoredMember = { ...current, rsvpStatus, version: current.version + 1, updatedAt: new Date().toISOString() };
+  const next: StoredMember = {
+    ...current,
+    rsvpStatus,
+    version: current.version + 1,
+    updatedAt: new Date().toISOString(),
+  };
   const event = newEvent(companyId, 'booking-member.updated', next.id, { ...memberResource(next) }, { rsvpStatus });
   await bookingMembers.update(companyId, next, current.version, { statuses: activeStatuses }, event);
   return next;
 }
 
-export async function listBookingMembers(principal: Principal, bookingId: string, query: ListBookingMembersQuery): Promise<Page<BookingMember>> {
+export async function listBookingMembers(
+  principal: Principal,
+  bookingId: string,
+  query: ListBookingMembersQuery,
+): Promise<Page<BookingMember>> {
   const page = await bookingMembers.list(principal.companyId, bookingId, query);
   // Members carry their booking's location; only an empty page needs the booking (404 or its location).
   const first = page.items[0];
@@ -145,7 +180,11 @@ export async function listBookingMembers(principal: Principal, bookingId: string
   return new Page(page.items.map(memberResource), page.pagination);
 }
 
-export async function addBookingMember(principal: Principal, bookingId: string, input: AddBookingMemberBody): Promise<BookingMember> {
+export async function addBookingMember(
+  principal: Principal,
+  bookingId: string,
+  input: AddBookingMemberBody,
+): Promise<BookingMember> {
   const request = memberRequest(input);
   const [booking, contact] = await Promise.all([
     bookingById(principal, bookingId),
@@ -154,7 +193,12 @@ export async function addBookingMember(principal: Principal, bookingId: string, 
   return memberResource(await addMember(principal.companyId, booking, contact, input.rsvpStatus ?? 'invited'));
 }
 
-export async function updateBookingMember(principal: Principal, bookingId: string, memberId: string, input: UpdateBookingMemberBody): Promise<BookingMember> {
+export async function updateBookingMember(
+  principal: Principal,
+  bookingId: string,
+  memberId: string,
+  input: UpdateBookingMemberBody,
+): Promise<BookingMember> {
   const current = await bookingMembers.get(principal.companyId, bookingId, memberId);
   if (!current) throw notFound('Booking member');
   assertLocationAllowed(principal, current.locationId);
@@ -171,11 +215,14 @@ export async function listMembersByCode(code: string): Promise<PublicMember[]> {
   return members.sort(byAddition).map(publicMember);
 }
 
-const byAddition = (a: BookingMember, b: BookingMember) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const byAddition = (a: BookingMember, b: BookingMember) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
 export async function addMemberByCode(code: string, input: AddMemberByCodeBody): Promise<RepliedMember> {
   const { companyId, booking } = await bookingByCode(code);
-  return repliedMember(await addMember(companyId, booking, named(input.guestName, input.guestEmail), input.rsvpStatus ?? 'invited'));
+  return repliedMember(
+    await addMember(companyId, booking, named(input.guestName, input.guestEmail), input.rsvpStatus ?? 'invited'),
+  );
 }
 
 /** Attempts of an RSVP that keeps meeting concurrent changes of the same member. */
@@ -193,8 +240,12 @@ export async function rsvp(input: RsvpBody): Promise<RepliedMember> {
   const contact = named(input.guestName, input.guestEmail);
   for (let attempt = 1; ; attempt++) {
     try {
-      const current = (await bookingMembers.all(companyId, booking.id)).find((m) => m.guestEmail === contact.guestEmail);
-      const member = current ? await setReply(companyId, current, input.rsvpStatus) : await addMember(companyId, booking, contact, input.rsvpStatus);
+      const current = (await bookingMembers.all(companyId, booking.id)).find(
+        (m) => m.guestEmail === contact.guestEmail,
+      );
+      const member = current
+        ? await setReply(companyId, current, input.rsvpStatus)
+        : await addMember(companyId, booking, contact, input.rsvpStatus);
       return repliedMember(member);
     } catch (err) {
       // Another request added or changed this member meanwhile: read again and apply the reply to it.

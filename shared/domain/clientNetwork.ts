@@ -35,12 +35,19 @@ function hextets(address: string): number[] | undefined {
  * as given (trimmed, lower case): it still counts as one client.
  */
 export function clientNetwork(sourceIp: string): string {
-  const address = sourceIp.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const address = sourceIp
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   if (!address.includes(':')) return address;
   const groups = hextets(address);
   if (!groups) return address;
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }

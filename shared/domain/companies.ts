@@ -24,11 +24,19 @@ import { systemRolesOf } from './roles';
  * events, all in one transaction: a company never exists without its roles. 409 if the id is
  * taken. The local seed and the test fixtures name their ids; the API takes the next one.
  */
-export async function onboardCompany(input: { id: number; name: string }): Promise<{ company: Company; roleIds: Record<string, number> }> {
+export async function onboardCompany(input: {
+  id: number;
+  name: string;
+}): Promise<{ company: Company; roleIds: Record<string, number> }> {
   const at = new Date();
   const company: Company = { id: input.id, name: input.name, createdAt: at.toISOString() };
   const { made, ids } = await systemRolesOf(company.id, at);
-  await companies.create(company, ids[ADMIN_ROLE]!, roles.createSteps(company.id, made, isCustomPermission), newEvent(company.id, 'company.created', String(company.id), { ...company }, null, at));
+  await companies.create(
+    company,
+    ids[ADMIN_ROLE]!,
+    roles.createSteps(company.id, made, isCustomPermission),
+    newEvent(company.id, 'company.created', String(company.id), { ...company }, null, at),
+  );
   return { company, roleIds: ids };
 }
 
@@ -54,7 +62,11 @@ export async function getCompany(principal: Principal, companyId: number): Promi
  * `tier` (default unlimited), counted against the company's cap of live keys. The plaintext is in
  * this answer only. Reads the company (which names its admin role), then one transaction.
  */
-export async function createCompanyApiKey(principal: Principal, companyId: number, input: CreateCompanyApiKeyBody): Promise<ApiKeyWithPlaintext> {
+export async function createCompanyApiKey(
+  principal: Principal,
+  companyId: number,
+  input: CreateCompanyApiKeyBody,
+): Promise<ApiKeyWithPlaintext> {
   assertInternalOperator(principal, 'create API keys for companies');
   const found = await companies.withAdminRole(companyId);
   if (!found) throw notFound('Company');

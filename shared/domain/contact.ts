@@ -22,7 +22,17 @@ export const MAX_NAME_WORDS = 10;
 export const MIN_PREFIX_LENGTH = 2;
 
 /** Letters without accents or case ("Åsa" → "asa"); letters that do not decompose get a plain spelling. */
-const plainSpelling: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+const plainSpelling: Record<string, string> = {
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
 
 /**
  * Text as search compares it: lower case, accents removed, apostrophes dropped (O'Brien → obrien),
@@ -68,7 +78,11 @@ const phoneCountry = (country: string | null | undefined): CountryCode | undefin
  */
 export function parsePhone(raw: string, country?: string | null): PhoneResult {
   const compact = compactPhone(raw);
-  if (compact === undefined) return { ok: false, problem: 'may contain only digits, spaces, dashes, dots, slashes, parentheses and a leading +' };
+  if (compact === undefined)
+    return {
+      ok: false,
+      problem: 'may contain only digits, spaces, dashes, dots, slashes, parentheses and a leading +',
+    };
   const local = !compact.startsWith('+');
   const defaultCountry = phoneCountry(country);
   if (local && !defaultCountry) {
@@ -81,7 +95,12 @@ export function parsePhone(raw: string, country?: string | null): PhoneResult {
   }
   const parsed = parsePhoneNumberFromString(compact, defaultCountry ? { defaultCountry } : {}, phoneMetadata);
   if (!parsed?.isValid()) {
-    return { ok: false, problem: local ? `is not a possible phone number in ${defaultCountry}: check the digits, or write it with its country code` : 'is not a possible phone number: check the country code and the number of digits' };
+    return {
+      ok: false,
+      problem: local
+        ? `is not a possible phone number in ${defaultCountry}: check the digits, or write it with its country code`
+        : 'is not a possible phone number: check the country code and the number of digits',
+    };
   }
   return { ok: true, e164: parsed.number };
 }
@@ -101,7 +120,11 @@ const clip = (s: string) => codePoints(s).slice(0, MAX_TOKEN_LENGTH).join('').tr
  * guest's tokens never start one another.
  */
 export function searchTokens(guest: { name: string | null; email: string | null; phone: string | null }): string[] {
-  const all = [...wordStarts(guest.name ?? ''), ...(guest.email ? [foldText(guest.email)] : []), ...(guest.phone ? [guest.phone.slice(1)] : [])];
+  const all = [
+    ...wordStarts(guest.name ?? ''),
+    ...(guest.email ? [foldText(guest.email)] : []),
+    ...(guest.phone ? [guest.phone.slice(1)] : []),
+  ];
   return prefixFree(all, MIN_PREFIX_LENGTH);
 }
 

@@ -9,7 +9,11 @@ import type { CreateCoursingBody, ListCoursingsQuery, UpdateCoursingBody } from 
 import { assertLocationAllowed, listedAt, listLocation } from './access';
 import { changedFields } from './changes';
 
-export async function listCoursings(principal: Principal, query: ListCoursingsQuery, headerLocation?: string): Promise<Page<Coursing>> {
+export async function listCoursings(
+  principal: Principal,
+  query: ListCoursingsQuery,
+  headerLocation?: string,
+): Promise<Page<Coursing>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
   return listedAt(principal.companyId, locationId, await coursings.list(principal.companyId, locationId, query));
 }
@@ -27,7 +31,11 @@ export async function createCoursing(principal: Principal, input: CreateCoursing
     createdAt: now,
     updatedAt: now,
   };
-  await coursings.create(principal.companyId, coursing, newEvent(principal.companyId, 'coursing.created', coursing.id, { ...coursing }));
+  await coursings.create(
+    principal.companyId,
+    coursing,
+    newEvent(principal.companyId, 'coursing.created', coursing.id, { ...coursing }),
+  );
   return coursing;
 }
 

@@ -9,7 +9,12 @@ import type { Item } from '../data/items';
 import { AppError, conflict, validationFailed } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { MAX_ITEM_TAGS, type CreateCustomTagBody, type CustomTagLinkBody, type SearchCustomTagsQuery } from '../schemas/customTags';
+import {
+  MAX_ITEM_TAGS,
+  type CreateCustomTagBody,
+  type CustomTagLinkBody,
+  type SearchCustomTagsQuery,
+} from '../schemas/customTags';
 import { prefixFree, textPrefix, wordStarts } from './contact';
 import { visibleItem } from './items';
 
@@ -21,7 +26,10 @@ async function taggedItem(principal: Principal, itemId: number): Promise<Item> {
   try {
     return await visibleItem(principal, itemId);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', `Item ${itemId} not found`, [{ path: '/itemId', message: 'no item with this id' }]);
+    if (err instanceof AppError && err.code === 'NOT_FOUND')
+      throw new AppError('NOT_FOUND', `Item ${itemId} not found`, [
+        { path: '/itemId', message: 'no item with this id' },
+      ]);
     throw err;
   }
 }
@@ -33,14 +41,20 @@ function retagged(principal: Principal, prev: Item, customTagIds: number[]) {
 }
 
 function assertRoom(item: Item): void {
-  if (item.customTagIds.length >= MAX_ITEM_TAGS) throw conflict(`Item ${item.id} has ${MAX_ITEM_TAGS} custom tags, the most it may have; unlink one first`);
+  if (item.customTagIds.length >= MAX_ITEM_TAGS)
+    throw conflict(`Item ${item.id} has ${MAX_ITEM_TAGS} custom tags, the most it may have; unlink one first`);
 }
 
 /** Creates a tag and links it to the item: `custom-tag.created` (the tag, with `itemId`) and `item.updated` (`changes.customTagIds`). */
 export async function createCustomTag(principal: Principal, input: CreateCustomTagBody): Promise<CustomTag> {
   const prev = await taggedItem(principal, input.itemId);
   assertRoom(prev);
-  const tag: CustomTag = { id: await nextId('custom-tag'), categoryHandle: input.categoryHandle, key: input.key.trim(), createdAt: new Date().toISOString() };
+  const tag: CustomTag = {
+    id: await nextId('custom-tag'),
+    categoryHandle: input.categoryHandle,
+    key: input.key.trim(),
+    createdAt: new Date().toISOString(),
+  };
   const { next, event } = retagged(principal, prev, [...prev.customTagIds, tag.id]);
   const created = newEvent(principal.companyId, 'custom-tag.created', String(tag.id), { ...tag, itemId: prev.id });
   await customTags.create(principal.companyId, tag, tagTokens(tag.key), prev, next, [created, event]);
@@ -64,7 +78,11 @@ export async function unlinkCustomTag(principal: Principal, input: CustomTagLink
     if (!(await customTags.get(principal.companyId, input.customTagId))) throw tagNotFound(input.customTagId);
     return prev;
   }
-  const { next, event } = retagged(principal, prev, prev.customTagIds.filter((id) => id !== input.customTagId));
+  const { next, event } = retagged(
+    principal,
+    prev,
+    prev.customTagIds.filter((id) => id !== input.customTagId),
+  );
   await customTags.relink(principal.companyId, input.customTagId, prev, next, event);
   return next;
 }
@@ -72,6 +90,9 @@ export async function unlinkCustomTag(principal: Principal, input: CustomTagLink
 /** Tags whose key, or a word of it, starts with `query` (folded: case and accents aside), one Query per page. */
 export function searchCustomTags(principal: Principal, query: SearchCustomTagsQuery): Promise<Page<CustomTag>> {
   const prefix = textPrefix(query.query, TAG_PREFIX_LENGTH);
-  if (prefix === undefined) throw validationFailed('The query is not valid', [{ path: '/query', message: `must contain at least ${TAG_PREFIX_LENGTH} letters or digits` }]);
+  if (prefix === undefined)
+    throw validationFailed('The query is not valid', [
+      { path: '/query', message: `must contain at least ${TAG_PREFIX_LENGTH} letters or digits` },
+    ]);
   return customTags.search(principal.companyId, prefix, query);
 }

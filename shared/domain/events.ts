@@ -16,7 +16,8 @@ import type { ListEventsQuery } from '../schemas/webhooks';
  * locations would be sent what happens at the others. (The event log filters instead.)
  */
 export function assertCompanyWide(principal: Principal): void {
-  if (principal.locationIds) throw forbidden('A credential limited to some locations cannot use webhooks, which span every location');
+  if (principal.locationIds)
+    throw forbidden('A credential limited to some locations cannot use webhooks, which span every location');
 }
 
 export const isEventName = (name: string): name is EventName => Object.hasOwn(eventCatalog, name);
@@ -25,13 +26,15 @@ export const isEventName = (name: string): name is EventName => Object.hasOwn(ev
 export const readPermissionOf = (name: EventName): string => resourceAccess[eventCatalog[name]].read;
 
 /** Whether the credential holds the read permission of the event's resource. */
-export const canReadEvent = (principal: Principal, name: EventName): boolean => principal.permissions.includes(readPermissionOf(name));
+export const canReadEvent = (principal: Principal, name: EventName): boolean =>
+  principal.permissions.includes(readPermissionOf(name));
 
 /** The events that are logged (and so may be subscribed to by `*`): every name but `webhook.test`. */
 export const loggedEventNames: readonly EventName[] = eventNames.filter((n) => n !== 'webhook.test');
 
 /** The logged events whose resource the credential can read, in catalog order. */
-export const readableEvents = (principal: Principal): EventName[] => loggedEventNames.filter((n) => canReadEvent(principal, n));
+export const readableEvents = (principal: Principal): EventName[] =>
+  loggedEventNames.filter((n) => canReadEvent(principal, n));
 
 /**
  * Which events of the log the credential may see, among `names` (every logged event, or one
@@ -40,9 +43,14 @@ export const readableEvents = (principal: Principal): EventName[] => loggedEvent
  */
 function visibility(principal: Principal, names: readonly EventName[]): EventVisibility | undefined {
   const readable = names.filter((n) => canReadEvent(principal, n));
-  if (principal.locationIds === null) return readable.length === names.length ? undefined : { anywhere: readable, atLocations: [], locations: [] };
+  if (principal.locationIds === null)
+    return readable.length === names.length ? undefined : { anywhere: readable, atLocations: [], locations: [] };
   const companyWide = (n: EventName) => resourceAccess[eventCatalog[n]].scope === 'company';
-  return { anywhere: readable.filter(companyWide), atLocations: readable.filter((n) => !companyWide(n)), locations: principal.locationIds };
+  return {
+    anywhere: readable.filter(companyWide),
+    atLocations: readable.filter((n) => !companyWide(n)),
+    locations: principal.locationIds,
+  };
 }
 
 /**
@@ -51,19 +59,30 @@ function visibility(principal: Principal, names: readonly EventName[]): EventVis
  */
 export function listEvents(principal: Principal, query: ListEventsQuery): Promise<Page<LoggedEvent>> {
   if (query.since !== undefined && query.after !== undefined) {
-    throw validationFailed('Pass since or after, not both', [{ path: '/after', message: 'cannot be combined with since' }]);
+    throw validationFailed('Pass since or after, not both', [
+      { path: '/after', message: 'cannot be combined with since' },
+    ]);
   }
   if (query.type !== undefined && !isEventName(query.type)) {
     throw validationFailed('Unknown event type', [{ path: '/type', message: 'is not an event name' }]);
   }
   const type = query.type as EventName | undefined;
   if (type !== undefined && !canReadEvent(principal, type)) {
-    throw new AppError('FORBIDDEN', `Reading ${type} events needs ${readPermissionOf(type)}`, [{ path: '/type', message: `needs ${readPermissionOf(type)}` }]);
+    throw new AppError('FORBIDDEN', `Reading ${type} events needs ${readPermissionOf(type)}`, [
+      { path: '/type', message: `needs ${readPermissionOf(type)}` },
+    ]);
   }
   const after = query.after === undefined ? undefined : eventPosition(query.after);
   if (query.after !== undefined && after === undefined) {
     throw validationFailed('Invalid event cursor', [{ path: '/after', message: "is not an event's cursor" }]);
   }
-  const log = { page: query.page, limit: query.limit, cursor: query.cursor, type, since: query.since === undefined ? undefined : new Date(query.since).toISOString(), after };
+  const log = {
+    page: query.page,
+    limit: query.limit,
+    cursor: query.cursor,
+    type,
+    since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
+    after,
+  };
   return eventLog.page(principal.companyId, log, visibility(principal, type ? [type] : loggedEventNames));
 }

@@ -29,7 +29,10 @@ export function normalizeGuestInput(input: CreateGuestBody, country?: string | n
   const phone = input.phone === undefined ? undefined : parsePhone(input.phone, country);
   if (phone && !phone.ok) problems.push({ path: '/phone', message: phone.problem });
   if (input.email === undefined && input.phone === undefined) {
-    problems.push({ path: '/email', message: 'email or phone is required' }, { path: '/phone', message: 'email or phone is required' });
+    problems.push(
+      { path: '/email', message: 'email or phone is required' },
+      { path: '/phone', message: 'email or phone is required' },
+    );
   }
   if (problems.length) throw validationFailed('The guest is not valid', problems);
   return {
@@ -61,11 +64,18 @@ async function canReadGuest(principal: Principal, guestId: number): Promise<bool
  * when a guest was made. A phone without its country code is read in the country of the location
  * the X-Location-Id header names.
  */
-export async function createGuest(principal: Principal, input: CreateGuestBody, locationHeader?: string): Promise<Guest | GuestRef> {
+export async function createGuest(
+  principal: Principal,
+  input: CreateGuestBody,
+  locationHeader?: string,
+): Promise<Guest | GuestRef> {
   const locationId = namedLocation(principal, undefined, locationHeader);
   // A location named must be the company's (404), whether or not the phone needs its country.
   const country = await countryAt(principal.companyId, locationId);
-  const contact = normalizeGuestInput(input, input.phone !== undefined && isLocalPhone(input.phone) ? country : undefined);
+  const contact = normalizeGuestInput(
+    input,
+    input.phone !== undefined && isLocalPhone(input.phone) ? country : undefined,
+  );
   const now = new Date().toISOString();
   const guest: Guest = { id: await nextId('user'), ...contact, createdAt: now, updatedAt: now };
   const event = newEvent(principal.companyId, 'guest.created', String(guest.id), { ...guest });
@@ -79,17 +89,27 @@ export async function createGuest(principal: Principal, input: CreateGuestBody, 
  * the X-Location-Id header), their history there, and a local phone number read in its country.
  * A credential limited to some locations finds only guests with history at one of them.
  */
-export async function searchGuests(principal: Principal, query: SearchGuestsQuery, locationHeader?: string): Promise<Page<GuestMatch>> {
+export async function searchGuests(
+  principal: Principal,
+  query: SearchGuestsQuery,
+  locationHeader?: string,
+): Promise<Page<GuestMatch>> {
   const locationId = namedLocation(principal, query.locationId, locationHeader);
   const local = isLocalPhone(query.q);
   const country = local ? await countryAt(principal.companyId, locationId) : undefined;
   const prefix = searchPrefix(query.q, country);
   if (prefix === undefined) {
-    throw validationFailed('The query is not valid', [{ path: '/q', message: 'must contain at least 2 letters or digits' }]);
+    throw validationFailed('The query is not valid', [
+      { path: '/q', message: 'must contain at least 2 letters or digits' },
+    ]);
   }
   const page = await guests.search(principal.companyId, prefix, query, principal.locationIds ?? undefined);
   if (locationId === undefined) return page;
-  const history = await guests.historyAt(principal.companyId, locationId, page.items.map((g) => g.id));
+  const history = await guests.historyAt(
+    principal.companyId,
+    locationId,
+    page.items.map((g) => g.id),
+  );
   return new Page(
     page.items.map((g) => ({ ...g, bookingHistory: history.get(g.id)! })),
     page.pagination,

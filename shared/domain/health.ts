@@ -32,7 +32,10 @@ export async function checkDatabase(): Promise<DependencyCheck> {
     await pingTable(CHECK_TIMEOUT_MS);
   } catch (err) {
     const name = (err as Error).name;
-    error = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${CHECK_TIMEOUT_MS} ms` : `database unreachable (${name})`;
+    error =
+      name === 'TimeoutError' || name === 'AbortError'
+        ? `no answer within ${CHECK_TIMEOUT_MS} ms`
+        : `database unreachable (${name})`;
   }
   const responseTimeMs = Math.round((performance.now() - started) * 100) / 100;
   return { status: classify(responseTimeMs, error !== null, config().readySlowMs), responseTimeMs, error };
@@ -54,7 +57,10 @@ export function live() {
 export async function ready() {
   const database = await checkDatabase();
   const status = overall([database]);
-  return { statusCode: httpStatus(status), body: { status, timestamp: timestamp(), uptime: uptime(), dependencies: { database } } };
+  return {
+    statusCode: httpStatus(status),
+    body: { status, timestamp: timestamp(), uptime: uptime(), dependencies: { database } },
+  };
 }
 
 /** healthy or unhealthy only (spec 4.1): a slow database is still healthy here, /ready says degraded. */

@@ -40,7 +40,11 @@ function described(b: Booking): string {
  * then `count` bookings that use it (`atLeast`: a lower bound), the first of `inUse.found` by id,
  * date and status (also in `details`, `/bookings/<i>`), and where to list them all.
  */
-export function inUseConflict(subject: string, blockers: string[], using: { count: number; atLeast?: boolean; inUse: BookingsInUse; listing: string }): AppError {
+export function inUseConflict(
+  subject: string,
+  blockers: string[],
+  using: { count: number; atLeast?: boolean; inUse: BookingsInUse; listing: string },
+): AppError {
   const named = using.inUse.found.slice(0, NAMED);
   const parts = [...blockers];
   if (using.count > 0) {

@@ -27,9 +27,21 @@ export async function visibleItem(principal: Principal, id: number): Promise<Ite
 }
 
 /** The company's items (at one location, in one category, whose name contains `search`), by location then id. */
-export async function listItems(principal: Principal, query: ListItemsQuery, headerLocation?: string): Promise<Page<Item>> {
+export async function listItems(
+  principal: Principal,
+  query: ListItemsQuery,
+  headerLocation?: string,
+): Promise<Page<Item>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
-  return listedAt(principal.companyId, locationId, await items.list(principal.companyId, { locationId, category: query.category, search: query.search?.toLowerCase() }, query));
+  return listedAt(
+    principal.companyId,
+    locationId,
+    await items.list(
+      principal.companyId,
+      { locationId, category: query.category, search: query.search?.toLowerCase() },
+      query,
+    ),
+  );
 }
 
 export const getItem = visibleItem;
@@ -51,7 +63,11 @@ export async function createItem(principal: Principal, input: CreateItemBody): P
     createdAt: now,
     updatedAt: now,
   };
-  await items.create(principal.companyId, item, newEvent(principal.companyId, 'item.created', String(item.id), { ...item }));
+  await items.create(
+    principal.companyId,
+    item,
+    newEvent(principal.companyId, 'item.created', String(item.id), { ...item }),
+  );
   return item;
 }
 
@@ -62,7 +78,12 @@ export async function updateItem(principal: Principal, id: number, input: Update
   const next: Item = { ...prev, ...input, version: prev.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(prev, next, changeable);
   if (Object.keys(changes).length === 0) return prev;
-  await items.update(principal.companyId, prev, next, newEvent(principal.companyId, 'item.updated', String(id), { ...next }, changes));
+  await items.update(
+    principal.companyId,
+    prev,
+    next,
+    newEvent(principal.companyId, 'item.updated', String(id), { ...next }, changes),
+  );
   return next;
 }
 

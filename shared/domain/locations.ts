@@ -22,7 +22,8 @@ export const isIanaTimeZone = (name: string) => /^[A-Za-z]/.test(name) && IANAZo
 
 function assertValid(input: { timezone?: string; operatingHours?: OperatingHours }): void {
   const problems: FieldProblem[] = [];
-  if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
+  if (input.timezone !== undefined && !isIanaTimeZone(input.timezone))
+    problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
   if (input.operatingHours) problems.push(...hoursProblems(input.operatingHours, '/operatingHours'));
   if (problems.length) throw validationFailed('The location is not valid', problems);
 }
@@ -32,12 +33,16 @@ function assertValid(input: { timezone?: string; operatingHours?: OperatingHours
  * upper case, `phone` in E.164 (a local number read in the country the location has after the
  * change); 400 naming each problem.
  */
-function checkedContact(input: { phone?: string | null; country?: string | null }, was?: Pick<Location, 'country'>): Partial<Pick<Location, 'phone' | 'country'>> {
+function checkedContact(
+  input: { phone?: string | null; country?: string | null },
+  was?: Pick<Location, 'country'>,
+): Partial<Pick<Location, 'phone' | 'country'>> {
   const problems: FieldProblem[] = [];
   const out: Partial<Pick<Location, 'phone' | 'country'>> = {};
   if (input.country !== undefined) {
     out.country = input.country === null ? null : input.country.toUpperCase();
-    if (out.country !== null && !isCountryCode(out.country)) problems.push({ path: '/country', message: 'is not an ISO 3166-1 alpha-2 country code (e.g. SE)' });
+    if (out.country !== null && !isCountryCode(out.country))
+      problems.push({ path: '/country', message: 'is not an ISO 3166-1 alpha-2 country code (e.g. SE)' });
   }
   if (typeof input.phone === 'string') {
     const parsed = parsePhone(input.phone, out.country !== undefined ? out.country : (was?.country ?? null));
@@ -57,10 +62,13 @@ async function current(principal: Principal, locationId: number): Promise<Locati
 
 /** The company's locations; a credential limited to some locations sees only those. */
 export function listLocations(principal: Principal, query: ListLocationsQuery): Promise<Page<Location>> {
-  return principal.locationIds ? locations.listByIds(principal.companyId, principal.locationIds, query) : locations.list(principal.companyId, query);
+  return principal.locationIds
+    ? locations.listByIds(principal.companyId, principal.locationIds, query)
+    : locations.list(principal.companyId, query);
 }
 
-export const getLocation = (principal: Principal, locationId: number): Promise<Location> => current(principal, locationId);
+export const getLocation = (principal: Principal, locationId: number): Promise<Location> =>
+  current(principal, locationId);
 
 /**
  * Adds a location under the next location id (the seed passes its fixed ids). A credential
@@ -83,7 +91,11 @@ export async function createLocation(principal: Principal, input: CreateLocation
     updatedAt: now,
     version: 1,
   };
-  await locations.create(principal.companyId, location, newEvent(principal.companyId, 'location.created', String(location.id), { ...location }));
+  await locations.create(
+    principal.companyId,
+    location,
+    newEvent(principal.companyId, 'location.created', String(location.id), { ...location }),
+  );
   return location;
 }
 
@@ -91,7 +103,11 @@ export async function createLocation(principal: Principal, input: CreateLocation
  * Changes the fields given; `operatingHours` replaces the whole week. A change of hours also
  * emits `location.hours.updated` with the new hours, in the same transaction. No change, no write.
  */
-export async function updateLocation(principal: Principal, locationId: number, input: UpdateLocationBody): Promise<Location> {
+export async function updateLocation(
+  principal: Principal,
+  locationId: number,
+  input: UpdateLocationBody,
+): Promise<Location> {
   const prev = await current(principal, locationId);
   assertValid(input);
   const contact = checkedContact(input, prev);
@@ -109,12 +125,13 @@ export async function updateLocation(principal: Principal, locationId: number, i
   const events = [newEvent(companyId, 'location.updated', String(locationId), { ...next }, changes)];
   if (changes.operatingHours) {
     const hours = { id: locationId, timezone: next.timezone, operatingHours: next.operatingHours };
-    events.push(newEvent(companyId, 'location.hours.updated', String(locationId), hours, { operatingHours: next.operatingHours }));
+    events.push(
+      newEvent(companyId, 'location.hours.updated', String(locationId), hours, { operatingHours: next.operatingHours }),
+    );
   }
   await locations.update(companyId, next, prev.version, events);
   return next;
 }
-
 
 /**
  * 409 naming what keeps the location, read once its delete was refused: its tables, booking
@@ -123,12 +140,22 @@ export async function updateLocation(principal: Principal, locationId: number, i
  * when nothing does (the refusal was a concurrent change of the location).
  */
 async function locationInUse(companyId: number, location: Location): Promise<AppError | undefined> {
-  const [contents, inUse] = await Promise.all([locations.contents(companyId, location.id), bookingsInUse(companyId, { by: 'location', locationId: location.id })]);
+  const [contents, inUse] = await Promise.all([
+    locations.contents(companyId, location.id),
+    bookingsInUse(companyId, { by: 'location', locationId: location.id }),
+  ]);
   const held = locationContents.filter((kind) => kind !== 'BOOKING' && contents[kind] > 0);
   const count = Math.max(inUse.found.length, contents.BOOKING);
   if (held.length === 0 && count === 0) return undefined;
-  const blockers = held.length ? [`it still has ${held.map((k) => `${contentNames[k]} (${contents[k]})`).join(', ')}: delete them`] : [];
-  return inUseConflict(`Location ${location.id}`, blockers, { count, atLeast: inUse.more, inUse, listing: `/api/v1/bookings?locationId=${location.id}` });
+  const blockers = held.length
+    ? [`it still has ${held.map((k) => `${contentNames[k]} (${contents[k]})`).join(', ')}: delete them`]
+    : [];
+  return inUseConflict(`Location ${location.id}`, blockers, {
+    count,
+    atLeast: inUse.more,
+    inUse,
+    listing: `/api/v1/bookings?locationId=${location.id}`,
+  });
 }
 
 /**
@@ -139,7 +166,11 @@ export async function deleteLocation(principal: Principal, locationId: number): 
   const { companyId } = principal;
   const location = await current(principal, locationId);
   try {
-    await locations.remove(companyId, location, newEvent(companyId, 'location.deleted', String(locationId), { ...location }));
+    await locations.remove(
+      companyId,
+      location,
+      newEvent(companyId, 'location.deleted', String(locationId), { ...location }),
+    );
   } catch (err) {
     throw (err instanceof AppError && err.code === 'CONFLICT' && (await locationInUse(companyId, location))) || err;
   }

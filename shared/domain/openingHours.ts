@@ -29,7 +29,8 @@ function spanOf(day: Weekday, index: number, interval: HoursInterval): Span {
 }
 
 /** Whether two spans share a minute, on a week that wraps from Sunday into Monday. */
-const overlap = (a: Span, b: Span) => [-WEEK, 0, WEEK].some((shift) => a.start < b.end + shift && b.start + shift < a.end);
+const overlap = (a: Span, b: Span) =>
+  [-WEEK, 0, WEEK].some((shift) => a.start < b.end + shift && b.start + shift < a.end);
 
 const label = (s: Span, hours: OperatingHours) => {
   const i = hours[s.day]![s.index]!;
@@ -43,7 +44,10 @@ export function hoursProblems(hours: OperatingHours, at: string): FieldProblem[]
   for (const day of weekdays) {
     (hours[day] ?? []).forEach((interval, index) => {
       if (interval.open === interval.close) {
-        problems.push({ path: `${at}/${day}/${index}/close`, message: 'must differ from open (00:00-24:00 is the whole day)' });
+        problems.push({
+          path: `${at}/${day}/${index}/close`,
+          message: 'must differ from open (00:00-24:00 is the whole day)',
+        });
       } else {
         spans.push(spanOf(day, index, interval));
       }
@@ -51,7 +55,8 @@ export function hoursProblems(hours: OperatingHours, at: string): FieldProblem[]
   }
   spans.forEach((later, j) => {
     const earlier = spans.slice(0, j).find((s) => overlap(s, later));
-    if (earlier) problems.push({ path: `${at}/${later.day}/${later.index}`, message: `overlaps ${label(earlier, hours)}` });
+    if (earlier)
+      problems.push({ path: `${at}/${later.day}/${later.index}`, message: `overlaps ${label(earlier, hours)}` });
   });
   return problems;
 }

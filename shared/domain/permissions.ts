@@ -24,7 +24,11 @@ export function pagePermissions(all: readonly Permission[], query: ListPermissio
   const needle = query.search?.toLowerCase();
   const matches = all
     .filter((p) => query.category === undefined || p.category === query.category)
-    .filter((p) => needle === undefined || [p.key, p.name, p.description ?? ''].some((text) => text.toLowerCase().includes(needle)))
+    .filter(
+      (p) =>
+        needle === undefined ||
+        [p.key, p.name, p.description ?? ''].some((text) => text.toLowerCase().includes(needle)),
+    )
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return pageInMemory(matches, query, 'permissions', (p) => p.key);
 }
@@ -46,19 +50,30 @@ export async function createPermission(principal: Principal, input: CreatePermis
     createdAt: now,
     updatedAt: now,
   };
-  await permissions.create(permission, newEvent(principal.companyId, 'permission.created', String(permission.id), { ...permission }));
+  await permissions.create(
+    permission,
+    newEvent(principal.companyId, 'permission.created', String(permission.id), { ...permission }),
+  );
   return permission;
 }
 
 /** Changes name, description or category (the key never changes); a change of nothing writes nothing. */
-export async function updatePermission(principal: Principal, id: number, input: UpdatePermissionBody): Promise<Permission> {
+export async function updatePermission(
+  principal: Principal,
+  id: number,
+  input: UpdatePermissionBody,
+): Promise<Permission> {
   assertOperator(principal);
   const current = await permissions.get(id);
   if (!current) throw notFound('Permission');
   const next: Permission = { ...current.permission, ...input, updatedAt: new Date().toISOString() };
   const changes = changedFields(current.permission, next, ['name', 'description', 'category']);
   if (Object.keys(changes).length === 0) return current.permission;
-  await permissions.update(next, current.version, newEvent(principal.companyId, 'permission.updated', String(id), { ...next }, changes));
+  await permissions.update(
+    next,
+    current.version,
+    newEvent(principal.companyId, 'permission.updated', String(id), { ...next }, changes),
+  );
   return next;
 }
 
@@ -68,8 +83,13 @@ export async function deletePermission(principal: Principal, id: number): Promis
   const current = await permissions.get(id);
   if (!current) throw notFound('Permission');
   const { permission } = current;
-  if (permission.builtIn) throw conflict(`The permission ${permission.key} is built in: operations of the API require it`);
-  await permissions.remove(permission, current.version, newEvent(principal.companyId, 'permission.deleted', String(id), { ...permission }));
+  if (permission.builtIn)
+    throw conflict(`The permission ${permission.key} is built in: operations of the API require it`);
+  await permissions.remove(
+    permission,
+    current.version,
+    newEvent(principal.companyId, 'permission.deleted', String(id), { ...permission }),
+  );
   return permission;
 }
 
@@ -82,7 +102,9 @@ export interface Grant {
 /** The keys of the permission ids a body names at `path`; 404 with one detail per unknown id. */
 export async function permissionKeysOf(ids: readonly number[], path: string): Promise<string[]> {
   const found = await permissions.keysOf(ids);
-  const missing: FieldProblem[] = ids.flatMap((id, i) => (found.has(id) ? [] : [{ path: `${path}/${i}`, message: `names no permission (${id})` }]));
+  const missing: FieldProblem[] = ids.flatMap((id, i) =>
+    found.has(id) ? [] : [{ path: `${path}/${i}`, message: `names no permission (${id})` }],
+  );
   if (missing.length) throw permissionsNotFound(missing);
   return ids.map((id) => found.get(id)!);
 }
@@ -93,7 +115,9 @@ export const isCustomPermission: IsCounted = (key) => !isBuiltInPermission(key);
 /** 404 with one detail per permission key of the body that is not in the catalog (built-ins always are). */
 export async function assertPermissionsExist(grants: readonly Grant[]): Promise<void> {
   const unknown = new Set(await permissions.unknownKeys(grants.map((g) => g.key).filter(isCustomPermission)));
-  const missing = grants.filter((g) => unknown.has(g.key)).map((g) => ({ path: g.path, message: `names no permission (${g.key})` }));
+  const missing = grants
+    .filter((g) => unknown.has(g.key))
+    .map((g) => ({ path: g.path, message: `names no permission (${g.key})` }));
   if (missing.length) throw permissionsNotFound(missing);
 }
 
@@ -102,7 +126,9 @@ export async function assertPermissionsExist(grants: readonly Grant[]): Promise<
  * (403, one detail per other permission). Internal operators define the catalog and may grant any.
  */
 export function assertMayGrant(principal: Principal, grants: readonly Grant[]): void {
-  const excess = grants.filter((g) => !mayWield(principal, g.key)).map((g) => ({ path: g.path, message: `grants ${g.key}, which this credential does not hold` }));
+  const excess = grants
+    .filter((g) => !mayWield(principal, g.key))
+    .map((g) => ({ path: g.path, message: `grants ${g.key}, which this credential does not hold` }));
   if (excess.length) throw new AppError('FORBIDDEN', 'A credential may grant only permissions it holds', excess);
 }
 
@@ -121,7 +147,8 @@ export async function keysHeld(grant: HeldGrant): Promise<string[]> {
 }
 
 /** The permissions of `keys` the caller does not hold (none for internal operators). Pure. */
-const lackedBy = (principal: Principal, keys: readonly string[]): string[] => keys.filter((key) => !mayWield(principal, key));
+const lackedBy = (principal: Principal, keys: readonly string[]): string[] =>
+  keys.filter((key) => !mayWield(principal, key));
 
 /** "a, b and c", at most `shown` of them and how many more. Pure. */
 function listed(keys: readonly string[], shown = 10): string {
@@ -138,8 +165,15 @@ export interface Shortfall {
 }
 
 /** The permissions a role or key holds as it is that the caller does not (issue 10, item 6). */
-export async function permissionShortfalls(principal: Principal, target: HeldGrant, path: string): Promise<Shortfall[]> {
-  return lackedBy(principal, await keysHeld(target)).map((key) => ({ lacking: key, problem: { path, message: `holds ${key}, which this credential does not hold` } }));
+export async function permissionShortfalls(
+  principal: Principal,
+  target: HeldGrant,
+  path: string,
+): Promise<Shortfall[]> {
+  return lackedBy(principal, await keysHeld(target)).map((key) => ({
+    lacking: key,
+    problem: { path, message: `holds ${key}, which this credential does not hold` },
+  }));
 }
 
 /**
@@ -149,7 +183,11 @@ export async function permissionShortfalls(principal: Principal, target: HeldGra
  */
 export function assertNoShortfall(what: string, shortfalls: readonly Shortfall[]): void {
   if (shortfalls.length === 0) return;
-  throw new AppError('FORBIDDEN', `This credential may not change ${what}, which holds what this credential does not: ${listed(shortfalls.map((s) => s.lacking))}`, shortfalls.map((s) => s.problem));
+  throw new AppError(
+    'FORBIDDEN',
+    `This credential may not change ${what}, which holds what this credential does not: ${listed(shortfalls.map((s) => s.lacking))}`,
+    shortfalls.map((s) => s.problem),
+  );
 }
 
 /** What a run of `syncBuiltInPermissions` changed, by key. */
@@ -160,7 +198,8 @@ export interface CatalogSync {
 
 /** The catalog entry of a built-in as the code describes it: its name, its category, the built-in mark. */
 const asBuiltIn = (p: Permission): Permission => ({ ...p, ...describeBuiltIn(p.key), builtIn: true });
-const differs = (a: Permission, b: Permission) => a.name !== b.name || a.category !== b.category || a.builtIn !== b.builtIn;
+const differs = (a: Permission, b: Permission) =>
+  a.name !== b.name || a.category !== b.category || a.builtIn !== b.builtIn;
 
 /**
  * Brings the catalog's built-ins in line with the code (shared/auth/catalog.ts): adds those it
@@ -187,11 +226,27 @@ export async function syncBuiltInPermissions(): Promise<CatalogSync> {
   };
   await Promise.all([
     ...missing.map((key, i) =>
-      permissions.create({ id: ids[i]!, key, ...describeBuiltIn(key), description: null, builtIn: true, createdAt: now, updatedAt: now }, null).catch(doneElsewhere),
+      permissions
+        .create(
+          {
+            id: ids[i]!,
+            key,
+            ...describeBuiltIn(key),
+            description: null,
+            builtIn: true,
+            createdAt: now,
+            updatedAt: now,
+          },
+          null,
+        )
+        .catch(doneElsewhere),
     ),
     ...changed.map(async (p) => {
       const current = await permissions.get(p.id);
-      if (current) await permissions.update({ ...asBuiltIn(current.permission), updatedAt: now }, current.version, null).catch(doneElsewhere);
+      if (current)
+        await permissions
+          .update({ ...asBuiltIn(current.permission), updatedAt: now }, current.version, null)
+          .catch(doneElsewhere);
     }),
   ]);
   return { added: missing, updated: changed.map((p) => p.key) };

@@ -14,12 +14,20 @@ import { newEvent, type DomainEvent } from '../events/catalog';
 import { Page } from '../page';
 import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/access';
 import { changedFields } from './changes';
-import { assertMayGrant, assertNoShortfall, isCustomPermission, permissionKeysOf, permissionShortfalls } from './permissions';
+import {
+  assertMayGrant,
+  assertNoShortfall,
+  isCustomPermission,
+  permissionKeysOf,
+  permissionShortfalls,
+} from './permissions';
 
 /** A page of roles as the API shows them; the admin role lists every permission of the catalog as it is now. */
 export async function listRoles(principal: Principal, query: ListRolesQuery): Promise<Page<Role>> {
   const page = await roles.list(principal.companyId, query);
-  const everything = page.items.some((r) => r.allPermissions) ? (await permissions.list()).map((p) => p.id).sort((a, b) => a - b) : [];
+  const everything = page.items.some((r) => r.allPermissions)
+    ? (await permissions.list()).map((p) => p.id).sort((a, b) => a - b)
+    : [];
   return new Page(
     page.items.map((r) => (r.allPermissions ? { ...r.role, permissionIds: everything } : r.role)),
     page.pagination,
@@ -30,7 +38,11 @@ export async function listRoles(principal: Principal, query: ListRolesQuery): Pr
  * The role `id` of the caller's company, as a role route may see it: the platform-operator role is
  * there only for internal operators; to anyone else its id is unknown (404, word for word).
  */
-export async function visibleRole(principal: Principal, id: number, unknown: () => AppError = () => notFound('Role')): Promise<StoredRole> {
+export async function visibleRole(
+  principal: Principal,
+  id: number,
+  unknown: () => AppError = () => notFound('Role'),
+): Promise<StoredRole> {
   const found = await roles.get(principal.companyId, id);
   if (!found || (found.platformOperator && !principal.internalOperator)) throw unknown();
   return found;
@@ -39,7 +51,10 @@ export async function visibleRole(principal: Principal, id: number, unknown: () 
 /** The keys of the ids, which must exist (404) and which the caller must hold (403). */
 async function grantedKeys(principal: Principal, ids: readonly number[]): Promise<string[]> {
   const keys = await permissionKeysOf(ids, '/permissionIds');
-  assertMayGrant(principal, keys.map((key, i) => ({ key, path: `/permissionIds/${i}` })));
+  assertMayGrant(
+    principal,
+    keys.map((key, i) => ({ key, path: `/permissionIds/${i}` })),
+  );
   return keys;
 }
 
@@ -56,7 +71,12 @@ export async function createRole(principal: Principal, input: CreateRoleBody): P
     updatedAt: now,
     version: 1,
   };
-  await roles.create(principal.companyId, { role, permissionKeys, platformOperator: false }, isCustomPermission, newEvent(principal.companyId, 'role.created', String(role.id), { ...role }));
+  await roles.create(
+    principal.companyId,
+    { role, permissionKeys, platformOperator: false },
+    isCustomPermission,
+    newEvent(principal.companyId, 'role.created', String(role.id), { ...role }),
+  );
   return role;
 }
 
@@ -66,11 +86,24 @@ export async function updateRole(principal: Principal, id: number, input: Update
   if (current.platformOperator) throw forbidden('The platform-operator role cannot be updated');
   if (current.role.isSystem) throw forbidden(`${current.role.name} is a system role and cannot be updated`);
   assertNoShortfall('this role', await permissionShortfalls(principal, current, '/permissionIds'));
-  const permissionKeys = input.permissionIds ? await grantedKeys(principal, input.permissionIds) : current.permissionKeys;
-  const role: Role = { ...current.role, ...input, version: current.role.version + 1, updatedAt: new Date().toISOString() };
+  const permissionKeys = input.permissionIds
+    ? await grantedKeys(principal, input.permissionIds)
+    : current.permissionKeys;
+  const role: Role = {
+    ...current.role,
+    ...input,
+    version: current.role.version + 1,
+    updatedAt: new Date().toISOString(),
+  };
   const changes = changedFields(current.role, role, ['name', 'description', 'permissionIds']);
   if (Object.keys(changes).length === 0) return current.role;
-  await roles.update(principal.companyId, { ...current, role, permissionKeys }, current, isCustomPermission, newEvent(principal.companyId, 'role.updated', String(id), { ...role }, changes));
+  await roles.update(
+    principal.companyId,
+    { ...current, role, permissionKeys },
+    current,
+    isCustomPermission,
+    newEvent(principal.companyId, 'role.updated', String(id), { ...role }, changes),
+  );
   return role;
 }
 
@@ -94,13 +127,35 @@ export async function systemRolesOf(companyId: number, at = new Date()): Promise
     [PLATFORM_OPERATOR_ROLE.name, PLATFORM_OPERATOR_ROLE.permissions, true],
   ];
   const unseeded = PLATFORM_OPERATOR_ROLE.permissions.filter((k) => !ids.has(k));
-  if (unseeded.length) throw unavailable(`The permission catalog lacks built-in permissions (${unseeded.join(', ')}): it is seeded at deploy (docs/onboarding.md)`);
+  if (unseeded.length)
+    throw unavailable(
+      `The permission catalog lacks built-in permissions (${unseeded.join(', ')}): it is seeded at deploy (docs/onboarding.md)`,
+    );
   const now = at.toISOString();
   const out: SystemRoles = { made: [], ids: {} };
   for (const [i, [name, keys, platformOperator]] of seeded.entries()) {
-    const role: Role = { id: await nextId('role'), name, description: null, permissionIds: keys.map((k) => ids.get(k)!), isSystem: true, createdAt: now, updatedAt: now, version: 1 };
-    const stored: StoredRole = { role, permissionKeys: [...keys], platformOperator, ...(name === ADMIN_ROLE ? { allPermissions: true as const } : {}) };
-    out.made.push({ stored, event: platformOperator ? null : newEvent(companyId, 'role.created', String(role.id), { ...role }, null, new Date(at.getTime() + 1 + i)) });
+    const role: Role = {
+      id: await nextId('role'),
+      name,
+      description: null,
+      permissionIds: keys.map((k) => ids.get(k)!),
+      isSystem: true,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    const stored: StoredRole = {
+      role,
+      permissionKeys: [...keys],
+      platformOperator,
+      ...(name === ADMIN_ROLE ? { allPermissions: true as const } : {}),
+    };
+    out.made.push({
+      stored,
+      event: platformOperator
+        ? null
+        : newEvent(companyId, 'role.created', String(role.id), { ...role }, null, new Date(at.getTime() + 1 + i)),
+    });
     out.ids[name] = role.id;
   }
   return out;

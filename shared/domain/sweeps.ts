@@ -36,7 +36,8 @@ export function derivedUuid(name: string): string {
 async function stuckBooking(nowMs: number) {
   for (const due of await dueForNoShow(nowMs - LOOKBACK_MS, nowMs)) {
     const b = await bookings.get(due.companyId, due.bookingId);
-    if (b && (b.status === 'confirmed' || b.status === 'checked_in')) return { companyId: due.companyId, booking: b, dueAt: due.dueAt };
+    if (b && (b.status === 'confirmed' || b.status === 'checked_in'))
+      return { companyId: due.companyId, booking: b, dueAt: due.dueAt };
   }
   return undefined;
 }
@@ -55,7 +56,12 @@ export async function alertSweepFailure(err: unknown, nowMs: number): Promise<st
       severity: 'error',
       title: 'A booking could not be marked as a no-show',
       message: `The no-show sweep failed on booking ${booking.id}: ${error.message}`,
-      details: { bookingId: booking.id, status: booking.status, autoNoShowAt: dueAt, errorCode: error instanceof AppError ? error.code : null },
+      details: {
+        bookingId: booking.id,
+        status: booking.status,
+        autoNoShowAt: dueAt,
+        errorCode: error instanceof AppError ? error.code : null,
+      },
       stackTrace: error.stack ?? null,
       context: { sweep: 'no-show', sweptAt: new Date(nowMs).toISOString(), bookingId: booking.id },
     }),
@@ -74,11 +80,16 @@ export async function alertSweepFailure(err: unknown, nowMs: number): Promise<st
  * `sweepNoShows`, watched: on failure raises the alert (see above), then rethrows the sweep's
  * error. A failure to raise is logged beside it, never instead of it.
  */
-export async function watchedNoShowSweep(nowMs = Date.now(), sweep: (nowMs: number) => Promise<number> = sweepNoShows): Promise<number> {
+export async function watchedNoShowSweep(
+  nowMs = Date.now(),
+  sweep: (nowMs: number) => Promise<number> = sweepNoShows,
+): Promise<number> {
   try {
     return await sweep(nowMs);
   } catch (err) {
-    await alertSweepFailure(err, nowMs).catch((raiseErr: unknown) => console.error('no-show sweep: the failure alert could not be raised', raiseErr));
+    await alertSweepFailure(err, nowMs).catch((raiseErr: unknown) =>
+      console.error('no-show sweep: the failure alert could not be raised', raiseErr),
+    );
     throw err;
   }
 }

@@ -18,10 +18,15 @@ import { bookingsInUse, inUseConflict } from './inUse';
  * A list under a location's path. An empty page may mean the location is not the company's: then
  * 404. A page with items proves the location exists, so the common case costs one Query.
  */
-export async function listAtLocation<T>(principal: Principal, locationId: number, list: () => Promise<Page<T>>): Promise<Page<T>> {
+export async function listAtLocation<T>(
+  principal: Principal,
+  locationId: number,
+  list: () => Promise<Page<T>>,
+): Promise<Page<T>> {
   assertLocationAllowed(principal, locationId);
   const page = await list();
-  if (page.items.length === 0 && !(await locations.get(principal.companyId, locationId))) throw notFound(`Location ${locationId}`);
+  if (page.items.length === 0 && !(await locations.get(principal.companyId, locationId)))
+    throw notFound(`Location ${locationId}`);
   return page;
 }
 
@@ -50,24 +55,40 @@ interface PartnerChange {
  * read in one BatchGetItem, each written back at the version read, with its event. Unknown added
  * ids answer 404 with their places in the request; a partner list may not outgrow the bound.
  */
-async function partnerChanges(companyId: number, table: DiningTable, { added, removed, requested, now }: PartnerChange): Promise<{ writes: TableWrite[]; events: DomainEvent[] }> {
-  const found = new Map((await diningTables.getMany(companyId, table.locationId, [...added, ...removed])).map((t) => [t.id, t]));
+async function partnerChanges(
+  companyId: number,
+  table: DiningTable,
+  { added, removed, requested, now }: PartnerChange,
+): Promise<{ writes: TableWrite[]; events: DomainEvent[] }> {
+  const found = new Map(
+    (await diningTables.getMany(companyId, table.locationId, [...added, ...removed])).map((t) => [t.id, t]),
+  );
   // Problems are reported in the request's order, each at its index there.
   const problems = (failing: (id: string) => boolean, message: string): FieldProblem[] =>
-    requested.flatMap((id, i) => (added.includes(id) && failing(id) ? [{ path: `/combinableWith/${i}`, message }] : []));
+    requested.flatMap((id, i) =>
+      added.includes(id) && failing(id) ? [{ path: `/combinableWith/${i}`, message }] : [],
+    );
 
   const unknown = problems((id) => !found.has(id), 'no table with this id at this location');
-  if (unknown.length) throw new AppError('NOT_FOUND', 'Some combinable tables were not found at this location', unknown);
-  const full = problems((id) => found.get(id)!.combinableWith.length >= MAX_COMBINABLE, `that table is already combinable with ${MAX_COMBINABLE} tables`);
+  if (unknown.length)
+    throw new AppError('NOT_FOUND', 'Some combinable tables were not found at this location', unknown);
+  const full = problems(
+    (id) => found.get(id)!.combinableWith.length >= MAX_COMBINABLE,
+    `that table is already combinable with ${MAX_COMBINABLE} tables`,
+  );
   if (full.length) throw unprocessable('Some tables cannot take another combinable table', full);
 
   // A removed partner missing here was deleted meanwhile; its deletion changed this table too, so the write fails on the version (409).
   const partners = [...added, ...removed].flatMap((id) => found.get(id) ?? []);
   const writes = partners.map((p) => {
-    const combinableWith = added.includes(p.id) ? sorted([...p.combinableWith, table.id]) : p.combinableWith.filter((id) => id !== table.id);
+    const combinableWith = added.includes(p.id)
+      ? sorted([...p.combinableWith, table.id])
+      : p.combinableWith.filter((id) => id !== table.id);
     return { next: { ...p, combinableWith, version: p.version + 1, updatedAt: now }, expectedVersion: p.version };
   });
-  const events = writes.map(({ next }) => newEvent(companyId, 'table.updated', next.id, { ...next }, { combinableWith: next.combinableWith }));
+  const events = writes.map(({ next }) =>
+    newEvent(companyId, 'table.updated', next.id, { ...next }, { combinableWith: next.combinableWith }),
+  );
   return { writes, events };
 }
 
@@ -79,7 +100,11 @@ async function current(principal: Principal, locationId: number, id: string) {
 }
 
 /** The location's tables, by name. */
-export function listTables(principal: Principal, locationId: number, query: ListTablesQuery): Promise<Page<DiningTable>> {
+export function listTables(
+  principal: Principal,
+  locationId: number,
+  query: ListTablesQuery,
+): Promise<Page<DiningTable>> {
   return listAtLocation(principal, locationId, () => diningTables.list(principal.companyId, locationId, query));
 }
 
@@ -87,7 +112,11 @@ export async function getTable(principal: Principal, locationId: number, id: str
   return (await current(principal, locationId, id)).table;
 }
 
-export async function createTable(principal: Principal, locationId: number, input: CreateTableBody): Promise<DiningTable> {
+export async function createTable(
+  principal: Principal,
+  locationId: number,
+  input: CreateTableBody,
+): Promise<DiningTable> {
   assertLocationAllowed(principal, locationId);
   const now = new Date().toISOString();
   const table: DiningTable = {
@@ -103,16 +132,32 @@ export async function createTable(principal: Principal, locationId: number, inpu
   };
   assertCapacities(table, input);
   const { companyId } = principal;
-  const partners = await partnerChanges(companyId, table, { added: table.combinableWith, removed: [], requested: input.combinableWith ?? [], now });
-  await diningTables.create(companyId, locationId, [table], partners.writes, [newEvent(companyId, 'table.created', table.id, { ...table }), ...partners.events]);
+  const partners = await partnerChanges(companyId, table, {
+    added: table.combinableWith,
+    removed: [],
+    requested: input.combinableWith ?? [],
+    now,
+  });
+  await diningTables.create(companyId, locationId, [table], partners.writes, [
+    newEvent(companyId, 'table.created', table.id, { ...table }),
+    ...partners.events,
+  ]);
   return table;
 }
 
 /** Changes the fields given; `combinableWith` replaces the list, and the partners' lists follow. No change, no write. */
-export async function updateTable(principal: Principal, locationId: number, id: string, input: UpdateTableBody): Promise<DiningTable> {
+export async function updateTable(
+  principal: Principal,
+  locationId: number,
+  id: string,
+  input: UpdateTableBody,
+): Promise<DiningTable> {
   const { table: prev } = await current(principal, locationId, id);
   const selfAt = input.combinableWith?.indexOf(id) ?? -1;
-  if (selfAt >= 0) throw validationFailed('A table cannot be combined with itself', [{ path: `/combinableWith/${selfAt}`, message: 'is this table' }]);
+  if (selfAt >= 0)
+    throw validationFailed('A table cannot be combined with itself', [
+      { path: `/combinableWith/${selfAt}`, message: 'is this table' },
+    ]);
   const now = new Date().toISOString();
   const next: DiningTable = {
     ...prev,
@@ -128,8 +173,16 @@ export async function updateTable(principal: Principal, locationId: number, id: 
   const { companyId } = principal;
   const added = next.combinableWith.filter((p) => !prev.combinableWith.includes(p));
   const removed = prev.combinableWith.filter((p) => !next.combinableWith.includes(p));
-  const partners = await partnerChanges(companyId, next, { added, removed, requested: input.combinableWith ?? [], now });
-  await diningTables.update(companyId, prev, next, partners.writes, [newEvent(companyId, 'table.updated', id, { ...next }, changes), ...partners.events]);
+  const partners = await partnerChanges(companyId, next, {
+    added,
+    removed,
+    requested: input.combinableWith ?? [],
+    now,
+  });
+  await diningTables.update(companyId, prev, next, partners.writes, [
+    newEvent(companyId, 'table.updated', id, { ...next }, changes),
+    ...partners.events,
+  ]);
   return next;
 }
 
@@ -137,11 +190,19 @@ export async function updateTable(principal: Principal, locationId: number, id: 
  * 409 naming what keeps the table: the booking groups that include it, and the bookings that use
  * it (their count is kept on the table; the first are read to name them). Undefined when nothing does.
  */
-async function tableInUse(companyId: number, { table, groupIds, bookingsUsing }: StoredTable): Promise<AppError | undefined> {
+async function tableInUse(
+  companyId: number,
+  { table, groupIds, bookingsUsing }: StoredTable,
+): Promise<AppError | undefined> {
   if (groupIds.length === 0 && bookingsUsing === 0) return undefined;
   const groups = groupIds.length ? [`it is in booking groups ${groupIds.join(', ')}: remove it from them`] : [];
-  const inUse = bookingsUsing > 0 ? await bookingsInUse(companyId, { by: 'table', tableId: table.id }) : { found: [], more: false };
-  return inUseConflict(`Table ${table.name} (${table.id})`, groups, { count: bookingsUsing, inUse, listing: `/api/v1/bookings?tableId=${table.id}` });
+  const inUse =
+    bookingsUsing > 0 ? await bookingsInUse(companyId, { by: 'table', tableId: table.id }) : { found: [], more: false };
+  return inUseConflict(`Table ${table.name} (${table.id})`, groups, {
+    count: bookingsUsing,
+    inUse,
+    listing: `/api/v1/bookings?tableId=${table.id}`,
+  });
 }
 
 /**
@@ -155,11 +216,22 @@ export async function deleteTable(principal: Principal, locationId: number, id: 
   const refused = await tableInUse(companyId, stored);
   if (refused) throw refused;
   const { table } = stored;
-  const partners = await partnerChanges(companyId, table, { added: [], removed: table.combinableWith, requested: [], now: new Date().toISOString() });
+  const partners = await partnerChanges(companyId, table, {
+    added: [],
+    removed: table.combinableWith,
+    requested: [],
+    now: new Date().toISOString(),
+  });
   try {
-    await diningTables.remove(companyId, table, partners.writes, [newEvent(companyId, 'table.deleted', id, { ...table }), ...partners.events]);
+    await diningTables.remove(companyId, table, partners.writes, [
+      newEvent(companyId, 'table.deleted', id, { ...table }),
+      ...partners.events,
+    ]);
   } catch (err) {
-    const now = err instanceof AppError && err.code === 'CONFLICT' ? await diningTables.get(companyId, locationId, id) : undefined;
+    const now =
+      err instanceof AppError && err.code === 'CONFLICT'
+        ? await diningTables.get(companyId, locationId, id)
+        : undefined;
     throw (now && (await tableInUse(companyId, now))) ?? err;
   }
   return table;

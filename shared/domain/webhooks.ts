@@ -12,12 +12,24 @@ import { subscriptions, type WebhookSubscription } from '../data/webhookSubscrip
 import { AppError, conflict, notFound, validationFailed } from '../errors';
 import { newEvent, type EventName } from '../events/catalog';
 import type { Page } from '../page';
-import type { CreateWebhookSubscriptionBody, ListWebhookDeliveriesQuery, ListWebhookSubscriptionsQuery, UpdateWebhookSubscriptionBody } from '../schemas/webhooks';
+import type {
+  CreateWebhookSubscriptionBody,
+  ListWebhookDeliveriesQuery,
+  ListWebhookSubscriptionsQuery,
+  UpdateWebhookSubscriptionBody,
+} from '../schemas/webhooks';
 import { newDelivery } from '../webhooks/payload';
 import { newSecret } from '../webhooks/signing';
 import { urlRefusal } from '../webhooks/urlPolicy';
 import { changedFields } from './changes';
-import { assertCompanyWide, canReadEvent, isEventName, loggedEventNames, readPermissionOf, readableEvents } from './events';
+import {
+  assertCompanyWide,
+  canReadEvent,
+  isEventName,
+  loggedEventNames,
+  readPermissionOf,
+  readableEvents,
+} from './events';
 
 /** After a rotation the replaced secret keeps signing this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -36,12 +48,22 @@ async function assertUrlAllowed(url: string): Promise<void> {
  * 400 for an unknown name, 403 naming each event whose resource it cannot read.
  */
 function subscribedEvents(principal: Principal, events: readonly string[]): string[] {
-  const unknown = events.flatMap((name, i) => (name === '*' || isEventName(name) ? [] : [{ path: `/events/${i}`, message: `${name} is not an event name` }]));
+  const unknown = events.flatMap((name, i) =>
+    name === '*' || isEventName(name) ? [] : [{ path: `/events/${i}`, message: `${name} is not an event name` }],
+  );
   if (unknown.length) throw validationFailed('Unknown event names', unknown);
-  const unreadable = events.flatMap((name, i) => (name === '*' || canReadEvent(principal, name as EventName) ? [] : [{ path: `/events/${i}`, message: `needs ${readPermissionOf(name as EventName)}` }]));
-  if (unreadable.length) throw new AppError('FORBIDDEN', 'This credential cannot read the resources of some of these events', unreadable);
+  const unreadable = events.flatMap((name, i) =>
+    name === '*' || canReadEvent(principal, name as EventName)
+      ? []
+      : [{ path: `/events/${i}`, message: `needs ${readPermissionOf(name as EventName)}` }],
+  );
+  if (unreadable.length)
+    throw new AppError('FORBIDDEN', 'This credential cannot read the resources of some of these events', unreadable);
   const selected = [...new Set(events.flatMap((name) => (name === '*' ? readableEvents(principal) : [name])))];
-  if (selected.length === 0) throw new AppError('FORBIDDEN', 'This credential can read no event', [{ path: '/events', message: 'no event type is readable with this credential' }]);
+  if (selected.length === 0)
+    throw new AppError('FORBIDDEN', 'This credential can read no event', [
+      { path: '/events', message: 'no event type is readable with this credential' },
+    ]);
   return selected;
 }
 
@@ -54,7 +76,11 @@ function assertReadsSelected(principal: Principal, events: readonly string[]): v
   const selected = events.includes('*') ? loggedEventNames : events.filter(isEventName);
   const missing = [...new Set(selected.filter((n) => !canReadEvent(principal, n)).map(readPermissionOf))];
   if (missing.length) {
-    throw new AppError('FORBIDDEN', `The subscription selects events this credential cannot read (needs ${missing.join(', ')})`, [{ path: '/events', message: `needs ${missing.join(', ')}` }]);
+    throw new AppError(
+      'FORBIDDEN',
+      `The subscription selects events this credential cannot read (needs ${missing.join(', ')})`,
+      [{ path: '/events', message: `needs ${missing.join(', ')}` }],
+    );
   }
 }
 
@@ -65,17 +91,29 @@ async function current(principal: Principal, id: string): Promise<WebhookSubscri
   return found;
 }
 
-const subscriptionEvent = (principal: Principal, name: 'created' | 'updated' | 'deleted', s: Pick<WebhookSubscription, 'id'>, changes: Record<string, unknown> | null = null, now?: Date) =>
-  newEvent(principal.companyId, `webhook-subscription.${name}`, s.id, { ...s }, changes, now);
+const subscriptionEvent = (
+  principal: Principal,
+  name: 'created' | 'updated' | 'deleted',
+  s: Pick<WebhookSubscription, 'id'>,
+  changes: Record<string, unknown> | null = null,
+  now?: Date,
+) => newEvent(principal.companyId, `webhook-subscription.${name}`, s.id, { ...s }, changes, now);
 
-export function listSubscriptions(principal: Principal, query: ListWebhookSubscriptionsQuery): Promise<Page<WebhookSubscription>> {
+export function listSubscriptions(
+  principal: Principal,
+  query: ListWebhookSubscriptionsQuery,
+): Promise<Page<WebhookSubscription>> {
   assertCompanyWide(principal);
   return subscriptions.list(principal.companyId, query);
 }
 
-export const getSubscription = (principal: Principal, id: string): Promise<WebhookSubscription> => current(principal, id);
+export const getSubscription = (principal: Principal, id: string): Promise<WebhookSubscription> =>
+  current(principal, id);
 
-export async function createSubscription(principal: Principal, input: CreateWebhookSubscriptionBody): Promise<WithSecret<WebhookSubscription>> {
+export async function createSubscription(
+  principal: Principal,
+  input: CreateWebhookSubscriptionBody,
+): Promise<WithSecret<WebhookSubscription>> {
   assertCompanyWide(principal);
   const events = subscribedEvents(principal, input.events ?? ['*']);
   await assertUrlAllowed(input.url);
@@ -92,7 +130,11 @@ export async function createSubscription(principal: Principal, input: CreateWebh
     updatedAt: now.toISOString(),
   };
   const secret = newSecret();
-  await subscriptions.create(principal.companyId, { ...subscription, secret, previousSecret: null }, subscriptionEvent(principal, 'created', subscription, null, now));
+  await subscriptions.create(
+    principal.companyId,
+    { ...subscription, secret, previousSecret: null },
+    subscriptionEvent(principal, 'created', subscription, null, now),
+  );
   return { ...subscription, secret };
 }
 
@@ -101,16 +143,31 @@ export async function createSubscription(principal: Principal, input: CreateWebh
  * events are checked as on create; a new url, or switching the subscription on, needs read
  * permission for every event it selects.
  */
-export async function updateSubscription(principal: Principal, id: string, input: UpdateWebhookSubscriptionBody): Promise<WebhookSubscription> {
+export async function updateSubscription(
+  principal: Principal,
+  id: string,
+  input: UpdateWebhookSubscriptionBody,
+): Promise<WebhookSubscription> {
   assertCompanyWide(principal);
   const events = input.events && subscribedEvents(principal, input.events);
   const was = await current(principal, id);
-  const next: WebhookSubscription = { ...was, ...input, ...(events ? { events } : {}), version: was.version + 1, updatedAt: new Date().toISOString() };
+  const next: WebhookSubscription = {
+    ...was,
+    ...input,
+    ...(events ? { events } : {}),
+    version: was.version + 1,
+    updatedAt: new Date().toISOString(),
+  };
   const changes = changedFields(was, next, ['url', 'events', 'description', 'active']);
   if (Object.keys(changes).length === 0) return was;
   if (changes.url !== undefined || changes.active === true) assertReadsSelected(principal, next.events);
   if (changes.url !== undefined) await assertUrlAllowed(next.url);
-  await subscriptions.update(principal.companyId, next, was.version, subscriptionEvent(principal, 'updated', next, changes));
+  await subscriptions.update(
+    principal.companyId,
+    next,
+    was.version,
+    subscriptionEvent(principal, 'updated', next, changes),
+  );
   return next;
 }
 
@@ -121,7 +178,10 @@ export async function deleteSubscription(principal: Principal, id: string): Prom
 }
 
 /** A new secret, shown this once; the replaced one keeps signing (beside it) for 24 hours. */
-export async function rotateSubscriptionSecret(principal: Principal, id: string): Promise<WithSecret<WebhookSubscription>> {
+export async function rotateSubscriptionSecret(
+  principal: Principal,
+  id: string,
+): Promise<WithSecret<WebhookSubscription>> {
   const was = await current(principal, id);
   const now = Date.now();
   const next: WebhookSubscription = {
@@ -132,7 +192,13 @@ export async function rotateSubscriptionSecret(principal: Principal, id: string)
   };
   const secret = newSecret();
   const changes = { previousSecretExpiresAt: next.previousSecretExpiresAt };
-  await subscriptions.rotateSecret(principal.companyId, next, was.version, secret, subscriptionEvent(principal, 'updated', next, changes));
+  await subscriptions.rotateSecret(
+    principal.companyId,
+    next,
+    was.version,
+    secret,
+    subscriptionEvent(principal, 'updated', next, changes),
+  );
   return { ...next, secret };
 }
 
@@ -145,13 +211,24 @@ const shown = ({ body: _body, ...delivery }: StoredDelivery): WebhookDelivery =>
 export async function sendTestEvent(principal: Principal, id: string): Promise<WebhookDelivery> {
   assertCompanyWide(principal);
   const now = new Date();
-  const event = newEvent(principal.companyId, 'webhook.test', id, { subscriptionId: id, message: 'A test event from Brigade' }, null, now);
+  const event = newEvent(
+    principal.companyId,
+    'webhook.test',
+    id,
+    { subscriptionId: id, message: 'A test event from Brigade' },
+    null,
+    now,
+  );
   const delivery = newDelivery(id, event.payload, now.toISOString());
   await deliveries.createRequested(principal.companyId, delivery);
   return shown(delivery);
 }
 
-export async function listDeliveryAttempts(principal: Principal, id: string, query: ListWebhookDeliveriesQuery): Promise<Page<DeliveryAttempt>> {
+export async function listDeliveryAttempts(
+  principal: Principal,
+  id: string,
+  query: ListWebhookDeliveriesQuery,
+): Promise<Page<DeliveryAttempt>> {
   assertCompanyWide(principal);
   const page = await attempts.page(principal.companyId, id, query);
   if (!page) throw notFound('Webhook subscription');
@@ -167,7 +244,14 @@ export async function retryDelivery(principal: Principal, deliveryId: string): P
     throw conflict(`The delivery is ${was.status}; only a failed, dead or cancelled delivery can be retried`);
   }
   const now = new Date().toISOString();
-  const next: WebhookDelivery = { ...was, status: 'pending', round: was.round + 1, attempts: 0, nextAttemptAt: now, updatedAt: now };
+  const next: WebhookDelivery = {
+    ...was,
+    status: 'pending',
+    round: was.round + 1,
+    attempts: 0,
+    nextAttemptAt: now,
+    updatedAt: now,
+  };
   await deliveries.retry(principal.companyId, was, next);
   return next;
 }

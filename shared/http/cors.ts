@@ -14,10 +14,25 @@
  */
 
 /** What a browser may send: the body's type, both credentials, the idempotency key, the location. */
-export const CORS_ALLOW_HEADERS = ['Content-Type', 'Authorization', 'X-API-Key', 'Idempotency-Key', 'X-Location-Id'] as const;
+export const CORS_ALLOW_HEADERS = [
+  'Content-Type',
+  'Authorization',
+  'X-API-Key',
+  'Idempotency-Key',
+  'X-Location-Id',
+] as const;
 
 /** What a browser's script may read of an answer besides the simple headers. */
-export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Idempotent-Replayed', 'Allow'] as const;
+export const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Content-Disposition',
+  'Idempotent-Replayed',
+  'Allow',
+] as const;
 
 /** The header that says so, on every answer a browser may read (the functions' and the gateway's own). */
 export const exposeHeaders = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') } as const;
@@ -36,7 +51,9 @@ export function parseCorsOrigins(text: string, what = 'corsOrigins'): string[] {
     .filter(Boolean);
   for (const origin of origins) {
     if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
-      throw new Error(`${what}: "${origin}" is not an origin (scheme://host[:port], lower case, no path; "*" is not allowed for operations that take a credential)`);
+      throw new Error(
+        `${what}: "${origin}" is not an origin (scheme://host[:port], lower case, no path; "*" is not allowed for operations that take a credential)`,
+      );
     }
   }
   return [...new Set(origins)];
@@ -61,7 +78,8 @@ export function corsPaths(routes: readonly { path: string; method: string; permi
 }
 
 /** Whether the path answers preflights at all on a stage with these origins. */
-export const hasPreflight = (path: CorsPath, allowedOrigins: readonly string[]) => path.publicMethods.length > 0 || (path.keyedMethods.length > 0 && allowedOrigins.length > 0);
+export const hasPreflight = (path: CorsPath, allowedOrigins: readonly string[]) =>
+  path.publicMethods.length > 0 || (path.keyedMethods.length > 0 && allowedOrigins.length > 0);
 
 /** The answer to a preflight has these headers besides the origin and methods. */
 const preflightHeaders = {
@@ -74,7 +92,11 @@ const preflightHeaders = {
  * `Access-Control-Allow-Origin` when the origin may call none of its methods (the browser then
  * refuses the request).
  */
-export function preflight(path: CorsPath, origin: string | undefined, allowedOrigins: readonly string[]): Record<string, string> {
+export function preflight(
+  path: CorsPath,
+  origin: string | undefined,
+  allowedOrigins: readonly string[],
+): Record<string, string> {
   const listed = origin !== undefined && allowedOrigins.includes(origin);
   const methods = [...path.publicMethods, ...(listed ? path.keyedMethods : [])];
   const varies = path.keyedMethods.length > 0 && allowedOrigins.length > 0;
@@ -89,9 +111,14 @@ export function preflight(path: CorsPath, origin: string | undefined, allowedOri
 }
 
 /** The CORS headers of an operation's answer (success or error) to a request from `origin`. */
-export function answerHeaders(isPublic: boolean, origin: string | undefined, allowedOrigins: readonly string[]): Record<string, string> {
+export function answerHeaders(
+  isPublic: boolean,
+  origin: string | undefined,
+  allowedOrigins: readonly string[],
+): Record<string, string> {
   if (isPublic) return { 'Access-Control-Allow-Origin': '*', ...exposeHeaders };
   if (allowedOrigins.length === 0) return {};
-  if (origin !== undefined && allowedOrigins.includes(origin)) return { 'Access-Control-Allow-Origin': origin, ...exposeHeaders, Vary: 'Origin' };
+  if (origin !== undefined && allowedOrigins.includes(origin))
+    return { 'Access-Control-Allow-Origin': origin, ...exposeHeaders, Vary: 'Origin' };
   return { Vary: 'Origin' };
 }

@@ -5,7 +5,11 @@ import { Page } from '../page';
 
 export function successBody(data: unknown, requestId: string): string {
   if (data instanceof Page) {
-    return JSON.stringify({ status: 'success', data: data.dataKey === undefined ? data.items : { [data.dataKey]: data.items }, meta: { requestId, pagination: data.pagination } });
+    return JSON.stringify({
+      status: 'success',
+      data: data.dataKey === undefined ? data.items : { [data.dataKey]: data.items },
+      meta: { requestId, pagination: data.pagination },
+    });
   }
   return JSON.stringify({ status: 'success', data: data ?? null, meta: { requestId } });
 }
@@ -22,7 +26,10 @@ export function errorBody(error: AppError, requestId: string): string {
 export function downloadAnswer(file: Download): APIGatewayProxyResult {
   return {
     statusCode: 200,
-    headers: { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName.replace(/["\\\r\n]/g, '_')}"` },
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.fileName.replace(/["\\\r\n]/g, '_')}"`,
+    },
     body: file.bytes.toString('base64'),
     isBase64Encoded: true,
   };

@@ -21,7 +21,18 @@ import { traceInvocation } from '../runtime/tracing';
 import type { RouteRuntime } from '../routes';
 import { Download } from '../download';
 import { downloadAnswer, successBody } from './envelope';
-import { credential, jsonBody, type Verifier, normalizeParameters, permission, rateWindow, responder, state, stateOf, verdictOf } from './middleware';
+import {
+  credential,
+  jsonBody,
+  type Verifier,
+  normalizeParameters,
+  permission,
+  rateWindow,
+  responder,
+  state,
+  stateOf,
+  verdictOf,
+} from './middleware';
 import type { Operation, OperationRequest } from './operation';
 import type { ChainEvent, PublicRequest } from './request';
 import { idempotently } from './idempotency';
@@ -29,11 +40,19 @@ import { eventValidator, type RouteValidators } from './validation';
 
 type Lambda = middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult>;
 /** What `.handler()` is given: the domain call, wrapped as a Lambda handler. */
-type DomainCall = (event: APIGatewayProxyEvent, context: Context, opts: MiddyHandlerObject) => Promise<APIGatewayProxyResult>;
-
+type DomainCall = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+  opts: MiddyHandlerObject,
+) => Promise<APIGatewayProxyResult>;
 
 /** The chain for one route; `verify` only for functions without the authorizer in front (publicHandler.ts). */
-export function chain(route: RouteRuntime, validators: RouteValidators, render: Parameters<typeof responder>[0], verify?: Verifier): Lambda {
+export function chain(
+  route: RouteRuntime,
+  validators: RouteValidators,
+  render: Parameters<typeof responder>[0],
+  verify?: Verifier,
+): Lambda {
   const lambda = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(traceInvocation())
     .use(responder(render, route))
@@ -58,7 +77,13 @@ export function chain(route: RouteRuntime, validators: RouteValidators, render: 
 function behindTheWindow(lambda: Lambda, idempotent: boolean): Lambda {
   const setHandler = lambda.handler;
   const gated = (call: DomainCall) =>
-    setHandler((event, context, opts) => gateWrites(verdictOf(event), async () => (idempotent ? asResult(await idempotently(event, stateOf(event), () => call(event, context, opts))) : call(event, context, opts))));
+    setHandler((event, context, opts) =>
+      gateWrites(verdictOf(event), async () =>
+        idempotent
+          ? asResult(await idempotently(event, stateOf(event), () => call(event, context, opts)))
+          : call(event, context, opts),
+      ),
+    );
   lambda.handler = gated as Lambda['handler'];
   return lambda;
 }
@@ -94,8 +119,13 @@ export function requestOf(raw: APIGatewayProxyEvent): PublicRequest {
  * generated module (shared/http/operations/<operationId>.ts); the request's body, query and path
  * are typed by the row's schemas.
  */
-export function httpHandler<Op extends Operation & { permission: string }>(operation: Op, run: (req: OperationRequest<Op>) => Promise<unknown>): Lambda {
+export function httpHandler<Op extends Operation & { permission: string }>(
+  operation: Op,
+  run: (req: OperationRequest<Op>) => Promise<unknown>,
+): Lambda {
   if (operation.permission === null) throw new Error(`${operation.operationId} is public: use publicHandler`);
   // The chain's permission step has run before the domain call: a principal is present.
-  return chain(operation, operation.validators, envelope).handler(async (event) => asResult(await run(requestOf(event) as OperationRequest<Op>)));
+  return chain(operation, operation.validators, envelope).handler(async (event) =>
+    asResult(await run(requestOf(event) as OperationRequest<Op>)),
+  );
 }

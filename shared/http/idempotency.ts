@@ -34,31 +34,55 @@ function canonical(value: unknown): string {
 
 /** What a repeat must match: method, path, query and body (as parsed, so whitespace and key order do not count). */
 export function fingerprint(event: Pick<ChainEvent, 'httpMethod' | 'path' | 'queryStringParameters' | 'body'>): string {
-  return createHash('sha256').update(canonical([event.httpMethod, event.path, event.queryStringParameters ?? {}, event.body ?? null])).digest('base64url');
+  return createHash('sha256')
+    .update(canonical([event.httpMethod, event.path, event.queryStringParameters ?? {}, event.body ?? null]))
+    .digest('base64url');
 }
 
-const scopeOf = (s: RequestState): IdempotencyScope => (s.principal ? { companyId: s.principal.companyId, subject: s.principal.rateSubject } : { companyId: null, subject: 'anon' });
+const scopeOf = (s: RequestState): IdempotencyScope =>
+  s.principal
+    ? { companyId: s.principal.companyId, subject: s.principal.rateSubject }
+    : { companyId: null, subject: 'anon' };
 
 /**
  * Runs `run` (the operation) under the request's `Idempotency-Key`, if it is a POST that sends one.
  * A replayed answer is left in the request state for the responder, and `run` is not called.
  */
-export async function idempotently<T>(raw: APIGatewayProxyEvent, s: RequestState, run: () => Promise<T>): Promise<T | undefined> {
+export async function idempotently<T>(
+  raw: APIGatewayProxyEvent,
+  s: RequestState,
+  run: () => Promise<T>,
+): Promise<T | undefined> {
   const event = raw as unknown as ChainEvent;
   const key = event.headers[IDEMPOTENCY_HEADER];
   if (raw.httpMethod !== 'POST' || key === undefined) return run();
-  if (!KEY_PATTERN.test(key)) throw validationFailed('The Idempotency-Key header is not valid', [{ path: '/headers/Idempotency-Key', message: 'must be 1-255 printable ASCII characters without spaces' }]);
+  if (!KEY_PATTERN.test(key))
+    throw validationFailed('The Idempotency-Key header is not valid', [
+      { path: '/headers/Idempotency-Key', message: 'must be 1-255 printable ASCII characters without spaces' },
+    ]);
   const scope = scopeOf(s);
   const print = fingerprint(event);
   const owner = randomUUID();
-  const claim = await idempotencyRecords.claim(scope, key, { fingerprint: print, owner, nowMs: Date.now(), leaseMs: LEASE_MS });
+  const claim = await idempotencyRecords.claim(scope, key, {
+    fingerprint: print,
+    owner,
+    nowMs: Date.now(),
+    leaseMs: LEASE_MS,
+  });
   if (!claim.claimed) {
     const { record } = claim;
     if (record.fingerprint !== print) {
-      throw unprocessable('This Idempotency-Key was already used with a different request', [{ path: '/headers/Idempotency-Key', message: 'send a new key for a different request' }]);
+      throw unprocessable('This Idempotency-Key was already used with a different request', [
+        { path: '/headers/Idempotency-Key', message: 'send a new key for a different request' },
+      ]);
     }
     if (record.status === 'running') {
-      throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still running; retry once it has answered', [], { 'Retry-After': '1' });
+      throw new AppError(
+        'CONFLICT',
+        'A request with this Idempotency-Key is still running; retry once it has answered',
+        [],
+        { 'Retry-After': '1' },
+      );
     }
     s.replay = record.response;
     return undefined;
@@ -72,6 +96,10 @@ export async function idempotently<T>(raw: APIGatewayProxyEvent, s: RequestState
   }
   // The operation has written: its answer goes out even if keeping it fails (a repeat after the
   // lease would then run again; the log says so).
-  await idempotencyRecords.complete(scope, key, owner, { statusCode: 200, body: successBody(value, s.requestId) }).catch((error: unknown) => logger.error('could not keep the answer of an idempotent request', { error: error as Error }));
+  await idempotencyRecords
+    .complete(scope, key, owner, { statusCode: 200, body: successBody(value, s.requestId) })
+    .catch((error: unknown) =>
+      logger.error('could not keep the answer of an idempotent request', { error: error as Error }),
+    );
   return value;
 }

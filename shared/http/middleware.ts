@@ -50,7 +50,12 @@ const middyStatusCodes: Record<number, ErrorCode> = {
 export function asAppError(err: unknown, requestId: string): AppError {
   const mapped = toAppError(err);
   if (mapped instanceof AppError) return mapped;
-  const e = err as { statusCode?: number; expose?: boolean; message?: string; cause?: { package?: string; data?: unknown } };
+  const e = err as {
+    statusCode?: number;
+    expose?: boolean;
+    message?: string;
+    cause?: { package?: string; data?: unknown };
+  };
   if (e?.cause?.package === '@middy/validator' && e.statusCode === 400) {
     return validationFailed('The request is not valid', (e.cause.data as AppError['details']) ?? []);
   }
@@ -72,7 +77,10 @@ const originOf = (headers: Record<string, string | undefined> | null | undefined
  * answer carries the CORS headers of its route (shared/http/cors.ts): `*` on public operations,
  * the stage's listed origins on the others.
  */
-export function responder(render: (request: Req) => APIGatewayProxyResult, route?: Pick<RouteRuntime, 'permission'>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function responder(
+  render: (request: Req) => APIGatewayProxyResult,
+  route?: Pick<RouteRuntime, 'permission'>,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const headersOf = (s: RequestState, extra: Record<string, string> = {}) => ({
     'Content-Type': 'application/json',
     'X-Request-Id': s.requestId,
@@ -90,7 +98,9 @@ export function responder(render: (request: Req) => APIGatewayProxyResult, route
         // The peer API Gateway saw (the local edge: the socket's). Never X-Forwarded-For: a client writes that.
         sourceIp: ctx?.identity?.sourceIp ?? 'unknown',
         rateHeaders: {},
-        corsHeaders: route ? answerHeaders(route.permission === null, originOf(request.event.headers), config().corsOrigins) : {},
+        corsHeaders: route
+          ? answerHeaders(route.permission === null, originOf(request.event.headers), config().corsOrigins)
+          : {},
       });
     },
     after: (request) => {
@@ -99,9 +109,18 @@ export function responder(render: (request: Req) => APIGatewayProxyResult, route
       request.response = { ...out, headers: { ...headersOf(s), ...out.headers } };
     },
     onError: (request) => {
-      const s = states.get(request.event) ?? { requestId: randomUUID(), sourceIp: 'unknown', rateHeaders: {}, corsHeaders: {} };
+      const s = states.get(request.event) ?? {
+        requestId: randomUUID(),
+        sourceIp: 'unknown',
+        rateHeaders: {},
+        corsHeaders: {},
+      };
       const error = asAppError(request.error, s.requestId);
-      request.response = { statusCode: error.status, headers: headersOf(s, error.headers), body: errorBody(error, s.requestId) };
+      request.response = {
+        statusCode: error.status,
+        headers: headersOf(s, error.headers),
+        body: errorBody(error, s.requestId),
+      };
     },
   };
 }
@@ -117,7 +136,10 @@ export type Verifier = (headers: Record<string, string | undefined>) => Promise<
  * credential code (bcrypt, JWT); the local stage runs the authorizer before a handler as API
  * Gateway does (bin/local/gateway.ts). A failure is held until the rate window counts it.
  */
-export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function credential(
+  route: RouteRuntime,
+  verify?: Verifier,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const s = state(request);
@@ -129,8 +151,12 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
       const headers = request.event.headers as Record<string, string | undefined>;
       const presented = headers['x-api-key'] !== undefined || headers['authorization'] !== undefined;
       if (!verify || fromAuthorizer?.anonymous) {
-        if (!verify && !fromAuthorizer) logger.warn('no authorizer verdict reached a function that relies on one', { operationId: route.operationId });
-        if (route.permission !== null) s.authError = unauthenticated('The API key or bearer token is missing or not valid');
+        if (!verify && !fromAuthorizer)
+          logger.warn('no authorizer verdict reached a function that relies on one', {
+            operationId: route.operationId,
+          });
+        if (route.permission !== null)
+          s.authError = unauthenticated('The API key or bearer token is missing or not valid');
         return;
       }
       if (route.permission === null && !presented) return;
@@ -159,7 +185,10 @@ export function credential(route: RouteRuntime, verify?: Verifier): MiddlewareOb
  * whose credential failed has nothing to overlap: it waits for the count, then answers 401.
  * `now` looks up `Date.now` at each request, so a clock a test freezes (vi.useFakeTimers) applies.
  */
-export function rateWindow(route: RouteRuntime, now: () => number = () => Date.now()): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function rateWindow(
+  route: RouteRuntime,
+  now: () => number = () => Date.now(),
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const count = async (s: RequestState): Promise<void> => {
     const limit = tierLimits[s.principal?.tier ?? 'standard'];
     const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
@@ -233,14 +262,20 @@ const jsonParser = httpJsonBodyParser();
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
-      const event = request.event as { body: unknown; httpMethod?: string; isBase64Encoded?: boolean; headers: Record<string, string | undefined> };
+      const event = request.event as {
+        body: unknown;
+        httpMethod?: string;
+        isBase64Encoded?: boolean;
+        headers: Record<string, string | undefined>;
+      };
       const raw = event.body as string | null | undefined;
       if (raw === null || raw === undefined || raw === '' || event.httpMethod === 'GET') {
         event.body = undefined;
         return;
       }
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64').length : Buffer.byteLength(raw);
-      if (bytes > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES} bytes`);
+      if (bytes > MAX_BODY_BYTES)
+        throw new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES} bytes`);
       return jsonParser.before!(request as Req);
     },
   };

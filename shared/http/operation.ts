@@ -26,7 +26,15 @@ type Part<Id extends string, K extends keyof RouteSchemas> = Id extends Operatio
   : unknown;
 
 /** The validated request of an operation that needs a credential. */
-export type OperationRequest<Op extends Operation> = ApiRequest<Part<Op['operationId'], 'body'>, Part<Op['operationId'], 'query'>, Part<Op['operationId'], 'path'>>;
+export type OperationRequest<Op extends Operation> = ApiRequest<
+  Part<Op['operationId'], 'body'>,
+  Part<Op['operationId'], 'query'>,
+  Part<Op['operationId'], 'path'>
+>;
 
 /** The validated request of a public operation: the principal may be absent. */
-export type PublicOperationRequest<Op extends Operation> = PublicRequest<Part<Op['operationId'], 'body'>, Part<Op['operationId'], 'query'>, Part<Op['operationId'], 'path'>>;
+export type PublicOperationRequest<Op extends Operation> = PublicRequest<
+  Part<Op['operationId'], 'body'>,
+  Part<Op['operationId'], 'query'>,
+  Part<Op['operationId'], 'path'>
+>;

@@ -17,13 +17,21 @@ export interface ProbeResult {
 }
 
 /** An operation anyone may call (a credential, if sent, is still verified). */
-export function publicHandler<Op extends Operation>(operation: Op, run: (req: PublicOperationRequest<Op>) => Promise<unknown>) {
+export function publicHandler<Op extends Operation>(
+  operation: Op,
+  run: (req: PublicOperationRequest<Op>) => Promise<unknown>,
+) {
   if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
-  return chain(operation, operation.validators, envelope, authenticate).handler(async (event) => asResult(await run(requestOf(event) as PublicOperationRequest<Op>)));
+  return chain(operation, operation.validators, envelope, authenticate).handler(async (event) =>
+    asResult(await run(requestOf(event) as PublicOperationRequest<Op>)),
+  );
 }
 
 /** A health probe: public, never rate-refused, answers its own shape. */
-export function probeHandler(operation: Operation & { probe: true }, run: (req: PublicRequest) => Promise<ProbeResult>) {
+export function probeHandler(
+  operation: Operation & { probe: true },
+  run: (req: PublicRequest) => Promise<ProbeResult>,
+) {
   return chain(
     operation,
     operation.validators,
@@ -48,10 +56,16 @@ export interface DocumentAnswer {
  */
 export function documentHandler(operation: Operation, run: (req: PublicRequest) => Promise<string | DocumentAnswer>) {
   if (operation.permission !== null) throw new Error(`${operation.operationId} needs a permission: use httpHandler`);
-  const type: Record<string, string> = operation.asset ? { 'Content-Type': `${operation.asset.mediaType}; charset=utf-8` } : {};
+  const type: Record<string, string> = operation.asset
+    ? { 'Content-Type': `${operation.asset.mediaType}; charset=utf-8` }
+    : {};
   const render = (request: { response: unknown }): APIGatewayProxyResult => {
     const answer = request.response as string | DocumentAnswer;
-    return typeof answer === 'string' ? { statusCode: 200, headers: type, body: answer } : { statusCode: 200, headers: { ...type, ...answer.headers }, body: answer.body };
+    return typeof answer === 'string'
+      ? { statusCode: 200, headers: type, body: answer }
+      : { statusCode: 200, headers: { ...type, ...answer.headers }, body: answer.body };
   };
-  return chain(operation, operation.validators, render, authenticate).handler(async (event) => asResult(await run(requestOf(event))));
+  return chain(operation, operation.validators, render, authenticate).handler(async (event) =>
+    asResult(await run(requestOf(event))),
+  );
 }

@@ -30,7 +30,8 @@ function problems(errors: ErrorObject[] | null | undefined): FieldProblem[] {
   return (errors ?? []).map((e) => {
     const p = e.params as { missingProperty?: string; additionalProperty?: string };
     if (e.keyword === 'required') return { path: `${e.instancePath}/${p.missingProperty}`, message: 'is required' };
-    if (e.keyword === 'additionalProperties') return { path: `${e.instancePath}/${p.additionalProperty}`, message: 'is not an accepted field' };
+    if (e.keyword === 'additionalProperties')
+      return { path: `${e.instancePath}/${p.additionalProperty}`, message: 'is not an accepted field' };
     return { path: e.instancePath || '/', message: e.message ?? 'is not valid' };
   });
 }
@@ -48,10 +49,15 @@ export const STORABLE_MAX = 1e126;
 export function unstorableNumbers(value: unknown, path = ''): FieldProblem[] {
   if (typeof value === 'number') {
     const size = Math.abs(value);
-    return value === 0 || (size >= STORABLE_MIN && size < STORABLE_MAX) ? [] : [{ path: path || '/', message: `must be 0 or between ${STORABLE_MIN} and ${STORABLE_MAX} in magnitude` }];
+    return value === 0 || (size >= STORABLE_MIN && size < STORABLE_MAX)
+      ? []
+      : [{ path: path || '/', message: `must be 0 or between ${STORABLE_MIN} and ${STORABLE_MAX} in magnitude` }];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => unstorableNumbers(v, `${path}/${i}`));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => unstorableNumbers(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) =>
+      unstorableNumbers(v, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+    );
   return [];
 }
 

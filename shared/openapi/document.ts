@@ -35,7 +35,12 @@ class Named {
   private hoist(node: unknown): unknown {
     if (Array.isArray(node)) return node.map((n) => this.hoist(n));
     if (!node || typeof node !== 'object') return node;
-    const out = Object.fromEntries(Object.entries(node as Json).map(([k, v]) => [k, k === 'examples' || k === 'default' || k === 'const' ? v : this.hoist(v)]));
+    const out = Object.fromEntries(
+      Object.entries(node as Json).map(([k, v]) => [
+        k,
+        k === 'examples' || k === 'default' || k === 'const' ? v : this.hoist(v),
+      ]),
+    );
     const title = out.title;
     if (typeof title !== 'string' || !/^[A-Za-z0-9._-]+$/.test(title)) return out;
     const known = this.schemas[title];
@@ -63,7 +68,10 @@ export const isEnveloped = (route: Route): boolean => !route.probe && !route.bar
 /** "listApiKeys" → "List API keys": the summary of a row that gives none. */
 export const summaryOf = (route: Route): string => {
   if (route.summary) return route.summary;
-  const words = route.operationId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/\bapi\b/g, 'API');
+  const words = route.operationId
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bapi\b/g, 'API');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
@@ -78,7 +86,8 @@ export function errorCodesOf(route: Route): ErrorCode[] {
   if (route.probe) return [];
   const codes: ErrorCode[] = [];
   const write = writes.has(route.method);
-  const hasSchema = route.schemas.body !== undefined || route.schemas.query !== undefined || route.schemas.path !== undefined;
+  const hasSchema =
+    route.schemas.body !== undefined || route.schemas.query !== undefined || route.schemas.path !== undefined;
   if (hasSchema || write) codes.push('VALIDATION_FAILED');
   codes.push('UNAUTHENTICATED'); // a public operation still verifies a credential that is sent
   if (route.permission !== null) codes.push('FORBIDDEN');
@@ -94,12 +103,14 @@ export function errorCodesOf(route: Route): ErrorCode[] {
 const codeNames = Object.keys(statusOf) as ErrorCode[];
 
 const errorWhen: Record<ErrorCode, string> = {
-  VALIDATION_FAILED: 'The body, query or path does not match its schema, the JSON is malformed, or a cursor is not this list\'s; `details` names each field by JSON pointer.',
+  VALIDATION_FAILED:
+    "The body, query or path does not match its schema, the JSON is malformed, or a cursor is not this list's; `details` names each field by JSON pointer.",
   UNAUTHENTICATED: 'No credential, or an unknown, revoked or malformed key, or a bad or expired token.',
-  FORBIDDEN: 'The credential lacks the permission, or the location is not one of the key\'s.',
-  NOT_FOUND: 'An id of the path or body names nothing of the caller\'s company.',
+  FORBIDDEN: "The credential lacks the permission, or the location is not one of the key's.",
+  NOT_FOUND: "An id of the path or body names nothing of the caller's company.",
   METHOD_NOT_ALLOWED: 'The path exists, the method does not (the `Allow` header lists the methods).',
-  CONFLICT: 'A state or version conflict, a duplicate, or a request with the same Idempotency-Key still running (then with `Retry-After`).',
+  CONFLICT:
+    'A state or version conflict, a duplicate, or a request with the same Idempotency-Key still running (then with `Retry-After`).',
   PAYLOAD_TOO_LARGE: 'The body is over 256 KiB.',
   UNSUPPORTED_MEDIA_TYPE: 'The body is not JSON (`application/json`, a `+json` type, any charset).',
   UNPROCESSABLE: 'Well-formed, but breaks a business rule; or an Idempotency-Key reused with another request.',
@@ -120,9 +131,15 @@ const rateLimitHeaders = {
 
 function errorResponse(code: ErrorCode): Json {
   const headers: Json = { ...rateLimitHeaders };
-  if (code === 'RATE_LIMITED' || code === 'CONFLICT' || code === 'UNAVAILABLE') headers['Retry-After'] = headerRef('Retry-After');
-  if (code === 'METHOD_NOT_ALLOWED') headers.Allow = { description: 'The methods the path allows', schema: { type: 'string' } };
-  return { description: `${code}: ${errorWhen[code]}`, headers, content: { 'application/json': { schema: ref(errorSchemaName(code)) } } };
+  if (code === 'RATE_LIMITED' || code === 'CONFLICT' || code === 'UNAVAILABLE')
+    headers['Retry-After'] = headerRef('Retry-After');
+  if (code === 'METHOD_NOT_ALLOWED')
+    headers.Allow = { description: 'The methods the path allows', schema: { type: 'string' } };
+  return {
+    description: `${code}: ${errorWhen[code]}`,
+    headers,
+    content: { 'application/json': { schema: ref(errorSchemaName(code)) } },
+  };
 }
 
 function successSchema(route: Route, named: Named): Json {
@@ -146,7 +163,13 @@ function parameters(route: Route): Json[] {
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
       // a query parameter with a default may be left out: the default is what the operation reads then
-      out.push({ name, in: part, required: part === 'path' || (required.has(name) && rest.default === undefined), ...(description ? { description } : {}), schema: rest });
+      out.push({
+        name,
+        in: part,
+        required: part === 'path' || (required.has(name) && rest.default === undefined),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
   }
   if (route.method === 'POST') out.push({ $ref: '#/components/parameters/Idempotency-Key' });
@@ -158,13 +181,23 @@ function requestBody(route: Route, named: Named): Json | undefined {
   const schema = plain(route.schemas.body);
   const [example] = (schema.examples ?? []) as unknown[];
   const required = Array.isArray(schema.required) && schema.required.length > 0;
-  return { required, content: { 'application/json': { schema: named.use(route.schemas.body), ...(example !== undefined ? { example } : {}) } } };
+  return {
+    required,
+    content: {
+      'application/json': { schema: named.use(route.schemas.body), ...(example !== undefined ? { example } : {}) },
+    },
+  };
 }
 
 function operation(route: Route, named: Named): Json {
   const permission = route.permission;
-  const access = permission === null ? 'Public: no credential needed (one that is sent is still verified).' : `Permission: \`${permission}\`.`;
-  const paged = isPaged(route) ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).` : '';
+  const access =
+    permission === null
+      ? 'Public: no credential needed (one that is sent is still verified).'
+      : `Permission: \`${permission}\`.`;
+  const paged = isPaged(route)
+    ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).`
+    : '';
   const description = [route.description, `${access}${paged}`].filter(Boolean).join('\n\n');
   const success: Json = route.asset
     ? {
@@ -173,19 +206,29 @@ function operation(route: Route, named: Named): Json {
         content: { [route.asset.mediaType]: { schema: { type: 'string' } } },
       }
     : route.download
-    ? {
-        description: 'A file (its bytes), to save under the name Content-Disposition gives',
-        headers: { ...rateLimitHeaders, 'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } } },
-        content: Object.fromEntries(route.download.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
-      }
-    : {
-        description: route.probe ? 'The probe\'s answer (503 with the same shape when unhealthy)' : 'Success',
-        headers: { ...rateLimitHeaders, ...(route.method === 'POST' ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
-        content: { 'application/json': { schema: successSchema(route, named) } },
-      };
+      ? {
+          description: 'A file (its bytes), to save under the name Content-Disposition gives',
+          headers: {
+            ...rateLimitHeaders,
+            'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } },
+          },
+          content: Object.fromEntries(
+            route.download.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+          ),
+        }
+      : {
+          description: route.probe ? "The probe's answer (503 with the same shape when unhealthy)" : 'Success',
+          headers: {
+            ...rateLimitHeaders,
+            ...(route.method === 'POST' ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+          },
+          content: { 'application/json': { schema: successSchema(route, named) } },
+        };
   const responses: Json = { '200': success };
-  for (const code of errorCodesOf(route)) responses[String(statusOf[code])] = { $ref: `#/components/responses/${code}` };
-  if (route.probe && route.operationId !== 'live') responses['503'] = { ...success, description: 'Unhealthy: the same shape, status `unhealthy`' };
+  for (const code of errorCodesOf(route))
+    responses[String(statusOf[code])] = { $ref: `#/components/responses/${code}` };
+  if (route.probe && route.operationId !== 'live')
+    responses['503'] = { ...success, description: 'Unhealthy: the same shape, status `unhealthy`' };
   responses.default = { $ref: '#/components/responses/INTERNAL' };
   const body = requestBody(route, named);
   return {
@@ -212,10 +255,18 @@ const FieldProblem = {
   type: 'object',
   required: ['path', 'message'],
   additionalProperties: false,
-  properties: { path: { type: 'string', description: 'JSON pointer into the body, query or path' }, message: { type: 'string' } },
+  properties: {
+    path: { type: 'string', description: 'JSON pointer into the body, query or path' },
+    message: { type: 'string' },
+  },
 };
 
-const Meta = { type: 'object', required: ['requestId'], additionalProperties: false, properties: { requestId: { type: 'string' } } };
+const Meta = {
+  type: 'object',
+  required: ['requestId'],
+  additionalProperties: false,
+  properties: { requestId: { type: 'string' } },
+};
 
 const errorEnvelope = (code: Json) => ({
   type: 'object',
@@ -234,9 +285,14 @@ const errorEnvelope = (code: Json) => ({
 });
 
 const webhookHeaders = [
-  { name: 'webhook-id', description: 'the delivery id (the body\'s `id`)', schema: { type: 'string', format: 'uuid' } },
+  { name: 'webhook-id', description: "the delivery id (the body's `id`)", schema: { type: 'string', format: 'uuid' } },
   { name: 'webhook-timestamp', description: 'Unix seconds of this attempt', schema: { type: 'integer' } },
-  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per secret during a rotation, space-separated', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per secret during a rotation, space-separated',
+    schema: { type: 'string' },
+  },
 ];
 
 function components(named: Named): Json {
@@ -251,20 +307,38 @@ function components(named: Named): Json {
       properties: {
         page: { type: 'integer', minimum: 1 },
         limit: { type: 'integer', minimum: 1 },
-        total: { type: 'integer', minimum: 0, description: 'items the list holds (for a list filtered after reading: those read so far)' },
+        total: {
+          type: 'integer',
+          minimum: 0,
+          description: 'items the list holds (for a list filtered after reading: those read so far)',
+        },
         totalPages: { type: 'integer', minimum: 0 },
         nextCursor: { type: ['string', 'null'], description: 'pass as `cursor` for the next page; null on the last' },
       },
     },
-    PagedMeta: { type: 'object', required: ['requestId', 'pagination'], additionalProperties: false, properties: { requestId: { type: 'string' }, pagination: ref('Pagination') } },
+    PagedMeta: {
+      type: 'object',
+      required: ['requestId', 'pagination'],
+      additionalProperties: false,
+      properties: { requestId: { type: 'string' }, pagination: ref('Pagination') },
+    },
     Error: errorEnvelope({ type: 'string', enum: codeNames }),
     WebhookEvent: {
       type: 'object',
       required: ['id', 'eventId', 'event', 'resource', 'resourceId', 'timestamp', 'apiVersion', 'data', 'changes'],
       additionalProperties: false,
       properties: {
-        id: { type: 'string', format: 'uuid', description: 'the delivery id: one per event and subscription, equal to the `webhook-id` header; deduplicate on it' },
-        eventId: { type: 'string', format: 'uuid', description: 'the event\'s id, its `id` in the event log (GET /api/v1/events)' },
+        id: {
+          type: 'string',
+          format: 'uuid',
+          description:
+            'the delivery id: one per event and subscription, equal to the `webhook-id` header; deduplicate on it',
+        },
+        eventId: {
+          type: 'string',
+          format: 'uuid',
+          description: "the event's id, its `id` in the event log (GET /api/v1/events)",
+        },
         event: { type: 'string', enum: eventNames },
         resource: { type: 'string' },
         resourceId: { type: 'string' },
@@ -285,7 +359,8 @@ function components(named: Named): Json {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        description: 'A new UUID per logical request: a repeat answers the first answer again (24 h), the same key with another request 422, while the first still runs 409.',
+        description:
+          'A new UUID per logical request: a repeat answers the first answer again (24 h), the same key with another request 422, while the first still runs 409.',
         schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
       ...Object.fromEntries(webhookHeaders.map((h) => [h.name, { ...h, in: 'header', required: true }])),
@@ -296,15 +371,27 @@ function components(named: Named): Json {
       'X-RateLimit-Reset': intHeader('Unix seconds when the current window ends'),
       'X-Request-Id': { description: 'The request id, also `meta.requestId`', schema: { type: 'string' } },
       'Retry-After': intHeader('Seconds to wait before trying again'),
-      'Idempotent-Replayed': { description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key', schema: { type: 'string', const: 'true' } },
+      'Idempotent-Replayed': {
+        description: '`true` when the answer is the replay of an earlier request with the same Idempotency-Key',
+        schema: { type: 'string', const: 'true' },
+      },
     },
     securitySchemes: {
-      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`brigade_<env>_<keyId>_<secret>`; rate-limited per key by its tier' },
-      BearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'claims `sub`, `cid`, `perms`, `exp`, and the stage\'s `iss` and `aud`' },
+      ApiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: '`brigade_<env>_<keyId>_<secret>`; rate-limited per key by its tier',
+      },
+      BearerJwt: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "claims `sub`, `cid`, `perms`, `exp`, and the stage's `iss` and `aud`",
+      },
     },
   };
 }
-
 
 /** Each event of the catalog as an OpenAPI 3.1 webhook: what a subscribed URL receives. */
 function webhooks(): Json {
@@ -319,9 +406,22 @@ function webhooks(): Json {
           parameters: webhookHeaders.map((h) => ({ $ref: `#/components/parameters/${h.name}` })),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { allOf: [ref('WebhookEvent'), { properties: { event: { const: event }, resource: { const: eventCatalog[event] } } }] } } },
+            content: {
+              'application/json': {
+                schema: {
+                  allOf: [
+                    ref('WebhookEvent'),
+                    { properties: { event: { const: event }, resource: { const: eventCatalog[event] } } },
+                  ],
+                },
+              },
+            },
           },
-          responses: { '2XX': { description: 'Received; any other answer (or none within the timeout) is retried for about 28 hours' } },
+          responses: {
+            '2XX': {
+              description: 'Received; any other answer (or none within the timeout) is retried for about 28 hours',
+            },
+          },
         },
       },
     ]),

@@ -19,7 +19,10 @@ type Sdk = typeof import('@aws-sdk/client-api-gateway');
 let loaded: Promise<{ sdk: Sdk; client: APIGatewayClient }> | undefined;
 /** The SDK is imported on first use (a bundler would otherwise load it at every cold start of the handler). */
 const gateway = () =>
-  (loaded ??= import('@aws-sdk/client-api-gateway').then((sdk) => ({ sdk, client: captured(new sdk.APIGatewayClient({ region: config().region })) })));
+  (loaded ??= import('@aws-sdk/client-api-gateway').then((sdk) => ({
+    sdk,
+    client: captured(new sdk.APIGatewayClient({ region: config().region })),
+  })));
 
 /** A gateway failure is the API's 503: the request changed nothing and may be retried. */
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -47,7 +50,10 @@ export function apiGatewayUsagePlans(stage: Stage, planIds: Record<Tier, string>
       const { sdk, client } = await gateway();
       await client.send(new sdk.DeleteApiKeyCommand({ apiKey: usageKey.id }));
     } catch (err) {
-      logger.error('usage plans: deleting a usage key failed; delete it by hand', { usageKeyId: usageKey.id, error: err as Error });
+      logger.error('usage plans: deleting a usage key failed; delete it by hand', {
+        usageKeyId: usageKey.id,
+        error: err as Error,
+      });
     }
   };
 
@@ -79,7 +85,9 @@ export function apiGatewayUsagePlans(stage: Stage, planIds: Record<Tier, string>
       try {
         await addToPlan(usageKey.id, toTier);
       } catch (err) {
-        await addToPlan(usageKey.id, fromTier).catch(() => logger.error('usage plans: a usage key is in no plan', { usageKeyId: usageKey.id }));
+        await addToPlan(usageKey.id, fromTier).catch(() =>
+          logger.error('usage plans: a usage key is in no plan', { usageKeyId: usageKey.id }),
+        );
         throw err;
       }
     },

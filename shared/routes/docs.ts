@@ -25,7 +25,8 @@ export const docsRoutes = [
     schemas: {},
     asset: { mediaType: 'text/html' },
     summary: 'The API reference page',
-    description: 'An HTML page that renders this description with Scalar (its script from `GET /docs/scalar.js`, the document from `GET /openapi.json`, nothing from elsewhere), with "try it" against this stage (docs/docs-page.md).',
+    description:
+      'An HTML page that renders this description with Scalar (its script from `GET /docs/scalar.js`, the document from `GET /openapi.json`, nothing from elsewhere), with "try it" against this stage (docs/docs-page.md).',
   }),
   row({
     operationId: 'getDocsScript',
@@ -37,6 +38,7 @@ export const docsRoutes = [
     schemas: {},
     asset: { mediaType: 'text/javascript' },
     summary: "The reference page's script",
-    description: "Scalar's API reference (`@scalar/api-reference`, its standalone browser bundle), served by the API itself: the page loads nothing from a CDN.",
+    description:
+      "Scalar's API reference (`@scalar/api-reference`, its standalone browser bundle), served by the API itself: the page loads nothing from a CDN.",
   }),
 ] as const;

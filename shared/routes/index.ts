@@ -25,12 +25,25 @@ import type { Route } from './route';
 
 export { runtimeFields, type HttpMethod, type Route, type RouteRuntime, type RouteSchemas } from './route';
 
-export const routes = [...healthRoutes, ...menuRoutes, ...schedulesRoutes, ...companiesRoutes, ...accessRoutes, ...guestsRoutes, ...setupRoutes, ...webhooksRoutes, ...bookingMembersRoutes, ...bookingsRoutes, ...capacityRoutes, ...waitlistRoutes,
+export const routes = [
+  ...healthRoutes,
+  ...menuRoutes,
+  ...schedulesRoutes,
+  ...companiesRoutes,
+  ...accessRoutes,
+  ...guestsRoutes,
+  ...setupRoutes,
+  ...webhooksRoutes,
+  ...bookingMembersRoutes,
+  ...bookingsRoutes,
+  ...capacityRoutes,
+  ...waitlistRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes,
   ...reportingRoutes,
-  ...docsRoutes] as const satisfies readonly Route[];
+  ...docsRoutes,
+] as const satisfies readonly Route[];
 
 export type OperationId = (typeof routes)[number]['operationId'];
 

@@ -58,7 +58,14 @@ export interface Route {
  * What a handler reads of its row at run time. `npm run gen:operations` copies these fields into
  * the operation's module (shared/http/operations/<operationId>.ts), so no handler loads the table.
  */
-export const runtimeFields = ['operationId', 'method', 'path', 'permission', 'probe', 'asset'] as const satisfies readonly (keyof Route)[];
+export const runtimeFields = [
+  'operationId',
+  'method',
+  'path',
+  'permission',
+  'probe',
+  'asset',
+] as const satisfies readonly (keyof Route)[];
 export type RouteRuntime = Pick<Route, (typeof runtimeFields)[number]>;
 
 /** Keeps a row's literal types (its operationId above all) while checking it is a Route. */

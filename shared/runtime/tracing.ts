@@ -28,7 +28,10 @@ export const TRACING_LAYER_MODULE = '/opt/brigade-tracing/index.mjs';
  */
 const TRACING_MODULE = process.env.BRIGADE_TRACING_MODULE || TRACING_LAYER_MODULE;
 
-const powertools = process.env.POWERTOOLS_TRACE_ENABLED === 'true' ? ((await import(pathToFileURL(TRACING_MODULE).href)) as typeof TracingModule) : undefined;
+const powertools =
+  process.env.POWERTOOLS_TRACE_ENABLED === 'true'
+    ? ((await import(pathToFileURL(TRACING_MODULE).href)) as typeof TracingModule)
+    : undefined;
 
 /** The process's Tracer, when the stage traces. */
 export const tracer = powertools && new powertools.Tracer({ serviceName: 'brigade' });
@@ -37,16 +40,20 @@ export const tracer = powertools && new powertools.Tracer({ serviceName: 'brigad
  * The Middy step that traces an invocation, registered first so it spans every other step; none
  * when the stage does not trace (Middy takes a list).
  */
-export const traceInvocation = (): MiddlewareObj[] => (tracer && powertools ? [powertools.captureLambdaHandler(tracer, { captureResponse: false })] : []);
+export const traceInvocation = (): MiddlewareObj[] =>
+  tracer && powertools ? [powertools.captureLambdaHandler(tracer, { captureResponse: false })] : [];
 
 /**
  * A function that is not an HTTP chain (authorizer, pipeline, sweeper, catalog seed), traced. It
  * keeps the signature it had: in-process callers (tests, the local stage) may pass no context.
  */
-export function traced<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context?: Context) => Promise<R> {
+export function traced<E, R>(
+  handler: (event: E, context: Context) => Promise<R>,
+): (event: E, context?: Context) => Promise<R> {
   const wrapped = middy(handler).use(traceInvocation());
   return (event, context) => wrapped(event, context ?? ({} as Context));
 }
 
 /** An AWS SDK v3 client whose calls are traced (the same client when tracing is off). */
-export const captured = <Client extends object>(client: Client): Client => (tracer ? tracer.captureAWSv3Client(client) : client);
+export const captured = <Client extends object>(client: Client): Client =>
+  tracer ? tracer.captureAWSv3Client(client) : client;

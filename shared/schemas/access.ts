@@ -28,7 +28,17 @@ export const ListPermissionsQuery = Type.Object({
 
 export const CreatePermissionBody = Type.Object(
   { key: PermissionKey, name, description: Type.Optional(description), category: Type.Optional(category) },
-  { additionalProperties: false, examples: [{ key: 'loyalty.read', name: 'Read loyalty points', description: 'See a guest\'s loyalty balance', category: 'loyalty' }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        key: 'loyalty.read',
+        name: 'Read loyalty points',
+        description: "See a guest's loyalty balance",
+        category: 'loyalty',
+      },
+    ],
+  },
 );
 
 /** The key is immutable: roles and keys store it. */
@@ -45,7 +55,10 @@ export const ListRolesQuery = Type.Object(pageQuery(1000, 50));
 
 export const CreateRoleBody = Type.Object(
   { name, description: Type.Optional(description), permissionIds },
-  { additionalProperties: false, examples: [{ name: 'Host', description: 'Front of house: bookings and the waitlist', permissionIds: [1, 2, 3] }] },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Host', description: 'Front of house: bookings and the waitlist', permissionIds: [1, 2, 3] }],
+  },
 );
 
 export const UpdateRoleBody = Type.Object(
@@ -69,7 +82,17 @@ export const CreateApiKeyBody = Type.Object(
     permissions: Type.Optional(permissions),
     locationIds: Type.Optional(locationIds),
   },
-  { additionalProperties: false, examples: [{ name: 'Front desk tablet', tier: 'standard', permissions: ['bookings.read', 'bookings.create'], locationIds: [101] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Front desk tablet',
+        tier: 'standard',
+        permissions: ['bookings.read', 'bookings.create'],
+        locationIds: [101],
+      },
+    ],
+  },
 );
 
 /** At most one of roleId and permissions: either replaces the key's grant. */
@@ -92,7 +115,16 @@ const instant = Type.String({ format: 'date-time' });
 
 /** A permission of the catalog: built in (`builtIn`), or added by an operator. */
 export const PermissionView = Type.Object(
-  { id: NumericId, key: PermissionKey, name: Type.String(), description: Nullable(Type.String()), category: Nullable(Type.String()), builtIn: Type.Boolean(), createdAt: instant, updatedAt: instant },
+  {
+    id: NumericId,
+    key: PermissionKey,
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    category: Nullable(Type.String()),
+    builtIn: Type.Boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+  },
   { title: 'Permission', additionalProperties: false },
 );
 
@@ -130,7 +162,10 @@ const apiKeyFields = {
 export const ApiKeyView = Type.Object(apiKeyFields, { title: 'ApiKey', additionalProperties: false });
 
 /** The answer to creating a key: the key, with its plaintext `key`, shown this once. */
-export const CreatedApiKeyView = Type.Object({ ...apiKeyFields, key: Type.String({ description: 'the plaintext key: store it now, it is never shown again' }) }, { title: 'CreatedApiKey', additionalProperties: false });
+export const CreatedApiKeyView = Type.Object(
+  { ...apiKeyFields, key: Type.String({ description: 'the plaintext key: store it now, it is never shown again' }) },
+  { title: 'CreatedApiKey', additionalProperties: false },
+);
 
 export type ListPermissionsQuery = Static<typeof ListPermissionsQuery>;
 export type CreatePermissionBody = Static<typeof CreatePermissionBody>;

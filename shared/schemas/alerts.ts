@@ -9,7 +9,14 @@ export const ListAlertsQuery = Type.Object({
   locationId: Type.Optional(NumericId),
   severity: Type.Optional(Type.Union(alertSeverities.map((s) => Type.Literal(s)))),
   status: Type.Optional(Type.Union(alertStatuses.map((s) => Type.Literal(s)))),
-  alertType: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'exact type name (webhook.delivery.dead, print_job.failed, no_show_sweep.failed)' })),
+  alertType: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'exact type name (webhook.delivery.dead, print_job.failed, no_show_sweep.failed)',
+    }),
+  ),
   ...pageQuery(100, 20),
 });
 

@@ -7,7 +7,12 @@ import { OperatingHours, WeekHoursView, displayName } from './locations';
 export const MAX_GROUP_TABLES = 40;
 
 const name = displayName(100);
-const tableIds = Type.Array(Uuid, { minItems: 1, maxItems: MAX_GROUP_TABLES, uniqueItems: true, description: 'tables of the location in the pool' });
+const tableIds = Type.Array(Uuid, {
+  minItems: 1,
+  maxItems: MAX_GROUP_TABLES,
+  uniqueItems: true,
+  description: 'tables of the location in the pool',
+});
 const schedule = Nullable(OperatingHours);
 const settingsOverride = Nullable(BookingSettingsOverride);
 
@@ -19,12 +24,24 @@ export const CreateBookingGroupBody = Type.Object(
   { name, tableIds, schedule: Type.Optional(schedule), settingsOverride: Type.Optional(settingsOverride) },
   {
     additionalProperties: false,
-    examples: [{ name: 'Terrace', tableIds: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'], schedule: { saturday: [{ open: '12:00', close: '22:00' }] }, settingsOverride: { defaultDurationMinutes: 120 } }],
+    examples: [
+      {
+        name: 'Terrace',
+        tableIds: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c', '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
+        schedule: { saturday: [{ open: '12:00', close: '22:00' }] },
+        settingsOverride: { defaultDurationMinutes: 120 },
+      },
+    ],
   },
 );
 
 export const UpdateBookingGroupBody = Type.Object(
-  { name: Type.Optional(name), tableIds: Type.Optional(tableIds), schedule: Type.Optional(schedule), settingsOverride: Type.Optional(settingsOverride) },
+  {
+    name: Type.Optional(name),
+    tableIds: Type.Optional(tableIds),
+    schedule: Type.Optional(schedule),
+    settingsOverride: Type.Optional(settingsOverride),
+  },
   { additionalProperties: false, minProperties: 1, examples: [{ schedule: null }] },
 );
 

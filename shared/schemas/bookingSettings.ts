@@ -8,7 +8,8 @@ import { Nullable, NumericId } from './common';
 import { OperatingHours, WeekHoursView } from './locations';
 import { entity, stamps } from './views';
 
-const int = (minimum: number, maximum: number, description?: string) => Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
+const int = (minimum: number, maximum: number, description?: string) =>
+  Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
 
 export const bookingSettingsFields = {
   bufferMinutes: int(0, 120, 'minutes kept free between bookings of a table'),
@@ -19,7 +20,13 @@ export const bookingSettingsFields = {
   maxAdvanceDays: int(1, 365),
   allowedPartySizes: Type.Array(int(1, 100), { uniqueItems: true, maxItems: 100 }),
   operatingHours: OperatingHours,
-  slotIntervalMinutes: Type.Union([Type.Literal(15), Type.Literal(30), Type.Literal(45), Type.Literal(60), Type.Literal(90)]),
+  slotIntervalMinutes: Type.Union([
+    Type.Literal(15),
+    Type.Literal(30),
+    Type.Literal(45),
+    Type.Literal(60),
+    Type.Literal(90),
+  ]),
   overbookingBufferPercentage: Type.Number({ minimum: 0, maximum: 50 }),
   confirmationMode: Type.Union([Type.Literal('instant'), Type.Literal('request_based')]),
   autoNoShowDelayMinutes: Nullable(int(5, 120)),
@@ -29,7 +36,9 @@ export const bookingSettingsFields = {
 };
 
 /** Any subset of the booking settings; a field that is absent falls back to the location's value. */
-export const BookingSettingsOverride = Type.Partial(Type.Object(bookingSettingsFields), { additionalProperties: false });
+export const BookingSettingsOverride = Type.Partial(Type.Object(bookingSettingsFields), {
+  additionalProperties: false,
+});
 
 /** A location's booking settings as answered (the defaults, stored, until first changed). */
 export const BookingSettingsView = entity('BookingSettings', {

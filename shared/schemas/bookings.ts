@@ -14,19 +14,44 @@ export { LocationPath };
 const MAX_BOOKING_TABLES = 8;
 
 /** PUT booking settings: the fields to set (at least one), each with the bounds of spec 2.8. */
-export const PutBookingSettingsBody = Type.Partial(Type.Object({ ...bookingSettingsFields, operatingHours: Nullable(OperatingHours) }), {
-  additionalProperties: false,
-  minProperties: 1,
-  examples: [{ defaultDurationMinutes: 90, slotIntervalMinutes: 30, maxPartySize: 12, cancellationPolicyHours: 24, operatingHours: { friday: [{ open: '17:00', close: '23:30' }], saturday: [{ open: '12:00', close: '23:30' }] } }],
-});
+export const PutBookingSettingsBody = Type.Partial(
+  Type.Object({ ...bookingSettingsFields, operatingHours: Nullable(OperatingHours) }),
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [
+      {
+        defaultDurationMinutes: 90,
+        slotIntervalMinutes: 30,
+        maxPartySize: 12,
+        cancellationPolicyHours: 24,
+        operatingHours: { friday: [{ open: '17:00', close: '23:30' }], saturday: [{ open: '12:00', close: '23:30' }] },
+      },
+    ],
+  },
+);
 
 const date = LocalDate("YYYY-MM-DD, the location's local date (years to 9998)");
-const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, the location\'s local wall time' });
-const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
-const guestCount = Type.Integer({ minimum: 0, maximum: 100, description: 'guests; 0 only for a walk-in seated at once (seatImmediately), whose party is not counted' });
+const wallTime = Type.String({
+  pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: "HH:MM, the location's local wall time",
+});
+const text = (maxLength: number, description?: string) =>
+  Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
+const guestCount = Type.Integer({
+  minimum: 0,
+  maximum: 100,
+  description: 'guests; 0 only for a walk-in seated at once (seatImmediately), whose party is not counted',
+});
 const tableId = Uuid;
-const tableIds = Type.Array(Uuid, { uniqueItems: true, maxItems: MAX_BOOKING_TABLES, description: 'tables of the location; the first is the primary; replaces tableId' });
-const defaultTabStrategy = Type.Union([Type.Literal('single'), Type.Literal('per_resource')], { description: 'one tab for the booking, or one per table' });
+const tableIds = Type.Array(Uuid, {
+  uniqueItems: true,
+  maxItems: MAX_BOOKING_TABLES,
+  description: 'tables of the location; the first is the primary; replaces tableId',
+});
+const defaultTabStrategy = Type.Union([Type.Literal('single'), Type.Literal('per_resource')], {
+  description: 'one tab for the booking, or one per table',
+});
 const money = Money;
 
 /** What both create and update accept, with the same bounds. */
@@ -51,7 +76,9 @@ export const CreateBookingBody = Type.Object(
     bookingDate: editable.bookingDate,
     startTime: editable.startTime,
     endTime: Type.Optional(editable.endTime),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA zone; must be the location\'s' })),
+    timezone: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "IANA zone; must be the location's" }),
+    ),
     guestCount: editable.guestCount,
     tableId: Type.Optional(editable.tableId),
     tableIds: Type.Optional(editable.tableIds),
@@ -71,8 +98,24 @@ export const CreateBookingBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { locationId: 101, bookingDate: '2026-12-18', startTime: '19:00', guestCount: 4, guestName: 'Ada Lovelace', guestPhone: '+46701234567', occasion: 'Birthday' },
-      { locationId: 101, bookingDate: '2026-12-18', startTime: '20:15', guestCount: 2, tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'], guestName: 'Walk-in', seatImmediately: true },
+      {
+        locationId: 101,
+        bookingDate: '2026-12-18',
+        startTime: '19:00',
+        guestCount: 4,
+        guestName: 'Ada Lovelace',
+        guestPhone: '+46701234567',
+        occasion: 'Birthday',
+      },
+      {
+        locationId: 101,
+        bookingDate: '2026-12-18',
+        startTime: '20:15',
+        guestCount: 2,
+        tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'],
+        guestName: 'Walk-in',
+        seatImmediately: true,
+      },
     ],
   },
 );
@@ -93,7 +136,11 @@ export const UpdateBookingBody = Type.Object(
     depositAmountCents: Type.Optional(editable.depositAmountCents),
     confirmRemoveActiveTab: Type.Optional(Type.Boolean({ description: 'allow removing a table whose tab is open' })),
   },
-  { additionalProperties: false, minProperties: 1, examples: [{ startTime: '19:30', guestCount: 5, specialRequests: 'High chair, please' }] },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ startTime: '19:30', guestCount: 5, specialRequests: 'High chair, please' }],
+  },
 );
 
 export const BookingPath = Type.Object({ id: Uuid });
@@ -130,24 +177,41 @@ export const OptimizeBody = Type.Object(
 );
 
 export const CancelBookingBody = Type.Object(
-  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), closeTab: Type.Optional(Type.Boolean({ default: true, description: 'close the booking\'s tabs' })) },
+  {
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    closeTab: Type.Optional(Type.Boolean({ default: true, description: "close the booking's tabs" })),
+  },
   { additionalProperties: false, examples: [{ reason: 'The guest called to cancel', closeTab: true }] },
 );
 
 export const CodePath = Type.Object({ code: Type.String({ pattern: CONFIRMATION_PATTERN.source }) });
 
-export const LockBookingBody = Type.Object({ locked: Type.Boolean() }, { additionalProperties: false, examples: [{ locked: true }] });
+export const LockBookingBody = Type.Object(
+  { locked: Type.Boolean() },
+  { additionalProperties: false, examples: [{ locked: true }] },
+);
 
 export const SeatBookingBody = Type.Object(
   {
-    tabId: Type.Optional(Type.String({ format: 'uuid', description: "one of the booking's tabs, or a tab of its location without a booking (walk-in, bar) to link" })),
-    createTab: Type.Optional(Type.Boolean({ description: 'open a new tab for the primary guest and table instead of the pre-arrival one' })),
+    tabId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: "one of the booking's tabs, or a tab of its location without a booking (walk-in, bar) to link",
+      }),
+    ),
+    createTab: Type.Optional(
+      Type.Boolean({ description: 'open a new tab for the primary guest and table instead of the pre-arrival one' }),
+    ),
   },
   { additionalProperties: false, examples: [{}, { tabId: '8d2f6a1b-3c4e-4f5a-9b6c-7d8e9f0a1b2c' }] },
 );
 
 export const UnseatBookingBody = Type.Object(
-  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket when given' })) },
+  {
+    reason: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket when given' }),
+    ),
+  },
   { additionalProperties: false, examples: [{ reason: 'Seated at the wrong table' }] },
 );
 
@@ -161,7 +225,15 @@ const orderLine = Type.Object(
     costCenter: Type.Optional(Nullable(CostCenter)),
     quantity: Type.Integer({ minimum: 1, maximum: 100 }),
     coursingId: Type.Optional(Uuid),
-    modifications: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), price: money }, { additionalProperties: false }), { maxItems: 20 })),
+    modifications: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 200 }), price: money },
+          { additionalProperties: false },
+        ),
+        { maxItems: 20 },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -175,7 +247,13 @@ export const OrderBody = Type.Object(
       {
         items: [
           { itemId: 4711, quantity: 2, coursingId: '1e9a7c3b-5d2f-4a8e-b6c4-0f1d2e3a4b5c' },
-          { name: 'Sparkling water', price: 4500, vatRate: 12, quantity: 1, modifications: [{ name: 'Lemon', price: 0 }] },
+          {
+            name: 'Sparkling water',
+            price: 4500,
+            vatRate: 12,
+            quantity: 1,
+            modifications: [{ name: 'Lemon', price: 0 }],
+          },
         ],
       },
     ],
@@ -189,18 +267,30 @@ export const ListOrdersQuery = Type.Object(pageQuery(100, 20));
 export const DispatchPath = Type.Object({ orderId: Uuid, dispatchId: Uuid });
 
 export const UpdateDispatchBody = Type.Object(
-  { status: Type.Union(kitchenFlow.slice(1).map((s) => Type.Literal(s)), { description: 'forward only; reversed comes only from unseating' }) },
+  {
+    status: Type.Union(
+      kitchenFlow.slice(1).map((s) => Type.Literal(s)),
+      { description: 'forward only; reversed comes only from unseating' },
+    ),
+  },
   { additionalProperties: false, examples: [{ status: 'preparing' }] },
 );
 
 // ---- Answers (the `data` of each operation's 200; docs/bookings.md) ----
 
 const bookingStatus = literals(bookingStatuses);
-const confirmationCode = Type.String({ pattern: CONFIRMATION_PATTERN.source, description: '8 characters, no look-alikes' });
+const confirmationCode = Type.String({
+  pattern: CONFIRMATION_PATTERN.source,
+  description: '8 characters, no look-alikes',
+});
 const shownText = Nullable(Type.String());
 
 /** A tab of a booking as the booking shows it: the resource it serves and its status. */
-export const BookingTabView = entity('BookingTab', { id: Uuid, tableId: Nullable(Uuid), status: literals(tabStatuses) });
+export const BookingTabView = entity('BookingTab', {
+  id: Uuid,
+  tableId: Nullable(Uuid),
+  status: literals(tabStatuses),
+});
 
 /** A booking as staff see it (get, list, create, update and every lifecycle operation). */
 export const BookingView = entity('Booking', {
@@ -242,17 +332,41 @@ export const BookingView = entity('Booking', {
 });
 
 /** Create answers the booking, with a warning when seating at once left something to the staff. */
-export const CreatedBookingView = entity('CreatedBooking', { ...BookingView.properties, seatWarning: Type.Optional(Type.String()) });
+export const CreatedBookingView = entity('CreatedBooking', {
+  ...BookingView.properties,
+  seatWarning: Type.Optional(Type.String()),
+});
 /** Cancel answers the booking, with a warning when a tab was left open. */
-export const CancelledBookingView = entity('CancelledBooking', { ...BookingView.properties, tabWarning: Type.Optional(Type.String()) });
+export const CancelledBookingView = entity('CancelledBooking', {
+  ...BookingView.properties,
+  tabWarning: Type.Optional(Type.String()),
+});
 
 /** What anyone holding the confirmation code sees of the booking (no notes, no contact details). */
-export const PublicBookingView = Type.Pick(BookingView, ['id', 'confirmationCode', 'locationId', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'guestName', 'cancelledAt'], { title: 'PublicBooking' });
+export const PublicBookingView = Type.Pick(
+  BookingView,
+  [
+    'id',
+    'confirmationCode',
+    'locationId',
+    'status',
+    'bookingDate',
+    'startTime',
+    'endTime',
+    'timezone',
+    'guestCount',
+    'guestName',
+    'cancelledAt',
+  ],
+  { title: 'PublicBooking' },
+);
 
 export const BookingsByTableView = entity('BookingsByTable', {
   locationId: NumericId,
   date,
-  tables: Type.Array(view({ tableId: Uuid, bookings: Type.Array(BookingView) }), { description: 'tables with bookings that day, each with its bookings by start time' }),
+  tables: Type.Array(view({ tableId: Uuid, bookings: Type.Array(BookingView) }), {
+    description: 'tables with bookings that day, each with its bookings by start time',
+  }),
   unassigned: Type.Array(BookingView, { description: 'bookings of the day without a table' }),
 });
 
@@ -291,7 +405,9 @@ export const OptimizeView = entity('OptimizeResult', {
   date,
   dryRun: Type.Boolean(),
   moves: Type.Array(view(moveFields), { description: 'proposed (dry run) or made' }),
-  notApplied: Type.Array(view({ ...moveFields, reason: Type.String() }), { description: 'moves that could not be made, and why' }),
+  notApplied: Type.Array(view({ ...moveFields, reason: Type.String() }), {
+    description: 'moves that could not be made, and why',
+  }),
   before: OptimizeFiguresView,
   after: OptimizeFiguresView,
   seed: Type.Integer({ description: 'the same floor and seed give the same moves' }),
@@ -309,24 +425,40 @@ export const OrderLineView = entity('OrderLine', {
   modifications: Type.Array(view({ name: Type.String(), price: money })),
 });
 
-export const DispatchView = entity('Dispatch', { id: Uuid, coursingId: Nullable(Uuid), status: literals(dispatchStatuses), items: Type.Array(OrderLineView), updatedAt: Instant });
+export const DispatchView = entity('Dispatch', {
+  id: Uuid,
+  coursingId: Nullable(Uuid),
+  status: literals(dispatchStatuses),
+  items: Type.Array(OrderLineView),
+  updatedAt: Instant,
+});
 
 export const OrderView = entity('Order', {
   id: Uuid,
   tabId: Uuid,
   bookingId: Nullable(Uuid),
   locationId: NumericId,
-  kind: literals(['order', 'pre_order'], 'pre_order: the booking\'s pre-order, sent when it was seated'),
+  kind: literals(['order', 'pre_order'], "pre_order: the booking's pre-order, sent when it was seated"),
   items: Type.Array(OrderLineView),
   dispatches: Type.Array(DispatchView),
-  extendedWaitingTime: Nullable(view({ delayInMinutes: Nullable(Type.Integer()), endsAt: Instant }, 'the extended waiting time running when the order was placed')),
+  extendedWaitingTime: Nullable(
+    view(
+      { delayInMinutes: Nullable(Type.Integer()), endsAt: Instant },
+      'the extended waiting time running when the order was placed',
+    ),
+  ),
   ...stamps,
 });
 
 export const BookingListView = Type.Array(BookingView);
 export const OrderListView = Type.Array(OrderView);
 
-export const PreOrderView = entity('PreOrder', { bookingId: Uuid, tabId: Uuid, items: Type.Array(OrderLineView), seatingOrderId: Nullable(Uuid) });
+export const PreOrderView = entity('PreOrder', {
+  bookingId: Uuid,
+  tabId: Uuid,
+  items: Type.Array(OrderLineView),
+  seatingOrderId: Nullable(Uuid),
+});
 
 export type PutBookingSettingsBody = Static<typeof PutBookingSettingsBody>;
 export type CreateBookingBody = Static<typeof CreateBookingBody>;

@@ -15,13 +15,30 @@ const validOnDays = Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
   uniqueItems: true,
   description: 'ISO weekdays, 1 Monday to 7 Sunday; a window past midnight belongs to the day it starts',
 });
-const orderCapacity = Nullable(Type.Integer({ minimum: 0, maximum: 100_000, description: 'orders a time slot takes at most; null: no limit' }));
-const itemCapacity = Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'items (the sum of line quantities) a time slot takes at most; null: no limit' }));
-const priority = Type.Integer({ minimum: 0, maximum: 1000, description: 'lower wins; ties go to the setting created first' });
-const wallTime = Nullable(
-  Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$', description: 'HH:mm:ss, local wall time; null: the start (timeStart) or end (timeEnd) of the day' }),
+const orderCapacity = Nullable(
+  Type.Integer({ minimum: 0, maximum: 100_000, description: 'orders a time slot takes at most; null: no limit' }),
 );
-const instant = Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 with a zone offset; null: unbounded' }));
+const itemCapacity = Nullable(
+  Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: 'items (the sum of line quantities) a time slot takes at most; null: no limit',
+  }),
+);
+const priority = Type.Integer({
+  minimum: 0,
+  maximum: 1000,
+  description: 'lower wins; ties go to the setting created first',
+});
+const wallTime = Nullable(
+  Type.String({
+    pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$',
+    description: 'HH:mm:ss, local wall time; null: the start (timeStart) or end (timeEnd) of the day',
+  }),
+);
+const instant = Nullable(
+  Type.String({ format: 'date-time', description: 'ISO 8601 with a zone offset; null: unbounded' }),
+);
 
 /** What create and update accept; create requires name and validOnDays. */
 const fields = {
@@ -56,7 +73,17 @@ export const CreateCapacitySettingBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'Friday dinner rush', validOnDays: [5], orderCapacity: 12, itemCapacity: 60, priority: 10, timeStart: '18:00:00', timeEnd: '21:00:00' }],
+    examples: [
+      {
+        name: 'Friday dinner rush',
+        validOnDays: [5],
+        orderCapacity: 12,
+        itemCapacity: 60,
+        priority: 10,
+        timeStart: '18:00:00',
+        timeEnd: '21:00:00',
+      },
+    ],
   },
 );
 
@@ -66,7 +93,9 @@ export const UpdateCapacitySettingBody = Type.Partial(Type.Object(fields), {
   examples: [{ orderCapacity: 15, enabled: true, validTo: '2027-03-31T22:00:00Z' }],
 });
 
-const delayInMinutes = Nullable(Type.Integer({ minimum: 1, maximum: 480, description: 'the extra wait announced; null: none named' }));
+const delayInMinutes = Nullable(
+  Type.Integer({ minimum: 1, maximum: 480, description: 'the extra wait announced; null: none named' }),
+);
 
 /** GET: the location from the query, else from X-Location-Id. */
 export const GetWaitingTimeQuery = Type.Object({ locationId: Type.Optional(NumericId) });
@@ -76,10 +105,16 @@ export const DeleteWaitingTimeQuery = Type.Object({ locationId: NumericId });
 export const PutWaitingTimeBody = Type.Object(
   {
     locationId: NumericId,
-    endsAt: Type.String({ format: 'date-time', description: 'ISO 8601 with a zone offset; in the future, at most 7 days ahead' }),
+    endsAt: Type.String({
+      format: 'date-time',
+      description: 'ISO 8601 with a zone offset; in the future, at most 7 days ahead',
+    }),
     delayInMinutes: Type.Optional(delayInMinutes),
   },
-  { additionalProperties: false, examples: [{ locationId: 101, endsAt: '2026-12-18T20:30:00+01:00', delayInMinutes: 25 }] },
+  {
+    additionalProperties: false,
+    examples: [{ locationId: 101, endsAt: '2026-12-18T20:30:00+01:00', delayInMinutes: 25 }],
+  },
 );
 
 // ---- Answers ----
@@ -89,7 +124,11 @@ export const CapacitySettingView = entity('CapacitySetting', {
   id: Uuid,
   locationId: NumericId,
   name: Type.String(),
-  validOnDays: Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { minItems: 1, maxItems: 7, description: 'ISO weekdays, sorted' }),
+  validOnDays: Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
+    minItems: 1,
+    maxItems: 7,
+    description: 'ISO weekdays, sorted',
+  }),
   orderCapacity: fields.orderCapacity,
   itemCapacity: fields.itemCapacity,
   priority: fields.priority,

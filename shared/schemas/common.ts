@@ -14,7 +14,8 @@ export const NumericPathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, d
  * the day after 9999-12-31 is "+010000-01-01", which sorts before it: the range was refused by
  * DynamoDB and the request answered 500 (found by the fuzz). No restaurant takes bookings there.
  */
-export const LocalDate = (description: string) => Type.String({ format: 'date', pattern: '^(?:[0-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-', description });
+export const LocalDate = (description: string) =>
+  Type.String({ format: 'date', pattern: '^(?:[0-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-', description });
 
 export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color code' });
 
@@ -30,7 +31,12 @@ export const MAX_PAGED_ITEMS = 1000;
 /** Query of a paged list; bounds differ per resource (spec §8). */
 export function pageQuery(maxLimit: number, defaultLimit: number) {
   return {
-    page: Type.Integer({ minimum: 1, maximum: MAX_PAGED_ITEMS, default: 1, description: `page × limit at most ${MAX_PAGED_ITEMS}; read further with cursor` }),
+    page: Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGED_ITEMS,
+      default: 1,
+      description: `page × limit at most ${MAX_PAGED_ITEMS}; read further with cursor`,
+    }),
     limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   };

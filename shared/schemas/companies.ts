@@ -6,7 +6,10 @@ import { Nullable, NumericId, Uuid, pageQuery } from './common';
 const name = Type.String({ minLength: 1, maxLength: 100 });
 const timestamp = Type.String({ format: 'date-time' });
 
-export const CreateCompanyBody = Type.Object({ name }, { additionalProperties: false, examples: [{ name: 'Trattoria Roma AB' }] });
+export const CreateCompanyBody = Type.Object(
+  { name },
+  { additionalProperties: false, examples: [{ name: 'Trattoria Roma AB' }] },
+);
 
 export const CompanyIdPath = Type.Object({ companyId: NumericId });
 
@@ -14,7 +17,12 @@ export const ListCompaniesQuery = Type.Object(pageQuery(100, 20));
 
 /** The company's first admin key: the admin role, for every location; `tier` default `unlimited`. */
 export const CreateCompanyApiKeyBody = Type.Object(
-  { name, tier: Type.Optional(Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier (default unlimited)' })) },
+  {
+    name,
+    tier: Type.Optional(
+      Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier (default unlimited)' }),
+    ),
+  },
   { additionalProperties: false, examples: [{ name: 'Admin key', tier: 'unlimited' }] },
 );
 

@@ -20,7 +20,14 @@ export const UpdateCoursingBody = Type.Object(
 
 export const CoursingIdPath = Type.Object({ id: Uuid });
 
-export const CoursingView = entity('Coursing', { id: Uuid, locationId: NumericId, title: Type.String(), order, color, ...stamps });
+export const CoursingView = entity('Coursing', {
+  id: Uuid,
+  locationId: NumericId,
+  title: Type.String(),
+  order,
+  color,
+  ...stamps,
+});
 export const CoursingListView = Type.Array(CoursingView);
 
 export type ListCoursingsQuery = Static<typeof ListCoursingsQuery>;

@@ -10,11 +10,16 @@ export const CreateGuestBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 40,
-        description: 'with the country code (+46 70 123 45 67, 0046 70 123 45 67), or local in the country of the X-Location-Id location; stored as E.164',
+        description:
+          'with the country code (+46 70 123 45 67, 0046 70 123 45 67), or local in the country of the X-Location-Id location; stored as E.164',
       }),
     ),
   },
-  { additionalProperties: false, description: 'at least one of email and phone is required', examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', phone: '+46 70 123 45 67' }] },
+  {
+    additionalProperties: false,
+    description: 'at least one of email and phone is required',
+    examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', phone: '+46 70 123 45 67' }],
+  },
 );
 
 const instant = Type.String({ format: 'date-time' });
@@ -33,19 +38,36 @@ export const GuestView = Type.Object(guestFields, { title: 'Guest', additionalPr
  * Creating a guest whose email or phone another guest of the company already has answers that
  * guest: whole when the credential may read it, else only its id.
  */
-export const CreatedGuestView = Type.Union([GuestView, Type.Object({ id: NumericId }, { additionalProperties: false })]);
+export const CreatedGuestView = Type.Union([
+  GuestView,
+  Type.Object({ id: NumericId }, { additionalProperties: false }),
+]);
 
 /** A guest's bookings at the location searched (spec 2.11). */
 export const GuestHistoryView = Type.Object(
-  { locationId: NumericId, bookingCount: Type.Integer({ minimum: 0 }), lastVisitAt: Nullable(instant), noShowCount: Type.Integer({ minimum: 0 }), cancellationCount: Type.Integer({ minimum: 0 }) },
+  {
+    locationId: NumericId,
+    bookingCount: Type.Integer({ minimum: 0 }),
+    lastVisitAt: Nullable(instant),
+    noShowCount: Type.Integer({ minimum: 0 }),
+    cancellationCount: Type.Integer({ minimum: 0 }),
+  },
   { title: 'GuestHistory', additionalProperties: false },
 );
 
 /** A search match; with a location named (`locationId` or X-Location-Id), its history there. */
-export const GuestMatchView = Type.Object({ ...guestFields, bookingHistory: Type.Optional(GuestHistoryView) }, { title: 'GuestMatch', additionalProperties: false });
+export const GuestMatchView = Type.Object(
+  { ...guestFields, bookingHistory: Type.Optional(GuestHistoryView) },
+  { title: 'GuestMatch', additionalProperties: false },
+);
 
 export const SearchGuestsQuery = Type.Object({
-  q: Type.String({ minLength: 2, maxLength: 200, description: 'start of the email, the phone (with its country code, or local in the country of the named location) or any word of the name' }),
+  q: Type.String({
+    minLength: 2,
+    maxLength: 200,
+    description:
+      'start of the email, the phone (with its country code, or local in the country of the named location) or any word of the name',
+  }),
   locationId: Type.Optional(NumericId),
   ...pageQuery(50, 20),
 });

@@ -7,14 +7,26 @@ const uptime = Type.Integer({ minimum: 0, description: 'seconds the process has 
 const status = (...values: string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const DependencyCheck = Type.Object(
-  { status: status('healthy', 'degraded', 'unhealthy'), responseTimeMs: Type.Number({ minimum: 0 }), error: Nullable(Type.String()) },
+  {
+    status: status('healthy', 'degraded', 'unhealthy'),
+    responseTimeMs: Type.Number({ minimum: 0 }),
+    error: Nullable(Type.String()),
+  },
   { additionalProperties: false },
 );
 
-export const LiveAnswer = Type.Object({ status: Type.Literal('alive'), timestamp, uptime }, { additionalProperties: false });
+export const LiveAnswer = Type.Object(
+  { status: Type.Literal('alive'), timestamp, uptime },
+  { additionalProperties: false },
+);
 
 export const ReadyAnswer = Type.Object(
-  { status: status('healthy', 'degraded', 'unhealthy'), timestamp, uptime, dependencies: Type.Object({ database: DependencyCheck }, { additionalProperties: false }) },
+  {
+    status: status('healthy', 'degraded', 'unhealthy'),
+    timestamp,
+    uptime,
+    dependencies: Type.Object({ database: DependencyCheck }, { additionalProperties: false }),
+  },
   { additionalProperties: false },
 );
 
@@ -32,7 +44,10 @@ const CacheCheck = Type.Object(
 );
 
 export const HealthAnswer = Type.Object(
-  { status: status('healthy', 'unhealthy'), data: Type.Object({ database: DependencyCheck, cache: CacheCheck }, { additionalProperties: false }), timestamp },
+  {
+    status: status('healthy', 'unhealthy'),
+    data: Type.Object({ database: DependencyCheck, cache: CacheCheck }, { additionalProperties: false }),
+    timestamp,
+  },
   { additionalProperties: false },
 );
-

@@ -11,7 +11,12 @@ export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, descriptio
 export const VatRate = Type.Number({ minimum: 0, maximum: 100, description: 'percent, at most two decimals' });
 
 /** A category's handle: lower-case words of letters and digits joined by - or _ (`main-courses`). */
-export const CategoryHandle = Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$', description: 'lower-case letters and digits, words joined by - or _' });
+export const CategoryHandle = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$',
+  description: 'lower-case letters and digits, words joined by - or _',
+});
 
 export const CostCenter = Type.Object(
   { code: Type.String({ minLength: 1, maxLength: 50, pattern: '\\S' }), name: displayName(200) },
@@ -25,13 +30,39 @@ export const ItemPath = Type.Object({ id: NumericId });
 export const ListItemsQuery = Type.Object({
   locationId: Type.Optional(NumericId),
   category: Type.Optional(CategoryHandle),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'items whose name contains it, ignoring case' })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'items whose name contains it, ignoring case',
+    }),
+  ),
   ...pageQuery(100, 20),
 });
 
 export const CreateItemBody = Type.Object(
-  { locationId: NumericId, name, price: Money, vatRate: VatRate, categoryHandle: CategoryHandle, costCenter: Type.Optional(Nullable(CostCenter)) },
-  { additionalProperties: false, examples: [{ locationId: 101, name: 'Toast Skagen', price: 16500, vatRate: 12, categoryHandle: 'starters', costCenter: { code: 'KIT', name: 'Kitchen' } }] },
+  {
+    locationId: NumericId,
+    name,
+    price: Money,
+    vatRate: VatRate,
+    categoryHandle: CategoryHandle,
+    costCenter: Type.Optional(Nullable(CostCenter)),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        locationId: 101,
+        name: 'Toast Skagen',
+        price: 16500,
+        vatRate: 12,
+        categoryHandle: 'starters',
+        costCenter: { code: 'KIT', name: 'Kitchen' },
+      },
+    ],
+  },
 );
 
 export const UpdateItemBody = Type.Object(
@@ -54,7 +85,9 @@ export const ItemView = entity('Item', {
   vatRate: VatRate,
   categoryHandle: CategoryHandle,
   costCenter: Nullable(CostCenter),
-  customTagIds: Type.Array(NumericId, { description: 'the custom tags linked to the item, in the order they were linked' }),
+  customTagIds: Type.Array(NumericId, {
+    description: 'the custom tags linked to the item, in the order they were linked',
+  }),
   ...stamps,
 });
 export const ItemListView = Type.Array(ItemView);

@@ -11,9 +11,14 @@ const closeTime = Type.String({
   description: 'HH:MM, local wall time; earlier than open means the next day, 24:00 the end of the day',
 });
 
-export const HoursInterval = Type.Object({ open: openTime, close: closeTime }, { title: 'HoursInterval', additionalProperties: false });
+export const HoursInterval = Type.Object(
+  { open: openTime, close: closeTime },
+  { title: 'HoursInterval', additionalProperties: false },
+);
 
-const day = Type.Optional(Type.Array(HoursInterval, { maxItems: 6, description: 'intervals of the day; missing or empty: closed' }));
+const day = Type.Optional(
+  Type.Array(HoursInterval, { maxItems: 6, description: 'intervals of the day; missing or empty: closed' }),
+);
 
 /**
  * A week of opening hours, keyed by weekday. The same shape serves a location's operating hours, a
@@ -30,8 +35,19 @@ export const displayName = (maxLength: number) => Type.String({ minLength: 1, ma
 const name = displayName(200);
 const timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Stockholm' });
 const address = Nullable(Type.String({ minLength: 1, maxLength: 500 }));
-const phone = Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'with the country code, or local in the location\'s country; stored as E.164' }));
-const country = Nullable(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 (SE), stored upper case; local phone numbers given at the location are read in it' }));
+const phone = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 40,
+    description: "with the country code, or local in the location's country; stored as E.164",
+  }),
+);
+const country = Nullable(
+  Type.String({
+    pattern: '^[A-Za-z]{2}$',
+    description: 'ISO 3166-1 alpha-2 (SE), stored upper case; local phone numbers given at the location are read in it',
+  }),
+);
 
 export const LocationPath = Type.Object({ locationId: NumericId });
 
@@ -39,14 +55,28 @@ export const ListLocationsQuery = Type.Object(pageQuery(100, 20));
 
 /** Without `operatingHours` the location is stored with every day closed (docs/setup.md: what that means for availability). */
 export const CreateLocationBody = Type.Object(
-  { name, timezone, operatingHours: Type.Optional(OperatingHours), address: Type.Optional(address), phone: Type.Optional(phone), country: Type.Optional(country) },
+  {
+    name,
+    timezone,
+    operatingHours: Type.Optional(OperatingHours),
+    address: Type.Optional(address),
+    phone: Type.Optional(phone),
+    country: Type.Optional(country),
+  },
   {
     additionalProperties: false,
     examples: [
       {
         name: 'Brigade Södermalm',
         timezone: 'Europe/Stockholm',
-        operatingHours: { tuesday: [{ open: '17:00', close: '23:00' }], friday: [{ open: '11:30', close: '14:00' }, { open: '17:00', close: '01:00' }], saturday: [{ open: '17:00', close: '01:00' }] },
+        operatingHours: {
+          tuesday: [{ open: '17:00', close: '23:00' }],
+          friday: [
+            { open: '11:30', close: '14:00' },
+            { open: '17:00', close: '01:00' },
+          ],
+          saturday: [{ open: '17:00', close: '01:00' }],
+        },
         address: 'Götgatan 1, 116 46 Stockholm',
         phone: '08 123 456 78',
         country: 'SE',
@@ -64,7 +94,13 @@ export const UpdateLocationBody = Type.Object(
     phone: Type.Optional(phone),
     country: Type.Optional(country),
   },
-  { additionalProperties: false, minProperties: 1, examples: [{ phone: '+46 8 123 456 79', operatingHours: { monday: [], tuesday: [{ open: '17:00', close: '23:30' }] } }] },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [
+      { phone: '+46 8 123 456 79', operatingHours: { monday: [], tuesday: [{ open: '17:00', close: '23:30' }] } },
+    ],
+  },
 );
 
 const instant = Type.String({ format: 'date-time' });
@@ -72,7 +108,15 @@ const storedDay = Type.Array(HoursInterval, { description: 'intervals in order o
 
 /** Stored hours: every weekday present, a closed day []. */
 export const WeekHoursView = Type.Object(
-  { monday: storedDay, tuesday: storedDay, wednesday: storedDay, thursday: storedDay, friday: storedDay, saturday: storedDay, sunday: storedDay },
+  {
+    monday: storedDay,
+    tuesday: storedDay,
+    wednesday: storedDay,
+    thursday: storedDay,
+    friday: storedDay,
+    saturday: storedDay,
+    sunday: storedDay,
+  },
   { title: 'WeekHours', additionalProperties: false },
 );
 
@@ -84,7 +128,11 @@ export const LocationView = Type.Object(
     operatingHours: WeekHoursView,
     address: Nullable(Type.String()),
     phone: Nullable(Type.String({ description: 'E.164' })),
-    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'absent on a location stored before the field existed' }))),
+    country: Type.Optional(
+      Nullable(
+        Type.String({ pattern: '^[A-Z]{2}$', description: 'absent on a location stored before the field existed' }),
+      ),
+    ),
     createdAt: instant,
     updatedAt: instant,
     version: Type.Integer({ minimum: 1 }),

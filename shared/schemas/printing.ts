@@ -27,17 +27,30 @@ export const ListTerminalsQuery = Type.Object({ locationId: Type.Optional(Numeri
 /** A terminal as PUT creates or replaces it: every field it has (an absent printerGroupId is none). */
 export const PutTerminalBody = Type.Object(
   { locationId: NumericId, name: displayName(100), printerGroupId: Type.Optional(Nullable(Uuid)) },
-  { additionalProperties: false, examples: [{ locationId: 101, name: 'Bar terminal 1', printerGroupId: '5b7c1e0a-3f2d-4a8b-9c6e-1d2f3a4b5c6d' }] },
+  {
+    additionalProperties: false,
+    examples: [{ locationId: 101, name: 'Bar terminal 1', printerGroupId: '5b7c1e0a-3f2d-4a8b-9c6e-1d2f3a4b5c6d' }],
+  },
 );
 
 /** A modification's price may take off (minor units, −1,000,000.00 to 1,000,000.00). */
-const ModificationPrice = Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, description: 'minor units; negative takes off' });
+const ModificationPrice = Type.Integer({
+  minimum: -100_000_000,
+  maximum: 100_000_000,
+  description: 'minor units; negative takes off',
+});
 
 export const PreCheckLineItem = Type.Object(
   {
     name: displayName(200),
     price: Money,
-    modifications: Type.Array(Type.Object({ name: displayName(200), price: ModificationPrice }, { title: 'PreCheckLineItem', additionalProperties: false }), { maxItems: 20 }),
+    modifications: Type.Array(
+      Type.Object(
+        { name: displayName(200), price: ModificationPrice },
+        { title: 'PreCheckLineItem', additionalProperties: false },
+      ),
+      { maxItems: 20 },
+    ),
     vatRate: Type.Optional(VatRate),
   },
   { additionalProperties: false },
@@ -94,12 +107,28 @@ const instant = Type.String({ format: 'date-time' });
 const version = Type.Integer({ minimum: 1 });
 
 export const PrinterGroupView = Type.Object(
-  { id: Uuid, locationId: NumericId, name: Type.String(), width: PrinterWidth, version, createdAt: instant, updatedAt: instant },
+  {
+    id: Uuid,
+    locationId: NumericId,
+    name: Type.String(),
+    width: PrinterWidth,
+    version,
+    createdAt: instant,
+    updatedAt: instant,
+  },
   { title: 'PrinterGroup', additionalProperties: false },
 );
 
 export const TerminalView = Type.Object(
-  { id: Uuid, locationId: NumericId, name: Type.String(), printerGroupId: Nullable(Uuid), version, createdAt: instant, updatedAt: instant },
+  {
+    id: Uuid,
+    locationId: NumericId,
+    name: Type.String(),
+    printerGroupId: Nullable(Uuid),
+    version,
+    createdAt: instant,
+    updatedAt: instant,
+  },
   { title: 'Terminal', additionalProperties: false },
 );
 

@@ -15,7 +15,12 @@ export const MAX_VAT_ROWS = 10;
  * `invoice`, `gift_card`, …). Free within the pattern: a POS names the provider it used; the
  * purchase summary groups by it.
  */
-export const PaymentProvider = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$', description: 'lower-case handle: stripe, adyen, swish, card, cash, …' });
+export const PaymentProvider = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$',
+  description: 'lower-case handle: stripe, adyen, swish, card, cash, …',
+});
 
 const purchaseLine = Type.Object(
   {
@@ -43,7 +48,13 @@ const vatRow = Type.Object(
 export const CreatePurchaseBody = Type.Object(
   {
     items: Type.Optional(Type.Array(purchaseLine, { minItems: 1, maxItems: MAX_PURCHASE_LINES })),
-    amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'minor units paid towards the bill, without tip and service fee' })),
+    amount: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100_000_000,
+        description: 'minor units paid towards the bill, without tip and service fee',
+      }),
+    ),
     vatRows: Type.Optional(Type.Array(vatRow, { minItems: 1, maxItems: MAX_VAT_ROWS })),
     tip: Type.Optional(Money),
     serviceFee: Type.Optional(Money),
@@ -53,7 +64,15 @@ export const CreatePurchaseBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { items: [{ itemId: 4711, quantity: 2 }, { name: 'Espresso', quantity: 1, unitPrice: 3500, vatRate: 12 }], tip: 2000, paymentProvider: 'stripe', providerReference: 'pi_3PqR8sLkJ2xY' },
+      {
+        items: [
+          { itemId: 4711, quantity: 2 },
+          { name: 'Espresso', quantity: 1, unitPrice: 3500, vatRate: 12 },
+        ],
+        tip: 2000,
+        paymentProvider: 'stripe',
+        providerReference: 'pi_3PqR8sLkJ2xY',
+      },
       { amount: 45000, vatRows: [{ vatRate: 12, amount: 45000 }], paymentProvider: 'cash' },
     ],
   },
@@ -72,9 +91,23 @@ export const CreateReviewBody = Type.Object(
   {
     purchaseIntentId: Uuid,
     rating: Type.Integer({ minimum: 1, maximum: 5 }),
-    reviewTags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_REVIEW_TAG_LENGTH, pattern: '\\S' }), { maxItems: MAX_REVIEW_TAGS, uniqueItems: true })),
+    reviewTags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_REVIEW_TAG_LENGTH, pattern: '\\S' }), {
+        maxItems: MAX_REVIEW_TAGS,
+        uniqueItems: true,
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ purchaseIntentId: '9c4e2a7b-1d3f-4b5a-8e6c-2f0a1b3c4d5e', rating: 5, reviewTags: ['friendly staff', 'great food'] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        purchaseIntentId: '9c4e2a7b-1d3f-4b5a-8e6c-2f0a1b3c4d5e',
+        rating: 5,
+        reviewTags: ['friendly staff', 'great food'],
+      },
+    ],
+  },
 );
 
 // ---- Answers ----
@@ -91,7 +124,10 @@ export const TabView = entity('Tab', {
   status: literals(tabStatuses),
   primaryUserId: Nullable(NumericId),
   purchaseCount: count,
-  paidCents: Type.Integer({ minimum: 0, description: 'what its purchases paid towards the bill (tips and fees not included)' }),
+  paidCents: Type.Integer({
+    minimum: 0,
+    description: 'what its purchases paid towards the bill (tips and fees not included)',
+  }),
   orderCount: count,
   anonymousMembers: count,
   openedAt: Nullable(Instant),
@@ -118,7 +154,9 @@ export const PurchaseView = entity('Purchase', {
   status: Type.Literal('succeeded', { description: 'only payments that happened are recorded' }),
   items: Type.Array(PurchaseLineView, { description: 'empty when it pays a plain amount' }),
   amount: Type.Integer({ minimum: 0, description: 'what pays the bill, without tip and service fee' }),
-  vatRows: Type.Array(view({ vatRate: VatRate, amount: Type.Integer({ minimum: 0 }), vat: Type.Integer({ minimum: 0 }) })),
+  vatRows: Type.Array(
+    view({ vatRate: VatRate, amount: Type.Integer({ minimum: 0 }), vat: Type.Integer({ minimum: 0 }) }),
+  ),
   tip: Money,
   serviceFee: Money,
   total: Type.Integer({ minimum: 0, description: 'amount + tip + serviceFee' }),
@@ -138,7 +176,10 @@ export const RecordedPurchaseView = entity('RecordedPurchase', {
   tab: view({ id: Uuid, status: literals(tabStatuses), billCents: cents, paidCents: cents, dueCents: cents }),
 });
 
-export const RefundReasonsView = entity('RefundReasons', { locationId: NumericId, reasons: Type.Array(view({ code: Type.String(), name: Type.String() })) });
+export const RefundReasonsView = entity('RefundReasons', {
+  locationId: NumericId,
+  reasons: Type.Array(view({ code: Type.String(), name: Type.String() })),
+});
 
 export const CloseAllTabsView = entity('CloseAllTabsResult', {
   locationIds: Type.Array(NumericId, { description: 'the locations the call looked at' }),

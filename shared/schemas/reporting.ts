@@ -12,7 +12,12 @@ export const ReportEmailsPath = Type.Object({ locationId: NumericId });
 
 /** PATCH /locations/{locationId}/report-emails: the whole list (de-duplicated case-insensitively, first spelling kept); [] stops the reports. */
 export const PatchReportEmailsBody = Type.Object(
-  { emails: Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: MAX_REPORT_EMAILS, description: `at most ${MAX_REPORT_EMAILS}` }) },
+  {
+    emails: Type.Array(Type.String({ format: 'email', maxLength: 254 }), {
+      maxItems: MAX_REPORT_EMAILS,
+      description: `at most ${MAX_REPORT_EMAILS}`,
+    }),
+  },
   { additionalProperties: false, examples: [{ emails: ['owner@bistro.example', 'accounts@bistro.example'] }] },
 );
 
@@ -38,9 +43,25 @@ const rateKey = '(?:0|[1-9][0-9]?|100)(?:\\.[0-9]?[1-9])?';
  */
 export const ExportAccounts = Type.Object(
   {
-    sales: Type.Record(Type.String({ pattern: `^(?:${rateKey}|none)$` }), LedgerAccount, { additionalProperties: false, maxProperties: 21, description: 'per VAT rate (and `none`): the sales account, credited with the net' }),
-    vat: Type.Record(Type.String({ pattern: `^${rateKey}$` }), LedgerAccount, { additionalProperties: false, maxProperties: 20, description: 'per VAT rate: the output VAT account' }),
-    paymentProviders: Type.Record(Type.String({ pattern: PaymentProvider.pattern as string, maxLength: 50 }), LedgerAccount, { additionalProperties: false, maxProperties: 50, description: 'per payment provider: the account debited with what it took' }),
+    sales: Type.Record(Type.String({ pattern: `^(?:${rateKey}|none)$` }), LedgerAccount, {
+      additionalProperties: false,
+      maxProperties: 21,
+      description: 'per VAT rate (and `none`): the sales account, credited with the net',
+    }),
+    vat: Type.Record(Type.String({ pattern: `^${rateKey}$` }), LedgerAccount, {
+      additionalProperties: false,
+      maxProperties: 20,
+      description: 'per VAT rate: the output VAT account',
+    }),
+    paymentProviders: Type.Record(
+      Type.String({ pattern: PaymentProvider.pattern as string, maxLength: 50 }),
+      LedgerAccount,
+      {
+        additionalProperties: false,
+        maxProperties: 50,
+        description: 'per payment provider: the account debited with what it took',
+      },
+    ),
     tips: LedgerAccount,
     serviceFees: Type.Optional(LedgerAccount),
   },
@@ -54,7 +75,9 @@ export const PutExportSettingsBody = Type.Object(
   {
     locationId: NumericId,
     exportType: ExportType,
-    includeServiceFees: Type.Optional(Type.Boolean({ default: false, description: 'book service fees (accounts.serviceFees required)' })),
+    includeServiceFees: Type.Optional(
+      Type.Boolean({ default: false, description: 'book service fees (accounts.serviceFees required)' }),
+    ),
     splitByCostCenter: Type.Optional(Type.Boolean({ default: false })),
     accounts: ExportAccounts,
   },
@@ -66,7 +89,12 @@ export const PutExportSettingsBody = Type.Object(
         exportType: 'sie',
         includeServiceFees: false,
         splitByCostCenter: false,
-        accounts: { sales: { '25': '3001', '12': '3002', none: '3000' }, vat: { '25': '2611', '12': '2621' }, paymentProviders: { card: '1580' }, tips: '2890' },
+        accounts: {
+          sales: { '25': '3001', '12': '3002', none: '3000' },
+          vat: { '25': '2611', '12': '2621' },
+          paymentProviders: { card: '1580' },
+          tips: '2890',
+        },
       },
     ],
   },
@@ -114,11 +142,52 @@ const costCenterFields = {
 /** The summary's answer (docs/reporting.md#the-purchase-summary); with the split, rows may name a cost center and `costCenters` is added. */
 export const PurchaseSummary = Type.Object(
   {
-    totals: Type.Object({ count: Type.Integer(), amount: money, vat: money, net: money, tip: money, serviceFee: money, total: money }, { additionalProperties: false }),
-    items: Type.Array(Type.Object({ itemId: Nullable(NumericId), name: Type.String(), unitPrice: money, vatRate: Nullable(Type.Number()), quantity: Type.Integer(), amount: money, ...costCenterFields }, { additionalProperties: false })),
-    vats: Type.Array(Type.Object({ vatRate: Nullable(Type.Number()), amount: money, vat: money, net: money, ...costCenterFields }, { additionalProperties: false })),
-    psp: Type.Array(Type.Object({ paymentProvider: Type.String(), count: Type.Integer(), amount: money, tip: money, serviceFee: money, total: money, ...costCenterFields }, { additionalProperties: false })),
-    costCenters: Type.Optional(Type.Array(Type.Object({ costCenterCode: Type.String(), costCenterName: Type.String(), amount: money, vat: money, net: money }, { additionalProperties: false }))),
+    totals: Type.Object(
+      { count: Type.Integer(), amount: money, vat: money, net: money, tip: money, serviceFee: money, total: money },
+      { additionalProperties: false },
+    ),
+    items: Type.Array(
+      Type.Object(
+        {
+          itemId: Nullable(NumericId),
+          name: Type.String(),
+          unitPrice: money,
+          vatRate: Nullable(Type.Number()),
+          quantity: Type.Integer(),
+          amount: money,
+          ...costCenterFields,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    vats: Type.Array(
+      Type.Object(
+        { vatRate: Nullable(Type.Number()), amount: money, vat: money, net: money, ...costCenterFields },
+        { additionalProperties: false },
+      ),
+    ),
+    psp: Type.Array(
+      Type.Object(
+        {
+          paymentProvider: Type.String(),
+          count: Type.Integer(),
+          amount: money,
+          tip: money,
+          serviceFee: money,
+          total: money,
+          ...costCenterFields,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    costCenters: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { costCenterCode: Type.String(), costCenterName: Type.String(), amount: money, vat: money, net: money },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,7 +18,10 @@ import { Instant, entity, literals, stamps, view } from './views';
  */
 export const entityTypes = ['item', 'variant_group', 'menu_layout', 'location_hours'] as const;
 export type EntityType = (typeof entityTypes)[number];
-export const EntityType = Type.Union(entityTypes.map((t) => Type.Literal(t)), { description: 'item, variant_group, menu_layout or location_hours (docs/schedules.md)' });
+export const EntityType = Type.Union(
+  entityTypes.map((t) => Type.Literal(t)),
+  { description: 'item, variant_group, menu_layout or location_hours (docs/schedules.md)' },
+);
 
 /**
  * How a rule names its days (docs/schedules.md):
@@ -29,7 +32,10 @@ export const EntityType = Type.Union(entityTypes.map((t) => Type.Literal(t)), { 
  */
 export const ruleTypes = ['weekly', 'date_range'] as const;
 export type RuleType = (typeof ruleTypes)[number];
-export const RuleType = Type.Union(ruleTypes.map((t) => Type.Literal(t)), { description: 'weekly or date_range (docs/schedules.md)' });
+export const RuleType = Type.Union(
+  ruleTypes.map((t) => Type.Literal(t)),
+  { description: 'weekly or date_range (docs/schedules.md)' },
+);
 
 /** When a rule applies and what it says, as stored and answered (every field present, null when unset). */
 export interface RuleTiming {
@@ -64,14 +70,27 @@ export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 /** A menu layout's id, or any entity id as a string. */
 export const ENTITY_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
-const time = Type.String({ pattern: TIME_PATTERN, description: 'HH:MM or HH:MM:SS, local wall time (seconds are stripped)' });
+const time = Type.String({
+  pattern: TIME_PATTERN,
+  description: 'HH:MM or HH:MM:SS, local wall time (seconds are stripped)',
+});
 const date = Type.String({ pattern: DATE_PATTERN, description: 'YYYY-MM-DD, local date' });
-const entityId = Type.String({ pattern: ENTITY_ID_PATTERN, description: 'the entity id: a numeric id for item, variant_group, location_hours; 1-64 letters, digits, - or _ for menu_layout' });
+const entityId = Type.String({
+  pattern: ENTITY_ID_PATTERN,
+  description:
+    'the entity id: a numeric id for item, variant_group, location_hours; 1-64 letters, digits, - or _ for menu_layout',
+});
 const description = Nullable(Type.String({ maxLength: 1000 }));
-const priority = Type.Integer({ minimum: 0, maximum: MAX_PRIORITY, description: 'between conflicting schedules the higher wins' });
+const priority = Type.Integer({
+  minimum: 0,
+  maximum: MAX_PRIORITY,
+  description: 'between conflicting schedules the higher wins',
+});
 
 const ruleFields = {
-  weekday: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday … 6 = Saturday (weekly rules)' }))),
+  weekday: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 6, description: '0 = Sunday … 6 = Saturday (weekly rules)' })),
+  ),
   startTime: Type.Optional(Nullable(time)),
   endTime: Type.Optional(Nullable(time)),
   startDate: Type.Optional(Nullable(date)),
@@ -84,7 +103,12 @@ const weekendBrunch = [
   { ruleType: 'weekly', weekday: 6, startTime: '10:00', endTime: '14:00' },
   { ruleType: 'weekly', weekday: 0, startTime: '10:00', endTime: '14:00' },
 ];
-const closedForHolidays = { ruleType: 'date_range', startDate: '2026-12-24', endDate: '2026-12-26', isAvailable: false };
+const closedForHolidays = {
+  ruleType: 'date_range',
+  startDate: '2026-12-24',
+  endDate: '2026-12-26',
+  isAvailable: false,
+};
 
 export const RuleBody = Type.Object(
   { ruleType: RuleType, ...ruleFields, isAvailable: Type.Optional(Type.Boolean({ default: true })) },
@@ -109,16 +133,33 @@ export const CreateScheduleBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ locationId: 101, entityType: 'menu_layout', entityId: 'brunch', name: 'Weekend brunch', priority: 10, rules: weekendBrunch }],
+    examples: [
+      {
+        locationId: 101,
+        entityType: 'menu_layout',
+        entityId: 'brunch',
+        name: 'Weekend brunch',
+        priority: 10,
+        rules: weekendBrunch,
+      },
+    ],
   },
 );
 
 export const UpdateScheduleBody = Type.Object(
-  { name: Type.Optional(displayName(200)), description: Type.Optional(description), isActive: Type.Optional(Type.Boolean()), priority: Type.Optional(priority) },
+  {
+    name: Type.Optional(displayName(200)),
+    description: Type.Optional(description),
+    isActive: Type.Optional(Type.Boolean()),
+    priority: Type.Optional(priority),
+  },
   { additionalProperties: false, minProperties: 1, examples: [{ name: 'Weekend brunch (summer)', isActive: false }] },
 );
 
-export const ReplaceRulesBody = Type.Object({ rules }, { additionalProperties: false, examples: [{ rules: [...weekendBrunch, closedForHolidays] }] });
+export const ReplaceRulesBody = Type.Object(
+  { rules },
+  { additionalProperties: false, examples: [{ rules: [...weekendBrunch, closedForHolidays] }] },
+);
 
 export const ListSchedulesQuery = Type.Object({
   locationId: Type.Optional(NumericId),
@@ -132,7 +173,9 @@ export const AvailabilityQuery = Type.Object({
   locationId: NumericId,
   entityType: EntityType,
   entityId,
-  checkTime: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 with Z or an offset; default now' })),
+  checkTime: Type.Optional(
+    Type.String({ format: 'date-time', description: 'ISO 8601 with Z or an offset; default now' }),
+  ),
 });
 
 export const SchedulePath = Type.Object({ id: NumericPathId });
@@ -141,7 +184,9 @@ export const RulePath = Type.Object({ ruleId: NumericPathId });
 
 // ---- Answers ----
 
-const shownTime = Nullable(Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local wall time' }));
+const shownTime = Nullable(
+  Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local wall time' }),
+);
 const shownDate = Nullable(date);
 
 /** A rule as stored and answered: every field present, null when unset. */
@@ -189,7 +234,10 @@ export const ScheduleAvailabilityView = entity('ScheduleAvailability', {
     [view({ scheduleId: NumericId, ruleId: NumericId, priority, isAvailable: Type.Boolean() }), Type.Null()],
     { description: 'the schedule and rule that decided; null when no rule applies' },
   ),
-  localTime: Type.String({ format: 'date-time', description: "checkTime as the location's wall time, ISO 8601 with its offset" }),
+  localTime: Type.String({
+    format: 'date-time',
+    description: "checkTime as the location's wall time, ISO 8601 with its offset",
+  }),
 });
 
 export type RuleBody = Static<typeof RuleBody>;

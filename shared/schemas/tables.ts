@@ -7,7 +7,11 @@ export const MAX_COMBINABLE = 20;
 
 const name = displayName(50);
 const capacity = Type.Integer({ minimum: 1, maximum: 100, description: 'guests' });
-const combinableWith = Type.Array(Uuid, { uniqueItems: true, maxItems: MAX_COMBINABLE, description: 'other tables of the same location this one can be combined with' });
+const combinableWith = Type.Array(Uuid, {
+  uniqueItems: true,
+  maxItems: MAX_COMBINABLE,
+  description: 'other tables of the same location this one can be combined with',
+});
 
 export const TablePath = Type.Object({ locationId: NumericId, id: Uuid });
 
@@ -15,11 +19,21 @@ export const ListTablesQuery = Type.Object(pageQuery(100, 20));
 
 export const CreateTableBody = Type.Object(
   { name, minCapacity: capacity, maxCapacity: capacity, combinableWith: Type.Optional(combinableWith) },
-  { additionalProperties: false, examples: [{ name: 'T12', minCapacity: 2, maxCapacity: 4, combinableWith: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c'] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { name: 'T12', minCapacity: 2, maxCapacity: 4, combinableWith: ['3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c'] },
+    ],
+  },
 );
 
 export const UpdateTableBody = Type.Object(
-  { name: Type.Optional(name), minCapacity: Type.Optional(capacity), maxCapacity: Type.Optional(capacity), combinableWith: Type.Optional(combinableWith) },
+  {
+    name: Type.Optional(name),
+    minCapacity: Type.Optional(capacity),
+    maxCapacity: Type.Optional(capacity),
+    combinableWith: Type.Optional(combinableWith),
+  },
   { additionalProperties: false, minProperties: 1, examples: [{ maxCapacity: 6 }] },
 );
 

@@ -13,7 +13,10 @@ import { Instant, entity, stamps } from './views';
  */
 export const variantGroupTypes = ['single', 'multiple', 'quantity'] as const;
 export type VariantGroupType = (typeof variantGroupTypes)[number];
-export const VariantGroupType = Type.Union(variantGroupTypes.map((t) => Type.Literal(t)), { description: 'single, multiple or quantity (docs/menu.md)' });
+export const VariantGroupType = Type.Union(
+  variantGroupTypes.map((t) => Type.Literal(t)),
+  { description: 'single, multiple or quantity (docs/menu.md)' },
+);
 
 /** At most this many variants, live or soft-deleted, in one group (the group holds them). */
 export const MAX_VARIANTS = 50;
@@ -21,7 +24,13 @@ export const MAX_VARIANTS = 50;
 const name = displayName(200);
 const description = Nullable(Type.String({ maxLength: 1000 }));
 const min = Type.Integer({ minimum: 0, maximum: 100, description: 'fewest variants (picks) a guest chooses' });
-const max = Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'most variants (picks) a guest chooses; null: as many as there are (single: 1)' }));
+const max = Nullable(
+  Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    description: 'most variants (picks) a guest chooses; null: as many as there are (single: 1)',
+  }),
+);
 
 export const VariantBody = Type.Object(
   { name, price: Type.Optional(Money), itemId: Type.Optional(Nullable(NumericId)) },
@@ -33,7 +42,10 @@ export const UpdateVariantBody = Type.Object(
   { additionalProperties: false, minProperties: 1, examples: [{ price: 2500 }] },
 );
 
-export const LinkVariantBody = Type.Object({ itemId: NumericId }, { additionalProperties: false, examples: [{ itemId: 4712 }] });
+export const LinkVariantBody = Type.Object(
+  { itemId: NumericId },
+  { additionalProperties: false, examples: [{ itemId: 4712 }] },
+);
 
 export const ListVariantGroupsQuery = Type.Object({
   locationId: Type.Optional(NumericId),
@@ -51,17 +63,35 @@ export const CreateVariantGroupBody = Type.Object(
     min: Type.Optional(min),
     max: Type.Optional(max),
     isVisible: Type.Optional(Type.Boolean()),
-    useChildCoursing: Type.Optional(Type.Boolean({ description: 'item-based variant children commit with their own coursing order' })),
+    useChildCoursing: Type.Optional(
+      Type.Boolean({ description: 'item-based variant children commit with their own coursing order' }),
+    ),
     variants: Type.Optional(Type.Array(VariantBody, { maxItems: MAX_VARIANTS })),
   },
   {
     additionalProperties: false,
-    examples: [{ locationId: 101, name: 'Size', type: 'single', min: 1, max: 1, variants: [{ name: 'Regular' }, { name: 'Large', price: 2000 }] }],
+    examples: [
+      {
+        locationId: 101,
+        name: 'Size',
+        type: 'single',
+        min: 1,
+        max: 1,
+        variants: [{ name: 'Regular' }, { name: 'Large', price: 2000 }],
+      },
+    ],
   },
 );
 
 export const UpdateVariantGroupBody = Type.Object(
-  { name: Type.Optional(name), description: Type.Optional(description), min: Type.Optional(min), max: Type.Optional(max), isVisible: Type.Optional(Type.Boolean()), useChildCoursing: Type.Optional(Type.Boolean()) },
+  {
+    name: Type.Optional(name),
+    description: Type.Optional(description),
+    min: Type.Optional(min),
+    max: Type.Optional(max),
+    isVisible: Type.Optional(Type.Boolean()),
+    useChildCoursing: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false, minProperties: 1, examples: [{ description: 'Choose a size', isVisible: true }] },
 );
 

@@ -28,4 +28,7 @@ export const stamps = { version: Version, createdAt: Instant, updatedAt: Instant
 
 /** One of these strings (a status, a kind), as a union of literals. */
 export const literals = <const T extends string>(values: readonly T[], description?: string): TUnion<TLiteral<T>[]> =>
-  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );

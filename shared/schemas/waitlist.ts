@@ -15,8 +15,12 @@ export const DEFAULT_OFFER_HOLD_MINUTES = 15;
 export const MAX_OFFER_HOLD_MINUTES = 24 * 60;
 
 const date = LocalDate("YYYY-MM-DD, the location's local date (years to 9998)");
-const wallTime = Type.String({ pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$', description: "HH:MM, the location's local wall time" });
-const text = (maxLength: number, description?: string) => Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
+const wallTime = Type.String({
+  pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: "HH:MM, the location's local wall time",
+});
+const text = (maxLength: number, description?: string) =>
+  Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
 
 export const JoinWaitlistBody = Type.Object(
   {
@@ -24,7 +28,11 @@ export const JoinWaitlistBody = Type.Object(
     partySize: Type.Integer({ minimum: 1, maximum: 100, description: 'guests' }),
     desiredDate: date,
     windowStart: wallTime,
-    windowEnd: Type.Optional(Type.Union([wallTime, Type.Null()], { description: 'the latest start the party would take; null or absent: windowStart alone' })),
+    windowEnd: Type.Optional(
+      Type.Union([wallTime, Type.Null()], {
+        description: 'the latest start the party would take; null or absent: windowStart alone',
+      }),
+    ),
     primaryUserId: Type.Optional(Nullable(NumericId)),
     guestName: Type.Optional(text(200)),
     guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
@@ -33,7 +41,18 @@ export const JoinWaitlistBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ locationId: 101, partySize: 4, desiredDate: '2026-12-18', windowStart: '19:00', windowEnd: '21:00', guestName: 'Ada Lovelace', guestPhone: '+46701234567', notes: 'Window table if possible' }],
+    examples: [
+      {
+        locationId: 101,
+        partySize: 4,
+        desiredDate: '2026-12-18',
+        windowStart: '19:00',
+        windowEnd: '21:00',
+        guestName: 'Ada Lovelace',
+        guestPhone: '+46701234567',
+        notes: 'Window table if possible',
+      },
+    ],
   },
 );
 
@@ -49,12 +68,27 @@ export const WaitlistPath = Type.Object({ id: Uuid });
 /** An offer is on the entry's desired date (a start after midnight is the next night's: not offered from this list). */
 export const OfferWaitlistBody = Type.Object(
   {
-    tableIds: Type.Array(Uuid, { minItems: 1, maxItems: 8, uniqueItems: true, description: 'tables of the location; the first is the primary' }),
+    tableIds: Type.Array(Uuid, {
+      minItems: 1,
+      maxItems: 8,
+      uniqueItems: true,
+      description: 'tables of the location; the first is the primary',
+    }),
     startTime: wallTime,
     endTime: Type.Optional(wallTime),
-    holdMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OFFER_HOLD_MINUTES, default: DEFAULT_OFFER_HOLD_MINUTES, description: 'how long the tables are held for the guest' })),
+    holdMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_OFFER_HOLD_MINUTES,
+        default: DEFAULT_OFFER_HOLD_MINUTES,
+        description: 'how long the tables are held for the guest',
+      }),
+    ),
   },
-  { additionalProperties: false, examples: [{ tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'], startTime: '20:30', holdMinutes: 20 }] },
+  {
+    additionalProperties: false,
+    examples: [{ tableIds: ['5b0e3c9d-2f4a-4c1e-9d7b-8a6f1e2d3c4b'], startTime: '20:30', holdMinutes: 20 }],
+  },
 );
 
 // ---- Answers ----
@@ -63,7 +97,8 @@ const shownText = Nullable(Type.String());
 
 /** The spot an entry was offered, held until `expiresAt` under `bookingId` (the id the booking will have). */
 export const WaitlistOfferView = entity('WaitlistOffer', {
-  ...Type.Pick(BookingView, ['tableIds', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt']).properties,
+  ...Type.Pick(BookingView, ['tableIds', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt'])
+    .properties,
   bookingId: Uuid,
   holdDates: Type.Array(date, { description: 'the local dates the table hold is stored in' }),
   offeredAt: Instant,
@@ -85,7 +120,9 @@ export const WaitlistEntryView = entity('WaitlistEntry', {
   guestEmail: Nullable(Type.String({ format: 'email' })),
   guestPhone: Nullable(Type.String({ description: 'E.164' })),
   notes: shownText,
-  offer: Type.Union([WaitlistOfferView, Type.Null()], { description: 'the current or last offer; null before the first' }),
+  offer: Type.Union([WaitlistOfferView, Type.Null()], {
+    description: 'the current or last offer; null before the first',
+  }),
   bookingId: Type.Union([Uuid, Type.Null()], { description: 'the booking an accepted offer made' }),
   ...stamps,
 });
@@ -93,9 +130,26 @@ export const WaitlistEntryListView = Type.Array(WaitlistEntryView);
 
 /** What the guest sees of their entry through its code: no notes, no contact details; accept adds the booking it made. */
 export const PublicWaitlistEntryView = entity('PublicWaitlistEntry', {
-  ...Type.Pick(WaitlistEntryView, ['id', 'code', 'locationId', 'status', 'partySize', 'desiredDate', 'windowStart', 'windowEnd', 'guestName', 'bookingId']).properties,
+  ...Type.Pick(WaitlistEntryView, [
+    'id',
+    'code',
+    'locationId',
+    'status',
+    'partySize',
+    'desiredDate',
+    'windowStart',
+    'windowEnd',
+    'guestName',
+    'bookingId',
+  ]).properties,
   offer: Nullable(Type.Omit(WaitlistOfferView, ['bookingId', 'holdDates'], { title: 'PublicWaitlistOffer' })),
-  booking: Type.Optional(Type.Pick(BookingView, ['id', 'confirmationCode', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'tab'], { title: 'WaitlistBooking' })),
+  booking: Type.Optional(
+    Type.Pick(
+      BookingView,
+      ['id', 'confirmationCode', 'status', 'bookingDate', 'startTime', 'endTime', 'timezone', 'guestCount', 'tab'],
+      { title: 'WaitlistBooking' },
+    ),
+  ),
 });
 
 export type JoinWaitlistBody = Static<typeof JoinWaitlistBody>;

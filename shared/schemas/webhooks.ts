@@ -6,16 +6,35 @@ const instant = Type.String({ format: 'date-time' });
 const url = Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'https URL of the receiver' });
 /** Event names are checked against the catalog by the domain (so the catalog can grow without regenerating validators). */
 const eventName = Type.String({ pattern: '^[a-z]+(-[a-z]+)*(\\.[a-z]+(-[a-z]+)*)+$', maxLength: 100 });
-const events = Type.Array(Type.Union([Type.Literal('*'), eventName]), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'event names, or "*" for all' });
+const events = Type.Array(Type.Union([Type.Literal('*'), eventName]), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'event names, or "*" for all',
+});
 const description = Nullable(Type.String({ maxLength: 500 }));
 
 export const CreateWebhookSubscriptionBody = Type.Object(
   { url, events: Type.Optional(events), description: Type.Optional(description) },
-  { additionalProperties: false, examples: [{ url: 'https://pos.example.com/brigade/webhooks', events: ['booking.created', 'booking.cancelled'], description: 'POS sync' }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        url: 'https://pos.example.com/brigade/webhooks',
+        events: ['booking.created', 'booking.cancelled'],
+        description: 'POS sync',
+      },
+    ],
+  },
 );
 
 export const UpdateWebhookSubscriptionBody = Type.Object(
-  { url: Type.Optional(url), events: Type.Optional(events), description: Type.Optional(description), active: Type.Optional(Type.Boolean()) },
+  {
+    url: Type.Optional(url),
+    events: Type.Optional(events),
+    description: Type.Optional(description),
+    active: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false, minProperties: 1, examples: [{ events: ['*'], active: false }] },
 );
 
@@ -27,7 +46,14 @@ export const ListWebhookDeliveriesQuery = Type.Object(pageQuery(100, 20));
 
 export const ListEventsQuery = Type.Object({
   since: Type.Optional(Type.String({ format: 'date-time', description: 'events at or after this time' })),
-  after: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: "an event's cursor: events after it" })),
+  after: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: "an event's cursor: events after it",
+    }),
+  ),
   type: Type.Optional(eventName),
   ...pageQuery(100, 20),
 });
@@ -35,7 +61,9 @@ export const ListEventsQuery = Type.Object({
 const subscriptionFields = {
   id: Uuid,
   url: Type.String(),
-  events: Type.Array(Type.String(), { description: 'the event names selected ("*" is stored as the names it stood for)' }),
+  events: Type.Array(Type.String(), {
+    description: 'the event names selected ("*" is stored as the names it stood for)',
+  }),
   description: Nullable(Type.String()),
   active: Type.Boolean(),
   previousSecretExpiresAt: Nullable(instant),
@@ -44,15 +72,27 @@ const subscriptionFields = {
   updatedAt: instant,
 };
 
-export const WebhookSubscriptionView = Type.Object(subscriptionFields, { title: 'WebhookSubscription', additionalProperties: false });
+export const WebhookSubscriptionView = Type.Object(subscriptionFields, {
+  title: 'WebhookSubscription',
+  additionalProperties: false,
+});
 
 /** Create and rotate-secret answer the signing secret, this once. */
 export const WebhookSubscriptionWithSecretView = Type.Object(
-  { ...subscriptionFields, secret: Type.String({ pattern: '^whsec_', description: '`whsec_` + base64 of 32 bytes: store it now, it is never shown again' }) },
+  {
+    ...subscriptionFields,
+    secret: Type.String({
+      pattern: '^whsec_',
+      description: '`whsec_` + base64 of 32 bytes: store it now, it is never shown again',
+    }),
+  },
   { title: 'WebhookSubscriptionWithSecret', additionalProperties: false },
 );
 
-export const DeletedWebhookSubscriptionView = Type.Object({ id: Uuid, deleted: Type.Literal(true) }, { additionalProperties: false });
+export const DeletedWebhookSubscriptionView = Type.Object(
+  { id: Uuid, deleted: Type.Literal(true) },
+  { additionalProperties: false },
+);
 
 const status = (...values: string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 

@@ -47,7 +47,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The secrets that sign now: the current one, and the one it replaced until that expires. */
 function signingSecrets(s: StoredSubscription, now: number): string[] {
-  const previousValid = s.previousSecret !== null && s.previousSecretExpiresAt !== null && Date.parse(s.previousSecretExpiresAt) > now;
+  const previousValid =
+    s.previousSecret !== null && s.previousSecretExpiresAt !== null && Date.parse(s.previousSecretExpiresAt) > now;
   return previousValid ? [s.secret, s.previousSecret!] : [s.secret];
 }
 
@@ -88,7 +89,14 @@ function deadAlert(d: StoredDelivery, s: StoredSubscription, result: SendResult,
 }
 
 /** The delivery's new state and log entry after attempt number `attempt` gave `result`. */
-function outcomeOf(d: StoredDelivery, s: StoredSubscription, result: SendResult, started: number, finished: number, delay: number | undefined) {
+function outcomeOf(
+  d: StoredDelivery,
+  s: StoredSubscription,
+  result: SendResult,
+  started: number,
+  finished: number,
+  delay: number | undefined,
+) {
   const attempt = d.attempts + 1;
   const at = iso(finished);
   const status = result.error === null ? 'delivered' : delay === undefined ? 'dead' : 'failed';
@@ -124,7 +132,11 @@ function outcomeOf(d: StoredDelivery, s: StoredSubscription, result: SendResult,
     alert,
   };
   const outcome: AttemptOutcome =
-    status === 'delivered' ? { kind: 'delivered' } : status === 'dead' ? { kind: 'dead', alertId: alert!.id } : { kind: 'retry', at: finished + delay! };
+    status === 'delivered'
+      ? { kind: 'delivered' }
+      : status === 'dead'
+        ? { kind: 'dead', alertId: alert!.id }
+        : { kind: 'retry', at: finished + delay! };
   return { record, outcome };
 }
 
@@ -142,14 +154,19 @@ export async function attemptDelivery(ref: DeliveryRef, options: AttemptOptions 
   if (due > started) return { kind: 'wait', at: due };
 
   const claim = randomUUID();
-  if (!(await deliveries.claim(ref.companyId, d, claim, iso(started), iso(started + leaseMs(settings.timeoutMs))))) return { kind: 'stale' };
+  if (!(await deliveries.claim(ref.companyId, d, claim, iso(started), iso(started + leaseMs(settings.timeoutMs)))))
+    return { kind: 'stale' };
 
   const { body } = d;
   const timestamp = Math.floor(started / 1000);
   const result = await postWebhook(
     s.url,
     body,
-    { 'webhook-id': d.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader(signingSecrets(s, started), d.id, timestamp, body) },
+    {
+      'webhook-id': d.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(signingSecrets(s, started), d.id, timestamp, body),
+    },
     { timeoutMs: settings.timeoutMs, stage: config().stage, signal: options.signal },
   );
   const finished = now();
@@ -160,6 +177,12 @@ export async function attemptDelivery(ref: DeliveryRef, options: AttemptOptions 
     pipelineLogger.warn('webhook attempt outlived its lease', { deliveryId: d.id });
     return { kind: 'stale' };
   }
-  if (outcome.kind === 'dead') pipelineLogger.warn('webhook delivery dead', { deliveryId: d.id, subscriptionId: s.id, event: d.event, alertId: outcome.alertId });
+  if (outcome.kind === 'dead')
+    pipelineLogger.warn('webhook delivery dead', {
+      deliveryId: d.id,
+      subscriptionId: s.id,
+      event: d.event,
+      alertId: outcome.alertId,
+    });
   return outcome;
 }

@@ -17,9 +17,14 @@ import { newDelivery } from './payload';
 /** Hands deliveries to the delivery queue. */
 export type Enqueue = (refs: DeliveryRef[]) => Promise<void>;
 
-const selects = (s: StoredSubscription, p: EventPayload) => s.createdAt <= p.timestamp && (s.events.includes('*') || s.events.includes(p.event));
+const selects = (s: StoredSubscription, p: EventPayload) =>
+  s.createdAt <= p.timestamp && (s.events.includes('*') || s.events.includes(p.event));
 
-export async function dispatch(message: OutboxMessage, enqueue: Enqueue, now: () => Date = () => new Date()): Promise<void> {
+export async function dispatch(
+  message: OutboxMessage,
+  enqueue: Enqueue,
+  now: () => Date = () => new Date(),
+): Promise<void> {
   if (message.kind === 'delivery') return enqueue([message.ref]);
   const { companyId, payload } = message.event;
   const targets = (await subscriptions.active(companyId)).filter((s) => selects(s, payload));
@@ -32,7 +37,9 @@ export async function dispatch(message: OutboxMessage, enqueue: Enqueue, now: ()
       // delivery worker's claim makes a duplicate message harmless). Anything further along is
       // already in the queue or done.
       const { existing } = made;
-      return existing.status === 'pending' && existing.round === 1 && existing.attempts === 0 ? refOf(companyId, existing) : undefined;
+      return existing.status === 'pending' && existing.round === 1 && existing.attempts === 0
+        ? refOf(companyId, existing)
+        : undefined;
     }),
   );
   await enqueue(queued.filter((r): r is DeliveryRef => r !== undefined));

@@ -14,5 +14,7 @@ type Pattern = readonly unknown[] | { readonly [key: string]: Pattern };
 export function matchesPattern(pattern: Pattern, value: unknown): boolean {
   if (Array.isArray(pattern)) return pattern.includes(value);
   if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(pattern as Record<string, Pattern>).every(([key, inner]) => matchesPattern(inner, (value as Record<string, unknown>)[key]));
+  return Object.entries(pattern as Record<string, Pattern>).every(([key, inner]) =>
+    matchesPattern(inner, (value as Record<string, unknown>)[key]),
+  );
 }

@@ -3,4 +3,5 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { outboxMessageOf, type OutboxMessage } from '../data/outbox';
 
-export const outboxMessageFromImage = (image: Record<string, AttributeValue>): OutboxMessage => outboxMessageOf(unmarshall(image));
+export const outboxMessageFromImage = (image: Record<string, AttributeValue>): OutboxMessage =>
+  outboxMessageOf(unmarshall(image));

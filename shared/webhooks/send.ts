@@ -46,10 +46,19 @@ export function failureOf(err: NodeJS.ErrnoException): FailureCategory {
   return 'network';
 }
 
-export function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
+export function postWebhook(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failed = (error: FailureCategory, httpStatus: number | null = null): SendResult => ({ httpStatus, error, durationMs: elapsed() });
+  const failed = (error: FailureCategory, httpStatus: number | null = null): SendResult => ({
+    httpStatus,
+    error,
+    durationMs: elapsed(),
+  });
 
   const url = new URL(rawUrl);
   if (formRefusal(url, options.stage)) return Promise.resolve(failed('blocked'));

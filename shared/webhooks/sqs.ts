@@ -2,7 +2,12 @@
  * The AWS edge of the delivery queue: messages carry a delivery reference (the delivery record is
  * the truth); waiting for the next attempt is the message's visibility timeout.
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { DeliveryRef } from '../data/outbox';
 import { captured } from '../runtime/tracing';
 import type { Enqueue } from './dispatch';
@@ -24,7 +29,12 @@ export const deliveryMessage = (ref: DeliveryRef): string => JSON.stringify(ref)
 
 export function parseDeliveryMessage(body: string): DeliveryRef {
   const ref = JSON.parse(body) as Partial<DeliveryRef>;
-  if (!Number.isInteger(ref.companyId) || typeof ref.subscriptionId !== 'string' || typeof ref.deliveryId !== 'string' || !Number.isInteger(ref.round)) {
+  if (
+    !Number.isInteger(ref.companyId) ||
+    typeof ref.subscriptionId !== 'string' ||
+    typeof ref.deliveryId !== 'string' ||
+    !Number.isInteger(ref.round)
+  ) {
     throw new Error('not a delivery message');
   }
   return ref as DeliveryRef;
@@ -37,14 +47,28 @@ export const sqsEnqueue =
     for (let i = 0; i < refs.length; i += BATCH) {
       const entries = refs.slice(i, i + BATCH).map((ref, n) => ({ Id: String(n), MessageBody: deliveryMessage(ref) }));
       const out = await sqs().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
-      if (out.Failed?.length) throw new Error(`${out.Failed.length} delivery message(s) not queued: ${out.Failed.map((f) => f.Code).join(', ')}`);
+      if (out.Failed?.length)
+        throw new Error(
+          `${out.Failed.length} delivery message(s) not queued: ${out.Failed.map((f) => f.Code).join(', ')}`,
+        );
     }
   };
 
 /** Makes a received message come back at `at` (epoch ms), within SQS's limits. */
-export async function deferMessage(queueUrl: string, receiptHandle: string, at: number, now = Date.now()): Promise<number> {
+export async function deferMessage(
+  queueUrl: string,
+  receiptHandle: string,
+  at: number,
+  now = Date.now(),
+): Promise<number> {
   const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil((at - now) / 1000)));
-  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
+  await sqs().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl,
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
   return seconds;
 }
 

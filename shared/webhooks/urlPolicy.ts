@@ -29,7 +29,8 @@ for (const [network, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
-] as const) notPublic.addSubnet(network, prefix, 'ipv4');
+] as const)
+  notPublic.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): where it puts the IPv4 address is the network's choice, and it is never public
   ['100::', 64],
@@ -37,7 +38,8 @@ for (const [network, prefix] of [
   ['fc00::', 7], // unique local, incl. the EC2 metadata address fd00:ec2::254
   ['fe80::', 10],
   ['ff00::', 8],
-] as const) notPublic.addSubnet(network, prefix, 'ipv6');
+] as const)
+  notPublic.addSubnet(network, prefix, 'ipv6');
 
 /** The eight 16-bit groups of an IPv6 address (`isIP` says it is one; a zone id is dropped). */
 function ipv6Groups(address: string): number[] {
@@ -65,7 +67,8 @@ const ipv4Of = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8,
 export function embeddedIpv4(address: string): string[] | undefined {
   const g = ipv6Groups(address);
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zero(0, 6) || (zero(0, 5) && g[5] === 0xffff) || (zero(0, 4) && g[4] === 0xffff && g[5] === 0)) return [ipv4Of(g[6]!, g[7]!)];
+  if (zero(0, 6) || (zero(0, 5) && g[5] === 0xffff) || (zero(0, 4) && g[4] === 0xffff && g[5] === 0))
+    return [ipv4Of(g[6]!, g[7]!)];
   if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return [ipv4Of(g[6]!, g[7]!)];
   if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)];
   if (g[0] === 0x2001 && g[1] === 0) return [ipv4Of(g[2]!, g[3]!), ipv4Of(~g[6]! & 0xffff, ~g[7]! & 0xffff)];
@@ -98,7 +101,8 @@ export function addressPolicy(url: URL, stage: Stage): (address: string) => bool
 /** Why the URL's form is refused (scheme, port, credentials), or undefined. No I/O. */
 export function formRefusal(url: URL, stage: Stage): string | undefined {
   const schemes = stage === 'local' ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return stage === 'local' ? 'must be an https URL, or http to loopback' : 'must be an https URL';
+  if (!schemes.includes(url.protocol))
+    return stage === 'local' ? 'must be an https URL, or http to loopback' : 'must be an https URL';
   // A receiver listens on 443; another port is how a URL reaches an admin or internal service on a public address.
   if (stage !== 'local' && url.port !== '') return 'must use port 443 (leave the port out)';
   // The URL is shown in answers and alerts; a receiver authenticates us by the signature instead.
@@ -111,10 +115,15 @@ export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 export type Resolve = (host: string) => Promise<string[]>;
 
-export const resolveHost: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const resolveHost: Resolve = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Why `raw` cannot receive webhooks on this stage, or undefined when it can. Resolves the host. */
-export async function urlRefusal(raw: string, stage: Stage, resolve: Resolve = resolveHost): Promise<string | undefined> {
+export async function urlRefusal(
+  raw: string,
+  stage: Stage,
+  resolve: Resolve = resolveHost,
+): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -151,12 +160,13 @@ export function guardedLookup(allowed: (address: string) => boolean): LookupFunc
     lookupCallback(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const refused = addresses.find((a) => !allowed(a.address));
-      if (refused) return callback(Object.assign(new Error(addressRefusal(refused.address)), { code: 'EADDRNOTALLOWED' }), '', 0);
+      if (refused)
+        return callback(Object.assign(new Error(addressRefusal(refused.address)), { code: 'EADDRNOTALLOWED' }), '', 0);
       if (options.all) return (callback as unknown as (e: null, all: typeof addresses) => void)(null, addresses);
       const [first] = addresses;
-      if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
+      if (!first)
+        return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '', 0);
       callback(null, first.address, first.family);
     });
   };
 }
-

@@ -13,20 +13,27 @@ import { answerTotals, readAnswerLog } from '../support/answer-log';
 
 const log = () => {
   const file = inject('answerLog');
-  expect(file && existsSync(file), 'no answer record: run this project together with the api project (npm test)').toBe(true);
+  expect(file && existsSync(file), 'no answer record: run this project together with the api project (npm test)').toBe(
+    true,
+  );
   return readAnswerLog(file);
 };
 
 describe('answers of the API suite against the OpenAPI description', () => {
   it('all matched', () => {
     const record = log();
-    expect(record.problems, `${record.problemCount} answers did not match (the first ${record.problems.length} shown)`).toEqual([]);
+    expect(
+      record.problems,
+      `${record.problemCount} answers did not match (the first ${record.problems.length} shown)`,
+    ).toEqual([]);
     expect(record.problemCount).toBe(0);
   });
 
   it('include a success answer with typed data for every operation that has a response schema', () => {
     const record = log();
-    const untyped = (routes as readonly Route[]).filter((r) => r.schemas.response !== undefined && !(record.operations[r.operationId]?.typed ?? 0)).map((r) => r.operationId);
+    const untyped = (routes as readonly Route[])
+      .filter((r) => r.schemas.response !== undefined && !(record.operations[r.operationId]?.typed ?? 0))
+      .map((r) => r.operationId);
     expect(untyped).toEqual([]);
     expect(answerTotals(record).answers).toBeGreaterThan(0);
   });

@@ -21,7 +21,10 @@ import { checkCalls, functionName, readCallLogs, writeIamReport, type IamReport 
 
 const apiCalls = (): AwsCall[] => {
   const dir = inject('apiCallLog');
-  expect(dir && existsSync(dir), 'no record of AWS calls: run this project together with the api project (npm test)').toBe(true);
+  expect(
+    dir && existsSync(dir),
+    'no record of AWS calls: run this project together with the api project (npm test)',
+  ).toBe(true);
   return readCallLogs(dir);
 };
 /** The integration files' calls, when that project ran in this run. */
@@ -41,7 +44,14 @@ describe('the deployed roles against every AWS call of the suite', () => {
 
   it('recorded calls of every operation (each counts its request at least), the fallback, the authorizer, the pipeline and the sweeper', () => {
     const exercised = new Set(report.exercised);
-    const expected = [...(routes as readonly Route[]).map((r) => r.operationId), 'fallback', 'authorizer', 'webhook-dispatcher', 'webhook-delivery', 'no-show-sweeper'];
+    const expected = [
+      ...(routes as readonly Route[]).map((r) => r.operationId),
+      'fallback',
+      'authorizer',
+      'webhook-dispatcher',
+      'webhook-delivery',
+      'no-show-sweeper',
+    ];
     expect(expected.map(functionName).filter((f) => !exercised.has(f))).toEqual([]);
   });
 
@@ -52,7 +62,9 @@ describe('the deployed roles against every AWS call of the suite', () => {
   it('lists the functions of the template no call exercised: only CDK-provided ones and, without the integration project, the catalog seed', () => {
     const roles = functionRoles(synth);
     const integrationRan = Boolean(inject('integrationCallLog'));
-    const expectedMissing = report.missing.filter((f) => !roles.get(f)?.cdkProvided && (integrationRan || f !== functionName('catalog-seed')));
+    const expectedMissing = report.missing.filter(
+      (f) => !roles.get(f)?.cdkProvided && (integrationRan || f !== functionName('catalog-seed')),
+    );
     expect(expectedMissing).toEqual([]);
   });
 });

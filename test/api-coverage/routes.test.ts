@@ -15,7 +15,9 @@ import { readRouteLog } from '../support/route-log';
 
 const log = () => {
   const file = inject('routeLog');
-  expect(file && existsSync(file), 'no route record: run this project together with the api project (npm test)').toBe(true);
+  expect(file && existsSync(file), 'no route record: run this project together with the api project (npm test)').toBe(
+    true,
+  );
   return readRouteLog(file);
 };
 const ok = (statuses: number[] | undefined) => (statuses ?? []).some((s) => s >= 200 && s < 300);
@@ -23,7 +25,9 @@ const ok = (statuses: number[] | undefined) => (statuses ?? []).some((s) => s >=
 describe('route coverage of the API suite', () => {
   it('called every row of the route table and got a 2xx answer from it', () => {
     const called = log();
-    const missing = (routes as readonly Route[]).filter((r) => !ok(called[r.operationId])).map((r) => `${r.method} ${r.path} (${r.operationId}): ${JSON.stringify(called[r.operationId] ?? [])}`);
+    const missing = (routes as readonly Route[])
+      .filter((r) => !ok(called[r.operationId]))
+      .map((r) => `${r.method} ${r.path} (${r.operationId}): ${JSON.stringify(called[r.operationId] ?? [])}`);
     expect(missing).toEqual([]);
   });
 

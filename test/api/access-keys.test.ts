@@ -23,7 +23,8 @@ interface KeyOut {
 }
 
 const create = (body: Record<string, unknown>, key = admin()) => call('POST', '/api/v1/api-keys', { key, body });
-const read = async (id: string, key = admin()) => (await call('GET', `/api/v1/api-keys/${id}`, { key })).body.data as KeyOut;
+const read = async (id: string, key = admin()) =>
+  (await call('GET', `/api/v1/api-keys/${id}`, { key })).body.data as KeyOut;
 const patch = (id: unknown, body: unknown, key = admin()) => call('PATCH', `/api/v1/api-keys/${id}`, { key, body });
 const revoke = (id: unknown, key = admin()) => call('POST', `/api/v1/api-keys/${id}/revoke`, { key });
 /** Every key of company 1, page by page (other test files add keys concurrently: assert by name, not by count). */
@@ -31,7 +32,9 @@ async function allKeys(): Promise<KeyOut[]> {
   const keys: KeyOut[] = [];
   let cursor: string | null = null;
   do {
-    const page: Answer = await call('GET', `/api/v1/api-keys?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: admin() });
+    const page: Answer = await call('GET', `/api/v1/api-keys?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+      key: admin(),
+    });
     keys.push(...page.body.data);
     cursor = page.body.meta.pagination.nextCursor;
   } while (cursor);
@@ -41,23 +44,43 @@ const named = async (name: unknown) => (await allKeys()).filter((k) => k.name ==
 /** The name of every key a refusal test asks for: none may exist afterwards. */
 const refused = `Refused ${Math.random().toString(36).slice(2)}`;
 /** A key of company 1 made over the API, with its plaintext. */
-const made = async (body: Record<string, unknown> = {}) => (await create({ name: 'Till', tier: 'standard', permissions: ['coursings.read'], ...body })).body.data as KeyOut & { key: string };
+const made = async (body: Record<string, unknown> = {}) =>
+  (await create({ name: 'Till', tier: 'standard', permissions: ['coursings.read'], ...body })).body.data as KeyOut & {
+    key: string;
+  };
 
 const roleIds: Record<string, number> = {};
 let platformOperatorRole: number;
 let hostRole: number;
 
 beforeAll(async () => {
-  for (const r of (await call('GET', '/api/v1/roles?limit=1000', { key: admin() })).body.data as { id: number; name: string }[]) roleIds[r.name] = r.id;
+  for (const r of (await call('GET', '/api/v1/roles?limit=1000', { key: admin() })).body.data as {
+    id: number;
+    name: string;
+  }[])
+    roleIds[r.name] = r.id;
   platformOperatorRole = await platformOperatorRoleId(1);
-  const catalog = (await call('GET', '/api/v1/permissions?category=coursings', { key: admin() })).body.data as { id: number; key: string }[];
+  const catalog = (await call('GET', '/api/v1/permissions?category=coursings', { key: admin() })).body.data as {
+    id: number;
+    key: string;
+  }[];
   const coursingsRead = catalog.find((p) => p.key === 'coursings.read')!.id;
-  hostRole = (await call('POST', '/api/v1/roles', { key: admin(), body: { name: 'Kitchen display', permissionIds: [coursingsRead] } })).body.data.id;
+  hostRole = (
+    await call('POST', '/api/v1/roles', {
+      key: admin(),
+      body: { name: 'Kitchen display', permissionIds: [coursingsRead] },
+    })
+  ).body.data.id;
 });
 
 describe('POST /api/v1/api-keys', () => {
   it('answers the record and, this once, the plaintext; the key works at once', async () => {
-    const out = await create({ name: 'Till 1', tier: 'premium', permissions: ['coursings.read', 'coursings.create'], locationIds: [here] });
+    const out = await create({
+      name: 'Till 1',
+      tier: 'premium',
+      permissions: ['coursings.read', 'coursings.create'],
+      locationIds: [here],
+    });
     expect(out.status).toBe(200);
     const data = out.body.data as KeyOut;
     expect(data).toEqual({
@@ -84,7 +107,7 @@ describe('POST /api/v1/api-keys', () => {
     expect((await allKeys()).find((k) => k.id === data.id)).toEqual(record);
   });
 
-  it('gives a key with a role the role\'s permissions', async () => {
+  it("gives a key with a role the role's permissions", async () => {
     const out = await create({ name: 'Kitchen screen', tier: 'standard', roleId: hostRole });
     expect(out.status).toBe(200);
     expect(out.body.data).toMatchObject({ roleId: hostRole, permissions: null });
@@ -94,7 +117,7 @@ describe('POST /api/v1/api-keys', () => {
     expect((await call('GET', '/api/v1/roles', { key: readonly.body.data.key })).status).toBe(200);
   });
 
-  it('limits a key made by a location-limited caller to that caller\'s locations', async () => {
+  it("limits a key made by a location-limited caller to that caller's locations", async () => {
     const limited = await testKey(1, { permissions: ['api_keys.manage', 'coursings.read'], locationIds: [here] });
     const out = await create({ name: 'Branch till', tier: 'standard', permissions: ['coursings.read'] }, limited);
     expect(out.status).toBe(200);
@@ -108,15 +131,42 @@ describe('POST /api/v1/api-keys', () => {
     ['no tier', { name: refused, permissions: ['coursings.read'] }, '/tier'],
     ['an unknown tier', { name: refused, tier: 'gold', permissions: ['coursings.read'] }, '/tier'],
     ['neither roleId nor permissions', { name: refused, tier: 'standard' }, '/roleId'],
-    ['both roleId and permissions', { name: refused, tier: 'standard', roleId: 1, permissions: ['coursings.read'] }, '/permissions'],
+    [
+      'both roleId and permissions',
+      { name: refused, tier: 'standard', roleId: 1, permissions: ['coursings.read'] },
+      '/permissions',
+    ],
     ['no permissions', { name: refused, tier: 'standard', permissions: [] }, '/permissions'],
     ['a malformed permission', { name: refused, tier: 'standard', permissions: ['Coursings.Read'] }, '/permissions/0'],
-    ['a repeated permission', { name: refused, tier: 'standard', permissions: ['tabs.read', 'tabs.read'] }, '/permissions'],
-    ['91 permissions', { name: refused, tier: 'standard', permissions: Array.from({ length: 91 }, (_, i) => `p${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.read`) }, '/permissions'],
+    [
+      'a repeated permission',
+      { name: refused, tier: 'standard', permissions: ['tabs.read', 'tabs.read'] },
+      '/permissions',
+    ],
+    [
+      '91 permissions',
+      {
+        name: refused,
+        tier: 'standard',
+        permissions: Array.from(
+          { length: 91 },
+          (_, i) => `p${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}.read`,
+        ),
+      },
+      '/permissions',
+    ],
     ['a roleId of 0', { name: refused, tier: 'standard', roleId: 0 }, '/roleId'],
     ['no locations', { name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: [] }, '/locationIds'],
-    ['a location that is not a number', { name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: ['101'] }, '/locationIds/0'],
-    ['an unknown field', { name: refused, tier: 'standard', permissions: ['tabs.read'], key: 'brigade_dev_mine' }, '/key'],
+    [
+      'a location that is not a number',
+      { name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: ['101'] },
+      '/locationIds/0',
+    ],
+    [
+      'an unknown field',
+      { name: refused, tier: 'standard', permissions: ['tabs.read'], key: 'brigade_dev_mine' },
+      '/key',
+    ],
   ])('answers 400 for %s, creating nothing', async (_name, body, path) => {
     const out = await create(body);
     expect(out.status).toBe(400);
@@ -126,25 +176,44 @@ describe('POST /api/v1/api-keys', () => {
 
   it('accepts a 100-character name and 90 permissions', async () => {
     expect((await create({ name: 'n'.repeat(100), tier: 'standard', permissions: ['tabs.read'] })).status).toBe(200);
-    const catalog = ((await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as { key: string; builtIn: boolean }[]).filter((p) => p.builtIn);
+    const catalog = (
+      (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as {
+        key: string;
+        builtIn: boolean;
+      }[]
+    ).filter((p) => p.builtIn);
     expect(catalog.length).toBeLessThanOrEqual(90);
-    expect((await create({ name: 'Everything', tier: 'unlimited', permissions: catalog.map((p) => p.key) })).status).toBe(200);
+    expect(
+      (await create({ name: 'Everything', tier: 'unlimited', permissions: catalog.map((p) => p.key) })).status,
+    ).toBe(200);
   });
 
-  it('answers 404 for unknown permissions (by index), roles and locations, and another company\'s role and location', async () => {
-    const unknownPermissions = await create({ name: refused, tier: 'standard', permissions: ['tabs.read', 'nowhere.read', 'nothing.manage'] });
+  it("answers 404 for unknown permissions (by index), roles and locations, and another company's role and location", async () => {
+    const unknownPermissions = await create({
+      name: refused,
+      tier: 'standard',
+      permissions: ['tabs.read', 'nowhere.read', 'nothing.manage'],
+    });
     expect(unknownPermissions.status).toBe(404);
     expect(unknownPermissions.body.error.details).toEqual([
       { path: '/permissions/1', message: expect.any(String) },
       { path: '/permissions/2', message: expect.any(String) },
     ]);
-    expect((await create({ name: refused, tier: 'standard', roleId: 987_654_321 })).body.error).toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/roleId' }] });
+    expect((await create({ name: refused, tier: 'standard', roleId: 987_654_321 })).body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: [{ path: '/roleId' }],
+    });
     // The platform-operator role is an unknown role to the company (access-privileges.test.ts compares the answers).
     expect((await create({ name: refused, tier: 'standard', roleId: platformOperatorRole })).status).toBe(404);
     const theirRole = (await call('GET', '/api/v1/roles?limit=1', { key: company(2).keys.admin })).body.data[0].id;
     expect((await create({ name: refused, tier: 'standard', roleId: theirRole })).status).toBe(404);
     for (const locationId of [theirLocation, 987_654]) {
-      const out = await create({ name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: [here, locationId] });
+      const out = await create({
+        name: refused,
+        tier: 'standard',
+        permissions: ['tabs.read'],
+        locationIds: [here, locationId],
+      });
       expect(out.status).toBe(404);
       expect(out.body.error.details).toEqual([{ path: '/locationIds/1', message: expect.any(String) }]);
     }
@@ -154,35 +223,53 @@ describe('POST /api/v1/api-keys', () => {
   it('answers 403 without api_keys.manage, for permissions or a role the caller lacks, a higher tier and other locations', async () => {
     const weak = await testKey(1, { permissions: ['api_keys.manage', 'tabs.read'], tier: 'premium' });
     const limited = await testKey(1, { permissions: ['api_keys.manage', 'tabs.read'], locationIds: [here] });
-    expect((await create({ name: refused, tier: 'standard', permissions: ['tabs.read'] }, company(1).keys.readonly)).status).toBe(403);
-    const escalation = await create({ name: refused, tier: 'standard', permissions: ['tabs.read', 'roles.update'] }, weak);
+    expect(
+      (await create({ name: refused, tier: 'standard', permissions: ['tabs.read'] }, company(1).keys.readonly)).status,
+    ).toBe(403);
+    const escalation = await create(
+      { name: refused, tier: 'standard', permissions: ['tabs.read', 'roles.update'] },
+      weak,
+    );
     expect(escalation.status).toBe(403);
-    expect(escalation.body.error.details).toEqual([{ path: '/permissions/1', message: expect.stringContaining('roles.update') }]);
+    expect(escalation.body.error.details).toEqual([
+      { path: '/permissions/1', message: expect.stringContaining('roles.update') },
+    ]);
     expect((await create({ name: refused, tier: 'standard', roleId: roleIds.admin }, weak)).status).toBe(403);
     const tier = await create({ name: refused, tier: 'unlimited', permissions: ['tabs.read'] }, weak);
     expect(tier.status).toBe(403);
     expect(tier.body.error.details).toEqual([{ path: '/tier', message: 'at most premium' }]);
-    expect((await create({ name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: [there] }, limited)).status).toBe(403);
-    expect((await create({ name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: null }, limited)).status).toBe(403);
+    expect(
+      (await create({ name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: [there] }, limited))
+        .status,
+    ).toBe(403);
+    expect(
+      (await create({ name: refused, tier: 'standard', permissions: ['tabs.read'], locationIds: null }, limited))
+        .status,
+    ).toBe(403);
     expect(await named(refused)).toEqual([]);
   });
 
-  it('lets a user choose any tier: a user\'s own tier is only its rate window', async () => {
+  it("lets a user choose any tier: a user's own tier is only its rate window", async () => {
     const user = await userToken(1, ['api_keys.manage', 'tabs.read']);
-    const out = await call('POST', '/api/v1/api-keys', { token: user, body: { name: 'From the dashboard', tier: 'unlimited', permissions: ['tabs.read'] } });
+    const out = await call('POST', '/api/v1/api-keys', {
+      token: user,
+      body: { name: 'From the dashboard', tier: 'unlimited', permissions: ['tabs.read'] },
+    });
     expect(out.status).toBe(200);
     expect(out.body.data.tier).toBe('unlimited');
   });
 });
 
 describe('GET /api/v1/api-keys', () => {
-  it('lists the company\'s keys, oldest first, with totals and cursors, never a plaintext or hash', async () => {
+  it("lists the company's keys, oldest first, with totals and cursors, never a plaintext or hash", async () => {
     const mine = await made({ name: 'Listed' });
     const all = await call('GET', '/api/v1/api-keys?limit=100', { key: admin() });
     expect(all.status).toBe(200);
     const items = all.body.data as KeyOut[];
     expect(items.map((k) => k.id)).toContain(mine.id);
-    expect(new Set(items.slice(0, 4).map((k) => k.name))).toEqual(new Set(['Seeded admin key', 'Seeded read-only key', 'Seeded standard key', 'Seeded premium key']));
+    expect(new Set(items.slice(0, 4).map((k) => k.name))).toEqual(
+      new Set(['Seeded admin key', 'Seeded read-only key', 'Seeded standard key', 'Seeded premium key']),
+    );
     const created = items.map((k) => k.createdAt);
     expect(created).toEqual([...created].sort());
     expect(JSON.stringify(items)).not.toMatch(/"key":|hash|\$2[aby]\$/);
@@ -190,7 +277,9 @@ describe('GET /api/v1/api-keys', () => {
 
     const first = await call('GET', '/api/v1/api-keys?limit=2', { key: admin() });
     expect(first.body.meta.pagination.limit).toBe(2);
-    const second = await call('GET', `/api/v1/api-keys?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() });
+    const second = await call('GET', `/api/v1/api-keys?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, {
+      key: admin(),
+    });
     expect(second.body.data.map((k: KeyOut) => k.id)).toEqual(items.slice(2, 4).map((k) => k.id));
     expect((await call('GET', '/api/v1/api-keys', { key: admin() })).body.meta.pagination.limit).toBe(20);
   });
@@ -206,11 +295,15 @@ describe('GET /api/v1/api-keys', () => {
   });
 
   it('answers 403 without api_keys.read', async () => {
-    expect((await call('GET', '/api/v1/api-keys', { key: await testKey(1, { permissions: ['roles.read'] }) })).status).toBe(403);
+    expect(
+      (await call('GET', '/api/v1/api-keys', { key: await testKey(1, { permissions: ['roles.read'] }) })).status,
+    ).toBe(403);
   });
 
   it('shows each company only its own keys', async () => {
-    const theirs = (await create({ name: 'Harbour till', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)).body.data as KeyOut;
+    const theirs = (
+      await create({ name: 'Harbour till', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)
+    ).body.data as KeyOut;
     const mine = (await call('GET', '/api/v1/api-keys?limit=100', { key: admin() })).body.data as KeyOut[];
     expect(mine.map((k) => k.id)).not.toContain(theirs.id);
   });
@@ -225,10 +318,14 @@ describe('GET /api/v1/api-keys/{id}', () => {
     expect(out.body.data.key).toBeUndefined();
   });
 
-  it('answers 400 for a malformed id, 404 for an unknown one and for another company\'s key', async () => {
+  it("answers 400 for a malformed id, 404 for an unknown one and for another company's key", async () => {
     expect((await call('GET', '/api/v1/api-keys/123', { key: admin() })).status).toBe(400);
-    expect((await call('GET', '/api/v1/api-keys/3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b', { key: admin() })).status).toBe(404);
-    const theirs = (await create({ name: 'Theirs', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)).body.data as KeyOut;
+    expect((await call('GET', '/api/v1/api-keys/3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b', { key: admin() })).status).toBe(
+      404,
+    );
+    const theirs = (
+      await create({ name: 'Theirs', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)
+    ).body.data as KeyOut;
     const out = await call('GET', `/api/v1/api-keys/${theirs.id}`, { key: admin() });
     expect(out.status).toBe(404);
     expect(out.body.error.code).toBe('NOT_FOUND');
@@ -236,7 +333,10 @@ describe('GET /api/v1/api-keys/{id}', () => {
 
   it('answers 403 without api_keys.read', async () => {
     const mine = await made();
-    expect((await call('GET', `/api/v1/api-keys/${mine.id}`, { key: await testKey(1, { permissions: ['roles.read'] }) })).status).toBe(403);
+    expect(
+      (await call('GET', `/api/v1/api-keys/${mine.id}`, { key: await testKey(1, { permissions: ['roles.read'] }) }))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -244,9 +344,22 @@ describe('PATCH /api/v1/api-keys/{id}', () => {
   it('renames, re-tiers, re-limits and re-grants a key; the change bites at once', async () => {
     const mine = await made({ permissions: ['coursings.read', 'roles.read'] });
     expect((await call('GET', '/api/v1/roles', { key: mine.key })).status).toBe(200);
-    const out = await patch(mine.id, { name: 'Renamed', tier: 'premium', permissions: ['coursings.read'], locationIds: [there] });
+    const out = await patch(mine.id, {
+      name: 'Renamed',
+      tier: 'premium',
+      permissions: ['coursings.read'],
+      locationIds: [there],
+    });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ id: mine.id, name: 'Renamed', tier: 'premium', permissions: ['coursings.read'], roleId: null, locationIds: [there], version: 2 });
+    expect(out.body.data).toMatchObject({
+      id: mine.id,
+      name: 'Renamed',
+      tier: 'premium',
+      permissions: ['coursings.read'],
+      roleId: null,
+      locationIds: [there],
+      version: 2,
+    });
     expect(await read(mine.id)).toEqual(out.body.data);
     expect((await call('GET', '/api/v1/roles', { key: mine.key })).status).toBe(403);
     const limited = await call('GET', `/api/v1/coursings?locationId=${there}`, { key: mine.key });
@@ -254,7 +367,12 @@ describe('PATCH /api/v1/api-keys/{id}', () => {
     expect(limited.headers.get('x-ratelimit-limit')).toBe('10000');
 
     const toRole = await patch(mine.id, { roleId: roleIds.readonly, locationIds: null });
-    expect(toRole.body.data).toMatchObject({ roleId: roleIds.readonly, permissions: null, locationIds: null, version: 3 });
+    expect(toRole.body.data).toMatchObject({
+      roleId: roleIds.readonly,
+      permissions: null,
+      locationIds: null,
+      version: 3,
+    });
     expect((await call('GET', '/api/v1/roles', { key: mine.key })).status).toBe(200);
     expect((await patch(mine.id, { name: 'Renamed' })).body.data.version).toBe(3); // nothing changed, nothing written
   });
@@ -276,15 +394,23 @@ describe('PATCH /api/v1/api-keys/{id}', () => {
     expect((await read(mine.id)).version).toBe(1);
   });
 
-  it('answers 400 for a malformed id, 404 for an unknown one, another company\'s key, an unknown permission or location', async () => {
+  it("answers 400 for a malformed id, 404 for an unknown one, another company's key, an unknown permission or location", async () => {
     expect((await patch('nope', { name: 'x' })).status).toBe(400);
     expect((await patch('3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b', { name: 'x' })).status).toBe(404);
-    const theirs = (await create({ name: 'Theirs', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)).body.data as KeyOut;
+    const theirs = (
+      await create({ name: 'Theirs', tier: 'standard', permissions: ['tabs.read'] }, company(2).keys.admin)
+    ).body.data as KeyOut;
     expect((await patch(theirs.id, { name: 'Mine now' })).status).toBe(404);
     expect((await read(theirs.id, company(2).keys.admin)).name).toBe('Theirs');
     const mine = await made();
-    expect((await patch(mine.id, { permissions: ['nowhere.read'] })).body.error).toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/permissions/0' }] });
-    expect((await patch(mine.id, { locationIds: [theirLocation] })).body.error).toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/locationIds/0' }] });
+    expect((await patch(mine.id, { permissions: ['nowhere.read'] })).body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: [{ path: '/permissions/0' }],
+    });
+    expect((await patch(mine.id, { locationIds: [theirLocation] })).body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: [{ path: '/locationIds/0' }],
+    });
     expect((await read(mine.id)).version).toBe(1);
   });
 
@@ -336,19 +462,21 @@ describe('POST /api/v1/api-keys/{id}/revoke and DELETE /api/v1/api-keys/{id}', (
     expect((await read(mine.id)).revokedAt).toBe(out.body.data.revokedAt);
   });
 
-  it('answers 400 for a malformed id, 404 for an unknown one and for another company\'s key', async () => {
+  it("answers 400 for a malformed id, 404 for an unknown one and for another company's key", async () => {
     for (const method of ['POST', 'DELETE'] as const) {
       const path = (id: string) => (method === 'POST' ? `/api/v1/api-keys/${id}/revoke` : `/api/v1/api-keys/${id}`);
       expect((await call(method, path('x'), { key: admin() })).status).toBe(400);
       expect((await call(method, path('3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b'), { key: admin() })).status).toBe(404);
     }
-    const theirs = (await create({ name: 'Theirs', tier: 'standard', permissions: ['roles.read'] }, company(2).keys.admin)).body.data as KeyOut & { key: string };
+    const theirs = (
+      await create({ name: 'Theirs', tier: 'standard', permissions: ['roles.read'] }, company(2).keys.admin)
+    ).body.data as KeyOut & { key: string };
     expect((await revoke(theirs.id)).status).toBe(404);
     expect((await call('DELETE', `/api/v1/api-keys/${theirs.id}`, { key: admin() })).status).toBe(404);
     expect((await call('GET', '/api/v1/roles', { key: theirs.key })).status).toBe(200);
   });
 
-  it('answers 403 without api_keys.manage and for a key beyond a limited caller\'s locations', async () => {
+  it("answers 403 without api_keys.manage and for a key beyond a limited caller's locations", async () => {
     const mine = await made();
     expect((await revoke(mine.id, company(1).keys.readonly)).status).toBe(403);
     const limited = await testKey(1, { permissions: ['api_keys.manage'], locationIds: [here] });
@@ -368,7 +496,9 @@ describe('the plaintext', () => {
     expect(dump).not.toContain(mine.key);
     expect(dump).not.toContain(mine.key.split('_').at(-1));
     // Events only: delivery requests are outbox items too, without a payload.
-    const payloads = items.filter((i) => i.entity === 'OUTBOX' && i.payload !== undefined).map((i) => i.payload as { event: string; resourceId: string });
+    const payloads = items
+      .filter((i) => i.entity === 'OUTBOX' && i.payload !== undefined)
+      .map((i) => i.payload as { event: string; resourceId: string });
     const events = payloads.filter((p) => p.resourceId === mine.id).map((p) => p.event);
     expect(events.sort()).toEqual(['api-key.created', 'api-key.revoked']);
   });
@@ -376,7 +506,10 @@ describe('the plaintext', () => {
 
 describe('the operator token', () => {
   it('manages keys of its own company like any user', async () => {
-    const out = await call('POST', '/api/v1/api-keys', { token: devKeys().operatorToken, body: { name: 'Support', tier: 'standard', permissions: ['tabs.read'] } });
+    const out = await call('POST', '/api/v1/api-keys', {
+      token: devKeys().operatorToken,
+      body: { name: 'Support', tier: 'standard', permissions: ['tabs.read'] },
+    });
     expect(out.status).toBe(200);
     expect((await read(out.body.data.id)).name).toBe('Support');
   });

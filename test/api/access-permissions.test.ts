@@ -8,9 +8,13 @@ const admin = () => company(1).keys.admin;
 const word = () => Array.from({ length: 10 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 const newKey = () => `${word()}.read`;
 
-const create = (body: Record<string, unknown>, auth: { token?: string; key?: string } = { token: operator() }) => call('POST', '/api/v1/permissions', { ...auth, body });
+const create = (body: Record<string, unknown>, auth: { token?: string; key?: string } = { token: operator() }) =>
+  call('POST', '/api/v1/permissions', { ...auth, body });
 /** Every permission of the catalog with this key (the list filtered by search). */
-const find = async (key: string) => (await call('GET', `/api/v1/permissions?search=${key}&limit=1000`, { key: admin() })).body.data.filter((p: { key: string }) => p.key === key);
+const find = async (key: string) =>
+  (await call('GET', `/api/v1/permissions?search=${key}&limit=1000`, { key: admin() })).body.data.filter(
+    (p: { key: string }) => p.key === key,
+  );
 
 let user: string;
 beforeAll(async () => {
@@ -32,26 +36,43 @@ describe('GET /api/v1/permissions', () => {
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
-    expect(out.body.meta.pagination).toMatchObject({ page: 1, limit: 1000, total: out.body.data.length, nextCursor: null });
+    expect(out.body.meta.pagination).toMatchObject({
+      page: 1,
+      limit: 1000,
+      total: out.body.data.length,
+      nextCursor: null,
+    });
     // The same platform-wide catalog for another company (other files add custom permissions meanwhile: the built-ins are compared).
     const theirs = await call('GET', '/api/v1/permissions?limit=1000', { key: company(2).keys.readonly });
-    const builtInIds = (answer: typeof out) => answer.body.data.filter((p: { builtIn: boolean }) => p.builtIn).map((p: { id: number }) => p.id);
+    const builtInIds = (answer: typeof out) =>
+      answer.body.data.filter((p: { builtIn: boolean }) => p.builtIn).map((p: { id: number }) => p.id);
     expect(builtInIds(theirs)).toEqual(builtInIds(out));
     expect(builtInIds(out).length).toBeGreaterThan(0);
   });
 
   it('filters by exact category and searches key, name and description ignoring case; pages by 50', async () => {
     const key = `${word()}.manage`;
-    await create({ key, name: 'Manage loyalty tiers', description: 'Gold and SILVER members', category: `cat${word()}` });
+    await create({
+      key,
+      name: 'Manage loyalty tiers',
+      description: 'Gold and SILVER members',
+      category: `cat${word()}`,
+    });
     const [made] = await find(key);
-    expect((await call('GET', `/api/v1/permissions?category=${made.category}`, { key: admin() })).body.data).toEqual([made]);
-    expect((await call('GET', '/api/v1/permissions?category=coursings', { key: admin() })).body.data.map((p: { key: string }) => p.key)).toEqual([
-      'coursings.create',
-      'coursings.read',
-      'coursings.update',
+    expect((await call('GET', `/api/v1/permissions?category=${made.category}`, { key: admin() })).body.data).toEqual([
+      made,
     ]);
+    expect(
+      (await call('GET', '/api/v1/permissions?category=coursings', { key: admin() })).body.data.map(
+        (p: { key: string }) => p.key,
+      ),
+    ).toEqual(['coursings.create', 'coursings.read', 'coursings.update']);
     for (const search of [key.toUpperCase(), 'loyalty TIERS', 'silver members']) {
-      expect((await call('GET', `/api/v1/permissions?search=${encodeURIComponent(search)}`, { key: admin() })).body.data.map((p: { key: string }) => p.key)).toContain(key);
+      expect(
+        (await call('GET', `/api/v1/permissions?search=${encodeURIComponent(search)}`, { key: admin() })).body.data.map(
+          (p: { key: string }) => p.key,
+        ),
+      ).toContain(key);
     }
     const first = await call('GET', '/api/v1/permissions', { key: admin() });
     expect(first.body.meta.pagination).toMatchObject({ page: 1, limit: 50 });
@@ -61,12 +82,18 @@ describe('GET /api/v1/permissions', () => {
   });
 
   it('accepts cursor like every other list: nextCursor leads on after the last key listed, filters from the query', async () => {
-    const builtIns = (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data.filter((p: { builtIn: boolean }) => p.builtIn).map((p: { key: string }) => p.key);
+    const builtIns = (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data
+      .filter((p: { builtIn: boolean }) => p.builtIn)
+      .map((p: { key: string }) => p.key);
     const keys: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const out: { status: number; body: any } = await call('GET', `/api/v1/permissions?limit=20${cursor ? `&cursor=${cursor}` : ''}`, { key: admin() });
+      const out: { status: number; body: any } = await call(
+        'GET',
+        `/api/v1/permissions?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
+        { key: admin() },
+      );
       expect(out.status).toBe(200);
       expect(out.body.meta.pagination.page).toBe(++pages);
       keys.push(...out.body.data.map((p: { key: string }) => p.key));
@@ -77,7 +104,11 @@ describe('GET /api/v1/permissions', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys).toEqual(expect.arrayContaining(builtIns));
     const coursings = await call('GET', '/api/v1/permissions?category=coursings&limit=2', { key: admin() });
-    const rest = await call('GET', `/api/v1/permissions?category=coursings&limit=2&cursor=${coursings.body.meta.pagination.nextCursor}`, { key: admin() });
+    const rest = await call(
+      'GET',
+      `/api/v1/permissions?category=coursings&limit=2&cursor=${coursings.body.meta.pagination.nextCursor}`,
+      { key: admin() },
+    );
     expect(rest.body.data.map((p: { key: string }) => p.key)).toEqual(['coursings.update']);
     expect(rest.body.meta.pagination).toMatchObject({ page: 2, nextCursor: null });
   });
@@ -88,7 +119,11 @@ describe('GET /api/v1/permissions', () => {
     ['limit 1001', 'limit=1001', '/limit'],
     ['empty search', 'search=', '/search'],
     ['empty category', 'category=', '/category'],
-    ['a cursor of another list', `cursor=${Buffer.from(JSON.stringify({ p: 2, k: { pk: 'C#1', sk: 'ROLE#1' } })).toString('base64url')}`, '/cursor'],
+    [
+      'a cursor of another list',
+      `cursor=${Buffer.from(JSON.stringify({ p: 2, k: { pk: 'C#1', sk: 'ROLE#1' } })).toString('base64url')}`,
+      '/cursor',
+    ],
     ['a cursor that is not one', 'cursor=garbage', '/cursor'],
     ['a page past page × limit 1000', 'page=2&limit=600', '/page'],
   ])('answers 400 for %s', async (_name, query, path) => {
@@ -108,7 +143,16 @@ describe('POST /api/v1/permissions', () => {
     const key = `${word()}_${word()}.bulk_${word()}`;
     const out = await create({ key, name: 'Bulk loyalty', description: null, category: 'loyalty' });
     expect(out.status).toBe(200);
-    expect(out.body.data).toEqual({ id: expect.any(Number), key, name: 'Bulk loyalty', description: null, category: 'loyalty', builtIn: false, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(out.body.data).toEqual({
+      id: expect.any(Number),
+      key,
+      name: 'Bulk loyalty',
+      description: null,
+      category: 'loyalty',
+      builtIn: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(await find(key)).toEqual([out.body.data]);
   });
 
@@ -122,7 +166,11 @@ describe('POST /api/v1/permissions', () => {
     ['no name', { key: 'loyalty.read' }, '/name'],
     ['an empty name', { key: 'loyalty.read', name: '' }, '/name'],
     ['a name of 101 characters', { key: 'loyalty.read', name: 'n'.repeat(101) }, '/name'],
-    ['a description of 1001 characters', { key: 'loyalty.read', name: 'x', description: 'd'.repeat(1001) }, '/description'],
+    [
+      'a description of 1001 characters',
+      { key: 'loyalty.read', name: 'x', description: 'd'.repeat(1001) },
+      '/description',
+    ],
     ['an empty category', { key: 'loyalty.read', name: 'x', category: '' }, '/category'],
     ['a category of 101 characters', { key: 'loyalty.read', name: 'x', category: 'c'.repeat(101) }, '/category'],
     ['an unknown field', { key: 'loyalty.read', name: 'x', builtIn: true }, '/builtIn'],
@@ -133,7 +181,10 @@ describe('POST /api/v1/permissions', () => {
   });
 
   it('accepts the bounds: 100-character name, 1000-character description', async () => {
-    expect((await create({ key: newKey(), name: 'n'.repeat(100), description: 'd'.repeat(1000), category: 'c'.repeat(100) })).status).toBe(200);
+    expect(
+      (await create({ key: newKey(), name: 'n'.repeat(100), description: 'd'.repeat(1000), category: 'c'.repeat(100) }))
+        .status,
+    ).toBe(200);
   });
 
   it('refuses API keys, users who are not internal operators, and operators lacking the permission (403), adding nothing', async () => {
@@ -166,15 +217,26 @@ describe('POST /api/v1/permissions', () => {
 });
 
 describe('PUT /api/v1/permissions/{id}', () => {
-  const update = (id: unknown, body: unknown, auth: { token?: string; key?: string } = { token: operator() }) => call('PUT', `/api/v1/permissions/${id}`, { ...auth, body });
+  const update = (id: unknown, body: unknown, auth: { token?: string; key?: string } = { token: operator() }) =>
+    call('PUT', `/api/v1/permissions/${id}`, { ...auth, body });
 
   it('changes name, description and category; the key stays', async () => {
     const made = (await create({ key: newKey(), name: 'Before' })).body.data;
     const out = await update(made.id, { name: 'After', description: 'Why', category: 'loyalty' });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ id: made.id, key: made.key, name: 'After', description: 'Why', category: 'loyalty', createdAt: made.createdAt });
+    expect(out.body.data).toMatchObject({
+      id: made.id,
+      key: made.key,
+      name: 'After',
+      description: 'Why',
+      category: 'loyalty',
+      createdAt: made.createdAt,
+    });
     expect(await find(made.key)).toEqual([out.body.data]);
-    expect((await update(made.id, { description: null })).body.data).toMatchObject({ name: 'After', description: null });
+    expect((await update(made.id, { description: null })).body.data).toMatchObject({
+      name: 'After',
+      description: null,
+    });
   });
 
   it.each([
@@ -209,7 +271,8 @@ describe('PUT /api/v1/permissions/{id}', () => {
 });
 
 describe('DELETE /api/v1/permissions/{id}', () => {
-  const remove = (id: unknown, auth: { token?: string; key?: string } = { token: operator() }) => call('DELETE', `/api/v1/permissions/${id}`, auth);
+  const remove = (id: unknown, auth: { token?: string; key?: string } = { token: operator() }) =>
+    call('DELETE', `/api/v1/permissions/${id}`, auth);
 
   it('deletes a permission nobody uses', async () => {
     const made = (await create({ key: newKey(), name: 'Short-lived' })).body.data;
@@ -222,26 +285,37 @@ describe('DELETE /api/v1/permissions/{id}', () => {
 
   it('answers 409 while a role uses it, and deletes it once the role no longer does', async () => {
     const made = (await create({ key: newKey(), name: 'Used by a role' })).body.data;
-    const role = await call('POST', '/api/v1/roles', { token: operator(), body: { name: 'Uses it', permissionIds: [made.id] } });
+    const role = await call('POST', '/api/v1/roles', {
+      token: operator(),
+      body: { name: 'Uses it', permissionIds: [made.id] },
+    });
     expect(role.status).toBe(200);
     const refused = await remove(made.id);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('CONFLICT');
     expect(await find(made.key)).toEqual([made]);
-    expect((await call('PUT', `/api/v1/roles/${role.body.data.id}`, { token: operator(), body: { permissionIds: [] } })).status).toBe(200);
+    expect(
+      (await call('PUT', `/api/v1/roles/${role.body.data.id}`, { token: operator(), body: { permissionIds: [] } }))
+        .status,
+    ).toBe(200);
     expect((await remove(made.id)).status).toBe(200);
   });
 
   it('answers 409 while an API key uses it, and deletes it once the key is revoked', async () => {
     const made = (await create({ key: newKey(), name: 'Used by a key' })).body.data;
-    const apiKey = await call('POST', '/api/v1/api-keys', { token: operator(), body: { name: 'Uses it', tier: 'standard', permissions: [made.key] } });
+    const apiKey = await call('POST', '/api/v1/api-keys', {
+      token: operator(),
+      body: { name: 'Uses it', tier: 'standard', permissions: [made.key] },
+    });
     expect(apiKey.status).toBe(200);
     expect((await remove(made.id)).status).toBe(409);
-    expect((await call('POST', `/api/v1/api-keys/${apiKey.body.data.id}/revoke`, { token: operator() })).status).toBe(200);
+    expect((await call('POST', `/api/v1/api-keys/${apiKey.body.data.id}/revoke`, { token: operator() })).status).toBe(
+      200,
+    );
     expect((await remove(made.id)).status).toBe(200);
   });
 
-  it('answers 409 for a built-in permission: the API\'s operations require it', async () => {
+  it("answers 409 for a built-in permission: the API's operations require it", async () => {
     const [builtIn] = await find('tabs.read');
     expect((await remove(builtIn.id)).status).toBe(409);
     expect(await find('tabs.read')).toEqual([builtIn]);

@@ -33,10 +33,14 @@ let platformOperatorRole: number;
 const admin = () => own.keys.admin;
 const operator = () => devKeys().operatorToken;
 const roles = async (key = admin()) => (await call('GET', '/api/v1/roles?limit=1000', { key })).body.data as RoleOut[];
-const readKey = async (id: string) => (await call('GET', `/api/v1/api-keys/${id}`, { key: admin() })).body.data as KeyOut;
+const readKey = async (id: string) =>
+  (await call('GET', `/api/v1/api-keys/${id}`, { key: admin() })).body.data as KeyOut;
 /** A key made by the company's admin over the API. */
 async function keyOf(body: Record<string, unknown>): Promise<KeyOut> {
-  const out = await call('POST', '/api/v1/api-keys', { key: admin(), body: { name: 'Target', tier: 'standard', ...body } });
+  const out = await call('POST', '/api/v1/api-keys', {
+    key: admin(),
+    body: { name: 'Target', tier: 'standard', ...body },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
 }
@@ -45,7 +49,11 @@ const works = async (key: string) => (await call('GET', '/api/v1/coursings', { k
 beforeAll(async () => {
   own = await freshCompany('Privileges company');
   for (const r of await roles()) roleIds[r.name] = r.id;
-  for (const p of (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as { id: number; key: string }[]) permissionIds[p.key] = p.id;
+  for (const p of (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as {
+    id: number;
+    key: string;
+  }[])
+    permissionIds[p.key] = p.id;
   platformOperatorRole = await platformOperatorRoleId(own.companyId);
 });
 
@@ -53,7 +61,10 @@ describe('no change of a key or role by a weaker credential (item 6)', () => {
   /** A premium key that may manage keys and read coursings, and nothing else. */
   let weak: string;
   beforeAll(async () => {
-    weak = await testKey(own.companyId, { permissions: ['api_keys.manage', 'api_keys.read', 'coursings.read'], tier: 'premium' });
+    weak = await testKey(own.companyId, {
+      permissions: ['api_keys.manage', 'api_keys.read', 'coursings.read'],
+      tier: 'premium',
+    });
   });
 
   it('refuses to rename, re-grant, revoke or delete a key holding a permission the caller lacks (403 naming it), changing nothing', async () => {
@@ -69,24 +80,30 @@ describe('no change of a key or role by a weaker credential (item 6)', () => {
       expect(out.status, `${method} ${path}`).toBe(403);
       expect(out.body.error.code).toBe('FORBIDDEN');
       expect(out.body.error.message).toContain('bookings.manage');
-      expect(out.body.error.details).toEqual([{ path: '/permissions', message: 'holds bookings.manage, which this credential does not hold' }]);
+      expect(out.body.error.details).toEqual([
+        { path: '/permissions', message: 'holds bookings.manage, which this credential does not hold' },
+      ]);
     }
     const { key: _plaintext, ...record } = target;
     expect(await readKey(target.id)).toEqual(record);
     expect(await works(target.key)).toBe(200);
   });
 
-  it('refuses to change or revoke a key on a higher tier than the calling key\'s', async () => {
+  it("refuses to change or revoke a key on a higher tier than the calling key's", async () => {
     const target = await keyOf({ tier: 'unlimited', permissions: ['coursings.read'] });
     const out = await call('POST', `/api/v1/api-keys/${target.id}/revoke`, { key: weak });
     expect(out.status).toBe(403);
     expect(out.body.error.message).toContain('unlimited tier');
-    expect(out.body.error.details).toEqual([{ path: '/tier', message: 'the key is on the unlimited tier, above this credential\'s premium' }]);
-    expect((await call('PATCH', `/api/v1/api-keys/${target.id}`, { key: weak, body: { tier: 'standard' } })).status).toBe(403);
+    expect(out.body.error.details).toEqual([
+      { path: '/tier', message: "the key is on the unlimited tier, above this credential's premium" },
+    ]);
+    expect(
+      (await call('PATCH', `/api/v1/api-keys/${target.id}`, { key: weak, body: { tier: 'standard' } })).status,
+    ).toBe(403);
     expect(await readKey(target.id)).toMatchObject({ tier: 'unlimited', revokedAt: null, version: 1 });
   });
 
-  it('judges a key with a role by the role\'s permissions as they are: the admin role holds everything', async () => {
+  it("judges a key with a role by the role's permissions as they are: the admin role holds everything", async () => {
     const readonly = await keyOf({ roleId: roleIds.readonly });
     const adminKey = await keyOf({ tier: 'premium', roleId: roleIds.admin });
     for (const target of [readonly, adminKey]) {
@@ -98,7 +115,9 @@ describe('no change of a key or role by a weaker credential (item 6)', () => {
     }
     // A key whose every permission the caller holds, at a tier no higher than its own, it may manage.
     const covered = await keyOf({ tier: 'premium', permissions: ['coursings.read'] });
-    expect((await call('PATCH', `/api/v1/api-keys/${covered.id}`, { key: weak, body: { name: 'Renamed' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/api-keys/${covered.id}`, { key: weak, body: { name: 'Renamed' } })).status,
+    ).toBe(200);
     expect((await call('POST', `/api/v1/api-keys/${covered.id}/revoke`, { key: weak })).status).toBe(200);
     expect(await works(covered.key)).toBe(401);
   });
@@ -108,29 +127,51 @@ describe('no change of a key or role by a weaker credential (item 6)', () => {
     const target = await keyOf({ tier: 'unlimited', permissions: ['coursings.read', 'webhooks.manage'] });
     const refused = await call('POST', `/api/v1/api-keys/${target.id}/revoke`, { token: user });
     expect(refused.status).toBe(403);
-    expect(refused.body.error.details).toEqual([{ path: '/permissions', message: 'holds webhooks.manage, which this credential does not hold' }]);
+    expect(refused.body.error.details).toEqual([
+      { path: '/permissions', message: 'holds webhooks.manage, which this credential does not hold' },
+    ]);
     const within = await keyOf({ tier: 'unlimited', permissions: ['coursings.read'] });
     expect((await call('POST', `/api/v1/api-keys/${within.id}/revoke`, { token: user })).status).toBe(200);
   });
 
   it('refuses to update a role holding a permission the caller lacks, changing nothing', async () => {
-    const strong = (await call('POST', '/api/v1/roles', { key: admin(), body: { name: 'Floor manager', permissionIds: [permissionIds['coursings.read'], permissionIds['bookings.manage']] } })).body.data as RoleOut;
+    const strong = (
+      await call('POST', '/api/v1/roles', {
+        key: admin(),
+        body: {
+          name: 'Floor manager',
+          permissionIds: [permissionIds['coursings.read'], permissionIds['bookings.manage']],
+        },
+      })
+    ).body.data as RoleOut;
     const roleEditor = await testKey(own.companyId, { permissions: ['roles.read', 'roles.update', 'coursings.read'] });
     for (const body of [{ name: 'Mine now' }, { permissionIds: [permissionIds['coursings.read']] }]) {
       const out = await call('PUT', `/api/v1/roles/${strong.id}`, { key: roleEditor, body });
       expect(out.status).toBe(403);
-      expect(out.body.error.details).toEqual([{ path: '/permissionIds', message: 'holds bookings.manage, which this credential does not hold' }]);
+      expect(out.body.error.details).toEqual([
+        { path: '/permissionIds', message: 'holds bookings.manage, which this credential does not hold' },
+      ]);
     }
     expect((await roles()).find((r) => r.id === strong.id)).toEqual(strong);
-    const weakRole = (await call('POST', '/api/v1/roles', { key: admin(), body: { name: 'Menu reader', permissionIds: [permissionIds['coursings.read']] } })).body.data as RoleOut;
-    expect((await call('PUT', `/api/v1/roles/${weakRole.id}`, { key: roleEditor, body: { name: 'Menu viewer' } })).status).toBe(200);
+    const weakRole = (
+      await call('POST', '/api/v1/roles', {
+        key: admin(),
+        body: { name: 'Menu reader', permissionIds: [permissionIds['coursings.read']] },
+      })
+    ).body.data as RoleOut;
+    expect(
+      (await call('PUT', `/api/v1/roles/${weakRole.id}`, { key: roleEditor, body: { name: 'Menu viewer' } })).status,
+    ).toBe(200);
   });
 });
 
 describe('the platform-operator role is an unknown role to the company (item 9)', () => {
   const unknownRole = 987_654_321;
   /** The error of an answer with the role id it names replaced, and the status: what a caller can tell apart. */
-  const seen = (a: Answer, id: number) => ({ status: a.status, error: JSON.parse(JSON.stringify(a.body?.error ?? null).replaceAll(String(id), '<id>')) });
+  const seen = (a: Answer, id: number) => ({
+    status: a.status,
+    error: JSON.parse(JSON.stringify(a.body?.error ?? null).replaceAll(String(id), '<id>')),
+  });
 
   it.each([
     ['GET /api/v1/roles/{id}', 'GET', undefined],
@@ -146,8 +187,10 @@ describe('the platform-operator role is an unknown role to the company (item 9)'
 
   it('answers a key given it, on creation and on change, exactly as a key given an unknown role', async () => {
     const target = await keyOf({ permissions: ['coursings.read'] });
-    const create = (roleId: number) => call('POST', '/api/v1/api-keys', { key: admin(), body: { name: 'Operator', tier: 'standard', roleId } });
-    const change = (roleId: number) => call('PATCH', `/api/v1/api-keys/${target.id}`, { key: admin(), body: { roleId } });
+    const create = (roleId: number) =>
+      call('POST', '/api/v1/api-keys', { key: admin(), body: { name: 'Operator', tier: 'standard', roleId } });
+    const change = (roleId: number) =>
+      call('PATCH', `/api/v1/api-keys/${target.id}`, { key: admin(), body: { roleId } });
     for (const attempt of [create, change]) {
       const hidden = await attempt(platformOperatorRole);
       expect(hidden.status).toBe(404);
@@ -162,33 +205,58 @@ describe('the platform-operator role is an unknown role to the company (item 9)'
     expect((await roles()).map((r) => r.id)).not.toContain(platformOperatorRole);
     // An operator of the platform, acting in its own company (1), on company 1's hidden role.
     const operatorsOwn = await platformOperatorRoleId(1);
-    expect((await call('PUT', `/api/v1/roles/${operatorsOwn}`, { token: operator(), body: { name: 'Mine' } })).status).toBe(403);
+    expect(
+      (await call('PUT', `/api/v1/roles/${operatorsOwn}`, { token: operator(), body: { name: 'Mine' } })).status,
+    ).toBe(403);
   });
 });
 
 describe('the admin role holds every permission, including ones the platform adds later (item 10)', () => {
   it('lets admin keys grant a permission an operator made a moment ago, and lists it under the admin role', async () => {
     const word = Array.from({ length: 10 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
-    const made = await call('POST', '/api/v1/permissions', { token: operator(), body: { key: `${word}.manage`, name: 'Manage loyalty tiers' } });
+    const made = await call('POST', '/api/v1/permissions', {
+      token: operator(),
+      body: { key: `${word}.manage`, name: 'Manage loyalty tiers' },
+    });
     expect(made.status).toBe(200);
     const permission = made.body.data as { id: number; key: string };
 
     // At once, with the admin key already verified and cached before the permission existed.
-    const role = await call('POST', '/api/v1/roles', { key: admin(), body: { name: 'Loyalty desk', permissionIds: [permission.id, permissionIds['coursings.read']] } });
+    const role = await call('POST', '/api/v1/roles', {
+      key: admin(),
+      body: { name: 'Loyalty desk', permissionIds: [permission.id, permissionIds['coursings.read']] },
+    });
     expect(role.status, JSON.stringify(role.body)).toBe(200);
-    const key = await call('POST', '/api/v1/api-keys', { key: admin(), body: { name: 'Loyalty sync', tier: 'standard', permissions: [permission.key] } });
+    const key = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Loyalty sync', tier: 'standard', permissions: [permission.key] },
+    });
     expect(key.status, JSON.stringify(key.body)).toBe(200);
 
     // A key holding every built-in permission, but not the admin role, holds only what it was given.
     const everyBuiltIn = await testKey(own.companyId, { permissions: [...builtInPermissions] });
-    const escalation = await call('POST', '/api/v1/roles', { key: everyBuiltIn, body: { name: 'Not mine to give', permissionIds: [permission.id] } });
+    const escalation = await call('POST', '/api/v1/roles', {
+      key: everyBuiltIn,
+      body: { name: 'Not mine to give', permissionIds: [permission.id] },
+    });
     expect(escalation.status).toBe(403);
-    expect(escalation.body.error.details).toEqual([{ path: '/permissionIds/0', message: `grants ${permission.key}, which this credential does not hold` }]);
+    expect(escalation.body.error.details).toEqual([
+      { path: '/permissionIds/0', message: `grants ${permission.key}, which this credential does not hold` },
+    ]);
     // Nor may it hand out the admin role, which holds the new permission too.
-    expect((await call('POST', '/api/v1/api-keys', { key: everyBuiltIn, body: { name: 'Admin by the back door', tier: 'standard', roleId: roleIds.admin } })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/api/v1/api-keys', {
+          key: everyBuiltIn,
+          body: { name: 'Admin by the back door', tier: 'standard', roleId: roleIds.admin },
+        })
+      ).status,
+    ).toBe(403);
 
     const listed = (await roles()).find((r) => r.name === 'admin')!;
-    expect(listed.permissionIds).toEqual(expect.arrayContaining([permission.id, ...builtInPermissions.map((k) => permissionIds[k])]));
+    expect(listed.permissionIds).toEqual(
+      expect.arrayContaining([permission.id, ...builtInPermissions.map((k) => permissionIds[k])]),
+    );
     expect(listed.permissionIds).toEqual([...listed.permissionIds].sort((a, b) => a - b));
     // Other system roles keep exactly what they were seeded with.
     expect((await roles()).find((r) => r.name === 'manager')!.permissionIds).not.toContain(permission.id);

@@ -28,7 +28,11 @@ let builtInReads: number[];
 let platformOperatorRole: number;
 
 beforeAll(async () => {
-  const catalog = (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as { id: number; key: string; builtIn: boolean }[];
+  const catalog = (await call('GET', '/api/v1/permissions?limit=1000', { key: admin() })).body.data as {
+    id: number;
+    key: string;
+    builtIn: boolean;
+  }[];
   ids = Object.fromEntries(catalog.map((p) => [p.key, p.id]));
   // Every built-in read a company's credentials may hold: not the platform's companies.read (docs/onboarding.md).
   builtInReads = catalog.filter((p) => p.builtIn && readPermissions().includes(p.key)).map((p) => p.id);
@@ -36,7 +40,7 @@ beforeAll(async () => {
 });
 
 describe('GET /api/v1/roles', () => {
-  it('lists the company\'s system roles and its own, never the platform-operator role', async () => {
+  it("lists the company's system roles and its own, never the platform-operator role", async () => {
     const out = await call('GET', '/api/v1/roles?limit=1000', { key: admin() });
     expect(out.status).toBe(200);
     const names = (out.body.data as RoleOut[]).map((r) => r.name);
@@ -60,7 +64,9 @@ describe('GET /api/v1/roles', () => {
   it('pages by 50 by default, and by cursor', async () => {
     const first = await call('GET', '/api/v1/roles?limit=2', { key: admin() });
     expect(first.body.data.map((r: RoleOut) => r.name)).toEqual(['admin', 'manager']);
-    const next = await call('GET', `/api/v1/roles?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() });
+    const next = await call('GET', `/api/v1/roles?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, {
+      key: admin(),
+    });
     expect(next.body.data.map((r: RoleOut) => r.name)).toEqual(['staff', 'readonly']);
     expect((await call('GET', '/api/v1/roles', { key: admin() })).body.meta.pagination.limit).toBe(50);
   });
@@ -76,11 +82,14 @@ describe('GET /api/v1/roles', () => {
   });
 
   it('answers 403 without roles.read', async () => {
-    expect((await call('GET', '/api/v1/roles', { key: await testKey(1, { permissions: ['coursings.read'] }) })).status).toBe(403);
+    expect(
+      (await call('GET', '/api/v1/roles', { key: await testKey(1, { permissions: ['coursings.read'] }) })).status,
+    ).toBe(403);
   });
 
   it('shows each company only its own roles', async () => {
-    const theirs = (await create({ name: 'Harbour only', permissionIds: [] }, company(2).keys.admin)).body.data as RoleOut;
+    const theirs = (await create({ name: 'Harbour only', permissionIds: [] }, company(2).keys.admin)).body
+      .data as RoleOut;
     expect((await list()).map((r) => r.id)).not.toContain(theirs.id);
     expect((await list(company(2).keys.admin)).map((r) => r.id)).toContain(theirs.id);
   });
@@ -88,7 +97,11 @@ describe('GET /api/v1/roles', () => {
 
 describe('POST /api/v1/roles', () => {
   it('creates a role of the company with the permissions named', async () => {
-    const out = await create({ name: 'Host', description: 'Front desk', permissionIds: [ids['bookings.read']!, ids['bookings.create']!] });
+    const out = await create({
+      name: 'Host',
+      description: 'Front desk',
+      permissionIds: [ids['bookings.read']!, ids['bookings.create']!],
+    });
     expect(out.status).toBe(200);
     expect(out.body.data).toEqual({
       id: expect.any(Number),
@@ -112,7 +125,11 @@ describe('POST /api/v1/roles', () => {
     ['a permission id of 0', { name: 'x', permissionIds: [0] }, '/permissionIds/0'],
     ['a repeated permission id', { name: 'x', permissionIds: [1, 1] }, '/permissionIds'],
     ['91 permission ids', { name: 'x', permissionIds: Array.from({ length: 91 }, (_, i) => i + 1) }, '/permissionIds'],
-    ['a description of 1001 characters', { name: 'x', permissionIds: [], description: 'd'.repeat(1001) }, '/description'],
+    [
+      'a description of 1001 characters',
+      { name: 'x', permissionIds: [], description: 'd'.repeat(1001) },
+      '/description',
+    ],
     ['an unknown field', { name: 'x', permissionIds: [], isSystem: true }, '/isSystem'],
   ])('answers 400 for %s', async (_name, body, path) => {
     const out = await create(body);
@@ -125,9 +142,15 @@ describe('POST /api/v1/roles', () => {
   });
 
   it('answers 404 naming each unknown permission id by its index, creating nothing', async () => {
-    const out = await create({ name: 'Ghost', permissionIds: [ids['tabs.read']!, 987_654_321, ids['tabs.update']!, 987_654_322] });
+    const out = await create({
+      name: 'Ghost',
+      permissionIds: [ids['tabs.read']!, 987_654_321, ids['tabs.update']!, 987_654_322],
+    });
     expect(out.status).toBe(404);
-    expect(out.body.error).toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/permissionIds/1' }, { path: '/permissionIds/3' }] });
+    expect(out.body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: [{ path: '/permissionIds/1' }, { path: '/permissionIds/3' }],
+    });
     expect((await list()).map((r) => r.name)).not.toContain('Ghost');
   });
 
@@ -135,9 +158,14 @@ describe('POST /api/v1/roles', () => {
     const without = await testKey(1, { permissions: ['roles.read'] });
     expect((await create({ name: 'x', permissionIds: [] }, without)).status).toBe(403);
     const limited = await testKey(1, { permissions: ['roles.read', 'roles.create', 'tabs.read'] });
-    const escalation = await create({ name: 'Escalation', permissionIds: [ids['tabs.read']!, ids['api_keys.manage']!] }, limited);
+    const escalation = await create(
+      { name: 'Escalation', permissionIds: [ids['tabs.read']!, ids['api_keys.manage']!] },
+      limited,
+    );
     expect(escalation.status).toBe(403);
-    expect(escalation.body.error.details).toEqual([{ path: '/permissionIds/1', message: expect.stringContaining('api_keys.manage') }]);
+    expect(escalation.body.error.details).toEqual([
+      { path: '/permissionIds/1', message: expect.stringContaining('api_keys.manage') },
+    ]);
     expect((await list()).map((r) => r.name)).not.toContain('Escalation');
   });
 });
@@ -149,9 +177,20 @@ describe('PUT /api/v1/roles/{id}', () => {
   });
 
   it('changes name, description and permissions, one version up each time', async () => {
-    const out = await update(role.id, { name: 'Head sommelier', description: 'Wine list', permissionIds: [ids['items.read']!, ids['items.manage']!] });
+    const out = await update(role.id, {
+      name: 'Head sommelier',
+      description: 'Wine list',
+      permissionIds: [ids['items.read']!, ids['items.manage']!],
+    });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ id: role.id, name: 'Head sommelier', description: 'Wine list', permissionIds: [ids['items.read'], ids['items.manage']], isSystem: false, version: role.version + 1 });
+    expect(out.body.data).toMatchObject({
+      id: role.id,
+      name: 'Head sommelier',
+      description: 'Wine list',
+      permissionIds: [ids['items.read'], ids['items.manage']],
+      isSystem: false,
+      version: role.version + 1,
+    });
     expect(await listed(role.id)).toEqual(out.body.data);
     role = out.body.data;
     expect((await update(role.id, { name: role.name })).body.data).toEqual(role); // nothing changed, nothing written
@@ -170,7 +209,7 @@ describe('PUT /api/v1/roles/{id}', () => {
     expect(await listed(role.id)).toEqual(role);
   });
 
-  it('answers 400 for a malformed id, 404 for an unknown one and for another company\'s role', async () => {
+  it("answers 400 for a malformed id, 404 for an unknown one and for another company's role", async () => {
     expect((await update('abc', { name: 'x' })).status).toBe(400);
     expect((await update(987_654_321, { name: 'x' })).status).toBe(404);
     const theirs = (await create({ name: 'Theirs', permissionIds: [] }, company(2).keys.admin)).body.data as RoleOut;
@@ -199,13 +238,18 @@ describe('PUT /api/v1/roles/{id}', () => {
     expect(now).toEqual(unchanged);
     // To the company's own callers the platform-operator role is an unknown id (access-privileges.test.ts).
     expect((await update(platformOperatorRole, { name: 'Mine' }, admin())).status).toBe(404);
-    expect((await call('PUT', `/api/v1/roles/${platformOperatorRole}`, { token: operator(), body: { name: 'Mine' } })).status).toBe(403);
+    expect(
+      (await call('PUT', `/api/v1/roles/${platformOperatorRole}`, { token: operator(), body: { name: 'Mine' } }))
+        .status,
+    ).toBe(403);
   });
 
   it('answers 403 without roles.update, and for permissions the caller does not hold', async () => {
     expect((await update(role.id, { name: 'x' }, await testKey(1, { permissions: ['roles.read'] }))).status).toBe(403);
     const limited = await testKey(1, { permissions: ['roles.update', 'items.read'] });
-    expect((await update(role.id, { permissionIds: [ids['items.read']!, ids['webhooks.manage']!] }, limited)).status).toBe(403);
+    expect(
+      (await update(role.id, { permissionIds: [ids['items.read']!, ids['webhooks.manage']!] }, limited)).status,
+    ).toBe(403);
     expect(await listed(role.id)).toEqual(role);
   });
 });

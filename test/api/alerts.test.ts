@@ -22,7 +22,11 @@ beforeAll(async () => {
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const raise = (input: Partial<AlertInput>, minutesAgo = 0) =>
-  stageAlert(own().companyId, { locationId: here, alertType: 'print_job.failed', severity: 'error', title: 'Printer jammed', ...input }, ago(minutesAgo));
+  stageAlert(
+    own().companyId,
+    { locationId: here, alertType: 'print_job.failed', severity: 'error', title: 'Printer jammed', ...input },
+    ago(minutesAgo),
+  );
 
 const list = async (query: string, key = admin()) => {
   const out = await call('GET', `/api/v1/alerts?${query}`, { key });
@@ -30,7 +34,8 @@ const list = async (query: string, key = admin()) => {
   return out.body as { data: { alerts: Record<string, any>[] }; meta: { pagination: Record<string, any> } };
 };
 const ids = (page: { data: { alerts: Record<string, any>[] } }) => page.data.alerts.map((a) => a.id as string);
-const act = (id: string, op: 'acknowledge' | 'resolve', auth: { key?: string; token?: string } = { key: admin() }) => call('POST', `/api/v1/alerts/${id}/${op}`, auth);
+const act = (id: string, op: 'acknowledge' | 'resolve', auth: { key?: string; token?: string } = { key: admin() }) =>
+  call('POST', `/api/v1/alerts/${id}/${op}`, auth);
 
 describe('alerts: listing', () => {
   it('answers data.alerts, active first then acknowledged then resolved, each newest first, with every filter a key condition or a filter', async () => {
@@ -45,8 +50,23 @@ describe('alerts: listing', () => {
     const atPlace = await list(`locationId=${place}`);
     expect(ids(atPlace)).toEqual([recent.id, mid.id, old.id]);
     expect(atPlace.data.alerts[0]).toEqual({
-      id: recent.id, locationId: place, alertType: 'print_job.failed', severity: 'critical', title: 'Printer jammed', message: null, details: null, stackTrace: null, context: null,
-      latestStatus: 'active', resolvedAt: null, resolvedBy: null, acknowledgedAt: null, acknowledgedBy: null, version: 1, createdAt: recent.createdAt, updatedAt: recent.createdAt,
+      id: recent.id,
+      locationId: place,
+      alertType: 'print_job.failed',
+      severity: 'critical',
+      title: 'Printer jammed',
+      message: null,
+      details: null,
+      stackTrace: null,
+      context: null,
+      latestStatus: 'active',
+      resolvedAt: null,
+      resolvedBy: null,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      version: 1,
+      createdAt: recent.createdAt,
+      updatedAt: recent.createdAt,
     });
     expect(atPlace.meta.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1, nextCursor: null });
 
@@ -59,7 +79,9 @@ describe('alerts: listing', () => {
     // Severity and type: filters of the Query.
     expect(ids(await list(`locationId=${place}&severity=critical`))).toEqual([recent.id]);
     expect(ids(await list(`locationId=${place}&alertType=webhook.delivery.dead`))).toEqual([old.id]);
-    expect(ids(await list(`locationId=${place}&severity=error&alertType=print_job.failed&status=acknowledged`))).toEqual([mid.id]);
+    expect(
+      ids(await list(`locationId=${place}&severity=error&alertType=print_job.failed&status=acknowledged`)),
+    ).toEqual([mid.id]);
     expect(ids(await list(`locationId=${place}&severity=info`))).toEqual([]);
 
     // Company-wide: every location's and the company's own alerts.
@@ -79,11 +101,18 @@ describe('alerts: listing', () => {
   it('pages by page number and by cursor, counted and filtered alike', async () => {
     const place = (await newLocation('Alerts paging bistro')).id;
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await raise({ locationId: place, severity: i % 2 ? 'warning' : 'error' }, 50 - i));
+    for (let i = 0; i < 5; i++)
+      made.push(await raise({ locationId: place, severity: i % 2 ? 'warning' : 'error' }, 50 - i));
     const newestFirst = made.map((a) => a.id).reverse();
     const first = await list(`locationId=${place}&limit=2`);
     expect(ids(first)).toEqual(newestFirst.slice(0, 2));
-    expect(first.meta.pagination).toMatchObject({ page: 1, limit: 2, total: 5, totalPages: 3, nextCursor: expect.any(String) });
+    expect(first.meta.pagination).toMatchObject({
+      page: 1,
+      limit: 2,
+      total: 5,
+      totalPages: 3,
+      nextCursor: expect.any(String),
+    });
     const second = await list(`locationId=${place}&limit=2&cursor=${first.meta.pagination.nextCursor}`);
     expect(ids(second)).toEqual(newestFirst.slice(2, 4));
     expect(second.meta.pagination.page).toBe(2);
@@ -92,13 +121,22 @@ describe('alerts: listing', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof list>> = await list(`locationId=${place}&severity=error&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof list>> = await list(
+        `locationId=${place}&severity=error&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...ids(page));
       cursor = page.meta.pagination.nextCursor;
     } while (cursor);
     expect(seen).toEqual([made[4]!.id, made[2]!.id, made[0]!.id]);
     // A cursor of another list is refused.
-    expectRefused(await call('GET', `/api/v1/alerts?locationId=${here}&cursor=${first.meta.pagination.nextCursor}`, { key: admin() }), 400, 'VALIDATION_FAILED', '/cursor');
+    expectRefused(
+      await call('GET', `/api/v1/alerts?locationId=${here}&cursor=${first.meta.pagination.nextCursor}`, {
+        key: admin(),
+      }),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
   });
 
   it('refuses each query value out of bounds, naming it', async () => {
@@ -116,7 +154,8 @@ describe('alerts: listing', () => {
       [`alertType=${'x'.repeat(101)}`, '/alertType'],
       ['page=11&limit=100', '/page'],
     ];
-    for (const [query, path] of refusals) expectRefused(await call('GET', `/api/v1/alerts?${query}`, { key: admin() }), 400, 'VALIDATION_FAILED', path);
+    for (const [query, path] of refusals)
+      expectRefused(await call('GET', `/api/v1/alerts?${query}`, { key: admin() }), 400, 'VALIDATION_FAILED', path);
     // The edges are accepted, and the defaults are page 1, limit 20.
     expect((await list('limit=100&page=10')).meta.pagination).toMatchObject({ page: 10, limit: 100 });
     expect((await list('limit=1')).meta.pagination).toMatchObject({ page: 1, limit: 1 });
@@ -132,7 +171,14 @@ describe('alerts: acknowledge and resolve', () => {
     const before = Date.now();
     const acked = await act(alert.id, 'acknowledge', { token });
     expect(acked.status, JSON.stringify(acked.body)).toBe(200);
-    expect(acked.body.data).toEqual({ ...alert, latestStatus: 'acknowledged', acknowledgedBy: 4242, acknowledgedAt: expect.stringMatching(/Z$/), version: 2, updatedAt: acked.body.data.acknowledgedAt });
+    expect(acked.body.data).toEqual({
+      ...alert,
+      latestStatus: 'acknowledged',
+      acknowledgedBy: 4242,
+      acknowledgedAt: expect.stringMatching(/Z$/),
+      version: 2,
+      updatedAt: acked.body.data.acknowledgedAt,
+    });
     expect(Date.parse(acked.body.data.acknowledgedAt)).toBeGreaterThanOrEqual(before - 1000);
 
     // Idempotent: the same answer, nothing written (the version stays).
@@ -143,7 +189,14 @@ describe('alerts: acknowledge and resolve', () => {
     // An API key is no user: resolvedBy is null.
     const resolved = await act(alert.id, 'resolve');
     expect(resolved.status).toBe(200);
-    expect(resolved.body.data).toEqual({ ...acked.body.data, latestStatus: 'resolved', resolvedBy: null, resolvedAt: expect.stringMatching(/Z$/), version: 3, updatedAt: resolved.body.data.resolvedAt });
+    expect(resolved.body.data).toEqual({
+      ...acked.body.data,
+      latestStatus: 'resolved',
+      resolvedBy: null,
+      resolvedAt: expect.stringMatching(/Z$/),
+      version: 3,
+      updatedAt: resolved.body.data.resolvedAt,
+    });
     expect((await list(`locationId=${here}&status=resolved&limit=100`)).data.alerts).toContainEqual(resolved.body.data);
 
     expectRefused(await act(alert.id, 'acknowledge'), 409, 'CONFLICT');
@@ -162,7 +215,12 @@ describe('alerts: acknowledge and resolve', () => {
     const count = async (status: string) => (await list(`locationId=${place}&status=${status}`)).meta.pagination.total;
     expect([await count('active'), await count('acknowledged'), await count('resolved')]).toEqual([2, 0, 0]);
     const resolved = await act(a.id, 'resolve', { token: await userToken(own().companyId, ['alerts.manage'], '77') });
-    expect(resolved.body.data).toMatchObject({ latestStatus: 'resolved', resolvedBy: 77, acknowledgedAt: null, acknowledgedBy: null });
+    expect(resolved.body.data).toMatchObject({
+      latestStatus: 'resolved',
+      resolvedBy: 77,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+    });
     await act(b.id, 'acknowledge');
     expect([await count('active'), await count('acknowledged'), await count('resolved')]).toEqual([0, 1, 1]);
     expect((await list(`locationId=${place}`)).meta.pagination.total).toBe(2);
@@ -183,7 +241,9 @@ describe('alerts: permissions, locations and the tenant wall', () => {
     expectRefused(await act(alert.id, 'acknowledge', { key: reader }), 403, 'FORBIDDEN');
     expectRefused(await act(alert.id, 'resolve', { key: reader }), 403, 'FORBIDDEN');
     expectRefused(await call('GET', '/api/v1/alerts', { key: await keyWith(['alerts.manage']) }), 403, 'FORBIDDEN');
-    expect((await list(`locationId=${here}&status=active&limit=100`)).data.alerts.find((a) => a.id === alert.id)).toMatchObject({ latestStatus: 'active', version: 1 });
+    expect(
+      (await list(`locationId=${here}&status=active&limit=100`)).data.alerts.find((a) => a.id === alert.id),
+    ).toMatchObject({ latestStatus: 'active', version: 1 });
     expect((await act(alert.id, 'acknowledge', { key: await keyWith(['alerts.manage']) })).status).toBe(200);
   });
 
@@ -200,15 +260,26 @@ describe('alerts: permissions, locations and the tenant wall', () => {
     expectRefused(await act(wide.id, 'resolve', { key }), 403, 'FORBIDDEN');
     expect((await act(mine.id, 'acknowledge', { key })).status).toBe(200);
     // A key limited to two locations must name one.
-    expectRefused(await call('GET', '/api/v1/alerts', { key: await keyWith(['alerts.read'], [here, there]) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('GET', '/api/v1/alerts', { key: await keyWith(['alerts.read'], [here, there]) }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it("hides another company's alerts (404) and lists none of them", async () => {
-    const theirs = await stageAlert(2, { locationId: company(2).locations[0]!.locationId, alertType: 'print_job.failed', severity: 'error', title: 'Theirs' });
+    const theirs = await stageAlert(2, {
+      locationId: company(2).locations[0]!.locationId,
+      alertType: 'print_job.failed',
+      severity: 'error',
+      title: 'Theirs',
+    });
     expectRefused(await act(theirs.id, 'acknowledge'), 404, 'NOT_FOUND');
     expectRefused(await act(theirs.id, 'resolve'), 404, 'NOT_FOUND');
     expect(ids(await list('limit=100'))).not.toContain(theirs.id);
-    const seen = await call('GET', `/api/v1/alerts?locationId=${company(2).locations[0]!.locationId}&limit=100`, { key: theirAdmin() });
+    const seen = await call('GET', `/api/v1/alerts?locationId=${company(2).locations[0]!.locationId}&limit=100`, {
+      key: theirAdmin(),
+    });
     expect(ids(seen.body)).toContain(theirs.id);
     expect(seen.body.data.alerts.find((a: { id: string }) => a.id === theirs.id).latestStatus).toBe('active');
   });

@@ -29,8 +29,13 @@ const join = (code: string, body: unknown) => call('POST', byCode(code), { body 
 const rsvp = (body: unknown) => call('POST', '/api/v1/bookings/rsvp', { body });
 
 /** What staff see of the booking's members. */
-const staffView = async (bookingId: string) => (await call('GET', `/api/v1/bookings/${bookingId}/members?limit=100`, { key: admin() })).body.data as Record<string, unknown>[];
-const addAsStaff = (bookingId: string, body: unknown) => call('POST', `/api/v1/bookings/${bookingId}/members`, { key: admin(), body });
+const staffView = async (bookingId: string) =>
+  (await call('GET', `/api/v1/bookings/${bookingId}/members?limit=100`, { key: admin() })).body.data as Record<
+    string,
+    unknown
+  >[];
+const addAsStaff = (bookingId: string, body: unknown) =>
+  call('POST', `/api/v1/bookings/${bookingId}/members`, { key: admin(), body });
 
 let seq = 0;
 const email = () => `rsvp${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
@@ -38,7 +43,9 @@ const email = () => `rsvp${Date.now().toString(36)}${(seq++).toString(36)}@examp
 describe('GET /api/v1/bookings/by-code/{code}/members', () => {
   it('shows anyone holding the code the names and replies, in the order they were added, and nothing else', async () => {
     const b = await booking({ guestCount: 4 });
-    const guest = (await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Ulla User', email: email() } })).body.data;
+    const guest = (
+      await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Ulla User', email: email() } })
+    ).body.data;
     await addAsStaff(b.id, { guestName: 'Anna', guestEmail: email(), rsvpStatus: 'accepted' });
     await addAsStaff(b.id, { userId: guest.id });
     await addAsStaff(b.id, { guestName: 'Plus one', rsvpStatus: 'tentative' });
@@ -55,7 +62,8 @@ describe('GET /api/v1/bookings/by-code/{code}/members', () => {
     });
     // Each entry is exactly a name and a reply (toEqual above); no email or id of the booking or its members appears anywhere.
     const text = JSON.stringify(out.body);
-    for (const secret of [guest.email, b.id, ...(await staffView(b.id)).map((m) => m.id as string)]) expect(text).not.toContain(secret);
+    for (const secret of [guest.email, b.id, ...(await staffView(b.id)).map((m) => m.id as string)])
+      expect(text).not.toContain(secret);
     expect(text).not.toContain('@');
   });
 
@@ -64,7 +72,7 @@ describe('GET /api/v1/bookings/by-code/{code}/members', () => {
     expect((await party(b.confirmationCode)).body.data).toEqual([]);
   });
 
-  it('carries the rate-limit headers of the caller\'s IP window', async () => {
+  it("carries the rate-limit headers of the caller's IP window", async () => {
     const b = await booking();
     const out = await party(b.confirmationCode);
     expect(Number(out.headers.get('x-ratelimit-limit'))).toBe(1000);
@@ -87,7 +95,11 @@ describe('POST /api/v1/bookings/by-code/{code}/members', () => {
     const since = new Date().toISOString();
     const b = await booking();
     const address = email();
-    const out = await join(b.confirmationCode, { guestName: ' Nils  Berg ', guestEmail: address.toUpperCase(), rsvpStatus: 'accepted' });
+    const out = await join(b.confirmationCode, {
+      guestName: ' Nils  Berg ',
+      guestEmail: address.toUpperCase(),
+      rsvpStatus: 'accepted',
+    });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(out.body.data).toEqual({ guestName: 'Nils Berg', guestEmail: address, rsvpStatus: 'accepted' });
     const [member] = await staffView(b.id);
@@ -97,7 +109,11 @@ describe('POST /api/v1/bookings/by-code/{code}/members', () => {
 
   it('adds a member without an email, invited by default', async () => {
     const b = await booking();
-    expect((await join(b.confirmationCode, { guestName: 'Someone' })).body.data).toEqual({ guestName: 'Someone', guestEmail: null, rsvpStatus: 'invited' });
+    expect((await join(b.confirmationCode, { guestName: 'Someone' })).body.data).toEqual({
+      guestName: 'Someone',
+      guestEmail: null,
+      rsvpStatus: 'invited',
+    });
   });
 
   it.each([
@@ -137,32 +153,52 @@ describe('POST /api/v1/bookings/by-code/{code}/members', () => {
 
   it('answers 404 for an unknown code and 400 for a malformed one', async () => {
     expectRefused(await join(UNKNOWN_CODE, { guestName: 'X' }), 404, 'NOT_FOUND');
-    for (const [, code] of MALFORMED) expectRefused(await join(code, { guestName: 'X' }), 400, 'VALIDATION_FAILED', '/code');
+    for (const [, code] of MALFORMED)
+      expectRefused(await join(code, { guestName: 'X' }), 400, 'VALIDATION_FAILED', '/code');
   });
 });
 
 describe('POST /api/v1/bookings/rsvp', () => {
-  it('adds the email\'s member with the reply, then changes that member\'s reply on a repeat in any case', async () => {
+  it("adds the email's member with the reply, then changes that member's reply on a repeat in any case", async () => {
     const since = new Date().toISOString();
     const b = await booking();
     const address = email();
-    const first = await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'tentative' });
+    const first = await rsvp({
+      confirmationCode: b.confirmationCode,
+      guestName: 'Eva Ek',
+      guestEmail: address,
+      rsvpStatus: 'tentative',
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data).toEqual({ guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'tentative' });
-    const again = await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Eva', guestEmail: address.toUpperCase(), rsvpStatus: 'accepted' });
+    const again = await rsvp({
+      confirmationCode: b.confirmationCode,
+      guestName: 'Eva',
+      guestEmail: address.toUpperCase(),
+      rsvpStatus: 'accepted',
+    });
     expect(again.body.data).toEqual({ guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'accepted' });
     const [member, ...others] = await staffView(b.id);
     expect(others).toEqual([]);
     expect(member).toMatchObject({ guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'accepted', version: 2 });
     expect(await eventsOf('booking-member.added', member!.id as string, since)).toHaveLength(1);
-    expect(await eventsOf('booking-member.updated', member!.id as string, since)).toEqual([expect.objectContaining({ changes: { rsvpStatus: 'accepted' } })]);
+    expect(await eventsOf('booking-member.updated', member!.id as string, since)).toEqual([
+      expect.objectContaining({ changes: { rsvpStatus: 'accepted' } }),
+    ]);
   });
 
-  it('answers for a guest user staff invited, found by the guest\'s email', async () => {
+  it("answers for a guest user staff invited, found by the guest's email", async () => {
     const b = await booking();
-    const guest = (await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Gustav Guest', email: email() } })).body.data;
+    const guest = (
+      await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Gustav Guest', email: email() } })
+    ).body.data;
     await addAsStaff(b.id, { userId: guest.id });
-    const out = await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Gus', guestEmail: guest.email, rsvpStatus: 'declined' });
+    const out = await rsvp({
+      confirmationCode: b.confirmationCode,
+      guestName: 'Gus',
+      guestEmail: guest.email,
+      rsvpStatus: 'declined',
+    });
     expect(out.body.data).toEqual({ guestName: 'Gustav Guest', guestEmail: guest.email, rsvpStatus: 'declined' });
     expect(await staffView(b.id)).toEqual([expect.objectContaining({ userId: guest.id, rsvpStatus: 'declined' })]);
   });
@@ -171,7 +207,9 @@ describe('POST /api/v1/bookings/rsvp', () => {
     const b = await booking();
     const address = email();
     const answers = await Promise.all(
-      (['accepted', 'declined', 'tentative', 'accepted'] as const).map((rsvpStatus) => rsvp({ confirmationCode: b.confirmationCode, guestName: 'Racer', guestEmail: address, rsvpStatus })),
+      (['accepted', 'declined', 'tentative', 'accepted'] as const).map((rsvpStatus) =>
+        rsvp({ confirmationCode: b.confirmationCode, guestName: 'Racer', guestEmail: address, rsvpStatus }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(await staffView(b.id)).toHaveLength(1);
@@ -187,13 +225,24 @@ describe('POST /api/v1/bookings/rsvp', () => {
     ['an unknown field', { seats: 2 }, '/seats'],
   ])('answers 400 for %s and changes nothing', async (_, change, path) => {
     const b = await booking();
-    const body = { confirmationCode: b.confirmationCode, guestName: 'Eva', guestEmail: email(), rsvpStatus: 'accepted', ...change };
+    const body = {
+      confirmationCode: b.confirmationCode,
+      guestName: 'Eva',
+      guestEmail: email(),
+      rsvpStatus: 'accepted',
+      ...change,
+    };
     expectRefused(await rsvp(body), 400, 'VALIDATION_FAILED', path);
     expect(await staffView(b.id)).toEqual([]);
   });
 
   it('answers 404 for a code no booking has, saying nothing more', async () => {
-    const out = await rsvp({ confirmationCode: UNKNOWN_CODE, guestName: 'Eva', guestEmail: email(), rsvpStatus: 'accepted' });
+    const out = await rsvp({
+      confirmationCode: UNKNOWN_CODE,
+      guestName: 'Eva',
+      guestEmail: email(),
+      rsvpStatus: 'accepted',
+    });
     expectRefused(out, 404, 'NOT_FOUND');
     expect(out.body.error).toEqual({ code: 'NOT_FOUND', message: 'Booking not found', details: [] });
   });
@@ -203,7 +252,16 @@ describe('POST /api/v1/bookings/rsvp', () => {
     const address = email();
     await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Eva', guestEmail: address, rsvpStatus: 'accepted' });
     expect((await act(b.id, 'cancel', {})).status).toBe(200);
-    expectRefused(await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Eva', guestEmail: address, rsvpStatus: 'declined' }), 409, 'CONFLICT');
+    expectRefused(
+      await rsvp({
+        confirmationCode: b.confirmationCode,
+        guestName: 'Eva',
+        guestEmail: address,
+        rsvpStatus: 'declined',
+      }),
+      409,
+      'CONFLICT',
+    );
     expect(await staffView(b.id)).toEqual([expect.objectContaining({ rsvpStatus: 'accepted' })]);
   });
 });

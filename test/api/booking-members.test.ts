@@ -1,7 +1,19 @@
 /** Booking members by booking id over HTTP: add, update, list; permissions, tenancy, locations, refusals. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, keyWith, newPlace, theirAdmin, unknownUuid, type Place } from './bookings-helpers';
+import {
+  act,
+  admin,
+  book,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 
 let place: Place;
 beforeAll(async () => {
@@ -14,17 +26,23 @@ const booking = (extra: Record<string, unknown> = {}) => book(place, { bookingDa
 
 const members = (bookingId: string) => `/api/v1/bookings/${bookingId}/members`;
 const addMember = (bookingId: string, body: unknown, key = admin()) => call('POST', members(bookingId), { key, body });
-const patchMember = (bookingId: string, memberId: string, body: unknown, key = admin()) => call('PATCH', `${members(bookingId)}/${memberId}`, { key, body });
-const listMembers = (bookingId: string, query = '', key = admin()) => call('GET', `${members(bookingId)}${query}`, { key });
+const patchMember = (bookingId: string, memberId: string, body: unknown, key = admin()) =>
+  call('PATCH', `${members(bookingId)}/${memberId}`, { key, body });
+const listMembers = (bookingId: string, query = '', key = admin()) =>
+  call('GET', `${members(bookingId)}${query}`, { key });
 
 /** The booking's members as staff see them (everything, in one page). */
-const stored = async (bookingId: string) => (await listMembers(bookingId, '?limit=100')).body.data as Record<string, unknown>[];
+const stored = async (bookingId: string) =>
+  (await listMembers(bookingId, '?limit=100')).body.data as Record<string, unknown>[];
 
 let seq = 0;
 const email = () => `member${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
 
 async function newGuest(): Promise<{ id: number; name: string; email: string }> {
-  const out = await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: `Guest ${seq++}`, email: email() } });
+  const out = await call('POST', '/api/v1/users/guests', {
+    key: admin(),
+    body: { name: `Guest ${seq++}`, email: email() },
+  });
   expect(out.status).toBe(200);
   return out.body.data;
 }
@@ -49,21 +67,32 @@ describe('POST /api/v1/bookings/{id}/members', () => {
     });
     expect(await stored(b.id)).toEqual([out.body.data]);
     const events = await eventsOf('booking-member.added', out.body.data.id, since);
-    expect(events).toEqual([expect.objectContaining({ event: 'booking-member.added', resource: 'booking-member', data: out.body.data })]);
+    expect(events).toEqual([
+      expect.objectContaining({ event: 'booking-member.added', resource: 'booking-member', data: out.body.data }),
+    ]);
   });
 
-  it('adds a guest user by userId: the member takes the guest\'s name and email', async () => {
+  it("adds a guest user by userId: the member takes the guest's name and email", async () => {
     const b = await booking();
     const guest = await newGuest();
     const out = await addMember(b.id, { userId: guest.id, rsvpStatus: 'accepted' });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ userId: guest.id, guestName: guest.name, guestEmail: guest.email, rsvpStatus: 'accepted' });
+    expect(out.body.data).toMatchObject({
+      userId: guest.id,
+      guestName: guest.name,
+      guestEmail: guest.email,
+      rsvpStatus: 'accepted',
+    });
   });
 
-  it('answers 404 naming userId for a user the company does not have (another company\'s guest included)', async () => {
+  it("answers 404 naming userId for a user the company does not have (another company's guest included)", async () => {
     const b = await booking();
-    const theirs = await call('POST', '/api/v1/users/guests', { key: theirAdmin(), body: { name: 'Not yours', email: email() } });
-    for (const userId of [999_999_999, theirs.body.data.id]) expectRefused(await addMember(b.id, { userId }), 404, 'NOT_FOUND', '/userId');
+    const theirs = await call('POST', '/api/v1/users/guests', {
+      key: theirAdmin(),
+      body: { name: 'Not yours', email: email() },
+    });
+    for (const userId of [999_999_999, theirs.body.data.id])
+      expectRefused(await addMember(b.id, { userId }), 404, 'NOT_FOUND', '/userId');
     expect(await stored(b.id)).toEqual([]);
   });
 
@@ -132,14 +161,14 @@ describe('POST /api/v1/bookings/{id}/members', () => {
     expect(await stored(b.id)).toEqual([]);
   });
 
-  it('answers 404 for another company\'s booking and for an unknown one', async () => {
+  it("answers 404 for another company's booking and for an unknown one", async () => {
     const b = await booking();
     expectRefused(await addMember(b.id, { guestName: 'X' }, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await addMember(unknownUuid, { guestName: 'X' }), 404, 'NOT_FOUND');
     expect(await stored(b.id)).toEqual([]);
   });
 
-  it('answers 403 to a key limited to other locations, 200 to one limited to the booking\'s', async () => {
+  it("answers 403 to a key limited to other locations, 200 to one limited to the booking's", async () => {
     const b = await booking();
     const elsewhere = await keyWith(['bookings.manage', 'bookings.read'], [place.id + 100_000]);
     const here = await keyWith(['bookings.manage', 'bookings.read'], [place.id]);
@@ -166,7 +195,12 @@ describe('PATCH /api/v1/bookings/{id}/members/{memberId}', () => {
     const { b, m } = await withMember();
     const out = await patchMember(b.id, m.id, { rsvpStatus: 'tentative' });
     expect(out.status).toBe(200);
-    expect(out.body.data).toEqual({ ...m, rsvpStatus: 'tentative', version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(out.body.data).toEqual({
+      ...m,
+      rsvpStatus: 'tentative',
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect(await stored(b.id)).toEqual([out.body.data]);
     const events = await eventsOf('booking-member.updated', m.id, since);
     expect(events).toEqual([expect.objectContaining({ changes: { rsvpStatus: 'tentative' }, data: out.body.data })]);
@@ -195,7 +229,7 @@ describe('PATCH /api/v1/bookings/{id}/members/{memberId}', () => {
     expectRefused(await patchMember(b.id, '42', { rsvpStatus: 'accepted' }), 400, 'VALIDATION_FAILED', '/memberId');
   });
 
-  it('answers 404 for an unknown member, and for a member under another booking\'s id', async () => {
+  it("answers 404 for an unknown member, and for a member under another booking's id", async () => {
     const { b, m } = await withMember();
     const other = await booking();
     expectRefused(await patchMember(b.id, unknownUuid, { rsvpStatus: 'accepted' }), 404, 'NOT_FOUND');
@@ -210,7 +244,7 @@ describe('PATCH /api/v1/bookings/{id}/members/{memberId}', () => {
     expect(await stored(b.id)).toEqual([m]);
   });
 
-  it('answers 403 without bookings.manage or outside the key\'s locations, 404 across the tenant wall', async () => {
+  it("answers 403 without bookings.manage or outside the key's locations, 404 across the tenant wall", async () => {
     const { b, m } = await withMember();
     const readOnly = await keyWith(['bookings.read']);
     const elsewhere = await keyWith(['bookings.manage'], [place.id + 100_000]);
@@ -230,7 +264,13 @@ describe('GET /api/v1/bookings/{id}/members', () => {
     const first = await listMembers(b.id, '?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data.map((m: { id: string }) => m.id)).toEqual(byId.slice(0, 2));
-    expect(first.body.meta.pagination).toEqual({ page: 1, limit: 2, total: 5, totalPages: 3, nextCursor: expect.any(String) });
+    expect(first.body.meta.pagination).toEqual({
+      page: 1,
+      limit: 2,
+      total: 5,
+      totalPages: 3,
+      nextCursor: expect.any(String),
+    });
     const next = await listMembers(b.id, `?limit=2&cursor=${first.body.meta.pagination.nextCursor}`);
     expect(next.body.data).toEqual((await listMembers(b.id, '?limit=2&page=2')).body.data);
     const last = await listMembers(b.id, '?limit=2&page=3');
@@ -256,14 +296,14 @@ describe('GET /api/v1/bookings/{id}/members', () => {
     expectRefused(await listMembers(b.id, query), 400, 'VALIDATION_FAILED', path);
   });
 
-  it('answers 404 for another company\'s booking and for an unknown one', async () => {
+  it("answers 404 for another company's booking and for an unknown one", async () => {
     const b = await booking();
     await addMember(b.id, { guestName: 'X' });
     expectRefused(await listMembers(b.id, '', theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await listMembers(unknownUuid), 404, 'NOT_FOUND');
   });
 
-  it('answers 403 without bookings.read, and outside the key\'s locations (with or without members)', async () => {
+  it("answers 403 without bookings.read, and outside the key's locations (with or without members)", async () => {
     const full = await booking();
     const empty = await booking();
     await addMember(full.id, { guestName: 'X' });
@@ -275,4 +315,3 @@ describe('GET /api/v1/bookings/{id}/members', () => {
     expect((await listMembers(full.id, '', company(1).keys.readonly)).status).toBe(200);
   });
 });
-

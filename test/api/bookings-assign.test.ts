@@ -7,7 +7,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, type Answer } from '../support/http';
-import { admin, book, bookingBody, dayAhead, eventsOf, expectRefused, getBooking, sellingFloor } from './bookings-helpers';
+import {
+  admin,
+  book,
+  bookingBody,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  sellingFloor,
+} from './bookings-helpers';
 
 const date = dayAhead(14);
 const evening = { bookingDate: date, startTime: '19:00', endTime: '21:00' };
@@ -15,25 +24,38 @@ const create = (body: Record<string, unknown>) => call('POST', '/api/v1/bookings
 
 /** Every booking of the location on the date (one page is enough for these floors). */
 async function bookingsOn(locationId: number, day = date): Promise<Record<string, any>[]> {
-  const out = await call('GET', `/api/v1/bookings?locationId=${locationId}&bookingDate=${day}&limit=100`, { key: admin() });
+  const out = await call('GET', `/api/v1/bookings?locationId=${locationId}&bookingDate=${day}&limit=100`, {
+    key: admin(),
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
 }
 
 describe('POST /api/v1/bookings without tables', () => {
   it('assigns the set that keeps the evening sellable: a couple takes the four-top, a party of six the eight-top', async () => {
-    const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]]);
+    const place = await sellingFloor([
+      ['T4', 1, 4],
+      ['T8', 1, 8],
+    ]);
     const since = new Date().toISOString();
     const couple = await book(place, { ...evening, tableIds: undefined, guestCount: 2 });
     expect(couple).toMatchObject({ tableIds: [place.table('T4')], tableId: place.table('T4') });
     const six = await book(place, { ...evening, tableIds: [], guestCount: 6 });
     expect(six.tableIds).toEqual([place.table('T8')]);
     // Stored as answered, the tab at the table, and the event carries the tables.
-    expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T4')], tab: { tableId: place.table('T4') } });
+    expect(await getBooking(couple.id)).toMatchObject({
+      tableIds: [place.table('T4')],
+      tab: { tableId: place.table('T4') },
+    });
     const [created] = await eventsOf('booking.created', couple.id, since);
     expect(created!.data).toMatchObject({ tableIds: [place.table('T4')] });
     // The tables are held: the same four-top cannot be booked at that time by name.
-    expectRefused(await create(bookingBody(place, { ...evening, tableIds: [place.table('T4')] })), 409, 'CONFLICT', '/tableIds/0');
+    expectRefused(
+      await create(bookingBody(place, { ...evening, tableIds: [place.table('T4')] })),
+      409,
+      'CONFLICT',
+      '/tableIds/0',
+    );
   });
 
   it('answers 409 when no table fits, naming the next available times in details, and writes nothing', async () => {
@@ -43,9 +65,13 @@ describe('POST /api/v1/bookings without tables', () => {
     const out = await create(bookingBody(place, { ...evening, tableIds: undefined }));
     expectRefused(out, 409, 'CONFLICT', '/startTime');
     expect(out.body.error.message).toMatch(/^No availability: .* next available: 21:15/);
-    expect(out.body.error.details.slice(1).map((d: { message: string }) => d.message.slice(0, 'available at 21:15'.length))).toEqual(['available at 21:15', 'available at 21:30']);
+    expect(
+      out.body.error.details.slice(1).map((d: { message: string }) => d.message.slice(0, 'available at 21:15'.length)),
+    ).toEqual(['available at 21:15', 'available at 21:30']);
     // A party too large for every table is refused the same way, with nothing to offer.
-    const large = await create(bookingBody(place, { ...evening, startTime: '17:00', endTime: '18:00', tableIds: [], guestCount: 7 }));
+    const large = await create(
+      bookingBody(place, { ...evening, startTime: '17:00', endTime: '18:00', tableIds: [], guestCount: 7 }),
+    );
     expectRefused(large, 409, 'CONFLICT');
     expect(large.body.error.message).toMatch(/nothing later that day/);
     expect((await bookingsOn(place.id)).map((b) => b.tableIds)).toEqual([[place.table('T1')]]);
@@ -57,15 +83,30 @@ describe('POST /api/v1/bookings without tables', () => {
     await book(place, { ...evening, tableIds: [place.table('T1')] });
     const over = await book(place, { ...evening, tableIds: [], guestCount: 2 });
     expect(over.tableIds).toEqual([]);
-    expectRefused(await create(bookingBody(place, { ...evening, tableIds: [], guestCount: 2 })), 409, 'CONFLICT', '/startTime');
+    expectRefused(
+      await create(bookingBody(place, { ...evening, tableIds: [], guestCount: 2 })),
+      409,
+      'CONFLICT',
+      '/startTime',
+    );
     expect(await bookingsOn(place.id)).toHaveLength(2);
   });
 
   it('seats a walk-in without tables at a free table in one call; when none is free, 409 and nothing written', async () => {
     const place = await sellingFloor([['T1', 1, 4]]);
-    const now = { bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59', guestName: undefined, seatImmediately: true };
+    const now = {
+      bookingDate: dayAhead(0),
+      startTime: '00:00',
+      endTime: '23:59',
+      guestName: undefined,
+      seatImmediately: true,
+    };
     const walkIn = await book(place, { ...now, tableIds: undefined, guestCount: 3 });
-    expect(walkIn).toMatchObject({ status: 'seated', tableIds: [place.table('T1')], tab: { status: 'open', tableId: place.table('T1') } });
+    expect(walkIn).toMatchObject({
+      status: 'seated',
+      tableIds: [place.table('T1')],
+      tab: { status: 'open', tableId: place.table('T1') },
+    });
     expect(walkIn).not.toHaveProperty('seatWarning');
     const refused = await create(bookingBody(place, { ...now, tableIds: undefined, guestCount: 2 }));
     expectRefused(refused, 409, 'CONFLICT', '/guestCount');
@@ -76,9 +117,16 @@ describe('POST /api/v1/bookings without tables', () => {
 
 describe('the race for the last table', () => {
   it('20 creates without tables at once for the last fitting table: exactly one 200, the others 409, one booking on it', async () => {
-    const place = await sellingFloor([['T1', 1, 4], ['T2', 1, 4]]);
+    const place = await sellingFloor([
+      ['T1', 1, 4],
+      ['T2', 1, 4],
+    ]);
     const first = await book(place, { ...evening, tableIds: [place.table('T1')] });
-    const answers: Answer[] = await Promise.all(Array.from({ length: 20 }, (_, i) => create(bookingBody(place, { ...evening, tableIds: undefined, guestName: `Racer ${i}` }))));
+    const answers: Answer[] = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        create(bookingBody(place, { ...evening, tableIds: undefined, guestName: `Racer ${i}` })),
+      ),
+    );
     const winners = answers.filter((a) => a.status === 200);
     expect(winners, JSON.stringify(answers.map((a) => [a.status, a.body.error?.message]))).toHaveLength(1);
     for (const a of answers.filter((x) => x.status !== 200)) expectRefused(a, 409, 'CONFLICT');
@@ -93,10 +141,22 @@ describe('the race for the last table', () => {
 
 describe('autoOptimizeEnabled', () => {
   it('a create re-optimizes the rest of the date: a couple moves from the eight-top to the free four-top, with booking.updated', async () => {
-    const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]], { autoOptimizeEnabled: true });
+    const place = await sellingFloor(
+      [
+        ['T4', 1, 4],
+        ['T8', 1, 8],
+      ],
+      { autoOptimizeEnabled: true },
+    );
     const couple = await book(place, { ...evening, tableIds: [place.table('T8')], guestCount: 2 });
     const since = new Date().toISOString();
-    const trigger = await book(place, { bookingDate: date, startTime: '17:00', endTime: '18:00', tableIds: [place.table('T4')], guestCount: 3 });
+    const trigger = await book(place, {
+      bookingDate: date,
+      startTime: '17:00',
+      endTime: '18:00',
+      tableIds: [place.table('T4')],
+      guestCount: 3,
+    });
     // The booking just made stays where its answer says; the couple moved.
     expect((await getBooking(trigger.id)).tableIds).toEqual([place.table('T4')]);
     expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T4')], version: couple.version + 1 });
@@ -106,14 +166,23 @@ describe('autoOptimizeEnabled', () => {
 
   it("a move, a cancel and a guest's cancel by code re-optimize too: the four-top freed, the couple takes it", async () => {
     for (const change of ['move', 'cancel', 'cancelByCode'] as const) {
-      const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]], { autoOptimizeEnabled: true });
+      const place = await sellingFloor(
+        [
+          ['T4', 1, 4],
+          ['T8', 1, 8],
+        ],
+        { autoOptimizeEnabled: true },
+      );
       const three = await book(place, { ...evening, tableIds: [place.table('T4')], guestCount: 3 });
       // Made second, the couple is kept where it was put: the four-top is taken then.
       const couple = await book(place, { ...evening, tableIds: [place.table('T8')], guestCount: 2 });
       expect((await getBooking(couple.id)).tableIds).toEqual([place.table('T8')]);
       const out =
         change === 'move'
-          ? await call('PATCH', `/api/v1/bookings/${three.id}`, { key: admin(), body: { startTime: '17:00', endTime: '18:00' } })
+          ? await call('PATCH', `/api/v1/bookings/${three.id}`, {
+              key: admin(),
+              body: { startTime: '17:00', endTime: '18:00' },
+            })
           : change === 'cancel'
             ? await call('POST', `/api/v1/bookings/${three.id}/cancel`, { key: admin(), body: {} })
             : await call('POST', `/api/v1/bookings/by-code/${three.confirmationCode}/cancel`, { body: {} });
@@ -124,18 +193,43 @@ describe('autoOptimizeEnabled', () => {
   });
 
   it('never moves a locked booking', async () => {
-    const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]], { autoOptimizeEnabled: true });
+    const place = await sellingFloor(
+      [
+        ['T4', 1, 4],
+        ['T8', 1, 8],
+      ],
+      { autoOptimizeEnabled: true },
+    );
     const couple = await book(place, { ...evening, tableIds: [place.table('T8')], guestCount: 2 });
     const lock = await call('PATCH', `/api/v1/bookings/${couple.id}/lock`, { key: admin(), body: { locked: true } });
     expect(lock.status, JSON.stringify(lock.body)).toBe(200);
-    await book(place, { bookingDate: date, startTime: '17:00', endTime: '18:00', tableIds: [place.table('T4')], guestCount: 3 });
-    expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T8')], locked: true, version: couple.version + 1 });
+    await book(place, {
+      bookingDate: date,
+      startTime: '17:00',
+      endTime: '18:00',
+      tableIds: [place.table('T4')],
+      guestCount: 3,
+    });
+    expect(await getBooking(couple.id)).toMatchObject({
+      tableIds: [place.table('T8')],
+      locked: true,
+      version: couple.version + 1,
+    });
   });
 
   it('is off by default: the couple stays on the eight-top', async () => {
-    const place = await sellingFloor([['T4', 1, 4], ['T8', 1, 8]]);
+    const place = await sellingFloor([
+      ['T4', 1, 4],
+      ['T8', 1, 8],
+    ]);
     const couple = await book(place, { ...evening, tableIds: [place.table('T8')], guestCount: 2 });
-    await book(place, { bookingDate: date, startTime: '17:00', endTime: '18:00', tableIds: [place.table('T4')], guestCount: 3 });
+    await book(place, {
+      bookingDate: date,
+      startTime: '17:00',
+      endTime: '18:00',
+      tableIds: [place.table('T4')],
+      guestCount: 3,
+    });
     expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T8')], version: couple.version });
   });
 });

@@ -2,22 +2,47 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { admin, book, bookingBody, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, nextSkippedHour, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
+import {
+  admin,
+  book,
+  bookingBody,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  keyWith,
+  newPlace,
+  nextSkippedHour,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 import { seededLocation } from './setup-helpers';
 
 const create = (body: unknown, key = admin()) => call('POST', '/api/v1/bookings', { key, body });
 const newGuest = async (key = admin()) => {
   const stamp = `${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
-  const out = await call('POST', '/api/v1/users/guests', { key, body: { name: 'Grace Hopper', email: `grace.${stamp}@example.com` } });
+  const out = await call('POST', '/api/v1/users/guests', {
+    key,
+    body: { name: 'Grace Hopper', email: `grace.${stamp}@example.com` },
+  });
   expect(out.status).toBe(200);
   return out.body.data as { id: number; name: string; email: string };
 };
 
 describe('POST /api/v1/bookings: the happy path', () => {
-  it('reads a local guestPhone in the location\'s country, and refuses one impossible there (400, nothing created)', async () => {
+  it("reads a local guestPhone in the location's country, and refuses one impossible there (400, nothing created)", async () => {
     const place = await newPlace({}, 1);
-    expect((await call('PATCH', `/api/v1/locations/${place.id}`, { key: admin(), body: { country: 'SE' } })).status).toBe(200);
-    expectRefused(await create(bookingBody(place, { guestPhone: '070-12', bookingDate: dayAhead(11) })), 400, 'VALIDATION_FAILED', '/guestPhone');
+    expect(
+      (await call('PATCH', `/api/v1/locations/${place.id}`, { key: admin(), body: { country: 'SE' } })).status,
+    ).toBe(200);
+    expectRefused(
+      await create(bookingBody(place, { guestPhone: '070-12', bookingDate: dayAhead(11) })),
+      400,
+      'VALIDATION_FAILED',
+      '/guestPhone',
+    );
     expect((await call('GET', `/api/v1/bookings?locationId=${place.id}`, { key: admin() })).body.data).toEqual([]);
     const out = await create(bookingBody(place, { guestPhone: '070-123 45 67' }));
     expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -28,7 +53,18 @@ describe('POST /api/v1/bookings: the happy path', () => {
   it('creates a confirmed booking with its pre-arrival tab, answers data.tab.id, and records booking.created with the full booking', async () => {
     const place = await newPlace();
     const since = new Date().toISOString();
-    const out = await create(bookingBody(place, { occasion: 'Birthday', specialRequests: 'Window', internalNotes: 'VIP', paymentType: 'card', depositAmountCents: 0, bookingSource: 'phone', guestEmail: 'Ada@Example.com', guestPhone: '+46 70 123 45 67' }));
+    const out = await create(
+      bookingBody(place, {
+        occasion: 'Birthday',
+        specialRequests: 'Window',
+        internalNotes: 'VIP',
+        paymentType: 'card',
+        depositAmountCents: 0,
+        bookingSource: 'phone',
+        guestEmail: 'Ada@Example.com',
+        guestPhone: '+46 70 123 45 67',
+      }),
+    );
     expect(out.status).toBe(200);
     const b = out.body.data;
     expect(b).toMatchObject({
@@ -86,7 +122,12 @@ describe('POST /api/v1/bookings: the happy path', () => {
     const place = await newPlace();
     const legacy = await book(place, { tableIds: undefined, tableId: place.tables[1]!.id });
     expect(legacy).toMatchObject({ tableId: place.tables[1]!.id, tableIds: [place.tables[1]!.id] });
-    const both = await book(place, { tableId: place.tables[0]!.id, tableIds: [place.tables[2]!.id, place.tables[0]!.id], startTime: '12:00', endTime: '13:00' });
+    const both = await book(place, {
+      tableId: place.tables[0]!.id,
+      tableIds: [place.tables[2]!.id, place.tables[0]!.id],
+      startTime: '12:00',
+      endTime: '13:00',
+    });
     expect(both).toMatchObject({ tableId: place.tables[2]!.id, tableIds: [place.tables[2]!.id, place.tables[0]!.id] });
     expect(both.tabs).toHaveLength(1);
     expect(both.tab.tableId).toBe(place.tables[2]!.id);
@@ -95,7 +136,9 @@ describe('POST /api/v1/bookings: the happy path', () => {
   it('makes one pre-arrival tab per table with the per_resource strategy', async () => {
     const place = await newPlace();
     const b = await book(place, { tableIds: place.tables.map((t) => t.id), defaultTabStrategy: 'per_resource' });
-    expect(b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status])).toEqual(place.tables.map((t) => [t.id, 'pre_arrival']));
+    expect(b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status])).toEqual(
+      place.tables.map((t) => [t.id, 'pre_arrival']),
+    );
     expect(new Set(b.tabs.map((t: { id: string }) => t.id)).size).toBe(3);
   });
 
@@ -108,7 +151,14 @@ describe('POST /api/v1/bookings: the happy path', () => {
 
   it('accepts a walk-in of 0 guests without a name when it is seated at once', async () => {
     const place = await newPlace();
-    const b = await book(place, { guestCount: 0, guestName: undefined, seatImmediately: true, bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
+    const b = await book(place, {
+      guestCount: 0,
+      guestName: undefined,
+      seatImmediately: true,
+      bookingDate: dayAhead(0),
+      startTime: '00:00',
+      endTime: '23:59',
+    });
     expect(b).toMatchObject({ guestCount: 0, guestName: null, status: 'seated' });
   });
 });
@@ -125,7 +175,16 @@ describe('POST /api/v1/bookings: validation, one case per bound', () => {
     ['guestCount above 100', { guestCount: 101 }, '/guestCount'],
     ['tableIds with a non-UUID', { tableIds: ['T1'] }, '/tableIds/0'],
     ['tableIds repeated', { tableIds: [unknownUuid, unknownUuid] }, '/tableIds'],
-    ['tableIds over 8', { tableIds: Array.from({ length: 9 }, (_, i) => `6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e${String(i).padStart(2, '0')}`) }, '/tableIds'],
+    [
+      'tableIds over 8',
+      {
+        tableIds: Array.from(
+          { length: 9 },
+          (_, i) => `6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e${String(i).padStart(2, '0')}`,
+        ),
+      },
+      '/tableIds',
+    ],
     ['tableId not a UUID', { tableIds: undefined, tableId: 'T1' }, '/tableId'],
     ['defaultTabStrategy unknown', { defaultTabStrategy: 'split' }, '/defaultTabStrategy'],
     ['primaryUserId not a number', { primaryUserId: 'abc' }, '/primaryUserId'],
@@ -165,8 +224,18 @@ describe('POST /api/v1/bookings: business rules (422) and time zones', () => {
   it('refuses a start or an end in the hour the clocks skip on the next spring-forward day (a day it would otherwise book)', async () => {
     const { zone, date } = nextSkippedHour();
     const place = await newPlace({}, 1, zone);
-    expectRefused(await create(bookingBody(place, { bookingDate: date, startTime: '02:30', endTime: '04:00' })), 422, 'UNPROCESSABLE', '/startTime');
-    expectRefused(await create(bookingBody(place, { bookingDate: date, startTime: '01:00', endTime: '02:15' })), 422, 'UNPROCESSABLE', '/endTime');
+    expectRefused(
+      await create(bookingBody(place, { bookingDate: date, startTime: '02:30', endTime: '04:00' })),
+      422,
+      'UNPROCESSABLE',
+      '/startTime',
+    );
+    expectRefused(
+      await create(bookingBody(place, { bookingDate: date, startTime: '01:00', endTime: '02:15' })),
+      422,
+      'UNPROCESSABLE',
+      '/endTime',
+    );
     await book(place, { bookingDate: date, startTime: '03:00', endTime: '04:00' }); // the same day is bookable outside the gap
   });
 
@@ -180,7 +249,9 @@ describe('POST /api/v1/bookings: business rules (422) and time zones', () => {
     expect(early.startsAt.slice(0, 10)).toBe(dayBefore); // still the day before in UTC
     const day = await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${date}`, { key: admin() });
     expect(day.body.data.map((b: { id: string }) => b.id)).toEqual([early.id, late.id]);
-    const before = await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${dayBefore}`, { key: admin() });
+    const before = await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${dayBefore}`, {
+      key: admin(),
+    });
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual([]);
   });
@@ -201,7 +272,12 @@ describe('POST /api/v1/bookings: business rules (422) and time zones', () => {
 
   it('refuses a booking in the past (minAdvanceHours 0 means not before now)', async () => {
     const place = await newPlace();
-    expectRefused(await create(bookingBody(place, { bookingDate: dayAhead(-2) })), 422, 'UNPROCESSABLE', '/settings/minAdvanceHours');
+    expectRefused(
+      await create(bookingBody(place, { bookingDate: dayAhead(-2) })),
+      422,
+      'UNPROCESSABLE',
+      '/settings/minAdvanceHours',
+    );
   });
 
   it("refuses a guest's booking beyond maxActiveBookingsPerGuest at the location", async () => {
@@ -209,28 +285,52 @@ describe('POST /api/v1/bookings: business rules (422) and time zones', () => {
     const guest = await newGuest();
     await book(place, { primaryUserId: guest.id, startTime: '12:00', endTime: '13:00' });
     await book(place, { primaryUserId: guest.id, startTime: '15:00', endTime: '16:00' });
-    expectRefused(await create(bookingBody(place, { primaryUserId: guest.id, startTime: '18:00', endTime: '19:00' })), 422, 'UNPROCESSABLE', '/settings/maxActiveBookingsPerGuest');
+    expectRefused(
+      await create(bookingBody(place, { primaryUserId: guest.id, startTime: '18:00', endTime: '19:00' })),
+      422,
+      'UNPROCESSABLE',
+      '/settings/maxActiveBookingsPerGuest',
+    );
     // The cap is per location: the guest may book elsewhere.
     await book(await newPlace({ maxActiveBookingsPerGuest: 2 }, 1), { primaryUserId: guest.id });
   });
 });
 
 describe('POST /api/v1/bookings: ids of other places and companies', () => {
-  it('answers 404 for an unknown location, another company\'s location, a table of another location and an unknown guest', async () => {
+  it("answers 404 for an unknown location, another company's location, a table of another location and an unknown guest", async () => {
     const place = await newPlace({}, 1);
     const other = await newPlace({}, 1);
     expectRefused(await create(bookingBody(place, { locationId: 999_999 })), 404, 'NOT_FOUND', '/locationId');
     expectRefused(await create(bookingBody(place, { locationId: theirLocation(), tableIds: [] })), 404, 'NOT_FOUND');
-    expectRefused(await create(bookingBody(place, { tableIds: [place.tables[0]!.id, other.tables[0]!.id] })), 404, 'NOT_FOUND', '/tableIds/1');
-    expectRefused(await create(bookingBody(place, { tableIds: undefined, tableId: unknownUuid })), 404, 'NOT_FOUND', '/tableId');
+    expectRefused(
+      await create(bookingBody(place, { tableIds: [place.tables[0]!.id, other.tables[0]!.id] })),
+      404,
+      'NOT_FOUND',
+      '/tableIds/1',
+    );
+    expectRefused(
+      await create(bookingBody(place, { tableIds: undefined, tableId: unknownUuid })),
+      404,
+      'NOT_FOUND',
+      '/tableId',
+    );
     expectRefused(await create(bookingBody(place, { primaryUserId: 999_999_999 })), 404, 'NOT_FOUND', '/primaryUserId');
     const theirGuest = await newGuest(theirAdmin());
-    expectRefused(await create(bookingBody(place, { primaryUserId: theirGuest.id })), 404, 'NOT_FOUND', '/primaryUserId');
+    expectRefused(
+      await create(bookingBody(place, { primaryUserId: theirGuest.id })),
+      404,
+      'NOT_FOUND',
+      '/primaryUserId',
+    );
   });
 
   it('needs bookings.create (403), and a key limited to other locations gets 403', async () => {
     const place = await newPlace({}, 1);
-    expectRefused(await create(bookingBody(place), await keyWith(['bookings.read', 'bookings.update', 'bookings.manage'])), 403, 'FORBIDDEN');
+    expectRefused(
+      await create(bookingBody(place), await keyWith(['bookings.read', 'bookings.update', 'bookings.manage'])),
+      403,
+      'FORBIDDEN',
+    );
     const limited = await keyWith(['bookings.create'], [seededLocation(0).locationId]);
     expectRefused(await create(bookingBody(place), limited), 403, 'FORBIDDEN');
   });
@@ -253,13 +353,21 @@ describe('POST /api/v1/bookings: no double booking', () => {
   it('holds a table across midnight: a booking at 23:00-01:00 blocks 00:30 the next day', async () => {
     const place = await newPlace({ bufferMinutes: 0 });
     await book(place, { bookingDate: dayAhead(20), startTime: '23:00', endTime: '01:00' });
-    expectRefused(await create(bookingBody(place, { bookingDate: dayAhead(21), startTime: '00:30', endTime: '02:00' })), 409, 'CONFLICT');
+    expectRefused(
+      await create(bookingBody(place, { bookingDate: dayAhead(21), startTime: '00:30', endTime: '02:00' })),
+      409,
+      'CONFLICT',
+    );
     await book(place, { bookingDate: dayAhead(21), startTime: '01:00', endTime: '02:00' });
   });
 
   it('lets exactly one of 20 parallel creates for one table and slot succeed; the rest answer 409', async () => {
     const place = await newPlace({}, 1);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => create(bookingBody(place, { startTime: '19:00', endTime: i % 2 ? '21:00' : '20:30', guestName: `Racer ${i}` }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        create(bookingBody(place, { startTime: '19:00', endTime: i % 2 ? '21:00' : '20:30', guestName: `Racer ${i}` })),
+      ),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -275,7 +383,12 @@ describe('POST /api/v1/bookings with seatImmediately (spec 3.2)', () => {
     const place = await newPlace();
     const since = new Date().toISOString();
     const b = await book(place, { ...now(), seatImmediately: true });
-    expect(b).toMatchObject({ status: 'seated', statusBeforeSeating: 'confirmed', seatedAt: expect.any(String), tab: { status: 'open' } });
+    expect(b).toMatchObject({
+      status: 'seated',
+      statusBeforeSeating: 'confirmed',
+      seatedAt: expect.any(String),
+      tab: { status: 'open' },
+    });
     expect(b).not.toHaveProperty('seatWarning');
     const [seated] = await eventsOf('booking.seated', b.id, since);
     expect(seated!.data).toMatchObject({ id: b.id, status: 'seated', tabId: b.tab.id });
@@ -284,25 +397,44 @@ describe('POST /api/v1/bookings with seatImmediately (spec 3.2)', () => {
   it('creates without seating, with a seatWarning, when no table is assigned (a location without tables), when a deposit is unpaid, or when the table has an open tab', async () => {
     const place = await newPlace();
     const noTable = await book(await newPlace({}, 0), { ...now(), tableIds: [], seatImmediately: true });
-    expect(noTable).toMatchObject({ status: 'confirmed', tab: { status: 'pre_arrival', tableId: null }, seatWarning: expect.stringContaining('No table') });
+    expect(noTable).toMatchObject({
+      status: 'confirmed',
+      tab: { status: 'pre_arrival', tableId: null },
+      seatWarning: expect.stringContaining('No table'),
+    });
     const deposit = await book(place, { ...now(), depositAmountCents: 5000, seatImmediately: true });
     expect(deposit).toMatchObject({ status: 'confirmed', seatWarning: expect.stringContaining('deposit') });
     expect(await getBooking(deposit.id)).not.toHaveProperty('seatWarning');
 
     const other = await newPlace({ bufferMinutes: 0 });
     await book(other, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '00:30', seatImmediately: true });
-    const second = await book(other, { bookingDate: dayAhead(0), startTime: '00:30', endTime: '23:59', seatImmediately: true });
-    expect(second).toMatchObject({ status: 'confirmed', tab: { status: 'pre_arrival' }, seatWarning: expect.stringContaining('open tab') });
+    const second = await book(other, {
+      bookingDate: dayAhead(0),
+      startTime: '00:30',
+      endTime: '23:59',
+      seatImmediately: true,
+    });
+    expect(second).toMatchObject({
+      status: 'confirmed',
+      tab: { status: 'pre_arrival' },
+      seatWarning: expect.stringContaining('open tab'),
+    });
   });
 });
 
 describe('GET /api/v1/bookings/{id}', () => {
-  it('answers 400 for a malformed id, 404 for an unknown one and for another company\'s booking', async () => {
+  it("answers 400 for a malformed id, 404 for an unknown one and for another company's booking", async () => {
     expectRefused(await call('GET', '/api/v1/bookings/not-a-uuid', { key: admin() }), 400, 'VALIDATION_FAILED');
     expectRefused(await call('GET', `/api/v1/bookings/${unknownUuid}`, { key: admin() }), 404, 'NOT_FOUND');
     const theirs = await call('POST', '/api/v1/bookings', {
       key: theirAdmin(),
-      body: { locationId: theirLocation(), bookingDate: dayAhead(10), startTime: '19:00', guestCount: 2, guestName: 'Theirs' },
+      body: {
+        locationId: theirLocation(),
+        bookingDate: dayAhead(10),
+        startTime: '19:00',
+        guestCount: 2,
+        guestName: 'Theirs',
+      },
     });
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
     expectRefused(await call('GET', `/api/v1/bookings/${theirs.body.data.id}`, { key: admin() }), 404, 'NOT_FOUND');
@@ -311,7 +443,11 @@ describe('GET /api/v1/bookings/{id}', () => {
   it('needs bookings.read (403); a key limited to other locations gets 403', async () => {
     const place = await newPlace({}, 1);
     const b = await book(place);
-    expectRefused(await call('GET', `/api/v1/bookings/${b.id}`, { key: await keyWith(['bookings.create']) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('GET', `/api/v1/bookings/${b.id}`, { key: await keyWith(['bookings.create']) }),
+      403,
+      'FORBIDDEN',
+    );
     const limited = await keyWith(['bookings.read'], [seededLocation(0).locationId]);
     expectRefused(await call('GET', `/api/v1/bookings/${b.id}`, { key: limited }), 403, 'FORBIDDEN');
     const mine = await keyWith(['bookings.read'], [place.id]);

@@ -1,7 +1,17 @@
 /** Listing bookings over HTTP (spec 2.12): every filter, paging, refusals, tenancy; bookings by table for a day. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { admin, book, dayAhead, expectRefused, keyWith, newPlace, theirAdmin, theirLocation, type Place } from './bookings-helpers';
+import {
+  admin,
+  book,
+  dayAhead,
+  expectRefused,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  theirLocation,
+  type Place,
+} from './bookings-helpers';
 import { seededLocation } from './setup-helpers';
 
 const list = (query: string, key = admin()) => call('GET', `/api/v1/bookings?${query}`, { key });
@@ -15,14 +25,45 @@ describe('GET /api/v1/bookings: filters', () => {
 
   beforeAll(async () => {
     [place, other] = await Promise.all([newPlace({ confirmationMode: 'request_based' }), newPlace()]);
-    const g = await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Filter Guest', email: `filter.${Date.now()}@example.com` } });
+    const g = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      body: { name: 'Filter Guest', email: `filter.${Date.now()}@example.com` },
+    });
     guest = g.body.data;
     const [t1, t2] = place.tables;
-    made.a = await book(place, { bookingDate: dayAhead(10), startTime: '12:00', endTime: '13:00', tableIds: [t1!.id], bookingSource: 'web' });
-    made.b = await book(place, { bookingDate: dayAhead(10), startTime: '18:00', endTime: '19:00', tableIds: [t2!.id, t1!.id], primaryUserId: guest.id, guestName: undefined, bookingSource: 'phone' });
-    made.c = await book(place, { bookingDate: dayAhead(11), startTime: '12:00', endTime: '13:00', tableIds: [t2!.id], primaryUserId: guest.id, guestName: undefined });
+    made.a = await book(place, {
+      bookingDate: dayAhead(10),
+      startTime: '12:00',
+      endTime: '13:00',
+      tableIds: [t1!.id],
+      bookingSource: 'web',
+    });
+    made.b = await book(place, {
+      bookingDate: dayAhead(10),
+      startTime: '18:00',
+      endTime: '19:00',
+      tableIds: [t2!.id, t1!.id],
+      primaryUserId: guest.id,
+      guestName: undefined,
+      bookingSource: 'phone',
+    });
+    made.c = await book(place, {
+      bookingDate: dayAhead(11),
+      startTime: '12:00',
+      endTime: '13:00',
+      tableIds: [t2!.id],
+      primaryUserId: guest.id,
+      guestName: undefined,
+    });
     made.d = await book(place, { bookingDate: dayAhead(12), startTime: '09:00', endTime: '10:00', tableIds: [t2!.id] });
-    made.e = await book(other, { bookingDate: dayAhead(10), startTime: '12:30', endTime: '13:30', primaryUserId: guest.id, guestName: undefined, bookingSource: 'web' });
+    made.e = await book(other, {
+      bookingDate: dayAhead(10),
+      startTime: '12:30',
+      endTime: '13:30',
+      primaryUserId: guest.id,
+      guestName: undefined,
+      bookingSource: 'web',
+    });
     expect((await call('POST', `/api/v1/bookings/${made.c.id}/confirm`, { key: admin() })).status).toBe(200);
   });
 
@@ -34,7 +75,11 @@ describe('GET /api/v1/bookings: filters', () => {
     ['bookingDate', () => `locationId=${place.id}&bookingDate=${dayAhead(10)}`, () => ['a', 'b']],
     ['startDate', () => `locationId=${place.id}&startDate=${dayAhead(11)}`, () => ['c', 'd']],
     ['endDate', () => `locationId=${place.id}&endDate=${dayAhead(11)}`, () => ['a', 'b', 'c']],
-    ['startDate and endDate', () => `locationId=${place.id}&startDate=${dayAhead(11)}&endDate=${dayAhead(11)}`, () => ['c']],
+    [
+      'startDate and endDate',
+      () => `locationId=${place.id}&startDate=${dayAhead(11)}&endDate=${dayAhead(11)}`,
+      () => ['c'],
+    ],
     ['status', () => `locationId=${place.id}&status=confirmed`, () => ['c']],
     ['bookingSource', () => `locationId=${place.id}&bookingSource=web`, () => ['a']],
     ['tableId (any of its tables)', () => `tableId=${place.tables[0]!.id}`, () => ['a', 'b']],
@@ -42,8 +87,16 @@ describe('GET /api/v1/bookings: filters', () => {
     ['userId, across locations (by date and time)', () => `userId=${guest.id}`, () => ['e', 'b', 'c']],
     ['userId at a location', () => `userId=${guest.id}&locationId=${other.id}`, () => ['e']],
     ['confirmationCode', () => `confirmationCode=${made.b!.confirmationCode}`, () => ['b']],
-    ['confirmationCode with a filter it fails', () => `confirmationCode=${made.b!.confirmationCode}&status=cancelled`, () => []],
-    ['bookingSource across the company, by date', () => `bookingSource=web&startDate=${dayAhead(10)}&endDate=${dayAhead(10)}`, () => ['a', 'e']],
+    [
+      'confirmationCode with a filter it fails',
+      () => `confirmationCode=${made.b!.confirmationCode}&status=cancelled`,
+      () => [],
+    ],
+    [
+      'bookingSource across the company, by date',
+      () => `bookingSource=web&startDate=${dayAhead(10)}&endDate=${dayAhead(10)}`,
+      () => ['a', 'e'],
+    ],
   ] as [string, () => string, () => string[]][])('filters by %s', async (_, query, expected) => {
     const out = await list(query());
     expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -64,7 +117,12 @@ describe('GET /api/v1/bookings: filters', () => {
     expect(ids(byCursor)).toEqual(ids(second));
     expect(second.body.meta.pagination).toMatchObject({ page: 2, total: 4, nextCursor: null });
     // A cursor belongs to its list.
-    expectRefused(await list(`locationId=${other.id}&cursor=${first.body.meta.pagination.nextCursor}`), 400, 'VALIDATION_FAILED', '/cursor');
+    expectRefused(
+      await list(`locationId=${other.id}&cursor=${first.body.meta.pagination.nextCursor}`),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
   });
 
   it('pages the table links the same way', async () => {
@@ -97,7 +155,16 @@ describe('GET /api/v1/bookings: refusals', () => {
 
   it("answers 404 for another company's location and never lists its bookings", async () => {
     expectRefused(await list(`locationId=${theirLocation()}`), 404, 'NOT_FOUND');
-    const theirs = await call('POST', '/api/v1/bookings', { key: theirAdmin(), body: { locationId: theirLocation(), bookingDate: dayAhead(30), startTime: '19:00', guestCount: 2, guestName: 'Theirs' } });
+    const theirs = await call('POST', '/api/v1/bookings', {
+      key: theirAdmin(),
+      body: {
+        locationId: theirLocation(),
+        bookingDate: dayAhead(30),
+        startTime: '19:00',
+        guestCount: 2,
+        guestName: 'Theirs',
+      },
+    });
     expect(theirs.status).toBe(200);
     expect(ids(await list(`bookingDate=${dayAhead(30)}&limit=100`))).not.toContain(theirs.body.data.id);
     expect(ids(await list(`confirmationCode=${theirs.body.data.confirmationCode}`))).toEqual([]);
@@ -116,7 +183,8 @@ describe('GET /api/v1/bookings: refusals', () => {
 });
 
 describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
-  const byTable = (locationId: number | string, query: string, key = admin()) => call('GET', `/api/v1/locations/${locationId}/bookings/by-table?${query}`, { key });
+  const byTable = (locationId: number | string, query: string, key = admin()) =>
+    call('GET', `/api/v1/locations/${locationId}/bookings/by-table?${query}`, { key });
 
   it("groups a day's bookings by table, leaving out cancelled ones, with the unassigned apart", async () => {
     // Every table taken at 20:00: a booking then without tables is taken by the overbooking buffer, unassigned.
@@ -125,7 +193,12 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
     const day = dayAhead(15);
     const a = await book(place, { bookingDate: day, startTime: '12:00', endTime: '13:00', tableIds: [t1!.id] });
     const b = await book(place, { bookingDate: day, startTime: '18:00', endTime: '19:00', tableIds: [t2!.id, t1!.id] });
-    const full = await book(place, { bookingDate: day, startTime: '19:30', endTime: '21:00', tableIds: [t1!.id, t2!.id, t3!.id] });
+    const full = await book(place, {
+      bookingDate: day,
+      startTime: '19:30',
+      endTime: '21:00',
+      tableIds: [t1!.id, t2!.id, t3!.id],
+    });
     const c = await book(place, { bookingDate: day, startTime: '20:00', endTime: '21:00', tableIds: [] });
     expect(c.tableIds).toEqual([]);
     const gone = await book(place, { bookingDate: day, startTime: '21:00', endTime: '22:00', tableIds: [t2!.id] });
@@ -136,18 +209,32 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
     expect(out.status).toBe(200);
     expect(out.body.data.locationId).toBe(place.id);
     expect(out.body.data.date).toBe(day);
-    const grouped = Object.fromEntries(out.body.data.tables.map((t: { tableId: string; bookings: { id: string }[] }) => [t.tableId, t.bookings.map((x) => x.id)]));
+    const grouped = Object.fromEntries(
+      out.body.data.tables.map((t: { tableId: string; bookings: { id: string }[] }) => [
+        t.tableId,
+        t.bookings.map((x) => x.id),
+      ]),
+    );
     expect(grouped).toEqual({ [t1!.id]: [a.id, b.id, full.id], [t2!.id]: [b.id, full.id], [t3!.id]: [full.id] });
     expect(out.body.data.unassigned.map((x: { id: string }) => x.id)).toEqual([c.id]);
   });
 
-  it('answers 400 without a valid date, 404 for another company\'s location, 403 for a key limited elsewhere or without bookings.read', async () => {
+  it("answers 400 without a valid date, 404 for another company's location, 403 for a key limited elsewhere or without bookings.read", async () => {
     const place = await newPlace({}, 1);
     expectRefused(await byTable(place.id, ''), 400, 'VALIDATION_FAILED', '/date');
     expectRefused(await byTable(place.id, 'date=2027-13-01'), 400, 'VALIDATION_FAILED', '/date');
     expectRefused(await byTable(theirLocation(), `date=${dayAhead(1)}`), 404, 'NOT_FOUND');
-    expectRefused(await byTable(place.id, `date=${dayAhead(1)}`, await keyWith(['bookings.read'], [seededLocation(0).locationId])), 403, 'FORBIDDEN');
+    expectRefused(
+      await byTable(place.id, `date=${dayAhead(1)}`, await keyWith(['bookings.read'], [seededLocation(0).locationId])),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await byTable(place.id, `date=${dayAhead(1)}`, await keyWith(['bookings.create'])), 403, 'FORBIDDEN');
-    expect((await byTable(place.id, `date=${dayAhead(1)}`)).body.data).toEqual({ locationId: place.id, date: dayAhead(1), tables: [], unassigned: [] });
+    expect((await byTable(place.id, `date=${dayAhead(1)}`)).body.data).toEqual({
+      locationId: place.id,
+      date: dayAhead(1),
+      tables: [],
+      unassigned: [],
+    });
   });
 });

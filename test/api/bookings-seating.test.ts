@@ -6,17 +6,36 @@ import { describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
 import { stageItems, tabWithoutBooking } from '../support/stage-data';
 import { seededLocation } from './setup-helpers';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, theirAdmin, unknownUuid, type Place } from './bookings-helpers';
+import {
+  act,
+  admin,
+  book,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 
 const seat = (id: string, body: unknown = {}, key = admin()) => act(id, 'seat', body, key);
 const unseat = (id: string, reason = 'Seated the wrong party') => act(id, 'unseat', { reason });
 const tabOrders = (tabId: string, key = admin()) => call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key });
-const order = (tabId: string, items: unknown[], key = admin()) => call('POST', `/api/v1/tabs/${tabId}/orders`, { key, body: { items } });
-const advance = (orderId: string, dispatchId: string, status: string, key = admin()) => call('PATCH', `/api/v1/orders/${orderId}/dispatches/${dispatchId}`, { key, body: { status } });
-const preOrder = (id: string, items: unknown[], key = admin()) => call('POST', `/api/v1/bookings/${id}/pre-order`, { key, body: { items } });
+const order = (tabId: string, items: unknown[], key = admin()) =>
+  call('POST', `/api/v1/tabs/${tabId}/orders`, { key, body: { items } });
+const advance = (orderId: string, dispatchId: string, status: string, key = admin()) =>
+  call('PATCH', `/api/v1/orders/${orderId}/dispatches/${dispatchId}`, { key, body: { status } });
+const preOrder = (id: string, items: unknown[], key = admin()) =>
+  call('POST', `/api/v1/bookings/${id}/pre-order`, { key, body: { items } });
 
 async function coursing(place: Place, title: string, at: number): Promise<string> {
-  const out = await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: place.id, title, order: at } });
+  const out = await call('POST', '/api/v1/coursings', {
+    key: admin(),
+    body: { locationId: place.id, title, order: at },
+  });
   expect(out.status).toBe(200);
   return out.body.data.id;
 }
@@ -28,7 +47,12 @@ describe('seat', () => {
     const since = new Date().toISOString();
     const out = await seat(b.id);
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ status: 'seated', statusBeforeSeating: 'confirmed', seatedAt: expect.any(String), tab: { id: b.tab.id, status: 'open' } });
+    expect(out.body.data).toMatchObject({
+      status: 'seated',
+      statusBeforeSeating: 'confirmed',
+      seatedAt: expect.any(String),
+      tab: { id: b.tab.id, status: 'open' },
+    });
     const [event] = await eventsOf('booking.seated', b.id, since);
     expect(event!.data).toMatchObject({ status: 'seated', tabId: b.tab.id });
     // Another party cannot be seated at the table while the tab is open.
@@ -51,9 +75,12 @@ describe('seat', () => {
     expect(claims).toEqual([expect.objectContaining({ tableId: place.tables[0]!.id, tabId: b.tab.id })]);
   });
 
-  it('reports a named tab of the booking; 404 for a tab that is not the booking\'s', async () => {
+  it("reports a named tab of the booking; 404 for a tab that is not the booking's", async () => {
     const place = await newPlace();
-    const b = await book(place, { tableIds: [place.tables[0]!.id, place.tables[1]!.id], defaultTabStrategy: 'per_resource' });
+    const b = await book(place, {
+      tableIds: [place.tables[0]!.id, place.tables[1]!.id],
+      defaultTabStrategy: 'per_resource',
+    });
     expectRefused(await seat(b.id, { tabId: unknownUuid }), 404, 'NOT_FOUND', '/tabId');
     const since = new Date().toISOString();
     const out = await seat(b.id, { tabId: b.tabs[1].id });
@@ -72,7 +99,11 @@ describe('seat', () => {
     expect(seated.tab.id).not.toBe(b.tab.id);
     expect(seated.tabs).toHaveLength(1);
     const pre = await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() });
-    expect(pre.body.data).toMatchObject({ tabId: seated.tab.id, items: [{ name: 'Cake' }], seatingOrderId: seated.seatingOrderId });
+    expect(pre.body.data).toMatchObject({
+      tabId: seated.tab.id,
+      items: [{ name: 'Cake' }],
+      seatingOrderId: seated.seatingOrderId,
+    });
     const old = (await stageItems()).find((i) => i.entity === 'TAB' && i.id === b.tab.id);
     expect(old).toMatchObject({ status: 'closed' });
   });
@@ -93,23 +124,38 @@ describe('seat with tabId: linking a walk-in or bar tab (spec 2.12 "existing tab
     const out = await seat(b.id, { tabId: bar.id });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     const seated = out.body.data;
-    expect(seated).toMatchObject({ status: 'seated', tab: { id: bar.id, tableId: place.tables[0]!.id, status: 'open' }, tabs: [{ id: bar.id }], version: b.version + 1 });
+    expect(seated).toMatchObject({
+      status: 'seated',
+      tab: { id: bar.id, tableId: place.tables[0]!.id, status: 'open' },
+      tabs: [{ id: bar.id }],
+      version: b.version + 1,
+    });
     expect(await getBooking(b.id)).toEqual(seated);
     const [event] = await eventsOf('booking.seated', b.id, since);
     expect(event!.data).toMatchObject({ tabId: bar.id, tab: { id: bar.id } });
 
-    expect(await tabItem(bar.id)).toMatchObject({ bookingId: b.id, tableId: place.tables[0]!.id, status: 'open', orderCount: 1, openedAt: bar.openedAt, version: 3 });
+    expect(await tabItem(bar.id)).toMatchObject({
+      bookingId: b.id,
+      tableId: place.tables[0]!.id,
+      status: 'open',
+      orderCount: 1,
+      openedAt: bar.openedAt,
+      version: 3,
+    });
     expect(await tabItem(b.tab.id)).toMatchObject({ status: 'closed' });
     const claims = (await stageItems()).filter((i) => i.entity === 'OPEN_TAB' && i.bookingId === b.id);
     expect(claims).toEqual([expect.objectContaining({ tableId: place.tables[0]!.id, tabId: bar.id })]);
     // The bar's order stays on the tab, beside the kitchen order the pre-order became.
     const onTab = (await tabOrders(bar.id)).body.data;
-    expect(onTab.map((o: { kind: string; bookingId: string | null }) => [o.kind, o.bookingId])).toEqual([['order', null], ['pre_order', b.id]]);
+    expect(onTab.map((o: { kind: string; bookingId: string | null }) => [o.kind, o.bookingId])).toEqual([
+      ['order', null],
+      ['pre_order', b.id],
+    ]);
     const pre = await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() });
     expect(pre.body.data).toMatchObject({ tabId: bar.id, seatingOrderId: seated.seatingOrderId });
   });
 
-  it('opens a linked pre-arrival tab; refuses a closed tab or another booking\'s (409), another location\'s (404), and tabId with createTab (400), changing nothing', async () => {
+  it("opens a linked pre-arrival tab; refuses a closed tab or another booking's (409), another location's (404), and tabId with createTab (400), changing nothing", async () => {
     const place = await newPlace();
     const b = await book(place);
     const other = await book(place, { tableIds: [place.tables[1]!.id] });
@@ -140,12 +186,29 @@ describe('pre-order', () => {
     const place = await newPlace();
     const [starters, mains] = [await coursing(place, 'Starters', 1), await coursing(place, 'Mains', 2)];
     const b = await book(place);
-    expect((await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() })).body.data).toEqual({ bookingId: b.id, tabId: b.tab.id, items: [], seatingOrderId: null });
+    expect((await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() })).body.data).toEqual({
+      bookingId: b.id,
+      tabId: b.tab.id,
+      items: [],
+      seatingOrderId: null,
+    });
     // An inventory item of the location: the line keeps its own name and price, and takes the item's VAT rate and cost center.
-    const steak = (await call('POST', '/api/v1/items', { key: admin(), body: { locationId: place.id, name: 'Steak frites', price: 29000, vatRate: 12, categoryHandle: 'mains' } })).body.data.id as number;
+    const steak = (
+      await call('POST', '/api/v1/items', {
+        key: admin(),
+        body: { locationId: place.id, name: 'Steak frites', price: 29000, vatRate: 12, categoryHandle: 'mains' },
+      })
+    ).body.data.id as number;
     const items = [
       { name: 'Oysters', price: 2500, quantity: 2, coursingId: starters },
-      { itemId: steak, name: 'Steak', price: 32000, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
+      {
+        itemId: steak,
+        name: 'Steak',
+        price: 32000,
+        quantity: 1,
+        coursingId: mains,
+        modifications: [{ name: 'Rare', price: 0 }],
+      },
       { name: 'Bread', price: 0, quantity: 1 },
     ];
     const since = new Date().toISOString();
@@ -153,7 +216,16 @@ describe('pre-order', () => {
     expect(set.status).toBe(200);
     expect(set.body.data.items).toEqual([
       { itemId: null, name: 'Oysters', price: 2500, quantity: 2, coursingId: starters, modifications: [] },
-      { itemId: steak, name: 'Steak', price: 32000, vatRate: 12, costCenter: null, quantity: 1, coursingId: mains, modifications: [{ name: 'Rare', price: 0 }] },
+      {
+        itemId: steak,
+        name: 'Steak',
+        price: 32000,
+        vatRate: 12,
+        costCenter: null,
+        quantity: 1,
+        coursingId: mains,
+        modifications: [{ name: 'Rare', price: 0 }],
+      },
       { itemId: null, name: 'Bread', price: 0, quantity: 1, coursingId: null, modifications: [] },
     ]);
     expect(await eventsOf('tab.updated', b.tab.id, since)).toHaveLength(1);
@@ -163,8 +235,19 @@ describe('pre-order', () => {
     const listed = await tabOrders(b.tab.id);
     expect(listed.body.data).toHaveLength(1);
     const [dispatched] = listed.body.data;
-    expect(dispatched).toMatchObject({ id: seated.seatingOrderId, kind: 'pre_order', bookingId: b.id, tabId: b.tab.id });
-    expect(dispatched.dispatches.map((d: { coursingId: string | null; status: string; items: unknown[] }) => [d.coursingId, d.status, d.items.length])).toEqual([
+    expect(dispatched).toMatchObject({
+      id: seated.seatingOrderId,
+      kind: 'pre_order',
+      bookingId: b.id,
+      tabId: b.tab.id,
+    });
+    expect(
+      dispatched.dispatches.map((d: { coursingId: string | null; status: string; items: unknown[] }) => [
+        d.coursingId,
+        d.status,
+        d.items.length,
+      ]),
+    ).toEqual([
       [starters, 'pending', 1],
       [mains, 'pending', 1],
       [null, 'pending', 1],
@@ -176,30 +259,61 @@ describe('pre-order', () => {
     const place = await newPlace();
     const other = await newPlace({}, 1);
     const b = await book(place);
-    expectRefused(await preOrder(b.id, [{ name: 'Soup', price: 900, quantity: 1, coursingId: await coursing(other, 'Elsewhere', 1) }]), 404, 'NOT_FOUND', '/items/0/coursingId');
-    expectRefused(await preOrder(b.id, [{ name: 'Soup', price: -1, quantity: 1 }]), 400, 'VALIDATION_FAILED', '/items/0/price');
-    expectRefused(await preOrder(b.id, [{ name: 'Soup', price: 100, quantity: 0 }]), 400, 'VALIDATION_FAILED', '/items/0/quantity');
+    expectRefused(
+      await preOrder(b.id, [
+        { name: 'Soup', price: 900, quantity: 1, coursingId: await coursing(other, 'Elsewhere', 1) },
+      ]),
+      404,
+      'NOT_FOUND',
+      '/items/0/coursingId',
+    );
+    expectRefused(
+      await preOrder(b.id, [{ name: 'Soup', price: -1, quantity: 1 }]),
+      400,
+      'VALIDATION_FAILED',
+      '/items/0/price',
+    );
+    expectRefused(
+      await preOrder(b.id, [{ name: 'Soup', price: 100, quantity: 0 }]),
+      400,
+      'VALIDATION_FAILED',
+      '/items/0/quantity',
+    );
     expectRefused(await preOrder(b.id, []), 400, 'VALIDATION_FAILED', '/items');
-    expectRefused(await preOrder(b.id, [{ name: 'Soup', price: 100, quantity: 1 }], await keyWith(['bookings.read'])), 403, 'FORBIDDEN');
-    expectRefused(await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: await keyWith(['bookings.update']) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await preOrder(b.id, [{ name: 'Soup', price: 100, quantity: 1 }], await keyWith(['bookings.read'])),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: await keyWith(['bookings.update']) }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: theirAdmin() }), 404, 'NOT_FOUND');
     expect((await call('GET', `/api/v1/bookings/${b.id}/pre-order`, { key: admin() })).body.data.items).toEqual([]);
   });
 });
 
 describe('orders and kitchen dispatches', () => {
-  it('places an order on an open tab (one dispatch per coursing), moves dispatches forward only, and lists the tab\'s orders', async () => {
+  it("places an order on an open tab (one dispatch per coursing), moves dispatches forward only, and lists the tab's orders", async () => {
     const place = await newPlace();
     const mains = await coursing(place, 'Mains', 2);
     const b = await book(place);
     expectRefused(await order(b.tab.id, [{ name: 'Wine', price: 9000, quantity: 1 }]), 409, 'CONFLICT');
     await seat(b.id);
     const since = new Date().toISOString();
-    const placed = await order(b.tab.id, [{ name: 'Wine', price: 9000, quantity: 1 }, { name: 'Pasta', price: 18000, quantity: 2, coursingId: mains }]);
+    const placed = await order(b.tab.id, [
+      { name: 'Wine', price: 9000, quantity: 1 },
+      { name: 'Pasta', price: 18000, quantity: 2, coursingId: mains },
+    ]);
     expect(placed.status).toBe(200);
     const o = placed.body.data;
     expect(o).toMatchObject({ kind: 'order', tabId: b.tab.id, bookingId: b.id, locationId: place.id, version: 1 });
-    expect(o.dispatches.map((d: { coursingId: string | null; status: string }) => [d.coursingId, d.status])).toEqual([[null, 'pending'], [mains, 'pending']]);
+    expect(o.dispatches.map((d: { coursingId: string | null; status: string }) => [d.coursingId, d.status])).toEqual([
+      [null, 'pending'],
+      [mains, 'pending'],
+    ]);
     expect(await eventsOf('order.created', o.id, since)).toHaveLength(1);
 
     const dispatch = o.dispatches[1].id;
@@ -215,15 +329,32 @@ describe('orders and kitchen dispatches', () => {
 
   it('checks ids, permissions and tenancy', async () => {
     const place = await newPlace({}, 1);
-    const b = await book(place, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59', seatImmediately: true });
+    const b = await book(place, {
+      bookingDate: dayAhead(0),
+      startTime: '00:00',
+      endTime: '23:59',
+      seatImmediately: true,
+    });
     const o = (await order(b.tab.id, [{ name: 'Water', price: 0, quantity: 1 }])).body.data;
     expectRefused(await order(unknownUuid, [{ name: 'Water', price: 0, quantity: 1 }]), 404, 'NOT_FOUND');
     expectRefused(await tabOrders(unknownUuid), 404, 'NOT_FOUND');
     expectRefused(await tabOrders('nope'), 400, 'VALIDATION_FAILED');
-    expectRefused(await order(b.tab.id, [{ name: 'Water', price: 0, quantity: 1 }], await keyWith(['orders.read'])), 403, 'FORBIDDEN');
+    expectRefused(
+      await order(b.tab.id, [{ name: 'Water', price: 0, quantity: 1 }], await keyWith(['orders.read'])),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await tabOrders(b.tab.id, await keyWith(['orders.manage'])), 403, 'FORBIDDEN');
-    expectRefused(await advance(o.id, o.dispatches[0].id, 'accepted', await keyWith(['orders.read'])), 403, 'FORBIDDEN');
-    expectRefused(await tabOrders(b.tab.id, await keyWith(['orders.read'], [seededLocation(0).locationId])), 403, 'FORBIDDEN');
+    expectRefused(
+      await advance(o.id, o.dispatches[0].id, 'accepted', await keyWith(['orders.read'])),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await tabOrders(b.tab.id, await keyWith(['orders.read'], [seededLocation(0).locationId])),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await order(b.tab.id, [{ name: 'Water', price: 0, quantity: 1 }], theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await tabOrders(b.tab.id, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await advance(o.id, o.dispatches[0].id, 'accepted', theirAdmin()), 404, 'NOT_FOUND');
@@ -232,12 +363,15 @@ describe('orders and kitchen dispatches', () => {
 });
 
 describe('unseat', () => {
-  it('returns to the prior status, reverses the seating\'s dispatches (order.reversed each), releases the table and queues a correction ticket', async () => {
+  it("returns to the prior status, reverses the seating's dispatches (order.reversed each), releases the table and queues a correction ticket", async () => {
     const place = await newPlace();
     const [starters, mains] = [await coursing(place, 'Starters', 1), await coursing(place, 'Mains', 2)];
     const b = await book(place);
     await act(b.id, 'check-in');
-    await preOrder(b.id, [{ name: 'Soup', price: 900, quantity: 1, coursingId: starters }, { name: 'Fish', price: 21000, quantity: 1, coursingId: mains }]);
+    await preOrder(b.id, [
+      { name: 'Soup', price: 900, quantity: 1, coursingId: starters },
+      { name: 'Fish', price: 21000, quantity: 1, coursingId: mains },
+    ]);
     const seated = (await seat(b.id)).body.data;
     const seatingOrder = (await tabOrders(b.tab.id)).body.data[0];
     await advance(seatingOrder.id, seatingOrder.dispatches[0].id, 'accepted');
@@ -245,16 +379,33 @@ describe('unseat', () => {
     const since = new Date().toISOString();
     const out = await unseat(b.id, 'Party asked to move tables');
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    expect(out.body.data).toMatchObject({ status: 'checked_in', statusBeforeSeating: null, seatingOrderId: null, tab: { id: b.tab.id, status: 'pre_arrival' }, version: seated.version + 1 });
+    expect(out.body.data).toMatchObject({
+      status: 'checked_in',
+      statusBeforeSeating: null,
+      seatingOrderId: null,
+      tab: { id: b.tab.id, status: 'pre_arrival' },
+      version: seated.version + 1,
+    });
     const reversed = (await tabOrders(b.tab.id)).body.data[0];
     expect(reversed.dispatches.map((d: { status: string }) => d.status)).toEqual(['reversed', 'reversed']);
     const [unseated] = await eventsOf('booking.unseated', b.id, since);
     expect(unseated!.data).toMatchObject({ status: 'checked_in', reason: 'Party asked to move tables' });
-    expect(unseated!.data.reversedDispatches.map((d: { dispatchId: string }) => d.dispatchId)).toEqual(seatingOrder.dispatches.map((d: { id: string }) => d.id));
+    expect(unseated!.data.reversedDispatches.map((d: { dispatchId: string }) => d.dispatchId)).toEqual(
+      seatingOrder.dispatches.map((d: { id: string }) => d.id),
+    );
     const orderEvents = await eventsOf('order.reversed', seatingOrder.id, since);
-    expect(orderEvents.map((e) => e.data.dispatchId).sort()).toEqual(seatingOrder.dispatches.map((d: { id: string }) => d.id).sort());
-    const ticket = (await stageItems()).find((i) => i.entity === 'PRINT_JOB' && (i.content as { bookingId?: string }).bookingId === b.id);
-    expect(ticket).toMatchObject({ kind: 'kitchen_correction', status: 'queued', locationId: place.id, content: { reason: 'Party asked to move tables', reversed: [expect.anything(), expect.anything()] } });
+    expect(orderEvents.map((e) => e.data.dispatchId).sort()).toEqual(
+      seatingOrder.dispatches.map((d: { id: string }) => d.id).sort(),
+    );
+    const ticket = (await stageItems()).find(
+      (i) => i.entity === 'PRINT_JOB' && (i.content as { bookingId?: string }).bookingId === b.id,
+    );
+    expect(ticket).toMatchObject({
+      kind: 'kitchen_correction',
+      status: 'queued',
+      locationId: place.id,
+      content: { reason: 'Party asked to move tables', reversed: [expect.anything(), expect.anything()] },
+    });
     // The table is free: another party can be seated there.
     const other = await book(place, { startTime: '22:30', endTime: '23:30' });
     expect((await seat(other.id)).status).toBe(200);
@@ -289,11 +440,20 @@ describe('unseat', () => {
     const since = new Date().toISOString();
     const out = await act(b.id, 'unseat', {});
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    expect(out.body.data).toMatchObject({ status: 'confirmed', tab: { id: b.tab.id, status: 'pre_arrival' }, version: seated.version + 1 });
+    expect(out.body.data).toMatchObject({
+      status: 'confirmed',
+      tab: { id: b.tab.id, status: 'pre_arrival' },
+      version: seated.version + 1,
+    });
     const [unseated] = await eventsOf('booking.unseated', b.id, since);
     expect(unseated!.data).toMatchObject({ status: 'confirmed', reason: null });
-    const ticket = (await stageItems()).find((i) => i.entity === 'PRINT_JOB' && (i.content as { bookingId?: string }).bookingId === b.id);
-    expect(ticket).toMatchObject({ kind: 'kitchen_correction', content: { reason: null, reversed: [expect.anything()] } });
+    const ticket = (await stageItems()).find(
+      (i) => i.entity === 'PRINT_JOB' && (i.content as { bookingId?: string }).bookingId === b.id,
+    );
+    expect(ticket).toMatchObject({
+      kind: 'kitchen_correction',
+      content: { reason: null, reversed: [expect.anything()] },
+    });
   });
 });
 
@@ -308,7 +468,10 @@ describe('split into per-resource tabs', () => {
     const split = await act(b.id, 'split-tabs');
     expect(split.status).toBe(200);
     const tabs = split.body.data.tabs;
-    expect(tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status])).toEqual([[t1, 'open'], [t2, 'open']]);
+    expect(tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status])).toEqual([
+      [t1, 'open'],
+      [t2, 'open'],
+    ]);
     expect(tabs[0].id).toBe(b.tab.id);
     expect(split.body.data.defaultTabStrategy).toBe('single');
     const [event] = await eventsOf('booking.updated', b.id, since);

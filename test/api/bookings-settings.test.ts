@@ -44,7 +44,13 @@ describe('booking settings: the happy path', () => {
     const hours = { friday: [{ open: '17:00', close: '01:00' }] };
     const out = await call('PUT', at(location.id), {
       key: admin(),
-      body: { bufferMinutes: 30, confirmationMode: 'request_based', allowedPartySizes: [6, 2, 4], operatingHours: hours, autoNoShowDelayMinutes: 20 },
+      body: {
+        bufferMinutes: 30,
+        confirmationMode: 'request_based',
+        allowedPartySizes: [6, 2, 4],
+        operatingHours: hours,
+        autoNoShowDelayMinutes: 20,
+      },
     });
     expect(out.status).toBe(200);
     const after = out.body.data;
@@ -61,10 +67,24 @@ describe('booking settings: the happy path', () => {
     expect(await read(location.id)).toEqual(after);
     const [event] = await eventsOf('booking-settings.updated', String(location.id), since);
     expect(event).toMatchObject({ resource: 'booking-settings', data: after });
-    expect(Object.keys(event!.changes).sort()).toEqual(['allowedPartySizes', 'autoNoShowDelayMinutes', 'bufferMinutes', 'confirmationMode', 'operatingHours']);
+    expect(Object.keys(event!.changes).sort()).toEqual([
+      'allowedPartySizes',
+      'autoNoShowDelayMinutes',
+      'bufferMinutes',
+      'confirmationMode',
+      'operatingHours',
+    ]);
 
-    const cleared = await call('PUT', at(location.id), { key: admin(), body: { operatingHours: null, autoNoShowDelayMinutes: null } });
-    expect(cleared.body.data).toMatchObject({ operatingHours: null, autoNoShowDelayMinutes: null, bufferMinutes: 30, version: 3 });
+    const cleared = await call('PUT', at(location.id), {
+      key: admin(),
+      body: { operatingHours: null, autoNoShowDelayMinutes: null },
+    });
+    expect(cleared.body.data).toMatchObject({
+      operatingHours: null,
+      autoNoShowDelayMinutes: null,
+      bufferMinutes: 30,
+      version: 3,
+    });
   });
 
   it('stores the settings on a first PUT without a read before it, and writes nothing for a PUT that changes nothing', async () => {
@@ -93,8 +113,23 @@ describe('booking settings: validation, one case per bound', () => {
     ['allowedPartySizes with 0', { allowedPartySizes: [0] }, '/allowedPartySizes/0'],
     ['allowedPartySizes above 100', { allowedPartySizes: [101] }, '/allowedPartySizes/0'],
     ['allowedPartySizes repeated', { allowedPartySizes: [2, 2] }, '/allowedPartySizes'],
-    ['operatingHours overlapping', { operatingHours: { monday: [{ open: '10:00', close: '15:00' }, { open: '14:00', close: '20:00' }] } }, '/operatingHours/monday/1'],
-    ['operatingHours not HH:MM', { operatingHours: { monday: [{ open: '9:00', close: '15:00' }] } }, '/operatingHours/monday/0/open'],
+    [
+      'operatingHours overlapping',
+      {
+        operatingHours: {
+          monday: [
+            { open: '10:00', close: '15:00' },
+            { open: '14:00', close: '20:00' },
+          ],
+        },
+      },
+      '/operatingHours/monday/1',
+    ],
+    [
+      'operatingHours not HH:MM',
+      { operatingHours: { monday: [{ open: '9:00', close: '15:00' }] } },
+      '/operatingHours/monday/0/open',
+    ],
     ['slotIntervalMinutes not in 15, 30, 45, 60, 90', { slotIntervalMinutes: 20 }, '/slotIntervalMinutes'],
     ['overbookingBufferPercentage below 0', { overbookingBufferPercentage: -0.5 }, '/overbookingBufferPercentage'],
     ['overbookingBufferPercentage above 50', { overbookingBufferPercentage: 50.5 }, '/overbookingBufferPercentage'],
@@ -120,7 +155,11 @@ describe('booking settings: validation, one case per bound', () => {
   });
 
   it('refuses an empty body and a malformed location id with 400', async () => {
-    expectRefused(await call('PUT', at(seededLocation(1).locationId), { key: admin(), body: {} }), 400, 'VALIDATION_FAILED');
+    expectRefused(
+      await call('PUT', at(seededLocation(1).locationId), { key: admin(), body: {} }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectRefused(await call('GET', at('abc'), { key: admin() }), 400, 'VALIDATION_FAILED');
   });
 });
@@ -136,7 +175,11 @@ describe('booking settings: permissions and tenancy', () => {
 
   it("answers 404 for another company's location and for an unknown one, storing nothing", async () => {
     expectRefused(await call('GET', at(theirLocation()), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PUT', at(theirLocation()), { key: admin(), body: { maxPartySize: 9 } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PUT', at(theirLocation()), { key: admin(), body: { maxPartySize: 9 } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('GET', at(999_999), { key: admin() }), 404, 'NOT_FOUND');
     // Company 2 reads its own settings: company 1's PUT did not land there.
     const theirs = await call('GET', at(theirLocation()), { key: theirAdmin() });

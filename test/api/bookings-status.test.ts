@@ -5,7 +5,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { seededLocation } from './setup-helpers';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
+import {
+  act,
+  admin,
+  book,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 
 type Status = 'pending' | 'confirmed' | 'checked_in' | 'seated' | 'completed' | 'cancelled' | 'no_show';
 type Op = 'confirm' | 'check-in' | 'seat' | 'unseat' | 'complete' | 'no-show' | 'cancel';
@@ -49,7 +63,9 @@ describe('every transition of decisions.md §5', () => {
     ['seated', 'complete', 'completed', 'booking.completed'],
     ['confirmed', 'no-show', 'no_show', 'booking.no-show'],
     ['checked_in', 'no-show', 'no_show', 'booking.no-show'],
-    ...(['pending', 'confirmed', 'checked_in', 'seated', 'completed', 'no_show'] as Status[]).map((s): [Status, Op, Status, string] => [s, 'cancel', 'cancelled', 'booking.cancelled']),
+    ...(['pending', 'confirmed', 'checked_in', 'seated', 'completed', 'no_show'] as Status[]).map(
+      (s): [Status, Op, Status, string] => [s, 'cancel', 'cancelled', 'booking.cancelled'],
+    ),
   ];
 
   it.each(allowed)('%s --%s--> %s, recording %s with the full booking', async (from, op, to, event) => {
@@ -67,15 +83,18 @@ describe('every transition of decisions.md §5', () => {
     if (op === 'check-in') expect(recorded!.changes).toEqual({ status: 'checked_in' });
   });
 
-  it.each(['confirmed', 'checked_in'] as Status[])('seated --unseat--> %s (the status before seating)', async (prior) => {
-    const b = await bookingIn(prior);
-    expect((await run(b.id, 'seat')).status).toBe(200);
-    const since = new Date().toISOString();
-    const out = await run(b.id, 'unseat');
-    expect(out.body.data).toMatchObject({ status: prior, statusBeforeSeating: null, tab: { status: 'pre_arrival' } });
-    const [event] = await eventsOf('booking.unseated', b.id, since);
-    expect(event!.data).toMatchObject({ status: prior, reason: 'Wrong party', reversedDispatches: [] });
-  });
+  it.each(['confirmed', 'checked_in'] as Status[])(
+    'seated --unseat--> %s (the status before seating)',
+    async (prior) => {
+      const b = await bookingIn(prior);
+      expect((await run(b.id, 'seat')).status).toBe(200);
+      const since = new Date().toISOString();
+      const out = await run(b.id, 'unseat');
+      expect(out.body.data).toMatchObject({ status: prior, statusBeforeSeating: null, tab: { status: 'pre_arrival' } });
+      const [event] = await eventsOf('booking.unseated', b.id, since);
+      expect(event!.data).toMatchObject({ status: prior, reason: 'Wrong party', reversedDispatches: [] });
+    },
+  );
 
   it('answers a cancel of a cancelled booking with 200 and changes nothing', async () => {
     const b = await bookingIn('cancelled');
@@ -96,24 +115,37 @@ describe('every transition of decisions.md §5', () => {
     expect(illegal.flatMap(([, o]) => o).length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(illegal)('refuses every illegal operation on a %s booking with 409 and changes nothing', async (status, refused) => {
-    const b = await bookingIn(status);
-    for (const op of refused) expectRefused(await run(b.id, op), 409, 'CONFLICT');
-    expect(await getBooking(b.id)).toEqual(b);
-  });
+  it.each(illegal)(
+    'refuses every illegal operation on a %s booking with 409 and changes nothing',
+    async (status, refused) => {
+      const b = await bookingIn(status);
+      for (const op of refused) expectRefused(await run(b.id, op), 409, 'CONFLICT');
+      expect(await getBooking(b.id)).toEqual(b);
+    },
+  );
 });
 
 describe('cancel', () => {
   it('closes the pre-arrival tab by default, keeps the reason, frees the table and counts in the guest history', async () => {
     const p = await newPlace();
-    const guestOut = await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Cancel Guest', email: `cancel.${Date.now()}@example.com` } });
+    const guestOut = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      body: { name: 'Cancel Guest', email: `cancel.${Date.now()}@example.com` },
+    });
     const guest = guestOut.body.data;
     const b = await book(p, { primaryUserId: guest.id, guestName: undefined });
     const out = await act(b.id, 'cancel', { reason: 'Guest is ill' });
-    expect(out.body.data).toMatchObject({ status: 'cancelled', cancellationReason: 'Guest is ill', cancelledAt: expect.any(String), tab: { status: 'closed' } });
+    expect(out.body.data).toMatchObject({
+      status: 'cancelled',
+      cancellationReason: 'Guest is ill',
+      cancelledAt: expect.any(String),
+      tab: { status: 'closed' },
+    });
     // The slot is free for another booking of the table.
     await book(p);
-    const history = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(guest.email)}&locationId=${p.id}`, { key: admin() });
+    const history = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(guest.email)}&locationId=${p.id}`, {
+      key: admin(),
+    });
     expect(history.body.data[0].bookingHistory).toMatchObject({ bookingCount: 1, cancellationCount: 1 });
   });
 
@@ -125,7 +157,13 @@ describe('cancel', () => {
     const out = await act(b.id, 'cancel', { reason: 'Left without paying yet' });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     const { tabWarning, ...cancelled } = out.body.data;
-    expect(cancelled).toMatchObject({ status: 'cancelled', tabs: [{ id: b.tabs[0].id, status: 'open' }, { id: b.tabs[1].id, status: 'open' }] });
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      tabs: [
+        { id: b.tabs[0].id, status: 'open' },
+        { id: b.tabs[1].id, status: 'open' },
+      ],
+    });
     expect(tabWarning).toContain(b.tabs[0].id);
     expect(tabWarning).toContain(b.tabs[1].id);
     expect(tabWarning).toMatch(/stay open: the bill is still owed/);
@@ -144,31 +182,61 @@ describe('cancel', () => {
     expect(out.body.data).toMatchObject({ status: 'cancelled', tab: { status: 'pre_arrival' } });
   });
 
-  it('validates the body (400) and needs bookings.manage (403), 404 for another company\'s booking', async () => {
+  it("validates the body (400) and needs bookings.manage (403), 404 for another company's booking", async () => {
     const b = await book(await newPlace({}, 1));
     expectRefused(await act(b.id, 'cancel', { reason: '' }), 400, 'VALIDATION_FAILED', '/reason');
     expectRefused(await act(b.id, 'cancel', { closeTab: 'yes' }), 400, 'VALIDATION_FAILED', '/closeTab');
     expectRefused(await act(b.id, 'cancel', { why: 'x' }), 400, 'VALIDATION_FAILED', '/why');
-    expectRefused(await act(b.id, 'cancel', {}, await keyWith(['bookings.read', 'bookings.update', 'bookings.create'])), 403, 'FORBIDDEN');
-    expectRefused(await act(b.id, 'cancel', {}, await keyWith(['bookings.manage'], [seededLocation(0).locationId])), 403, 'FORBIDDEN');
+    expectRefused(
+      await act(b.id, 'cancel', {}, await keyWith(['bookings.read', 'bookings.update', 'bookings.create'])),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await act(b.id, 'cancel', {}, await keyWith(['bookings.manage'], [seededLocation(0).locationId])),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await act(unknownUuid, 'cancel', {}), 404, 'NOT_FOUND');
-    const theirs = await call('POST', '/api/v1/bookings', { key: theirAdmin(), body: { locationId: theirLocation(), bookingDate: dayAhead(10), startTime: '15:00', guestCount: 2, guestName: 'Theirs' } });
+    const theirs = await call('POST', '/api/v1/bookings', {
+      key: theirAdmin(),
+      body: {
+        locationId: theirLocation(),
+        bookingDate: dayAhead(10),
+        startTime: '15:00',
+        guestCount: 2,
+        guestName: 'Theirs',
+      },
+    });
     expectRefused(await act(theirs.body.data.id, 'cancel', {}), 404, 'NOT_FOUND');
-    expect((await call('GET', `/api/v1/bookings/${theirs.body.data.id}`, { key: theirAdmin() })).body.data.status).toBe('confirmed');
+    expect((await call('GET', `/api/v1/bookings/${theirs.body.data.id}`, { key: theirAdmin() })).body.data.status).toBe(
+      'confirmed',
+    );
     expect((await getBooking(b.id)).status).toBe('confirmed');
   });
 });
 
 describe('state operations: permissions and tenancy', () => {
-  it.each(['confirm', 'check-in', 'complete', 'no-show', 'seat', 'unseat', 'split-tabs'])('%s needs bookings.manage (403), hides other companies (404), checks the id (400)', async (op) => {
-    const b = await book(place, { tableIds: [] });
-    const body = op === 'seat' ? {} : op === 'unseat' ? { reason: 'x' } : undefined;
-    expectRefused(await act(b.id, op, body, await keyWith(['bookings.read', 'bookings.update', 'bookings.create'])), 403, 'FORBIDDEN');
-    expectRefused(await act(b.id, op, body, await keyWith(['bookings.manage'], [seededLocation(0).locationId])), 403, 'FORBIDDEN');
-    expectRefused(await act(b.id, op, body, theirAdmin()), 404, 'NOT_FOUND');
-    expectRefused(await act('not-a-uuid', op, body), 400, 'VALIDATION_FAILED');
-    expect(await getBooking(b.id)).toEqual(b);
-  });
+  it.each(['confirm', 'check-in', 'complete', 'no-show', 'seat', 'unseat', 'split-tabs'])(
+    '%s needs bookings.manage (403), hides other companies (404), checks the id (400)',
+    async (op) => {
+      const b = await book(place, { tableIds: [] });
+      const body = op === 'seat' ? {} : op === 'unseat' ? { reason: 'x' } : undefined;
+      expectRefused(
+        await act(b.id, op, body, await keyWith(['bookings.read', 'bookings.update', 'bookings.create'])),
+        403,
+        'FORBIDDEN',
+      );
+      expectRefused(
+        await act(b.id, op, body, await keyWith(['bookings.manage'], [seededLocation(0).locationId])),
+        403,
+        'FORBIDDEN',
+      );
+      expectRefused(await act(b.id, op, body, theirAdmin()), 404, 'NOT_FOUND');
+      expectRefused(await act('not-a-uuid', op, body), 400, 'VALIDATION_FAILED');
+      expect(await getBooking(b.id)).toEqual(b);
+    },
+  );
 });
 
 describe('cancel by confirmation code (public)', () => {
@@ -191,7 +259,11 @@ describe('cancel by confirmation code (public)', () => {
       guestName: b.guestName,
       cancelledAt: expect.any(String),
     });
-    expect(await getBooking(b.id)).toMatchObject({ status: 'cancelled', cancellationReason: 'Cancelled by the guest', tab: { status: 'closed' } });
+    expect(await getBooking(b.id)).toMatchObject({
+      status: 'cancelled',
+      cancellationReason: 'Cancelled by the guest',
+      tab: { status: 'closed' },
+    });
     expect((await byCode(b.confirmationCode)).status).toBe(200);
   });
 
@@ -211,7 +283,8 @@ describe('cancel by confirmation code (public)', () => {
 });
 
 describe('lock', () => {
-  const lock = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}/lock`, { key, body });
+  const lock = (id: string, body: unknown, key = admin()) =>
+    call('PATCH', `/api/v1/bookings/${id}/lock`, { key, body });
 
   it('pins and frees the booking, recording booking.updated with changes.locked; the same value writes nothing', async () => {
     const b = await book(await newPlace({}, 1));

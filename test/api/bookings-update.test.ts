@@ -2,7 +2,22 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { seededLocation } from './setup-helpers';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, nextSkippedHour, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
+import {
+  act,
+  admin,
+  book,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  keyWith,
+  newPlace,
+  nextSkippedHour,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 
 const patch = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}`, { key, body });
 const today = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
@@ -12,12 +27,34 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     const place = await newPlace();
     const b = await book(place);
     const since = new Date().toISOString();
-    const out = await patch(b.id, { internalNotes: 'Allergic to nuts', guestCount: 3, occasion: null, paymentType: 'invoice', depositAmountCents: 2500, specialRequests: 'Quiet' });
+    const out = await patch(b.id, {
+      internalNotes: 'Allergic to nuts',
+      guestCount: 3,
+      occasion: null,
+      paymentType: 'invoice',
+      depositAmountCents: 2500,
+      specialRequests: 'Quiet',
+    });
     expect(out.status).toBe(200);
-    expect(out.body.data).toEqual({ ...b, internalNotes: 'Allergic to nuts', guestCount: 3, paymentType: 'invoice', depositAmountCents: 2500, specialRequests: 'Quiet', version: 2, updatedAt: expect.any(String) });
+    expect(out.body.data).toEqual({
+      ...b,
+      internalNotes: 'Allergic to nuts',
+      guestCount: 3,
+      paymentType: 'invoice',
+      depositAmountCents: 2500,
+      specialRequests: 'Quiet',
+      version: 2,
+      updatedAt: expect.any(String),
+    });
     expect(await getBooking(b.id)).toEqual(out.body.data);
     const [event] = await eventsOf('booking.updated', b.id, since);
-    expect(event!.changes).toEqual({ internalNotes: 'Allergic to nuts', guestCount: 3, paymentType: 'invoice', depositAmountCents: 2500, specialRequests: 'Quiet' });
+    expect(event!.changes).toEqual({
+      internalNotes: 'Allergic to nuts',
+      guestCount: 3,
+      paymentType: 'invoice',
+      depositAmountCents: 2500,
+      specialRequests: 'Quiet',
+    });
     expect(event!.data).toEqual(out.body.data);
   });
 
@@ -50,7 +87,10 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     const place = await newPlace();
     const b = await book(place);
     await patch(b.id, { bookingDate: dayAhead(12), endTime: '22:00' });
-    const listed = async (date: string) => (await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${date}`, { key: admin() })).body.data.map((x: { id: string }) => x.id);
+    const listed = async (date: string) =>
+      (
+        await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${date}`, { key: admin() })
+      ).body.data.map((x: { id: string }) => x.id);
     expect(await listed(dayAhead(12))).toEqual([b.id]);
     expect(await listed(dayAhead(10))).toEqual([]);
     expect((await getBooking(b.id)).endTime).toBe('22:00');
@@ -78,7 +118,9 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
   it('keeps a locked booking editable by hand', async () => {
     const place = await newPlace();
     const b = await book(place);
-    expect((await call('PATCH', `/api/v1/bookings/${b.id}/lock`, { key: admin(), body: { locked: true } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/bookings/${b.id}/lock`, { key: admin(), body: { locked: true } })).status,
+    ).toBe(200);
     const out = await patch(b.id, { startTime: '18:00', tableIds: [place.tables[1]!.id] });
     expect(out.status).toBe(200);
     expect(out.body.data).toMatchObject({ locked: true, startTime: '18:00', tableIds: [place.tables[1]!.id] });
@@ -90,19 +132,27 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     expect((await act(b.id, 'cancel', {})).status).toBe(200);
     expectRefused(await patch(b.id, { startTime: '12:00' }), 409, 'CONFLICT');
     expectRefused(await patch(b.id, { tableIds: [] }), 409, 'CONFLICT');
-    expect((await patch(b.id, { internalNotes: 'Called to cancel' })).body.data).toMatchObject({ status: 'cancelled', internalNotes: 'Called to cancel' });
+    expect((await patch(b.id, { internalNotes: 'Called to cancel' })).body.data).toMatchObject({
+      status: 'cancelled',
+      internalNotes: 'Called to cancel',
+    });
   });
 });
 
 describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
-  const tabsOf = (b: Record<string, any>) => b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status]);
+  const tabsOf = (b: Record<string, any>) =>
+    b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status]);
 
   it('replaces the set with tableIds (first = primary); the single tab follows the primary table; a legacy tableId is a one-element set', async () => {
     const place = await newPlace();
     const [t1, t2, t3] = place.tables.map((t) => t.id);
     const b = await book(place, { tableIds: [t1] });
     const out = await patch(b.id, { tableIds: [t2, t3] });
-    expect(out.body.data).toMatchObject({ tableId: t2, tableIds: [t2, t3], tab: { id: b.tab.id, tableId: t2, status: 'pre_arrival' } });
+    expect(out.body.data).toMatchObject({
+      tableId: t2,
+      tableIds: [t2, t3],
+      tab: { id: b.tab.id, tableId: t2, status: 'pre_arrival' },
+    });
     expect(out.body.data.tabs).toHaveLength(1);
     const legacy = await patch(b.id, { tableId: t1 });
     expect(legacy.body.data).toMatchObject({ tableId: t1, tableIds: [t1] });
@@ -110,14 +160,24 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
     await book(place, { tableIds: [t2, t3] });
   });
 
-  it('checks new tables: another location\'s is 404 naming its place; a taken one is 409', async () => {
+  it("checks new tables: another location's is 404 naming its place; a taken one is 409", async () => {
     const place = await newPlace();
     const other = await newPlace({}, 1);
     const b = await book(place);
-    expectRefused(await patch(b.id, { tableIds: [place.tables[0]!.id, other.tables[0]!.id] }), 404, 'NOT_FOUND', '/tableIds/1');
+    expectRefused(
+      await patch(b.id, { tableIds: [place.tables[0]!.id, other.tables[0]!.id] }),
+      404,
+      'NOT_FOUND',
+      '/tableIds/1',
+    );
     expectRefused(await patch(b.id, { tableId: unknownUuid }), 404, 'NOT_FOUND', '/tableId');
     await book(place, { tableIds: [place.tables[1]!.id] });
-    expectRefused(await patch(b.id, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] }), 409, 'CONFLICT', '/tableIds/1');
+    expectRefused(
+      await patch(b.id, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] }),
+      409,
+      'CONFLICT',
+      '/tableIds/1',
+    );
     expect(await getBooking(b.id)).toEqual(b);
   });
 
@@ -126,7 +186,10 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
     const [t1, t2, t3] = place.tables.map((t) => t.id);
     const b = await book(place, { tableIds: [t1, t2], defaultTabStrategy: 'per_resource' });
     const out = await patch(b.id, { tableIds: [t1, t3] });
-    expect(tabsOf(out.body.data)).toEqual([[t1, 'pre_arrival'], [t3, 'pre_arrival']]);
+    expect(tabsOf(out.body.data)).toEqual([
+      [t1, 'pre_arrival'],
+      [t3, 'pre_arrival'],
+    ]);
     expect(out.body.data.tabs[0].id).toBe(b.tabs[0].id);
     expect(out.body.data.tabs[1].id).not.toBe(b.tabs[1].id);
   });
@@ -136,7 +199,10 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
     const [t1, t2] = place.tables.map((t) => t.id);
     const b = await book(place, { tableIds: [t1, t2] });
     const split = await patch(b.id, { defaultTabStrategy: 'per_resource' });
-    expect(tabsOf(split.body.data)).toEqual([[t1, 'pre_arrival'], [t2, 'pre_arrival']]);
+    expect(tabsOf(split.body.data)).toEqual([
+      [t1, 'pre_arrival'],
+      [t2, 'pre_arrival'],
+    ]);
     const back = await patch(b.id, { defaultTabStrategy: 'single' });
     expect(tabsOf(back.body.data)).toEqual([[t1, 'pre_arrival']]);
     const seated = await book(place, { ...today(), tableIds: [place.tables[2]!.id], seatImmediately: true });
@@ -147,8 +213,16 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
   it('refuses to drop a table with an open tab without confirmRemoveActiveTab (409, nothing changes); with it the tab closes and the table frees', async () => {
     const place = await newPlace({ bufferMinutes: 0 });
     const [t1, t2] = place.tables.map((t) => t.id);
-    const b = await book(place, { ...today(), tableIds: [t1, t2], defaultTabStrategy: 'per_resource', seatImmediately: true });
-    expect(tabsOf(b)).toEqual([[t1, 'open'], [t2, 'open']]);
+    const b = await book(place, {
+      ...today(),
+      tableIds: [t1, t2],
+      defaultTabStrategy: 'per_resource',
+      seatImmediately: true,
+    });
+    expect(tabsOf(b)).toEqual([
+      [t1, 'open'],
+      [t2, 'open'],
+    ]);
     const refused = await patch(b.id, { tableIds: [t1] });
     expectRefused(refused, 409, 'CONFLICT', '/tableIds');
     expectRefused(await patch(b.id, { tableIds: [t1], confirmRemoveActiveTab: false }), 409, 'CONFLICT');
@@ -158,7 +232,13 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
     expect(confirmed.status).toBe(200);
     expect(tabsOf(confirmed.body.data)).toEqual([[t1, 'open']]);
     // t2's open tab closed and its claim went: a party can sit there now (no seatWarning).
-    const next = await book(place, { bookingDate: dayAhead(1), startTime: '00:00', endTime: '01:00', tableIds: [t2], seatImmediately: true });
+    const next = await book(place, {
+      bookingDate: dayAhead(1),
+      startTime: '00:00',
+      endTime: '01:00',
+      tableIds: [t2],
+      seatImmediately: true,
+    });
     expect(next).toMatchObject({ status: 'seated' });
     expect(next).not.toHaveProperty('seatWarning');
   });
@@ -192,18 +272,41 @@ describe('PATCH /api/v1/bookings/{id}: validation, permissions, tenancy', () => 
     expect(await getBooking(booking.id)).toEqual(booking);
   });
 
-  it('answers 400 for a malformed id and 404 for an unknown one or another company\'s', async () => {
+  it("answers 400 for a malformed id and 404 for an unknown one or another company's", async () => {
     expectRefused(await patch('nope', { guestCount: 2 }), 400, 'VALIDATION_FAILED');
     expectRefused(await patch(unknownUuid, { guestCount: 2 }), 404, 'NOT_FOUND');
-    const theirs = await call('POST', '/api/v1/bookings', { key: theirAdmin(), body: { locationId: theirLocation(), bookingDate: dayAhead(10), startTime: '13:00', guestCount: 2, guestName: 'Theirs' } });
+    const theirs = await call('POST', '/api/v1/bookings', {
+      key: theirAdmin(),
+      body: {
+        locationId: theirLocation(),
+        bookingDate: dayAhead(10),
+        startTime: '13:00',
+        guestCount: 2,
+        guestName: 'Theirs',
+      },
+    });
     expectRefused(await patch(theirs.body.data.id, { guestCount: 3 }), 404, 'NOT_FOUND');
-    expect((await call('GET', `/api/v1/bookings/${theirs.body.data.id}`, { key: theirAdmin() })).body.data.guestCount).toBe(2);
+    expect(
+      (await call('GET', `/api/v1/bookings/${theirs.body.data.id}`, { key: theirAdmin() })).body.data.guestCount,
+    ).toBe(2);
   });
 
   it('needs bookings.update (403); a key limited to other locations gets 403', async () => {
     const { booking } = await fixture();
-    expectRefused(await patch(booking.id, { guestCount: 4 }, await keyWith(['bookings.read', 'bookings.manage', 'bookings.create'])), 403, 'FORBIDDEN');
-    expectRefused(await patch(booking.id, { guestCount: 4 }, await keyWith(['bookings.update'], [seededLocation(0).locationId])), 403, 'FORBIDDEN');
+    expectRefused(
+      await patch(
+        booking.id,
+        { guestCount: 4 },
+        await keyWith(['bookings.read', 'bookings.manage', 'bookings.create']),
+      ),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await patch(booking.id, { guestCount: 4 }, await keyWith(['bookings.update'], [seededLocation(0).locationId])),
+      403,
+      'FORBIDDEN',
+    );
     expect(await getBooking(booking.id)).toEqual(booking);
   });
 
@@ -211,7 +314,10 @@ describe('PATCH /api/v1/bookings/{id}: validation, permissions, tenancy', () => 
     const place = await newPlace({}, 1);
     const a = await book(place, { startTime: '12:00', endTime: '13:00' });
     const b = await book(place, { startTime: '14:00', endTime: '15:00' });
-    const answers = await Promise.all([patch(a.id, { startTime: '18:00', endTime: '19:00' }), patch(b.id, { startTime: '18:30', endTime: '19:30' })]);
+    const answers = await Promise.all([
+      patch(a.id, { startTime: '18:00', endTime: '19:00' }),
+      patch(b.id, { startTime: '18:30', endTime: '19:30' }),
+    ]);
     expect(answers.map((x) => x.status).sort()).toEqual([200, 409]);
   });
 });

@@ -5,14 +5,26 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
-import { admin, expectRefused, keyWith, newLocation, seededLocation, theirAdmin, theirLocation, unknownUuid, useOwnCompany } from './setup-helpers';
+import {
+  admin,
+  expectRefused,
+  keyWith,
+  newLocation,
+  seededLocation,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+  useOwnCompany,
+} from './setup-helpers';
 
 useOwnCompany('Capacity settings test company');
 
 const settingsAt = (locationId: number) => `/api/v1/locations/${locationId}/capacity-settings`;
 const settingAt = (locationId: number, id: string) => `${settingsAt(locationId)}/${id}`;
-const read = async (locationId: number, id: string) => (await call('GET', settingAt(locationId, id), { key: admin() })).body.data;
-const total = async (locationId: number) => (await call('GET', `${settingsAt(locationId)}?limit=1`, { key: admin() })).body.meta.pagination.total as number;
+const read = async (locationId: number, id: string) =>
+  (await call('GET', settingAt(locationId, id), { key: admin() })).body.data;
+const total = async (locationId: number) =>
+  (await call('GET', `${settingsAt(locationId)}?limit=1`, { key: admin() })).body.meta.pagination.total as number;
 
 let locationId: number;
 beforeAll(async () => {
@@ -20,7 +32,10 @@ beforeAll(async () => {
 });
 
 async function newSetting(body: Record<string, unknown> = {}, at = locationId) {
-  const out = await call('POST', settingsAt(at), { key: admin(), body: { name: 'Dinner', validOnDays: [5, 6], ...body } });
+  const out = await call('POST', settingsAt(at), {
+    key: admin(),
+    body: { name: 'Dinner', validOnDays: [5, 6], ...body },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
 }
@@ -58,22 +73,44 @@ describe('capacity settings: the happy path', () => {
     expect(await read(locationId, setting.id)).toEqual(setting);
     expect((await call('GET', settingsAt(locationId), { key: admin() })).body.data).toContainEqual(setting);
 
-    const updated = await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { orderCapacity: null, enabled: false, validOnDays: [7] } });
+    const updated = await call('PUT', settingAt(locationId, setting.id), {
+      key: admin(),
+      body: { orderCapacity: null, enabled: false, validOnDays: [7] },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toEqual({ ...setting, orderCapacity: null, enabled: false, validOnDays: [7], version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(updated.body.data).toEqual({
+      ...setting,
+      orderCapacity: null,
+      enabled: false,
+      validOnDays: [7],
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect(await read(locationId, setting.id)).toEqual(updated.body.data);
 
     const deleted = await call('DELETE', settingAt(locationId, setting.id), { key: admin() });
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual(updated.body.data);
     expectRefused(await call('GET', settingAt(locationId, setting.id), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { name: 'Gone' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { name: 'Gone' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', settingAt(locationId, setting.id), { key: admin() }), 404, 'NOT_FOUND');
 
     const [createdEvent] = await eventsOf('capacity-setting.created', setting.id, since);
-    expect(createdEvent).toMatchObject({ resource: 'capacity-setting', resourceId: setting.id, data: setting, changes: null });
+    expect(createdEvent).toMatchObject({
+      resource: 'capacity-setting',
+      resourceId: setting.id,
+      data: setting,
+      changes: null,
+    });
     const [updatedEvent] = await eventsOf('capacity-setting.updated', setting.id, since);
-    expect(updatedEvent).toMatchObject({ data: updated.body.data, changes: { orderCapacity: null, enabled: false, validOnDays: [7] } });
+    expect(updatedEvent).toMatchObject({
+      data: updated.body.data,
+      changes: { orderCapacity: null, enabled: false, validOnDays: [7] },
+    });
     const [deletedEvent] = await eventsOf('capacity-setting.deleted', setting.id, since);
     expect(deletedEvent).toMatchObject({ data: updated.body.data });
   });
@@ -81,8 +118,22 @@ describe('capacity settings: the happy path', () => {
   it('fills what is not sent: no limits, priority 0, enabled, the whole day, no dates; an update that changes nothing writes nothing', async () => {
     const since = new Date().toISOString();
     const setting = await newSetting({ name: 'Plain' });
-    expect(setting).toMatchObject({ name: 'Plain', validOnDays: [5, 6], orderCapacity: null, itemCapacity: null, priority: 0, enabled: true, timeStart: null, timeEnd: null, validFrom: null, validTo: null });
-    const same = await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { name: 'Plain', validOnDays: [6, 5] } });
+    expect(setting).toMatchObject({
+      name: 'Plain',
+      validOnDays: [5, 6],
+      orderCapacity: null,
+      itemCapacity: null,
+      priority: 0,
+      enabled: true,
+      timeStart: null,
+      timeEnd: null,
+      validFrom: null,
+      validTo: null,
+    });
+    const same = await call('PUT', settingAt(locationId, setting.id), {
+      key: admin(),
+      body: { name: 'Plain', validOnDays: [6, 5] },
+    });
     expect(same.body.data).toEqual(setting);
     expect(await eventsOf('capacity-setting.updated', setting.id, since)).toEqual([]);
   });
@@ -94,13 +145,25 @@ describe('capacity settings: the happy path', () => {
     const oneNew = await newSetting({ name: 'One (new)', priority: 1 }, place);
     const first = await call('GET', `${settingsAt(place)}?limit=2`, { key: admin() });
     expect(first.body.data.map((s: { id: string }) => s.id)).toEqual([oneOld.id, oneNew.id]);
-    expect(first.body.meta.pagination).toMatchObject({ page: 1, limit: 2, total: 3, totalPages: 2, nextCursor: expect.any(String) });
-    const next = await call('GET', `${settingsAt(place)}?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() });
+    expect(first.body.meta.pagination).toMatchObject({
+      page: 1,
+      limit: 2,
+      total: 3,
+      totalPages: 2,
+      nextCursor: expect.any(String),
+    });
+    const next = await call('GET', `${settingsAt(place)}?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, {
+      key: admin(),
+    });
     expect(next.body.data.map((s: { id: string }) => s.id)).toEqual([five.id]);
     // Raising a priority moves it in the list.
     await call('PUT', settingAt(place, five.id), { key: admin(), body: { priority: 0 } });
-    expect((await call('GET', settingsAt(place), { key: admin() })).body.data.map((s: { id: string }) => s.id)).toEqual([five.id, oneOld.id, oneNew.id]);
-    expect((await call('GET', settingsAt((await newLocation('Empty bistro')).id), { key: admin() })).body).toMatchObject({ data: [], meta: { pagination: { total: 0 } } });
+    expect((await call('GET', settingsAt(place), { key: admin() })).body.data.map((s: { id: string }) => s.id)).toEqual(
+      [five.id, oneOld.id, oneNew.id],
+    );
+    expect(
+      (await call('GET', settingsAt((await newLocation('Empty bistro')).id), { key: admin() })).body,
+    ).toMatchObject({ data: [], meta: { pagination: { total: 0 } } });
   });
 });
 
@@ -135,47 +198,116 @@ describe('capacity settings: validation, one case per bound', () => {
     ['validFrom a date alone', { validFrom: '2030-05-01' }, '/validFrom'],
     ['validTo without a zone offset', { validTo: '2030-05-01T00:00:00' }, '/validTo'],
     ['validTo before validFrom', { validFrom: '2030-05-02T00:00:00Z', validTo: '2030-05-01T00:00:00Z' }, '/validTo'],
-    ['validTo equal to validFrom (another offset)', { validFrom: '2030-05-01T02:00:00+02:00', validTo: '2030-05-01T00:00:00Z' }, '/validTo'],
+    [
+      'validTo equal to validFrom (another offset)',
+      { validFrom: '2030-05-01T02:00:00+02:00', validTo: '2030-05-01T00:00:00Z' },
+      '/validTo',
+    ],
     ['unknown field', { capacity: 5 }, '/capacity'],
   ];
 
   it.each(cases)('refuses a create with %s (400, details), creating nothing', async (_, change, path) => {
     const before = await total(locationId);
-    expectRefused(await call('POST', settingsAt(locationId), { key: admin(), body: { name: 'Bounds', validOnDays: [1], ...change } }), 400, 'VALIDATION_FAILED', path);
+    expectRefused(
+      await call('POST', settingsAt(locationId), {
+        key: admin(),
+        body: { name: 'Bounds', validOnDays: [1], ...change },
+      }),
+      400,
+      'VALIDATION_FAILED',
+      path,
+    );
     expect(await total(locationId)).toBe(before);
   });
 
   it.each(cases)('refuses an update with %s (400, details), changing nothing', async (_, change, path) => {
     const setting = await newSetting();
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: change }), 400, 'VALIDATION_FAILED', path);
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: change }),
+      400,
+      'VALIDATION_FAILED',
+      path,
+    );
     expect(await read(locationId, setting.id)).toEqual(setting);
   });
 
   it('refuses a create without name or validOnDays', async () => {
-    expectRefused(await call('POST', settingsAt(locationId), { key: admin(), body: { validOnDays: [1] } }), 400, 'VALIDATION_FAILED', '/name');
-    expectRefused(await call('POST', settingsAt(locationId), { key: admin(), body: { name: 'No days' } }), 400, 'VALIDATION_FAILED', '/validOnDays');
+    expectRefused(
+      await call('POST', settingsAt(locationId), { key: admin(), body: { validOnDays: [1] } }),
+      400,
+      'VALIDATION_FAILED',
+      '/name',
+    );
+    expectRefused(
+      await call('POST', settingsAt(locationId), { key: admin(), body: { name: 'No days' } }),
+      400,
+      'VALIDATION_FAILED',
+      '/validOnDays',
+    );
   });
 
-  it("judges an update against the setting as it would be: a timeStart equal to the stored timeEnd, a validFrom after the stored validTo", async () => {
+  it('judges an update against the setting as it would be: a timeStart equal to the stored timeEnd, a validFrom after the stored validTo', async () => {
     const setting = await newSetting({ timeStart: '18:00:00', timeEnd: '22:00:00', validTo: '2030-05-01T00:00:00Z' });
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { timeStart: '22:00:00' } }), 400, 'VALIDATION_FAILED', '/timeStart');
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { validFrom: '2030-06-01T00:00:00Z' } }), 400, 'VALIDATION_FAILED', '/validFrom');
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: { timeStart: '22:00:00' } }),
+      400,
+      'VALIDATION_FAILED',
+      '/timeStart',
+    );
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), {
+        key: admin(),
+        body: { validFrom: '2030-06-01T00:00:00Z' },
+      }),
+      400,
+      'VALIDATION_FAILED',
+      '/validFrom',
+    );
     expect(await read(locationId, setting.id)).toEqual(setting);
   });
 
   it("accepts every bound's edge value", async () => {
-    const edges = { name: 'x'.repeat(100), validOnDays: [7, 6, 5, 4, 3, 2, 1], orderCapacity: 100_000, itemCapacity: 1_000_000, priority: 1000, timeStart: '23:59:59', timeEnd: '00:00:00' };
+    const edges = {
+      name: 'x'.repeat(100),
+      validOnDays: [7, 6, 5, 4, 3, 2, 1],
+      orderCapacity: 100_000,
+      itemCapacity: 1_000_000,
+      priority: 1000,
+      timeStart: '23:59:59',
+      timeEnd: '00:00:00',
+    };
     expect(await newSetting(edges)).toMatchObject({ ...edges, validOnDays: [1, 2, 3, 4, 5, 6, 7] });
-    expect(await newSetting({ orderCapacity: 0, itemCapacity: 0, priority: 0, timeStart: '00:00:00', timeEnd: '23:59:59' })).toMatchObject({ orderCapacity: 0, itemCapacity: 0, priority: 0 });
+    expect(
+      await newSetting({ orderCapacity: 0, itemCapacity: 0, priority: 0, timeStart: '00:00:00', timeEnd: '23:59:59' }),
+    ).toMatchObject({ orderCapacity: 0, itemCapacity: 0, priority: 0 });
   });
 
   it('refuses an empty update, malformed ids and paging out of bounds', async () => {
     const setting = await newSetting();
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: {} }), 400, 'VALIDATION_FAILED');
-    expectRefused(await call('GET', settingAt(locationId, 'dinner'), { key: admin() }), 400, 'VALIDATION_FAILED', '/id');
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: admin(), body: {} }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectRefused(
+      await call('GET', settingAt(locationId, 'dinner'), { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/id',
+    );
     expectRefused(await call('GET', settingsAt(0), { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('GET', `${settingsAt(locationId)}?limit=101`, { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', `${settingsAt(locationId)}?page=0`, { key: admin() }), 400, 'VALIDATION_FAILED', '/page');
+    expectRefused(
+      await call('GET', `${settingsAt(locationId)}?limit=101`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
+    expectRefused(
+      await call('GET', `${settingsAt(locationId)}?page=0`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/page',
+    );
     expect(await read(locationId, setting.id)).toEqual(setting);
   });
 
@@ -184,7 +316,11 @@ describe('capacity settings: validation, one case per bound', () => {
     const made: string[] = [];
     for (let i = 0; i < 100; i++) made.push((await newSetting({ name: `S${i}` }, place)).id);
     expect(await total(place)).toBe(100);
-    expectRefused(await call('POST', settingsAt(place), { key: admin(), body: { name: 'One too many', validOnDays: [1] } }), 422, 'UNPROCESSABLE');
+    expectRefused(
+      await call('POST', settingsAt(place), { key: admin(), body: { name: 'One too many', validOnDays: [1] } }),
+      422,
+      'UNPROCESSABLE',
+    );
     expect(await total(place)).toBe(100);
     expect((await call('DELETE', settingAt(place, made[0]!), { key: admin() })).status).toBe(200);
     expect((await newSetting({ name: 'Room again' }, place)).name).toBe('Room again');
@@ -203,7 +339,11 @@ describe('capacity settings: refusals, permissions and the tenant wall', () => {
 
   it('answers 404 for a location the company does not have', async () => {
     expectRefused(await call('GET', settingsAt(999_999_999), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('POST', settingsAt(999_999_999), { key: admin(), body: { name: 'Nowhere', validOnDays: [1] } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', settingsAt(999_999_999), { key: admin(), body: { name: 'Nowhere', validOnDays: [1] } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('GET', settingAt(locationId, unknownUuid), { key: admin() }), 404, 'NOT_FOUND');
   });
 
@@ -215,8 +355,16 @@ describe('capacity settings: refusals, permissions and the tenant wall', () => {
     expectRefused(await call('GET', settingAt(locationId, setting.id), { key: none }), 403, 'FORBIDDEN');
     expect((await call('GET', settingAt(locationId, setting.id), { key: reader })).body.data).toEqual(setting);
     expect((await call('GET', settingsAt(locationId), { key: reader })).status).toBe(200);
-    expectRefused(await call('POST', settingsAt(locationId), { key: reader, body: { name: 'x', validOnDays: [1] } }), 403, 'FORBIDDEN');
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: reader, body: { name: 'x' } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', settingsAt(locationId), { key: reader, body: { name: 'x', validOnDays: [1] } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: reader, body: { name: 'x' } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('DELETE', settingAt(locationId, setting.id), { key: reader }), 403, 'FORBIDDEN');
     expect(await read(locationId, setting.id)).toEqual(setting);
   });
@@ -225,9 +373,17 @@ describe('capacity settings: refusals, permissions and the tenant wall', () => {
     const setting = await newSetting();
     const before = await total(locationId);
     expectRefused(await call('GET', settingsAt(locationId), { key: theirAdmin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('POST', settingsAt(locationId), { key: theirAdmin(), body: { name: 'Intruder', validOnDays: [1] } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', settingsAt(locationId), { key: theirAdmin(), body: { name: 'Intruder', validOnDays: [1] } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('GET', settingAt(locationId, setting.id), { key: theirAdmin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PUT', settingAt(locationId, setting.id), { key: theirAdmin(), body: { orderCapacity: 0 } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PUT', settingAt(locationId, setting.id), { key: theirAdmin(), body: { orderCapacity: 0 } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', settingAt(locationId, setting.id), { key: theirAdmin() }), 404, 'NOT_FOUND');
     // Under their own location's path, our id is not theirs either.
     expectRefused(await call('GET', settingAt(theirLocation(), setting.id), { key: theirAdmin() }), 404, 'NOT_FOUND');
@@ -235,7 +391,11 @@ describe('capacity settings: refusals, permissions and the tenant wall', () => {
     expect(await total(locationId)).toBe(before);
     // And the other way round: their location is not ours.
     expectRefused(await call('GET', settingsAt(theirLocation()), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('POST', settingsAt(theirLocation()), { key: admin(), body: { name: 'Intruder', validOnDays: [1] } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', settingsAt(theirLocation()), { key: admin(), body: { name: 'Intruder', validOnDays: [1] } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 404 for a setting of another location of the company under this path', async () => {
@@ -250,7 +410,11 @@ describe('capacity settings: refusals, permissions and the tenant wall', () => {
     const setting = await newSetting();
     const key = await keyWith(['capacity_settings.read', 'capacity_settings.manage'], [seededLocation(0).locationId]);
     expectRefused(await call('GET', settingsAt(locationId), { key }), 403, 'FORBIDDEN');
-    expectRefused(await call('POST', settingsAt(locationId), { key, body: { name: 'x', validOnDays: [1] } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', settingsAt(locationId), { key, body: { name: 'x', validOnDays: [1] } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('GET', settingAt(locationId, setting.id), { key }), 403, 'FORBIDDEN');
     expectRefused(await call('PUT', settingAt(locationId, setting.id), { key, body: { name: 'x' } }), 403, 'FORBIDDEN');
     expectRefused(await call('DELETE', settingAt(locationId, setting.id), { key }), 403, 'FORBIDDEN');

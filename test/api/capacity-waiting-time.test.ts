@@ -7,7 +7,16 @@ import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
-import { admin, expectRefused, keyWith, newLocation, seededLocation, theirAdmin, theirLocation, useOwnCompany } from './setup-helpers';
+import {
+  admin,
+  expectRefused,
+  keyWith,
+  newLocation,
+  seededLocation,
+  theirAdmin,
+  theirLocation,
+  useOwnCompany,
+} from './setup-helpers';
 
 useOwnCompany('Waiting time test company');
 
@@ -32,16 +41,30 @@ describe('extended waiting time: the happy path', () => {
     const created = await put({ locationId: place, endsAt, delayInMinutes: 25 });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const running = created.body.data;
-    expect(running).toEqual({ locationId: place, endsAt, delayInMinutes: 25, version: 1, createdAt: expect.stringMatching(/Z$/), updatedAt: running.createdAt });
+    expect(running).toEqual({
+      locationId: place,
+      endsAt,
+      delayInMinutes: 25,
+      version: 1,
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: running.createdAt,
+    });
     expect((await get(place)).body.data).toEqual(running);
-    expect((await call('GET', path, { key: admin(), headers: { 'X-Location-Id': String(place) } })).body.data).toEqual(running);
+    expect((await call('GET', path, { key: admin(), headers: { 'X-Location-Id': String(place) } })).body.data).toEqual(
+      running,
+    );
 
     // A zone offset is read as the instant it names; the delay stays when left out.
     const later = new Date(Math.ceil(Date.parse(endsAt) / 1000) * 1000 + 30 * 60_000);
     const inKolkata = DateTime.fromJSDate(later, { zone: 'Asia/Kolkata' }).toISO({ suppressMilliseconds: true })!;
     expect(inKolkata).toMatch(/\+05:30$/);
     const extended = await put({ locationId: place, endsAt: inKolkata });
-    expect(extended.body.data).toEqual({ ...running, endsAt: later.toISOString(), version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(extended.body.data).toEqual({
+      ...running,
+      endsAt: later.toISOString(),
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect((await get(place)).body.data).toEqual(extended.body.data);
 
     const ended = await remove(place);
@@ -52,9 +75,15 @@ describe('extended waiting time: the happy path', () => {
     expect((await remove(place)).body).toMatchObject({ status: 'success', data: null });
 
     const id = String(place);
-    expect(await eventsOf('extended-waiting-time.created', id, since)).toEqual([expect.objectContaining({ resource: 'extended-waiting-time', resourceId: id, data: running })]);
-    expect((await eventsOf('extended-waiting-time.updated', id, since)).map((e) => e.changes)).toEqual([{ endsAt: later.toISOString() }]);
-    expect((await eventsOf('extended-waiting-time.deleted', id, since)).map((e) => e.data)).toEqual([extended.body.data]);
+    expect(await eventsOf('extended-waiting-time.created', id, since)).toEqual([
+      expect.objectContaining({ resource: 'extended-waiting-time', resourceId: id, data: running }),
+    ]);
+    expect((await eventsOf('extended-waiting-time.updated', id, since)).map((e) => e.changes)).toEqual([
+      { endsAt: later.toISOString() },
+    ]);
+    expect((await eventsOf('extended-waiting-time.deleted', id, since)).map((e) => e.data)).toEqual([
+      extended.body.data,
+    ]);
   });
 
   it('changes nothing for the same values, clears the delay with null', async () => {
@@ -64,7 +93,10 @@ describe('extended waiting time: the happy path', () => {
     const since = new Date().toISOString();
     expect((await put({ locationId: place, endsAt, delayInMinutes: 10 })).body.data).toEqual(first);
     expect(await eventsOf('extended-waiting-time.updated', String(place), since)).toEqual([]);
-    expect((await put({ locationId: place, endsAt, delayInMinutes: null })).body.data).toMatchObject({ delayInMinutes: null, version: 2 });
+    expect((await put({ locationId: place, endsAt, delayInMinutes: null })).body.data).toMatchObject({
+      delayInMinutes: null,
+      version: 2,
+    });
   });
 
   it('defaults to the one location a limited key may act on', async () => {
@@ -94,22 +126,41 @@ describe('extended waiting time: bounds', () => {
 
   it.each(cases)('refuses %s, writing nothing', async (_, change, status, field) => {
     const place = (await newLocation('Bounds bistro')).id;
-    const body = Object.fromEntries(Object.entries({ locationId: place, endsAt: hoursAhead(1), ...change }).filter(([, v]) => v !== undefined));
+    const body = Object.fromEntries(
+      Object.entries({ locationId: place, endsAt: hoursAhead(1), ...change }).filter(([, v]) => v !== undefined),
+    );
     expectRefused(await put(body), status, status === 400 ? 'VALIDATION_FAILED' : 'UNPROCESSABLE', field);
     expect((await get(place)).body.data).toBeNull();
   });
 
   it('accepts the edges: a delay of 1 and 480 minutes, an end 7 days ahead', async () => {
     expect((await put({ locationId, endsAt: hoursAhead(1), delayInMinutes: 1 })).body.data.delayInMinutes).toBe(1);
-    expect((await put({ locationId, endsAt: hoursAhead(7 * 24 - 0.01), delayInMinutes: 480 })).body.data.delayInMinutes).toBe(480);
+    expect(
+      (await put({ locationId, endsAt: hoursAhead(7 * 24 - 0.01), delayInMinutes: 480 })).body.data.delayInMinutes,
+    ).toBe(480);
   });
 
   it('needs a location on GET (query or header) and on DELETE (query)', async () => {
     expectRefused(await call('GET', path, { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('GET', path, { key: admin(), headers: { 'X-Location-Id': 'main' } }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('GET', `${path}?locationId=abc`, { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
+    expectRefused(
+      await call('GET', path, { key: admin(), headers: { 'X-Location-Id': 'main' } }),
+      400,
+      'VALIDATION_FAILED',
+      '/locationId',
+    );
+    expectRefused(
+      await call('GET', `${path}?locationId=abc`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/locationId',
+    );
     expectRefused(await call('DELETE', path, { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('DELETE', path, { key: admin(), headers: { 'X-Location-Id': String(locationId) } }), 400, 'VALIDATION_FAILED', '/locationId');
+    expectRefused(
+      await call('DELETE', path, { key: admin(), headers: { 'X-Location-Id': String(locationId) } }),
+      400,
+      'VALIDATION_FAILED',
+      '/locationId',
+    );
   });
 });
 
@@ -130,7 +181,11 @@ describe('extended waiting time: permissions and the tenant wall', () => {
     const place = (await newLocation('Walled bistro')).id;
     const running = (await put({ locationId: place, endsAt: hoursAhead(1), delayInMinutes: 5 })).body.data;
     expectRefused(await get(place, theirAdmin()), 404, 'NOT_FOUND');
-    expectRefused(await call('GET', path, { key: theirAdmin(), headers: { 'X-Location-Id': String(place) } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('GET', path, { key: theirAdmin(), headers: { 'X-Location-Id': String(place) } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await put({ locationId: place, endsAt: hoursAhead(2) }, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await remove(place, theirAdmin()), 404, 'NOT_FOUND');
     expect((await get(place)).body.data).toEqual(running);

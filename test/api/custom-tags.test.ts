@@ -17,14 +17,21 @@ beforeAll(async () => {
 });
 
 async function newItem(locationId = here, key = admin()) {
-  const out = await call('POST', '/api/v1/items', { key, body: { locationId, name: 'Salad', price: 9900, vatRate: 12, categoryHandle: 'mains' } });
+  const out = await call('POST', '/api/v1/items', {
+    key,
+    body: { locationId, name: 'Salad', price: 9900, vatRate: 12, categoryHandle: 'mains' },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data as Record<string, any>;
 }
-const createTag = (body: Record<string, unknown>, key = admin()) => call('POST', '/api/v1/custom-tags', { key, body: { categoryHandle: 'diet', ...body } });
-const link = (itemId: number, customTagId: number, key = admin()) => call('POST', '/api/v1/custom-tags/link', { key, body: { itemId, customTagId } });
-const unlink = (itemId: number, customTagId: number, key = admin()) => call('POST', '/api/v1/custom-tags/unlink', { key, body: { itemId, customTagId } });
-const itemTags = async (itemId: number) => (await call('GET', `/api/v1/items/${itemId}`, { key: admin() })).body.data.customTagIds as number[];
+const createTag = (body: Record<string, unknown>, key = admin()) =>
+  call('POST', '/api/v1/custom-tags', { key, body: { categoryHandle: 'diet', ...body } });
+const link = (itemId: number, customTagId: number, key = admin()) =>
+  call('POST', '/api/v1/custom-tags/link', { key, body: { itemId, customTagId } });
+const unlink = (itemId: number, customTagId: number, key = admin()) =>
+  call('POST', '/api/v1/custom-tags/unlink', { key, body: { itemId, customTagId } });
+const itemTags = async (itemId: number) =>
+  (await call('GET', `/api/v1/items/${itemId}`, { key: admin() })).body.data.customTagIds as number[];
 const search = async (q: string, extra = '', key = admin()) => {
   const out = await call('GET', `/api/v1/custom-tags/search?query=${encodeURIComponent(q)}${extra}`, { key });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -38,7 +45,12 @@ describe('custom tags: the happy path', () => {
     const created = await createTag({ itemId: first.id, key: 'Gluten free' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const tag = created.body.data;
-    expect(tag).toEqual({ id: expect.any(Number), categoryHandle: 'diet', key: 'Gluten free', createdAt: expect.stringMatching(/Z$/) });
+    expect(tag).toEqual({
+      id: expect.any(Number),
+      categoryHandle: 'diet',
+      key: 'Gluten free',
+      createdAt: expect.stringMatching(/Z$/),
+    });
     expect(await itemTags(first.id)).toEqual([tag.id]);
 
     const linked = await link(second.id, tag.id);
@@ -57,7 +69,9 @@ describe('custom tags: the happy path', () => {
     const [createdEvent] = await eventsOf('custom-tag.created', String(tag.id), since);
     expect(createdEvent).toMatchObject({ resource: 'custom-tag', data: { ...tag, itemId: first.id }, changes: null });
     const firstUpdates = await eventsOf('item.updated', String(first.id), since);
-    expect(firstUpdates.map((e) => e.changes)).toEqual(expect.arrayContaining([{ customTagIds: [tag.id] }, { customTagIds: [] }]));
+    expect(firstUpdates.map((e) => e.changes)).toEqual(
+      expect.arrayContaining([{ customTagIds: [tag.id] }, { customTagIds: [] }]),
+    );
     expect(firstUpdates).toHaveLength(2);
     const secondUpdates = await eventsOf('item.updated', String(second.id), since);
     expect(secondUpdates.map((e) => e.changes)).toEqual([{ customTagIds: [tag.id] }]);
@@ -86,7 +100,11 @@ describe('custom tags: search', () => {
     const keys = found.data.map((t: { key: string }) => t.key).sort();
     expect(keys).toEqual(['Not vegan', 'Vegan', 'Vegetarian option', 'Végétal', 'Warm vegan bowl'].sort());
     expect(found.meta.pagination).toMatchObject({ total: 5, nextCursor: null });
-    expect((await search('VEGAN')).data.map((t: { key: string }) => t.key).sort()).toEqual(['Not vegan', 'Vegan', 'Warm vegan bowl']);
+    expect((await search('VEGAN')).data.map((t: { key: string }) => t.key).sort()).toEqual([
+      'Not vegan',
+      'Vegan',
+      'Warm vegan bowl',
+    ]);
     expect((await search('warm veg')).data.map((t: { id: number }) => t.id)).toEqual([made['Warm vegan bowl']]);
     expect((await search('egan')).data).toEqual([]);
 
@@ -103,11 +121,35 @@ describe('custom tags: search', () => {
   });
 
   it('refuses a query shorter than 3 letters or digits, and a cursor of another search', async () => {
-    expectRefused(await call('GET', '/api/v1/custom-tags/search?query=ve', { key: admin() }), 400, 'VALIDATION_FAILED', '/query');
-    expectRefused(await call('GET', '/api/v1/custom-tags/search?query=v--', { key: admin() }), 400, 'VALIDATION_FAILED', '/query');
+    expectRefused(
+      await call('GET', '/api/v1/custom-tags/search?query=ve', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/query',
+    );
+    expectRefused(
+      await call('GET', '/api/v1/custom-tags/search?query=v--', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/query',
+    );
     expectRefused(await call('GET', '/api/v1/custom-tags/search', { key: admin() }), 400, 'VALIDATION_FAILED');
-    expectRefused(await call('GET', '/api/v1/custom-tags/search?query=veg&limit=51', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', `/api/v1/custom-tags/search?query=veg&limit=1&cursor=${Buffer.from(JSON.stringify({ p: 2, k: { pk: 'x' } })).toString('base64url')}`, { key: admin() }), 400, 'VALIDATION_FAILED', '/cursor');
+    expectRefused(
+      await call('GET', '/api/v1/custom-tags/search?query=veg&limit=51', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
+    expectRefused(
+      await call(
+        'GET',
+        `/api/v1/custom-tags/search?query=veg&limit=1&cursor=${Buffer.from(JSON.stringify({ p: 2, k: { pk: 'x' } })).toString('base64url')}`,
+        { key: admin() },
+      ),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
   });
 });
 
@@ -117,19 +159,30 @@ describe('custom tags: bounds', () => {
     expectRefused(await createTag({ itemId: item.id, key: '' }), 400, 'VALIDATION_FAILED', '/key');
     expectRefused(await createTag({ itemId: item.id, key: '   ' }), 400, 'VALIDATION_FAILED', '/key');
     expectRefused(await createTag({ itemId: item.id, key: 'x'.repeat(101) }), 400, 'VALIDATION_FAILED', '/key');
-    expectRefused(await createTag({ itemId: item.id, key: 'ok', categoryHandle: 'Not A Handle' }), 400, 'VALIDATION_FAILED', '/categoryHandle');
+    expectRefused(
+      await createTag({ itemId: item.id, key: 'ok', categoryHandle: 'Not A Handle' }),
+      400,
+      'VALIDATION_FAILED',
+      '/categoryHandle',
+    );
     expectRefused(await createTag({ key: 'ok' }), 400, 'VALIDATION_FAILED');
     expectRefused(await createTag({ itemId: item.id, key: 'ok', extra: 1 }), 400, 'VALIDATION_FAILED');
     expectRefused(await createTag({ itemId: 999_999_999, key: 'ok' }), 404, 'NOT_FOUND', '/itemId');
     expectRefused(await link(item.id, 999_999_999), 404, 'NOT_FOUND', '/customTagId');
     expectRefused(await unlink(item.id, 999_999_999), 404, 'NOT_FOUND', '/customTagId');
-    expectRefused(await call('POST', '/api/v1/custom-tags/link', { key: admin(), body: { itemId: item.id } }), 400, 'VALIDATION_FAILED', '/customTagId');
+    expectRefused(
+      await call('POST', '/api/v1/custom-tags/link', { key: admin(), body: { itemId: item.id } }),
+      400,
+      'VALIDATION_FAILED',
+      '/customTagId',
+    );
     expect(await itemTags(item.id)).toEqual([]);
     expect((await createTag({ itemId: item.id, key: 'x'.repeat(100) })).status).toBe(200);
 
     // At most 50 tags on an item.
     const full = await newItem();
-    for (let i = 0; i < 50; i++) expect((await createTag({ itemId: full.id, key: `Tag ${i}`, categoryHandle: 'many' })).status).toBe(200);
+    for (let i = 0; i < 50; i++)
+      expect((await createTag({ itemId: full.id, key: `Tag ${i}`, categoryHandle: 'many' })).status).toBe(200);
     expectRefused(await createTag({ itemId: full.id, key: 'Tag 50', categoryHandle: 'many' }), 409, 'CONFLICT');
     const spare = await createTag({ itemId: item.id, key: 'Spare', categoryHandle: 'many' });
     expectRefused(await link(full.id, spare.body.data.id), 409, 'CONFLICT');
@@ -161,7 +214,9 @@ describe('custom tags: permissions and the tenant wall', () => {
     const theirs = await createTag({ itemId: theirItem.id, key: 'Theirs only zebra' }, theirAdmin());
     expect(theirs.status).toBe(200);
     expect((await search('zebra')).data).toEqual([]);
-    expect((await search('zebra', '', theirAdmin())).data.map((t: { id: number }) => t.id)).toContain(theirs.body.data.id);
+    expect((await search('zebra', '', theirAdmin())).data.map((t: { id: number }) => t.id)).toContain(
+      theirs.body.data.id,
+    );
     const mine = await newItem();
     expectRefused(await link(mine.id, theirs.body.data.id), 404, 'NOT_FOUND', '/customTagId');
     expectRefused(await createTag({ itemId: theirItem.id, key: 'Mine' }), 404, 'NOT_FOUND', '/itemId');

@@ -26,7 +26,8 @@ describe('the docs page, in a browser', () => {
   const requests: string[] = [];
   const problems: string[] = [];
   /** Requests that left the stage: any but its origin's, and data: and blob: URLs, which never leave the browser. */
-  const elsewhere = () => requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== new URL(devKeys().baseUrl).origin);
+  const elsewhere = () =>
+    requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== new URL(devKeys().baseUrl).origin);
   /** The page's Content-Security-Policy: the browser itself refuses what the page may not load or send. */
   let policy: string | undefined;
 
@@ -52,14 +53,18 @@ describe('the docs page, in a browser', () => {
     await page.locator('.scalar-api-reference').waitFor({ state: 'visible' });
     await page.getByRole('heading', { name: 'Brigade API', level: 1 }).waitFor({ state: 'visible' });
     expect(elsewhere()).toEqual([]);
-    expect(requests.map((url) => new URL(url).pathname)).toEqual(expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']));
+    expect(requests.map((url) => new URL(url).pathname)).toEqual(
+      expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']),
+    );
     expect(policy).toContain("connect-src 'self'");
     expect(problems).toEqual([]);
   });
 
   it('lists every operation of the route table, each once', async () => {
     const sidebar = page.getByRole('complementary', { name: 'Sidebar for Brigade API' });
-    const ids = await sidebar.locator('li[data-sidebar-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-sidebar-id')!));
+    const ids = await sidebar
+      .locator('li[data-sidebar-id]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-sidebar-id')!));
     const listed = ids.flatMap((id) => {
       const match = operationEntry.exec(id);
       return match ? [`${match[1]} ${match[2]}`] : [];

@@ -17,8 +17,19 @@ const own = useOwnCompany('Edge company');
 
 describe('the local stage edge', () => {
   it('takes query parameters and headers named like Object.prototype members (the fuzz found a 502)', async () => {
-    for (const query of ['constructor=1', '__proto__=x', 'hasOwnProperty=1&toString=2', 'constructor=1&constructor=2']) {
-      const out = await call('GET', `/api/v1/locations?${query}&limit=3`, { key: admin(), headers: Object.fromEntries([['constructor', 'x'], ['__proto__', 'y']]) });
+    for (const query of [
+      'constructor=1',
+      '__proto__=x',
+      'hasOwnProperty=1&toString=2',
+      'constructor=1&constructor=2',
+    ]) {
+      const out = await call('GET', `/api/v1/locations?${query}&limit=3`, {
+        key: admin(),
+        headers: Object.fromEntries([
+          ['constructor', 'x'],
+          ['__proto__', 'y'],
+        ]),
+      });
       expect(out.status, query).toBe(200);
       expect(out.body).toMatchObject({ status: 'success', data: [], meta: { pagination: { limit: 3 } } });
     }
@@ -43,10 +54,16 @@ describe('binary answers', () => {
     const place = (await newLocation('Export bytes')).id;
     const m = testMonth(place);
     await stagePurchaseDays(own().companyId, m.purchases);
-    dataOf(await apiClient({ key: admin() }).PUT('/api/v1/reporting/export-settings', { body: { locationId: place, exportType: 'sie', accounts: monthAccounts } }));
+    dataOf(
+      await apiClient({ key: admin() }).PUT('/api/v1/reporting/export-settings', {
+        body: { locationId: place, exportType: 'sie', accounts: monthAccounts },
+      }),
+    );
     const url = `${devKeys().baseUrl}/api/v1/reporting/export?locationId=${place}&startDate=${m.before}&endDate=${m.after}`;
     const bytesFor = async (accept: string | undefined) => {
-      const res = await fetch(url, { headers: { 'X-API-Key': admin(), ...(accept !== undefined && { Accept: accept }) } });
+      const res = await fetch(url, {
+        headers: { 'X-API-Key': admin(), ...(accept !== undefined && { Accept: accept }) },
+      });
       expect(res.status, accept).toBe(200);
       expect(res.headers.get('content-disposition'), accept).toMatch(/^attachment; filename=/);
       return new Uint8Array(await res.arrayBuffer());
@@ -61,7 +78,12 @@ describe('binary answers', () => {
 
 describe('the client address', () => {
   it('counts a public request against the connection address: X-Forwarded-For does not move it to another window', async () => {
-    const remaining = async (headers: Record<string, string>) => Number((await call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers })).headers.get('x-ratelimit-remaining'));
+    const remaining = async (headers: Record<string, string>) =>
+      Number(
+        (await call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers })).headers.get(
+          'x-ratelimit-remaining',
+        ),
+      );
     const first = await remaining({});
     const spoofed = await remaining({ 'X-Forwarded-For': '198.51.100.7', 'X-Real-Ip': '198.51.100.8' });
     const again = await remaining({ 'X-Forwarded-For': '203.0.113.99' });
@@ -71,7 +93,14 @@ describe('the client address', () => {
 
 describe('CORS', () => {
   const preflightOf = (path: string, method: string, origin = 'https://guest.example') =>
-    fetch(`${devKeys().baseUrl}${path}`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,idempotency-key' } });
+    fetch(`${devKeys().baseUrl}${path}`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': method,
+        'Access-Control-Request-Headers': 'content-type,idempotency-key',
+      },
+    });
 
   it('answers preflights of the public operations and the OpenAPI document for any origin, as the template does', async () => {
     for (const [path, method] of [
@@ -83,7 +112,9 @@ describe('CORS', () => {
       expect(res.status, path).toBe(204);
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(res.headers.get('access-control-allow-methods')!.split(','), path).toContain(method);
-      expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(','), path).toEqual(expect.arrayContaining(['content-type', 'idempotency-key']));
+      expect(res.headers.get('access-control-allow-headers')!.toLowerCase().split(','), path).toEqual(
+        expect.arrayContaining(['content-type', 'idempotency-key']),
+      );
       expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     }
   });
@@ -91,7 +122,10 @@ describe('CORS', () => {
   it('lets a browser read public answers, errors included', async () => {
     const doc = await fetch(`${devKeys().baseUrl}/openapi.json`, { headers: { Origin: 'https://guest.example' } });
     expect(doc.headers.get('access-control-allow-origin')).toBe('*');
-    const missing = await call('POST', '/api/v1/bookings/by-code/ZZZZZZZZ/cancel', { body: {}, headers: { Origin: 'https://guest.example' } });
+    const missing = await call('POST', '/api/v1/bookings/by-code/ZZZZZZZZ/cancel', {
+      body: {},
+      headers: { Origin: 'https://guest.example' },
+    });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('access-control-allow-origin')).toBe('*');
     expect(missing.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
@@ -101,7 +135,10 @@ describe('CORS', () => {
     const res = await preflightOf('/api/v1/bookings', 'POST');
     expect(res.status).toBe(405);
     expect(res.headers.get('access-control-allow-origin')).toBe('*'); // the fallback is public: its 405 is readable
-    const answer = await call('GET', '/api/v1/locations?limit=1', { key: admin(), headers: { Origin: 'https://app.example' } });
+    const answer = await call('GET', '/api/v1/locations?limit=1', {
+      key: admin(),
+      headers: { Origin: 'https://app.example' },
+    });
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

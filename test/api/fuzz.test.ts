@@ -44,7 +44,8 @@ const platformWrites = new Set(['createCompany', 'createPermission', 'updatePerm
 const hash = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 7);
 /** Each route has its own seed, derived from the run's: one route's cases replay alone (FUZZ_ROUTE). */
 const seedOf = (operationId: string) => (SEED ^ hash(operationId)) >>> 0;
-const replay = (operationId: string) => `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} FUZZ_ROUTE=${operationId} nice -n 19 npx vitest run test/api/fuzz.test.ts`;
+const replay = (operationId: string) =>
+  `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} FUZZ_ROUTE=${operationId} nice -n 19 npx vitest run test/api/fuzz.test.ts`;
 
 interface Sample {
   route: Route;
@@ -74,7 +75,9 @@ beforeAll(async () => {
     const { missing } = requestFor(r, world);
     return missing.length ? [`${r.operationId}: ${missing.join(', ')}`] : [];
   });
-  console.info(`fuzz: seed ${SEED}, ${RUNS} cases per route; company ${world.company.companyId}${worldMissing.length ? `; the world lacks: ${worldMissing.join(' | ')}` : ''}`);
+  console.info(
+    `fuzz: seed ${SEED}, ${RUNS} cases per route; company ${world.company.companyId}${worldMissing.length ? `; the world lacks: ${worldMissing.join(' | ')}` : ''}`,
+  );
 }, 120_000);
 
 afterAll(() => receiver?.close());
@@ -90,7 +93,10 @@ function baseOf(route: Route): Base {
   const request = requestFor(route, world);
   const pathSchema = plain(route.schemas.path ?? {});
   const params = Object.fromEntries(
-    [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, request.params[name!] ?? String(validValue(branches(pathSchema.properties?.[name!] ?? { type: 'string' })[0]!))]),
+    [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [
+      name!,
+      request.params[name!] ?? String(validValue(branches(pathSchema.properties?.[name!] ?? { type: 'string' })[0]!)),
+    ]),
   );
   const query = { ...request.query };
   const querySchema = route.schemas.query ? plain(route.schemas.query) : undefined;
@@ -103,7 +109,10 @@ function baseOf(route: Route): Base {
   return { route, params, query, body };
 }
 
-const credentialOf = (route: Route): Record<string, string> => (route.permission?.startsWith('companies.') ? { Authorization: `Bearer ${devKeys().operatorToken}` } : { 'X-API-Key': world.company.keys.admin });
+const credentialOf = (route: Route): Record<string, string> =>
+  route.permission?.startsWith('companies.')
+    ? { Authorization: `Bearer ${devKeys().operatorToken}` }
+    : { 'X-API-Key': world.company.keys.admin };
 
 function samplesOf(route: Route): Sample[] {
   const runs = route.permission?.startsWith('companies.') ? OPERATOR_RUNS : RUNS;
@@ -121,7 +130,8 @@ function fault(s: Sample): string | undefined {
   if (r.problems.length) return `the answer does not match the description: ${r.problems.join('; ')}`;
   if (s.expected.kind === 'reject') {
     const code = (r.body as { error?: { code?: string } } | undefined)?.error?.code;
-    if (r.status !== s.expected.status || code !== s.expected.code) return `answered ${r.status} ${code ?? ''}, expected ${s.expected.status} ${s.expected.code} (${s.expected.why})`;
+    if (r.status !== s.expected.status || code !== s.expected.code)
+      return `answered ${r.status} ${code ?? ''}, expected ${s.expected.status} ${s.expected.code} (${s.expected.why})`;
   }
   return undefined;
 }
@@ -135,95 +145,127 @@ const describeSample = (s: Sample, baseUrl: string) =>
   ].join('\n');
 
 describe('fuzz: every route from its schemas', () => {
-  it('answers no 5xx, refuses every invalid request in the envelope, and writes nothing on a refusal', async () => {
-    const baseUrl = devKeys().baseUrl;
-    const chosen = (routes as readonly Route[]).filter((r) => !ONLY || ONLY.has(r.operationId));
-    const samples = chosen.flatMap(samplesOf);
-    const mine = belongsTo(world.company.companyId, MARKER);
-    const faults: string[] = [];
-    const stateChanges: string[] = [];
-    const sendAll = (batch: Sample[]) =>
-      bounded(
-        CONCURRENCY,
-        batch.map((s) => async () => {
-          s.received = await send(baseUrl, s.sent);
-          const f = fault(s);
-          if (f) faults.push(`${f}\n${describeSample(s, baseUrl)}`);
-        }),
+  it(
+    'answers no 5xx, refuses every invalid request in the envelope, and writes nothing on a refusal',
+    async () => {
+      const baseUrl = devKeys().baseUrl;
+      const chosen = (routes as readonly Route[]).filter((r) => !ONLY || ONLY.has(r.operationId));
+      const samples = chosen.flatMap(samplesOf);
+      const mine = belongsTo(world.company.companyId, MARKER);
+      const faults: string[] = [];
+      const stateChanges: string[] = [];
+      const sendAll = (batch: Sample[]) =>
+        bounded(
+          CONCURRENCY,
+          batch.map((s) => async () => {
+            s.received = await send(baseUrl, s.sent);
+            const f = fault(s);
+            if (f) faults.push(`${f}\n${describeSample(s, baseUrl)}`);
+          }),
+        );
+
+      // The state check can fail: one accepted write shows, its outbox item included.
+      const control = await snapshot(mine);
+      const written = await send(
+        baseUrl,
+        toSent(
+          '/api/v1/coursings',
+          'POST',
+          {
+            family: 'control',
+            target: '/',
+            note: 'a valid write',
+            params: {},
+            query: [],
+            body: { json: { locationId: world.ids.location, title: 'Fuzz control', order: 1 } },
+          },
+          { 'X-API-Key': world.company.keys.admin },
+        ),
+      );
+      expect(written.status, JSON.stringify(written.body)).toBe(200);
+      const seen = diff(control, await snapshot(mine));
+      expect(
+        seen.some((line) => line.startsWith('added') && line.includes('Fuzz control') && line.includes('COURSING')),
+        seen.join('\n'),
+      ).toBe(true);
+      expect(
+        seen.some((line) => line.startsWith('added') && line.includes('#EVENTS')),
+        seen.join('\n'),
+      ).toBe(true);
+
+      // Refusals first, area by area, each area between two snapshots of the company's items.
+      const refusals = samples.filter((s) => s.expected.kind === 'reject');
+      const areas = [...new Set(refusals.map((s) => s.route.area))];
+      const ms = { refusals: 0, snapshots: 0, valid: 0 };
+      const timed = async <T>(part: keyof typeof ms, run: () => Promise<T>): Promise<T> => {
+        const t0 = performance.now();
+        try {
+          return await run();
+        } finally {
+          ms[part] += performance.now() - t0;
+        }
+      };
+      let before = await timed('snapshots', () => snapshot(mine));
+      for (const area of areas) {
+        const batch = refusals.filter((s) => s.route.area === area);
+        await timed('refusals', () => sendAll(batch));
+        const after = await timed('snapshots', () => snapshot(mine));
+        const changed = diff(before, after);
+        if (changed.length) {
+          const ops = [...new Set(batch.map((s) => s.route.operationId))];
+          stateChanges.push(
+            `area ${area} (${batch.length} refused requests to ${ops.join(', ')}) changed ${changed.length} items:\n  ${changed.slice(0, 10).join('\n  ')}\n  replay: ${replay(ops.join(','))}`,
+          );
+        }
+        before = after;
+      }
+
+      // Then the requests the schemas accept, route by route (they may write, so no state check).
+      const valid = samples.filter((s) => s.expected.kind === 'valid' && !platformWrites.has(s.route.operationId));
+      for (const route of chosen) await timed('valid', () => sendAll(valid.filter((s) => s.route === route)));
+
+      const sentSamples = samples.filter((s) => s.received);
+      const perRoute: Record<string, RouteCount> = {};
+      for (const s of sentSamples) {
+        const c = (perRoute[s.route.operationId] ??= { requests: 0, refused: 0, valid: 0, statuses: {}, fiveXX: 0 });
+        c.requests++;
+        if (s.expected.kind === 'reject') c.refused++;
+        else c.valid++;
+        c.statuses[s.received!.status] = (c.statuses[s.received!.status] ?? 0) + 1;
+        if (s.received!.status >= 500) c.fiveXX++;
+      }
+      const families: Record<string, number> = {};
+      for (const s of sentSamples) families[s.fuzz.family] = (families[s.fuzz.family] ?? 0) + 1;
+      const record = {
+        seed: SEED,
+        runsPerRoute: RUNS,
+        routes: Object.keys(perRoute).length,
+        requests: sentSamples.length,
+        refused: sentSamples.filter((s) => s.expected.kind === 'reject').length,
+        valid: sentSamples.filter((s) => s.expected.kind === 'valid').length,
+        fiveXX: sentSamples.filter((s) => s.received!.status >= 500).length,
+        faults: faults.length,
+        stateChanges: stateChanges.length,
+        worldMissing,
+        families,
+        perRoute,
+        faultList: faults.slice(0, 500),
+        stateChangeList: stateChanges,
+      };
+      const dir = new URL('../../.local/', import.meta.url).pathname;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(`${dir}fuzz.json`, `${JSON.stringify(record, null, 2)}\n`);
+      console.info(
+        `fuzz: ${record.requests} requests to ${record.routes} routes (${record.refused} refused, ${record.valid} valid), ${record.fiveXX} × 5xx, ${faults.length} faults, ${stateChanges.length} state changes on refusals; seed ${SEED}; ms ${JSON.stringify(Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])))}`,
       );
 
-    // The state check can fail: one accepted write shows, its outbox item included.
-    const control = await snapshot(mine);
-    const written = await send(baseUrl, toSent('/api/v1/coursings', 'POST', { family: 'control', target: '/', note: 'a valid write', params: {}, query: [], body: { json: { locationId: world.ids.location, title: 'Fuzz control', order: 1 } } }, { 'X-API-Key': world.company.keys.admin }));
-    expect(written.status, JSON.stringify(written.body)).toBe(200);
-    const seen = diff(control, await snapshot(mine));
-    expect(seen.some((line) => line.startsWith('added') && line.includes('Fuzz control') && line.includes('COURSING')), seen.join('\n')).toBe(true);
-    expect(seen.some((line) => line.startsWith('added') && line.includes('#EVENTS')), seen.join('\n')).toBe(true);
-
-    // Refusals first, area by area, each area between two snapshots of the company's items.
-    const refusals = samples.filter((s) => s.expected.kind === 'reject');
-    const areas = [...new Set(refusals.map((s) => s.route.area))];
-    const ms = { refusals: 0, snapshots: 0, valid: 0 };
-    const timed = async <T>(part: keyof typeof ms, run: () => Promise<T>): Promise<T> => {
-      const t0 = performance.now();
-      try {
-        return await run();
-      } finally {
-        ms[part] += performance.now() - t0;
-      }
-    };
-    let before = await timed('snapshots', () => snapshot(mine));
-    for (const area of areas) {
-      const batch = refusals.filter((s) => s.route.area === area);
-      await timed('refusals', () => sendAll(batch));
-      const after = await timed('snapshots', () => snapshot(mine));
-      const changed = diff(before, after);
-      if (changed.length) {
-        const ops = [...new Set(batch.map((s) => s.route.operationId))];
-        stateChanges.push(`area ${area} (${batch.length} refused requests to ${ops.join(', ')}) changed ${changed.length} items:\n  ${changed.slice(0, 10).join('\n  ')}\n  replay: ${replay(ops.join(','))}`);
-      }
-      before = after;
-    }
-
-    // Then the requests the schemas accept, route by route (they may write, so no state check).
-    const valid = samples.filter((s) => s.expected.kind === 'valid' && !platformWrites.has(s.route.operationId));
-    for (const route of chosen) await timed('valid', () => sendAll(valid.filter((s) => s.route === route)));
-
-    const sentSamples = samples.filter((s) => s.received);
-    const perRoute: Record<string, RouteCount> = {};
-    for (const s of sentSamples) {
-      const c = (perRoute[s.route.operationId] ??= { requests: 0, refused: 0, valid: 0, statuses: {}, fiveXX: 0 });
-      c.requests++;
-      if (s.expected.kind === 'reject') c.refused++;
-      else c.valid++;
-      c.statuses[s.received!.status] = (c.statuses[s.received!.status] ?? 0) + 1;
-      if (s.received!.status >= 500) c.fiveXX++;
-    }
-    const families: Record<string, number> = {};
-    for (const s of sentSamples) families[s.fuzz.family] = (families[s.fuzz.family] ?? 0) + 1;
-    const record = {
-      seed: SEED,
-      runsPerRoute: RUNS,
-      routes: Object.keys(perRoute).length,
-      requests: sentSamples.length,
-      refused: sentSamples.filter((s) => s.expected.kind === 'reject').length,
-      valid: sentSamples.filter((s) => s.expected.kind === 'valid').length,
-      fiveXX: sentSamples.filter((s) => s.received!.status >= 500).length,
-      faults: faults.length,
-      stateChanges: stateChanges.length,
-      worldMissing,
-      families,
-      perRoute,
-      faultList: faults.slice(0, 500),
-      stateChangeList: stateChanges,
-    };
-    const dir = new URL('../../.local/', import.meta.url).pathname;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}fuzz.json`, `${JSON.stringify(record, null, 2)}\n`);
-    console.info(`fuzz: ${record.requests} requests to ${record.routes} routes (${record.refused} refused, ${record.valid} valid), ${record.fiveXX} × 5xx, ${faults.length} faults, ${stateChanges.length} state changes on refusals; seed ${SEED}; ms ${JSON.stringify(Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])))}`);
-
-    expect(chosen.every((r) => perRoute[r.operationId]), 'every chosen route was fuzzed').toBe(true);
-    expect(faults, `${faults.length} wrong answers (seed ${SEED}):\n${faults.slice(0, 25).join('\n\n')}`).toEqual([]);
-    expect(stateChanges, `refused requests wrote (seed ${SEED}):\n${stateChanges.join('\n\n')}`).toEqual([]);
-  }, Math.max(600_000, RUNS * 15_000)); // a net for a stuck run, not a budget: `npm run fuzz` sends 200 cases per route
+      expect(
+        chosen.every((r) => perRoute[r.operationId]),
+        'every chosen route was fuzzed',
+      ).toBe(true);
+      expect(faults, `${faults.length} wrong answers (seed ${SEED}):\n${faults.slice(0, 25).join('\n\n')}`).toEqual([]);
+      expect(stateChanges, `refused requests wrote (seed ${SEED}):\n${stateChanges.join('\n\n')}`).toEqual([]);
+    },
+    Math.max(600_000, RUNS * 15_000),
+  ); // a net for a stuck run, not a budget: `npm run fuzz` sends 200 cases per route
 });

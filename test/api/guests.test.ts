@@ -24,11 +24,22 @@ const namedCount = async (w: string) => (await search(`q=${w}&limit=50`)).body.d
 describe('POST /api/v1/users/guests', () => {
   it('creates a guest with its email lower-cased and its phone in E.164', async () => {
     const surname = word();
-    const out = await create({ name: `  Åsa  ${surname} `, email: `${surname}@Example.COM`, phone: '0046 (70) 765-43-21' });
+    const out = await create({
+      name: `  Åsa  ${surname} `,
+      email: `${surname}@Example.COM`,
+      phone: '0046 (70) 765-43-21',
+    });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({
       status: 'success',
-      data: { id: expect.any(Number), name: `Åsa ${surname}`, email: `${surname.toLowerCase()}@example.com`, phone: '+46707654321', createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/) },
+      data: {
+        id: expect.any(Number),
+        name: `Åsa ${surname}`,
+        email: `${surname.toLowerCase()}@example.com`,
+        phone: '+46707654321',
+        createdAt: expect.stringMatching(/Z$/),
+        updatedAt: expect.stringMatching(/Z$/),
+      },
       meta: { requestId: expect.any(String) },
     });
     expect(out.body.data.id).toBeGreaterThanOrEqual(1000); // numeric, from the user id sequence
@@ -39,15 +50,26 @@ describe('POST /api/v1/users/guests', () => {
   it('accepts a guest with only an email or only a phone', async () => {
     const a = word();
     const b = word();
-    expect((await create({ name: a, email: `${a}@example.com` })).body.data).toMatchObject({ email: `${a.toLowerCase()}@example.com`, phone: null });
-    expect((await create({ name: b, phone: '+44 7911 123 456' })).body.data).toMatchObject({ email: null, phone: '+447911123456' });
+    expect((await create({ name: a, email: `${a}@example.com` })).body.data).toMatchObject({
+      email: `${a.toLowerCase()}@example.com`,
+      phone: null,
+    });
+    expect((await create({ name: b, phone: '+44 7911 123 456' })).body.data).toMatchObject({
+      email: null,
+      phone: '+447911123456',
+    });
   });
 
   it('creates a guest without a name (spec 2.11: an email or a phone is what it needs)', async () => {
     const w = word();
     const out = await create({ email: `${w}@example.com` });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ id: expect.any(Number), name: null, email: `${w.toLowerCase()}@example.com`, phone: null });
+    expect(out.body.data).toMatchObject({
+      id: expect.any(Number),
+      name: null,
+      email: `${w.toLowerCase()}@example.com`,
+      phone: null,
+    });
     expect(ids(await search(`q=${w}@exa`))).toEqual([out.body.data.id]);
   });
 
@@ -66,13 +88,15 @@ describe('POST /api/v1/users/guests', () => {
   it('makes one guest of concurrent identical creates', async () => {
     const w = word();
     const number = phone();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => create({ name: `Racer ${w}`, email: `${w}@example.com`, phone: number })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => create({ name: `Racer ${w}`, email: `${w}@example.com`, phone: number })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
     expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1);
     expect(ids(await search(`q=${w}`))).toEqual([answers[0]!.body.data.id]);
   });
 
-  it('answers the email\'s guest when email and phone belong to different guests', async () => {
+  it("answers the email's guest when email and phone belong to different guests", async () => {
     const w = word();
     const number = phone();
     const a = await create({ name: `A ${w}`, email: `${w}@example.com` });
@@ -104,7 +128,10 @@ describe('POST /api/v1/users/guests', () => {
     const w = word();
     const out = await create({ name: `Nobody ${w}` });
     expect(out.status).toBe(400);
-    expect(out.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/email' }, { path: '/phone' }] });
+    expect(out.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: '/email' }, { path: '/phone' }],
+    });
     expect(await namedCount(w)).toBe(0);
   });
 
@@ -112,7 +139,9 @@ describe('POST /api/v1/users/guests', () => {
     const w = word();
     const out = await create({ name: `Impossible ${w}`, phone: '+46 70 123' });
     expect(out.status).toBe(400);
-    expect(out.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('not a possible phone number') }]);
+    expect(out.body.error.details).toEqual([
+      { path: '/phone', message: expect.stringContaining('not a possible phone number') },
+    ]);
     expect(await namedCount(w)).toBe(0);
   });
 
@@ -133,7 +162,9 @@ describe('POST /api/v1/users/guests', () => {
   });
 
   it('answers 401 without a credential', async () => {
-    expect((await call('POST', '/api/v1/users/guests', { body: { name: 'X', email: 'x@example.com' } })).status).toBe(401);
+    expect((await call('POST', '/api/v1/users/guests', { body: { name: 'X', email: 'x@example.com' } })).status).toBe(
+      401,
+    );
   });
 
   it('keeps companies apart: the same email makes another company its own guest', async () => {
@@ -164,10 +195,17 @@ describe('GET /api/v1/users/search', () => {
   it('pages with nextCursor, every pagination field present', async () => {
     const w = word();
     const made = [];
-    for (const first of ['Alma', 'Bo', 'Cleo']) made.push((await create({ name: `${first} ${w}`, email: `${first}.${w}@example.com` })).body.data.id);
+    for (const first of ['Alma', 'Bo', 'Cleo'])
+      made.push((await create({ name: `${first} ${w}`, email: `${first}.${w}@example.com` })).body.data.id);
     const one = await search(`q=${w}&limit=2`);
     expect(one.body.data).toHaveLength(2);
-    expect(one.body.meta.pagination).toEqual({ page: 1, limit: 2, total: 2, totalPages: 2, nextCursor: expect.any(String) });
+    expect(one.body.meta.pagination).toEqual({
+      page: 1,
+      limit: 2,
+      total: 2,
+      totalPages: 2,
+      nextCursor: expect.any(String),
+    });
     const two = await search(`q=${w}&limit=2&cursor=${one.body.meta.pagination.nextCursor}`);
     expect(two.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, nextCursor: null });
     expect([...ids(one), ...ids(two)].sort()).toEqual(made.sort());
@@ -202,7 +240,18 @@ describe('GET /api/v1/users/search', () => {
     const location = company(1).locations[0]!.locationId;
     const out = await search(`q=${w}&locationId=${location}`);
     expect(out.status).toBe(200);
-    expect(out.body.data).toEqual([{ ...g, bookingHistory: { locationId: location, bookingCount: 0, lastVisitAt: null, noShowCount: 0, cancellationCount: 0 } }]);
+    expect(out.body.data).toEqual([
+      {
+        ...g,
+        bookingHistory: {
+          locationId: location,
+          bookingCount: 0,
+          lastVisitAt: null,
+          noShowCount: 0,
+          cancellationCount: 0,
+        },
+      },
+    ]);
     expect((await search(`q=${w}`)).body.data[0]).not.toHaveProperty('bookingHistory');
   });
 
@@ -221,11 +270,12 @@ describe('GET /api/v1/users/search', () => {
     expect((await search('q=an', key)).status).toBe(200);
   });
 
-  it('never shows another company\'s guests, and answers 404 for its location', async () => {
+  it("never shows another company's guests, and answers 404 for its location", async () => {
     const w = word();
     const theirs = await create({ name: `Hidden ${w}`, email: `${w}@example.com`, phone: phone() }, theirAdmin());
     expect(theirs.status).toBe(200);
-    for (const q of [w, `${w}@exa`, encodeURIComponent(theirs.body.data.phone)]) expect(ids(await search(`q=${q}`)), q).not.toContain(theirs.body.data.id);
+    for (const q of [w, `${w}@exa`, encodeURIComponent(theirs.body.data.phone)])
+      expect(ids(await search(`q=${q}`)), q).not.toContain(theirs.body.data.id);
     const foreign = await search(`q=${w}&locationId=${company(2).locations[0]!.locationId}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');
@@ -244,7 +294,11 @@ describe('local phone numbers, read in the country of a location', () => {
 
   it('stores a local number given at a Swedish location (X-Location-Id) in E.164', async () => {
     const w = word();
-    const out = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(swedish.id), body: { name: `Local ${w}`, phone: '070-123 45 67' } });
+    const out = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      headers: at(swedish.id),
+      body: { name: `Local ${w}`, phone: '070-123 45 67' },
+    });
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(out.body.data.phone).toBe('+46701234567');
     // The same person typed internationally is the same guest.
@@ -261,7 +315,10 @@ describe('local phone numbers, read in the country of a location', () => {
       expect(out.status, q).toBe(200);
       expect(ids(out), q).toContain(g.id);
     }
-    const byHeader = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(local)}`, { key: admin(), headers: at(swedish.id) });
+    const byHeader = await call('GET', `/api/v1/users/search?q=${encodeURIComponent(local)}`, {
+      key: admin(),
+      headers: at(swedish.id),
+    });
     expect(ids(byHeader)).toEqual([g.id]);
     // Without a location the local form names no country, and matches nobody's stored number.
     expect(ids(await search(`q=${encodeURIComponent(local)}`))).toEqual([]);
@@ -272,17 +329,34 @@ describe('local phone numbers, read in the country of a location', () => {
     const none = await create({ name: `Nowhere ${w}`, phone: '070-123 45 67' });
     expect(none.status).toBe(400);
     expect(none.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('country code') }]);
-    const impossible = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(swedish.id), body: { name: `Short ${w}`, phone: '070-12' } });
+    const impossible = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      headers: at(swedish.id),
+      body: { name: `Short ${w}`, phone: '070-12' },
+    });
     expect(impossible.status).toBe(400);
-    expect(impossible.body.error.details).toEqual([{ path: '/phone', message: expect.stringContaining('not a possible phone number in SE') }]);
+    expect(impossible.body.error.details).toEqual([
+      { path: '/phone', message: expect.stringContaining('not a possible phone number in SE') },
+    ]);
     expect(await namedCount(w)).toBe(0);
   });
 
-  it('answers 404 for a header naming another company\'s location, 403 for one the key may not act on', async () => {
-    const foreign = await call('POST', '/api/v1/users/guests', { key: admin(), headers: at(company(2).locations[0]!.locationId), body: { name: 'X', phone: '070-123 45 67' } });
+  it("answers 404 for a header naming another company's location, 403 for one the key may not act on", async () => {
+    const foreign = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      headers: at(company(2).locations[0]!.locationId),
+      body: { name: 'X', phone: '070-123 45 67' },
+    });
     expect(foreign.status).toBe(404);
-    const limited = await testKey(1, { permissions: ['bookings.create'], locationIds: [company(1).locations[0]!.locationId] });
-    const refused = await call('POST', '/api/v1/users/guests', { key: limited, headers: at(swedish.id), body: { name: 'X', phone: '070-123 45 67' } });
+    const limited = await testKey(1, {
+      permissions: ['bookings.create'],
+      locationIds: [company(1).locations[0]!.locationId],
+    });
+    const refused = await call('POST', '/api/v1/users/guests', {
+      key: limited,
+      headers: at(swedish.id),
+      body: { name: 'X', phone: '070-123 45 67' },
+    });
     expect(refused.status).toBe(403);
   });
 });
@@ -295,14 +369,19 @@ describe('guests behind read permission and location limits', () => {
   });
   /** A booking of the guest at the place (its history there), each on a day of its own so that the one table is free. */
   let day = 10;
-  const visit = (place: Place, guestId: number) => book(place, { primaryUserId: guestId, bookingDate: dayAhead(day++) });
+  const visit = (place: Place, guestId: number) =>
+    book(place, { primaryUserId: guestId, bookingDate: dayAhead(day++) });
 
   it('answers a repeat with the existing id only, to a caller without bookings.read', async () => {
     const w = word();
     const number = phone();
     const first = (await create({ name: `Private ${w}`, email: `${w}@example.com`, phone: number })).body.data;
     const createOnly = await testKey(1, { permissions: ['bookings.create'] });
-    for (const body of [{ email: `${w}@example.com` }, { phone: number }, { name: 'Probe', email: `${w}@EXAMPLE.com` }]) {
+    for (const body of [
+      { email: `${w}@example.com` },
+      { phone: number },
+      { name: 'Probe', email: `${w}@EXAMPLE.com` },
+    ]) {
       const out = await create(body, createOnly);
       expect(out.status).toBe(200);
       expect(out.body.data).toEqual({ id: first.id });
@@ -327,7 +406,11 @@ describe('guests behind read permission and location limits', () => {
 
   it('lets a location-limited key find only guests with history at its locations', async () => {
     const w = word();
-    const [regular, elsewhere, unknown] = await Promise.all(['Regular', 'Elsewhere', 'Unknown'].map(async (n) => (await create({ name: `${n} ${w}`, phone: phone() })).body.data));
+    const [regular, elsewhere, unknown] = await Promise.all(
+      ['Regular', 'Elsewhere', 'Unknown'].map(
+        async (n) => (await create({ name: `${n} ${w}`, phone: phone() })).body.data,
+      ),
+    );
     await visit(here, regular.id);
     await visit(there, elsewhere.id);
     const key = await testKey(1, { permissions: ['bookings.read'], locationIds: [here.id] });
@@ -345,13 +428,15 @@ describe('guests behind read permission and location limits', () => {
   it('pages a location-limited search to the end, each visible guest once', async () => {
     const w = word();
     const made = [];
-    for (let i = 0; i < 5; i++) made.push((await create({ name: `Pager${i} ${w}`, email: `p${i}.${w}@example.com` })).body.data.id);
+    for (let i = 0; i < 5; i++)
+      made.push((await create({ name: `Pager${i} ${w}`, email: `p${i}.${w}@example.com` })).body.data.id);
     for (const id of made.filter((_, i) => i % 2 === 0)) await visit(here, id);
     const key = await testKey(1, { permissions: ['bookings.read'], locationIds: [here.id] });
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { data: { id: number }[]; meta: { pagination: { nextCursor: string | null } } } } = await search(`q=${w}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, key);
+      const page: { body: { data: { id: number }[]; meta: { pagination: { nextCursor: string | null } } } } =
+        await search(`q=${w}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, key);
       seen.push(...page.body.data.map((g) => g.id));
       cursor = page.body.meta.pagination.nextCursor;
     } while (cursor);

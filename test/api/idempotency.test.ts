@@ -19,7 +19,9 @@ let locationId: number;
 const admin = () => apiClient({ key: own.keys.admin });
 beforeAll(async () => {
   own = await freshCompany('Idempotency test company');
-  const made = await admin().POST('/api/v1/locations', { body: { name: 'Idempotent bistro', timezone: 'Europe/Stockholm', operatingHours: {} } });
+  const made = await admin().POST('/api/v1/locations', {
+    body: { name: 'Idempotent bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+  });
   locationId = dataOf(made).id;
 });
 
@@ -33,7 +35,9 @@ async function stored(title: string): Promise<string[]> {
 }
 /** The coursing.created events of the company for this coursing. */
 async function createdEvents(id: string): Promise<number> {
-  const events = dataOf(await admin().GET('/api/v1/events', { params: { query: { type: 'coursing.created', limit: 100 } } }));
+  const events = dataOf(
+    await admin().GET('/api/v1/events', { params: { query: { type: 'coursing.created', limit: 100 } } }),
+  );
   return events.filter((e) => e.resourceId === id).length;
 }
 
@@ -50,7 +54,11 @@ describe('Idempotency-Key on POST', () => {
     expect(again.response.headers.get('content-type')).toBe('application/json');
     expect(again.response.headers.get('x-ratelimit-limit')).not.toBeNull();
     // Another encoding of the same body (key order, whitespace) is the same request: sent as its text, with `call()`.
-    const reordered = await call('POST', '/api/v1/coursings', { key: own.keys.admin, rawBody: `{ "color":"#AABBCC", "order":1,\n "title":"Replayed", "locationId":${locationId} }`, headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' } });
+    const reordered = await call('POST', '/api/v1/coursings', {
+      key: own.keys.admin,
+      rawBody: `{ "color":"#AABBCC", "order":1,\n "title":"Replayed", "locationId":${locationId} }`,
+      headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+    });
     expect(reordered.body).toEqual(first.data);
     expect(await stored('Replayed')).toEqual([id]);
     expect(await createdEvents(id)).toBe(1);
@@ -61,13 +69,22 @@ describe('Idempotency-Key on POST', () => {
     dataOf(await create(key, course('Mismatch A')));
     const other = await create(key, course('Mismatch B'));
     expect(other.response.status).toBe(422);
-    expect(other.error).toMatchObject({ status: 'error', error: { code: 'UNPROCESSABLE', details: [{ path: '/headers/Idempotency-Key' }] } });
+    expect(other.error).toMatchObject({
+      status: 'error',
+      error: { code: 'UNPROCESSABLE', details: [{ path: '/headers/Idempotency-Key' }] },
+    });
     expect(await stored('Mismatch B')).toEqual([]);
   });
 
   it('answers 409 with Retry-After while the first request runs, and runs a repeat once its lease ended', async () => {
     const running = randomUUID();
-    await runningIdempotentRequest(own.companyId, own.keys.admin, running, { path: '/api/v1/coursings', body: course('In flight') }, 60_000);
+    await runningIdempotentRequest(
+      own.companyId,
+      own.keys.admin,
+      running,
+      { path: '/api/v1/coursings', body: course('In flight') },
+      60_000,
+    );
     const busy = await create(running, course('In flight'));
     expect(busy.response.status).toBe(409);
     expect(busy.error?.error.code).toBe('CONFLICT');
@@ -75,7 +92,13 @@ describe('Idempotency-Key on POST', () => {
     expect(await stored('In flight')).toEqual([]);
 
     const died = randomUUID();
-    await runningIdempotentRequest(own.companyId, own.keys.admin, died, { path: '/api/v1/coursings', body: course('Taken over') }, -1);
+    await runningIdempotentRequest(
+      own.companyId,
+      own.keys.admin,
+      died,
+      { path: '/api/v1/coursings', body: course('Taken over') },
+      -1,
+    );
     const retried = dataOf(await create(died, course('Taken over')));
     expect(await stored('Taken over')).toEqual([retried.id]);
   });
@@ -92,18 +115,42 @@ describe('Idempotency-Key on POST', () => {
   // Every role that runs a POST gives up a failed request's key (its record, in its company's
   // partition, goes: a DeleteItem of that role, checked against it by test/support/iam-check.ts).
   it('gives the key up after a failure in every area whose POSTs fail inside the operation', async () => {
-    const failed = async (path: string, options: { key?: string; token?: string; body?: unknown; headers?: Record<string, string> }, status: number) => {
-      const out = await call('POST', path, { ...options, body: options.body ?? {}, headers: { ...options.headers, 'Idempotency-Key': randomUUID() } });
+    const failed = async (
+      path: string,
+      options: { key?: string; token?: string; body?: unknown; headers?: Record<string, string> },
+      status: number,
+    ) => {
+      const out = await call('POST', path, {
+        ...options,
+        body: options.body ?? {},
+        headers: { ...options.headers, 'Idempotency-Key': randomUUID() },
+      });
       expect(out.status, path).toBe(status);
     };
     // guests: the X-Location-Id location is not the company's (404 from the operation).
-    await failed('/api/v1/users/guests', { key: own.keys.admin, body: { name: 'Nowhere guest' }, headers: { 'X-Location-Id': '999999999' } }, 404);
+    await failed(
+      '/api/v1/users/guests',
+      { key: own.keys.admin, body: { name: 'Nowhere guest' }, headers: { 'X-Location-Id': '999999999' } },
+      404,
+    );
     await failed(`/api/v1/alerts/${unknownUuid}/acknowledge`, { key: own.keys.admin }, 404); // alerts
-    await failed(`/api/v1/booking-waitlist/${unknownUuid}/offer`, { key: own.keys.admin, body: { tableIds: [unknownUuid], startTime: '20:30' } }, 404); // waitlist
+    await failed(
+      `/api/v1/booking-waitlist/${unknownUuid}/offer`,
+      { key: own.keys.admin, body: { tableIds: [unknownUuid], startTime: '20:30' } },
+      404,
+    ); // waitlist
     await failed(`/api/v1/api-keys/${unknownUuid}/revoke`, { key: own.keys.admin }, 404); // access, api_keys.manage
-    await failed('/api/v1/companies/999999999/api-keys', { token: devKeys().operatorToken, body: { name: 'Nobody' } }, 404); // companies.manage
+    await failed(
+      '/api/v1/companies/999999999/api-keys',
+      { token: devKeys().operatorToken, body: { name: 'Nobody' } },
+      404,
+    ); // companies.manage
     // companies.create: a user holding the permission who is not an internal operator (403 from the operation).
-    await failed('/api/v1/companies', { token: await userToken(own.companyId, ['companies.create']), body: { name: 'Not an operator' } }, 403);
+    await failed(
+      '/api/v1/companies',
+      { token: await userToken(own.companyId, ['companies.create']), body: { name: 'Not an operator' } },
+      403,
+    );
   });
 
   it("keeps each caller's keys apart", async () => {
@@ -120,11 +167,17 @@ describe('Idempotency-Key on POST', () => {
     for (const bad of ['x'.repeat(256), 'has space']) {
       const out = await create(bad, course('Bad key'));
       expect(out.response.status).toBe(400);
-      expect(out.error?.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/headers/Idempotency-Key' }] });
+      expect(out.error?.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: '/headers/Idempotency-Key' }],
+      });
     }
     expect(await stored('Bad key')).toEqual([]);
     // GET declares no Idempotency-Key: sent as a plain header
-    const listed = await admin().GET('/api/v1/coursings', { params: { query: { locationId } }, headers: { 'Idempotency-Key': 'x'.repeat(300) } });
+    const listed = await admin().GET('/api/v1/coursings', {
+      params: { query: { locationId } },
+      headers: { 'Idempotency-Key': 'x'.repeat(300) },
+    });
     expect(listed.response.status).toBe(200);
   });
 
@@ -147,7 +200,10 @@ describe('Idempotency-Key on POST', () => {
   it('replays a public operation called without a credential (cancel by confirmation code)', async () => {
     const booking = await book(await newPlace());
     const key = randomUUID();
-    const cancel = () => apiClient().POST('/api/v1/bookings/by-code/{code}/cancel', { params: { path: { code: booking.confirmationCode }, header: { 'Idempotency-Key': key } } });
+    const cancel = () =>
+      apiClient().POST('/api/v1/bookings/by-code/{code}/cancel', {
+        params: { path: { code: booking.confirmationCode }, header: { 'Idempotency-Key': key } },
+      });
     const first = await cancel();
     expect(first.response.status).toBe(200);
     const again = await cancel();

@@ -18,7 +18,14 @@ beforeAll(async () => {
   there = (await newLocation('Items annex')).id;
 });
 
-const body = (extra: Record<string, unknown> = {}) => ({ locationId: here, name: 'Toast Skagen', price: 14500, vatRate: 12, categoryHandle: 'starters', ...extra });
+const body = (extra: Record<string, unknown> = {}) => ({
+  locationId: here,
+  name: 'Toast Skagen',
+  price: 14500,
+  vatRate: 12,
+  categoryHandle: 'starters',
+  ...extra,
+});
 async function newItem(extra: Record<string, unknown> = {}, key = admin()) {
   const out = await call('POST', '/api/v1/items', { key, body: body(extra) });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -34,7 +41,10 @@ const ids = (page: { data: Record<string, any>[] }) => page.data.map((i) => i.id
 describe('items: the happy path', () => {
   it('creates, reads, lists, updates and deletes an item, with an event for each change', async () => {
     const since = new Date().toISOString();
-    const created = await call('POST', '/api/v1/items', { key: admin(), body: body({ costCenter: { code: '3010', name: 'Kitchen' } }) });
+    const created = await call('POST', '/api/v1/items', {
+      key: admin(),
+      body: body({ costCenter: { code: '3010', name: 'Kitchen' } }),
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const item = created.body.data;
     expect(item).toEqual({
@@ -53,16 +63,29 @@ describe('items: the happy path', () => {
     expect((await call('GET', `/api/v1/items/${item.id}`, { key: admin() })).body.data).toEqual(item);
     expect((await list(`locationId=${here}&limit=100`)).data).toContainEqual(item);
 
-    const updated = await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { price: 15500, vatRate: 12, costCenter: null, name: 'Toast Skagen' } });
+    const updated = await call('PATCH', `/api/v1/items/${item.id}`, {
+      key: admin(),
+      body: { price: 15500, vatRate: 12, costCenter: null, name: 'Toast Skagen' },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toEqual({ ...item, price: 15500, costCenter: null, version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(updated.body.data).toEqual({
+      ...item,
+      price: 15500,
+      costCenter: null,
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect((await call('GET', `/api/v1/items/${item.id}`, { key: admin() })).body.data).toEqual(updated.body.data);
 
     const deleted = await call('DELETE', `/api/v1/items/${item.id}`, { key: admin() });
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual(updated.body.data);
     expectRefused(await call('GET', `/api/v1/items/${item.id}`, { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { name: 'Gone' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { name: 'Gone' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', `/api/v1/items/${item.id}`, { key: admin() }), 404, 'NOT_FOUND');
     expect(ids(await list(`locationId=${here}&limit=100`))).not.toContain(item.id);
 
@@ -79,7 +102,10 @@ describe('items: the happy path', () => {
   it('an update that changes nothing writes nothing', async () => {
     const since = new Date().toISOString();
     const item = await newItem({ name: 'Unchanged' });
-    const same = await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { name: 'Unchanged', price: item.price } });
+    const same = await call('PATCH', `/api/v1/items/${item.id}`, {
+      key: admin(),
+      body: { name: 'Unchanged', price: item.price },
+    });
     expect(same.body.data).toEqual(item);
     expect(await eventsOf('item.updated', String(item.id), since)).toEqual([]);
   });
@@ -95,7 +121,13 @@ describe('items: listing', () => {
 
     const all = await list(`locationId=${place}&limit=2`);
     expect(ids(all)).toEqual([a.id, b.id]);
-    expect(all.meta.pagination).toMatchObject({ page: 1, limit: 2, total: 3, totalPages: 2, nextCursor: expect.any(String) });
+    expect(all.meta.pagination).toMatchObject({
+      page: 1,
+      limit: 2,
+      total: 3,
+      totalPages: 2,
+      nextCursor: expect.any(String),
+    });
     const rest = await list(`locationId=${place}&limit=2&cursor=${all.meta.pagination.nextCursor}`);
     expect(ids(rest)).toEqual([c.id]);
     expect(rest.meta.pagination).toMatchObject({ page: 2, total: 3, nextCursor: null });
@@ -108,7 +140,9 @@ describe('items: listing', () => {
     expect(ids(everywhere)).not.toContain(c.id);
 
     // A new category moves the item between the category lists and their counts.
-    expect((await call('PATCH', `/api/v1/items/${b.id}`, { key: admin(), body: { categoryHandle: 'mains' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/items/${b.id}`, { key: admin(), body: { categoryHandle: 'mains' } })).status,
+    ).toBe(200);
     const mains = await list(`locationId=${place}&category=mains`);
     expect(ids(mains)).toEqual([b.id, c.id]);
     expect(mains.meta.pagination.total).toBe(2);
@@ -122,7 +156,8 @@ describe('items: listing', () => {
   it('searches names by a part of them, ignoring case, and pages the matches', async () => {
     const place = (await newLocation('Items search bistro')).id;
     const made = [];
-    for (const name of ['Herring', 'Pickled HERRING', 'Meatballs', 'Herring salad', 'Beer']) made.push(await newItem({ locationId: place, name }));
+    for (const name of ['Herring', 'Pickled HERRING', 'Meatballs', 'Herring salad', 'Beer'])
+      made.push(await newItem({ locationId: place, name }));
     const found = await list(`locationId=${place}&search=herr&limit=100`);
     expect(ids(found)).toEqual([made[0]!.id, made[1]!.id, made[3]!.id]);
     expect(found.meta.pagination).toMatchObject({ total: 3, nextCursor: null });
@@ -130,7 +165,9 @@ describe('items: listing', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof list>> = await list(`locationId=${place}&search=HERR&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof list>> = await list(
+        `locationId=${place}&search=HERR&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...ids(page));
       cursor = page.meta.pagination.nextCursor;
     } while (cursor);
@@ -171,7 +208,10 @@ describe('items: bounds', () => {
     for (const [extra, path] of refusals) {
       const out = await call('POST', '/api/v1/items', { key: admin(), body: body(extra) });
       expectRefused(out, 400, 'VALIDATION_FAILED');
-      if (path) expect(out.body.error.details.map((d: { path: string }) => d.path).join(' '), JSON.stringify(extra)).toContain(path);
+      if (path)
+        expect(out.body.error.details.map((d: { path: string }) => d.path).join(' '), JSON.stringify(extra)).toContain(
+          path,
+        );
     }
     const { locationId: _drop, ...noLocation } = body();
     expectRefused(await call('POST', '/api/v1/items', { key: admin(), body: noLocation }), 400, 'VALIDATION_FAILED');
@@ -181,15 +221,37 @@ describe('items: bounds', () => {
     expect(await newItem({ price: 0, vatRate: 7.7 })).toMatchObject({ price: 0, vatRate: 7.7 });
 
     const item = await newItem();
-    expectRefused(await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: {} }), 400, 'VALIDATION_FAILED');
-    expectRefused(await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { vatRate: 0.001 } }), 400, 'VALIDATION_FAILED', '/vatRate');
-    expectRefused(await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { locationId: there } }), 400, 'VALIDATION_FAILED');
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: {} }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { vatRate: 0.001 } }),
+      400,
+      'VALIDATION_FAILED',
+      '/vatRate',
+    );
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${item.id}`, { key: admin(), body: { locationId: there } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectRefused(await call('GET', '/api/v1/items/abc', { key: admin() }), 400, 'VALIDATION_FAILED');
     expectRefused(await call('GET', '/api/v1/items/0', { key: admin() }), 400, 'VALIDATION_FAILED');
     expectRefused(await call('GET', '/api/v1/items?limit=101', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', '/api/v1/items?category=Not%20A%20Handle', { key: admin() }), 400, 'VALIDATION_FAILED', '/category');
+    expectRefused(
+      await call('GET', '/api/v1/items?category=Not%20A%20Handle', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/category',
+    );
     expectRefused(await call('GET', '/api/v1/items?search=%20', { key: admin() }), 400, 'VALIDATION_FAILED', '/search');
-    expectRefused(await call('POST', '/api/v1/items', { key: admin(), body: body({ locationId: 999_999_999 }) }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', '/api/v1/items', { key: admin(), body: body({ locationId: 999_999_999 }) }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -200,7 +262,11 @@ describe('items: permissions and the tenant wall', () => {
     expect((await call('GET', `/api/v1/items/${item.id}`, { key: reader })).status).toBe(200);
     expect((await call('GET', `/api/v1/items?locationId=${here}`, { key: reader })).status).toBe(200);
     expectRefused(await call('POST', '/api/v1/items', { key: reader, body: body() }), 403, 'FORBIDDEN');
-    expectRefused(await call('PATCH', `/api/v1/items/${item.id}`, { key: reader, body: { name: 'No' } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${item.id}`, { key: reader, body: { name: 'No' } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('DELETE', `/api/v1/items/${item.id}`, { key: reader }), 403, 'FORBIDDEN');
     const none = await keyWith(['coursings.read']);
     expectRefused(await call('GET', `/api/v1/items/${item.id}`, { key: none }), 403, 'FORBIDDEN');
@@ -208,7 +274,7 @@ describe('items: permissions and the tenant wall', () => {
     expect((await call('GET', `/api/v1/items/${item.id}`, { key: admin() })).body.data).toEqual(item);
   });
 
-  it('a key limited to a location reaches only that location\'s items', async () => {
+  it("a key limited to a location reaches only that location's items", async () => {
     const mine = await newItem();
     const theirs = await newItem({ locationId: there });
     const key = await keyWith(['items.read', 'items.manage'], [here]);
@@ -222,23 +288,40 @@ describe('items: permissions and the tenant wall', () => {
   });
 
   it("hides another company's items (404) and refuses its locations (404)", async () => {
-    const theirs = await call('POST', '/api/v1/items', { key: theirAdmin(), body: body({ locationId: theirLocation(), name: 'Their item' }) });
+    const theirs = await call('POST', '/api/v1/items', {
+      key: theirAdmin(),
+      body: body({ locationId: theirLocation(), name: 'Their item' }),
+    });
     expect(theirs.status).toBe(200);
     const id = theirs.body.data.id;
     expectRefused(await call('GET', `/api/v1/items/${id}`, { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PATCH', `/api/v1/items/${id}`, { key: admin(), body: { name: 'Mine now' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PATCH', `/api/v1/items/${id}`, { key: admin(), body: { name: 'Mine now' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', `/api/v1/items/${id}`, { key: admin() }), 404, 'NOT_FOUND');
     expect(ids(await list('limit=100'))).not.toContain(id);
-    expectRefused(await call('POST', '/api/v1/items', { key: admin(), body: body({ locationId: theirLocation() }) }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', '/api/v1/items', { key: admin(), body: body({ locationId: theirLocation() }) }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await call('GET', `/api/v1/items/${id}`, { key: theirAdmin() })).body.data).toEqual(theirs.body.data);
   });
 });
 
 describe('order lines naming an item', () => {
-  const order = (tabId: string, lines: unknown[]) => call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items: lines } });
+  const order = (tabId: string, lines: unknown[]) =>
+    call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items: lines } });
 
   it("take the item's name, price, VAT rate and cost center unless the line gives them", async () => {
-    const item = await newItem({ name: 'Pytt i panna', price: 18900, vatRate: 12, costCenter: { code: '3010', name: 'Kitchen' } });
+    const item = await newItem({
+      name: 'Pytt i panna',
+      price: 18900,
+      vatRate: 12,
+      costCenter: { code: '3010', name: 'Kitchen' },
+    });
     const plain = await newItem({ name: 'Bread', price: 0, vatRate: 12 });
     const tab = await tabWithoutBooking(own().companyId, here);
     const out = await order(tab.id, [
@@ -249,9 +332,36 @@ describe('order lines naming an item', () => {
     ]);
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(out.body.data.items).toEqual([
-      { itemId: item.id, name: 'Pytt i panna', price: 18900, vatRate: 12, costCenter: { code: '3010', name: 'Kitchen' }, quantity: 2, coursingId: null, modifications: [] },
-      { itemId: item.id, name: 'Pytt (small)', price: 12900, vatRate: 6, costCenter: null, quantity: 1, coursingId: null, modifications: [] },
-      { itemId: plain.id, name: 'Bread', price: 0, vatRate: 12, costCenter: null, quantity: 1, coursingId: null, modifications: [] },
+      {
+        itemId: item.id,
+        name: 'Pytt i panna',
+        price: 18900,
+        vatRate: 12,
+        costCenter: { code: '3010', name: 'Kitchen' },
+        quantity: 2,
+        coursingId: null,
+        modifications: [],
+      },
+      {
+        itemId: item.id,
+        name: 'Pytt (small)',
+        price: 12900,
+        vatRate: 6,
+        costCenter: null,
+        quantity: 1,
+        coursingId: null,
+        modifications: [],
+      },
+      {
+        itemId: plain.id,
+        name: 'Bread',
+        price: 0,
+        vatRate: 12,
+        costCenter: null,
+        quantity: 1,
+        coursingId: null,
+        modifications: [],
+      },
       { itemId: null, name: 'Off the menu', price: 5000, quantity: 1, coursingId: null, modifications: [] },
     ]);
     const stored = await call('GET', `/api/v1/tabs/${tab.id}/orders`, { key: admin() });
@@ -261,12 +371,31 @@ describe('order lines naming an item', () => {
   it('refuse an unknown item or one of another location (404 naming the line), and a line without item, name or price (400); nothing is placed', async () => {
     const elsewhere = await newItem({ locationId: there });
     const tab = await tabWithoutBooking(own().companyId, here);
-    expectRefused(await order(tab.id, [{ name: 'Ok', price: 1, quantity: 1 }, { itemId: elsewhere.id, quantity: 1 }]), 404, 'NOT_FOUND', '/items/1/itemId');
+    expectRefused(
+      await order(tab.id, [
+        { name: 'Ok', price: 1, quantity: 1 },
+        { itemId: elsewhere.id, quantity: 1 },
+      ]),
+      404,
+      'NOT_FOUND',
+      '/items/1/itemId',
+    );
     expectRefused(await order(tab.id, [{ itemId: 999_999_999, quantity: 1 }]), 404, 'NOT_FOUND', '/items/0/itemId');
-    const missing = await order(tab.id, [{ quantity: 1, price: 100 }, { quantity: 1, name: 'No price' }]);
+    const missing = await order(tab.id, [
+      { quantity: 1, price: 100 },
+      { quantity: 1, name: 'No price' },
+    ]);
     expectRefused(missing, 400, 'VALIDATION_FAILED');
-    expect(missing.body.error.details.map((d: { path: string }) => d.path)).toEqual(['/items/0/name', '/items/1/price']);
-    expectRefused(await order(tab.id, [{ name: 'x', price: 1, quantity: 1, vatRate: 101 }]), 400, 'VALIDATION_FAILED', '/items/0/vatRate');
+    expect(missing.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+      '/items/0/name',
+      '/items/1/price',
+    ]);
+    expectRefused(
+      await order(tab.id, [{ name: 'x', price: 1, quantity: 1, vatRate: 101 }]),
+      400,
+      'VALIDATION_FAILED',
+      '/items/0/vatRate',
+    );
     expect((await call('GET', `/api/v1/tabs/${tab.id}/orders`, { key: admin() })).body.data).toEqual([]);
   });
 });

@@ -36,9 +36,21 @@ describe('the OpenAPI document', () => {
 describe('the typed client', () => {
   it('checks each answer against the document as call() does: one that does not match throws in the test', async () => {
     // an answer with every header, whose body lacks the document's `paths`, in place of the stage's
-    const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '0', 'x-request-id': 'forged' };
-    const forged = async () => new Response(JSON.stringify({ openapi: '3.1.0', info: { title: 'Brigade API', version: API_VERSION } }), { status: 200, headers });
-    await expect(apiClient().GET('/openapi.json', { fetch: forged })).rejects.toThrow(/^getOpenApiDocument \(GET \/openapi.json\): the 200 answer does not match its description/);
+    const headers = {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '99',
+      'x-ratelimit-reset': '0',
+      'x-request-id': 'forged',
+    };
+    const forged = async () =>
+      new Response(JSON.stringify({ openapi: '3.1.0', info: { title: 'Brigade API', version: API_VERSION } }), {
+        status: 200,
+        headers,
+      });
+    await expect(apiClient().GET('/openapi.json', { fetch: forged })).rejects.toThrow(
+      /^getOpenApiDocument \(GET \/openapi.json\): the 200 answer does not match its description/,
+    );
     // the same request answered by the stage passes
     expect((await apiClient().GET('/openapi.json')).response.status).toBe(200);
   });

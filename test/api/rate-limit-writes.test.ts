@@ -11,7 +11,11 @@ import { seededLocation } from './setup-helpers';
 let exhausted: string;
 
 beforeAll(async () => {
-  exhausted = await testKey(1, { tier: 'standard', permissions: ['coursings.read', 'coursings.update', 'bookings.read', 'bookings.update'], name: 'exhausted key' });
+  exhausted = await testKey(1, {
+    tier: 'standard',
+    permissions: ['coursings.read', 'coursings.update', 'bookings.read', 'bookings.update'],
+    name: 'exhausted key',
+  });
   await exhaustRateWindow(exhausted);
 });
 
@@ -25,11 +29,19 @@ const expectRateLimited = (answer: { status: number; body: any; headers: Headers
 describe('a write refused by the rate window', () => {
   it('leaves a coursing as it was (PUT reads the coursing first)', async () => {
     const { locationId } = seededLocation(0);
-    const made = await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId, title: 'Before the limit', order: 42 } });
+    const made = await call('POST', '/api/v1/coursings', {
+      key: admin(),
+      body: { locationId, title: 'Before the limit', order: 42 },
+    });
     expect(made.status).toBe(200);
     const since = new Date().toISOString();
 
-    expectRateLimited(await call('PUT', `/api/v1/coursings/${made.body.data.id}`, { key: exhausted, body: { title: 'Over the limit', order: 43 } }));
+    expectRateLimited(
+      await call('PUT', `/api/v1/coursings/${made.body.data.id}`, {
+        key: exhausted,
+        body: { title: 'Over the limit', order: 43 },
+      }),
+    );
 
     const listed = await call('GET', `/api/v1/coursings?locationId=${locationId}&limit=100`, { key: admin() });
     expect(listed.body.data.find((c: { id: string }) => c.id === made.body.data.id)).toEqual(made.body.data);
@@ -41,7 +53,12 @@ describe('a write refused by the rate window', () => {
     const booking = await book(place, { startTime: '18:00', endTime: '20:00' });
     const since = new Date().toISOString();
 
-    expectRateLimited(await call('PATCH', `/api/v1/bookings/${booking.id}`, { key: exhausted, body: { startTime: '20:00', guestCount: 4 } }));
+    expectRateLimited(
+      await call('PATCH', `/api/v1/bookings/${booking.id}`, {
+        key: exhausted,
+        body: { startTime: '20:00', guestCount: 4 },
+      }),
+    );
 
     expect(await getBooking(booking.id)).toEqual(booking);
     expect(await eventsOf('booking.updated', booking.id, since)).toEqual([]);

@@ -4,22 +4,34 @@ import { call, company, inOneRateWindow, type Answer } from '../support/http';
 import { testKey } from '../support/stage-data';
 
 describe('hourly rate limit', () => {
-  it('refuses the 1,001st request of the standard key with 429 and Retry-After, and writes nothing', { timeout: 180_000 }, async () => {
+  it('refuses the 1,001st request of the standard key with 429 and Retry-After, and writes nothing', {
+    timeout: 180_000,
+  }, async () => {
     const locationId = company(2).locations[0]!.locationId;
-    const countCoursings = async () => (await call('GET', `/api/v1/coursings?locationId=${locationId}`, { key: company(2).keys.admin })).body.meta.pagination.total as number;
+    const countCoursings = async () =>
+      (await call('GET', `/api/v1/coursings?locationId=${locationId}`, { key: company(2).keys.admin })).body.meta
+        .pagination.total as number;
 
     // A run: a new standard key's first write, 999 reads 20 at a time, the refused write and a read
     // after it. The window is the clock hour: a run the hour cuts in two is run again with a new key.
     const { first, reads, before, refused, after, again } = await inOneRateWindow(async () => {
-      const key = await testKey(company(2).companyId, { tier: 'standard', permissions: ['coursings.read', 'coursings.create'], name: 'rate-limit test key' });
+      const key = await testKey(company(2).companyId, {
+        tier: 'standard',
+        permissions: ['coursings.read', 'coursings.create'],
+        name: 'rate-limit test key',
+      });
       const first = await call('POST', '/api/v1/coursings', { key, body: { locationId, title: 'Counted', order: 1 } });
       const reads: Answer[] = [];
       const send = async (n: number) => {
-        for (let i = 0; i < n; i++) reads.push(await call('GET', `/api/v1/coursings?locationId=${locationId}&limit=1`, { key }));
+        for (let i = 0; i < n; i++)
+          reads.push(await call('GET', `/api/v1/coursings?locationId=${locationId}&limit=1`, { key }));
       };
       await Promise.all(Array.from({ length: 20 }, (_, w) => send(w < 19 ? 50 : 49)));
       const before = await countCoursings();
-      const refused = await call('POST', '/api/v1/coursings', { key, body: { locationId, title: 'Over the limit', order: 2 } });
+      const refused = await call('POST', '/api/v1/coursings', {
+        key,
+        body: { locationId, title: 'Over the limit', order: 2 },
+      });
       const after = await countCoursings();
       // Refused requests are not counted: the next one is refused too.
       const again = await call('GET', '/api/v1/coursings', { key });
@@ -31,7 +43,9 @@ describe('hourly rate limit', () => {
     // The window's atomic counter must hand each read its own count, so the Remaining values seen
     // are exactly 998 down to 0, each once.
     expect(reads.map((r) => r.status)).toEqual(Array(999).fill(200));
-    expect(reads.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a)).toEqual(Array.from({ length: 999 }, (_, i) => 998 - i));
+    expect(reads.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a)).toEqual(
+      Array.from({ length: 999 }, (_, i) => 998 - i),
+    );
 
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED' } });

@@ -28,7 +28,9 @@ describe('README: a booking evening', () => {
     const block = blockAfter('### A booking evening, start to finish');
     expect(block).toMatch(/^BASE=.*$/m);
     expect(block).toMatch(/^KEY=.*$/m);
-    const script = block.replace(/^BASE=.*$/m, `BASE=${devKeys().baseUrl}`).replace(/^KEY=.*$/m, `KEY=${own().keys.admin}`);
+    const script = block
+      .replace(/^BASE=.*$/m, `BASE=${devKeys().baseUrl}`)
+      .replace(/^KEY=.*$/m, `KEY=${own().keys.admin}`);
     // -e and pipefail: any step whose answer is not a success (data exits 1 on it) stops the run.
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
     const lines = stdout.trim().split('\n');

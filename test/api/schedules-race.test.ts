@@ -28,7 +28,11 @@ async function eventsOfType(type: string, since: string): Promise<Record<string,
 
 function expectConflict(a: Answer): void {
   expect(a.status, JSON.stringify(a.body)).toBe(409);
-  expect(a.body).toMatchObject({ status: 'error', error: { code: 'CONFLICT', message: expect.any(String) }, meta: { requestId: expect.any(String) } });
+  expect(a.body).toMatchObject({
+    status: 'error',
+    error: { code: 'CONFLICT', message: expect.any(String) },
+    meta: { requestId: expect.any(String) },
+  });
 }
 
 describe('replace rules racing an added rule', () => {
@@ -41,12 +45,19 @@ describe('replace rules racing an added rule', () => {
       const rounds: { id: number; replace: Answer; add: Answer }[] = [];
 
       for (let round = 0; round < ROUNDS; round++) {
-        const created = await call('POST', '/api/v1/schedules', { key: admin(), body: { locationId, entityType: 'menu_layout', entityId: `race-${round}`, name: 'Race', rules: [weekly(1)] } });
+        const created = await call('POST', '/api/v1/schedules', {
+          key: admin(),
+          body: { locationId, entityType: 'menu_layout', entityId: `race-${round}`, name: 'Race', rules: [weekly(1)] },
+        });
         expect(created.status, JSON.stringify(created.body)).toBe(200);
         const s = created.body.data;
-        const replace = () => call('PUT', `/api/v1/schedules/${s.id}/rules`, { key: admin(), body: { rules: [weekly(2), weekly(3)] } });
+        const replace = () =>
+          call('PUT', `/api/v1/schedules/${s.id}/rules`, { key: admin(), body: { rules: [weekly(2), weekly(3)] } });
         const add = () => call('POST', `/api/v1/schedules/${s.id}/rules`, { key: admin(), body: weekly(4) });
-        const [replaced, added] = round % 2 === 0 ? await Promise.all([replace(), add()]) : await Promise.all([add(), replace()]).then(([a, r]) => [r, a] as const);
+        const [replaced, added] =
+          round % 2 === 0
+            ? await Promise.all([replace(), add()])
+            : await Promise.all([add(), replace()]).then(([a, r]) => [r, a] as const);
         expect(replaced.status === 200 || added.status === 200, 'one of them wins').toBe(true);
 
         const now = (await call('GET', `/api/v1/schedules/${s.id}`, { key: admin() })).body.data;
@@ -78,7 +89,10 @@ describe('replace rules racing an added rule', () => {
       }
 
       // The losers left no event; each winner exactly one.
-      const [updates, additions] = [await eventsOfType('schedule.updated', since), await eventsOfType('schedule-rule.created', since)];
+      const [updates, additions] = [
+        await eventsOfType('schedule.updated', since),
+        await eventsOfType('schedule-rule.created', since),
+      ];
       for (const r of rounds) {
         const replacedEvents = updates.filter((e) => e.resourceId === String(r.id));
         const addedEvents = additions.filter((e) => e.data.scheduleId === r.id);

@@ -24,13 +24,23 @@ beforeAll(async () => {
 });
 
 async function newItem(locationId: number): Promise<number> {
-  const out = await call('POST', '/api/v1/items', { key: admin(), body: { locationId, name: 'Brunch plate', price: 14500, vatRate: 12, categoryHandle: 'brunch' } });
+  const out = await call('POST', '/api/v1/items', {
+    key: admin(),
+    body: { locationId, name: 'Brunch plate', price: 14500, vatRate: 12, categoryHandle: 'brunch' },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data.id;
 }
 
 const lunch = { ruleType: 'weekly', weekday: 5, startTime: '11:00', endTime: '14:00' };
-const scheduleBody = (extra: Record<string, unknown> = {}) => ({ locationId: here, entityType: 'item', entityId: String(itemId), name: 'Lunch', rules: [lunch], ...extra });
+const scheduleBody = (extra: Record<string, unknown> = {}) => ({
+  locationId: here,
+  entityType: 'item',
+  entityId: String(itemId),
+  name: 'Lunch',
+  rules: [lunch],
+  ...extra,
+});
 async function newSchedule(extra: Record<string, unknown> = {}, key = admin()) {
   const out = await call('POST', '/api/v1/schedules', { key, body: scheduleBody(extra) });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -40,9 +50,12 @@ const create = (body: unknown, key = admin()) => call('POST', '/api/v1/schedules
 const get = (id: number, key = admin()) => call('GET', `/api/v1/schedules/${id}`, { key });
 const patch = (id: number, body: unknown, key = admin()) => call('PATCH', `/api/v1/schedules/${id}`, { key, body });
 const remove = (id: number, key = admin()) => call('DELETE', `/api/v1/schedules/${id}`, { key });
-const replaceRules = (id: number, rules: unknown, key = admin()) => call('PUT', `/api/v1/schedules/${id}/rules`, { key, body: { rules } });
-const addRule = (id: number, body: unknown, key = admin()) => call('POST', `/api/v1/schedules/${id}/rules`, { key, body });
-const patchRule = (id: number, body: unknown, key = admin()) => call('PATCH', `/api/v1/schedule-rules/${id}`, { key, body });
+const replaceRules = (id: number, rules: unknown, key = admin()) =>
+  call('PUT', `/api/v1/schedules/${id}/rules`, { key, body: { rules } });
+const addRule = (id: number, body: unknown, key = admin()) =>
+  call('POST', `/api/v1/schedules/${id}/rules`, { key, body });
+const patchRule = (id: number, body: unknown, key = admin()) =>
+  call('PATCH', `/api/v1/schedule-rules/${id}`, { key, body });
 const removeRule = (id: number, key = admin()) => call('DELETE', `/api/v1/schedule-rules/${id}`, { key });
 const list = async (query: string, key = admin()) => {
   const out = await call('GET', `/api/v1/schedules?${query}`, { key });
@@ -50,7 +63,11 @@ const list = async (query: string, key = admin()) => {
   return out.body;
 };
 const check = (query: Record<string, string | number>, key = admin()) =>
-  call('GET', `/api/v1/schedules/availability?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`, { key });
+  call(
+    'GET',
+    `/api/v1/schedules/availability?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`,
+    { key },
+  );
 
 const ruleShape = (scheduleId: number, fields: Record<string, unknown>) => ({
   id: expect.any(Number),
@@ -73,7 +90,16 @@ const ruleShape = (scheduleId: number, fields: Record<string, unknown>) => ({
 describe('schedules: the happy path', () => {
   it('creates a schedule with its rules, reads, updates and soft deletes it, with an event for each change', async () => {
     const since = new Date().toISOString();
-    const created = await create(scheduleBody({ description: 'Weekday lunch', priority: 5, rules: [{ ...lunch, startTime: '11:00:45' }, { ruleType: 'date_range', startDate: '2030-12-24', endDate: '2030-12-26', isAvailable: false }] }));
+    const created = await create(
+      scheduleBody({
+        description: 'Weekday lunch',
+        priority: 5,
+        rules: [
+          { ...lunch, startTime: '11:00:45' },
+          { ruleType: 'date_range', startDate: '2030-12-24', endDate: '2030-12-26', isAvailable: false },
+        ],
+      }),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const s = created.body.data;
     expect(s).toEqual({
@@ -97,7 +123,14 @@ describe('schedules: the happy path', () => {
 
     const updated = await patch(s.id, { name: 'Lunch', isActive: false, priority: 7, description: null });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-    expect(updated.body.data).toEqual({ ...s, isActive: false, priority: 7, description: null, version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(updated.body.data).toEqual({
+      ...s,
+      isActive: false,
+      priority: 7,
+      description: null,
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect((await get(s.id)).body.data).toEqual(updated.body.data);
     // Nothing changes, nothing is written.
     expect((await patch(s.id, { name: 'Lunch' })).body.data).toEqual(updated.body.data);
@@ -127,10 +160,25 @@ describe('schedules: the happy path', () => {
   it('adds, updates and deletes a rule, and replaces every rule at once, with their events', async () => {
     const since = new Date().toISOString();
     const s = await newSchedule();
-    const added = await addRule(s.id, { ruleType: 'weekly', weekday: 6, startTime: '22:00', endTime: '02:00:59', validFrom: '2030-01-01', validTo: '2030-06-30' });
+    const added = await addRule(s.id, {
+      ruleType: 'weekly',
+      weekday: 6,
+      startTime: '22:00',
+      endTime: '02:00:59',
+      validFrom: '2030-01-01',
+      validTo: '2030-06-30',
+    });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const rule = added.body.data;
-    expect(rule).toEqual(ruleShape(s.id, { weekday: 6, startTime: '22:00', endTime: '02:00', validFrom: '2030-01-01', validTo: '2030-06-30' }));
+    expect(rule).toEqual(
+      ruleShape(s.id, {
+        weekday: 6,
+        startTime: '22:00',
+        endTime: '02:00',
+        validFrom: '2030-01-01',
+        validTo: '2030-06-30',
+      }),
+    );
     expect((await get(s.id)).body.data).toMatchObject({ version: 2, rules: [s.rules[0], rule] });
 
     const changed = await patchRule(rule.id, { isAvailable: false, endTime: '03:00', weekday: 6 });
@@ -139,7 +187,12 @@ describe('schedules: the happy path', () => {
     expect((await patchRule(rule.id, { isAvailable: false })).body.data).toEqual(changed.body.data);
     // Changing the type must leave a whole rule.
     expectRefused(await patchRule(rule.id, { ruleType: 'date_range' }), 400, 'VALIDATION_FAILED', '/weekday');
-    const retyped = await patchRule(rule.id, { ruleType: 'date_range', weekday: null, startDate: '2030-02-01', endDate: '2030-02-03' });
+    const retyped = await patchRule(rule.id, {
+      ruleType: 'date_range',
+      weekday: null,
+      startDate: '2030-02-01',
+      endDate: '2030-02-03',
+    });
     expect(retyped.status, JSON.stringify(retyped.body)).toBe(200);
 
     const deleted = await removeRule(rule.id);
@@ -149,9 +202,15 @@ describe('schedules: the happy path', () => {
     expectRefused(await removeRule(rule.id), 404, 'NOT_FOUND');
     expectRefused(await patchRule(rule.id, { weekday: 1 }), 404, 'NOT_FOUND');
 
-    const replaced = await replaceRules(s.id, [{ ruleType: 'weekly', weekday: 1 }, { ruleType: 'weekly', weekday: 2, isAvailable: false }]);
+    const replaced = await replaceRules(s.id, [
+      { ruleType: 'weekly', weekday: 1 },
+      { ruleType: 'weekly', weekday: 2, isAvailable: false },
+    ]);
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
-    expect(replaced.body.data.rules).toEqual([ruleShape(s.id, { weekday: 1 }), ruleShape(s.id, { weekday: 2, isAvailable: false })]);
+    expect(replaced.body.data.rules).toEqual([
+      ruleShape(s.id, { weekday: 1 }),
+      ruleShape(s.id, { weekday: 2, isAvailable: false }),
+    ]);
     expect((await get(s.id)).body.data).toEqual(replaced.body.data);
     // The old rules are gone: their ids lead nowhere.
     expectRefused(await patchRule(s.rules[0].id, { weekday: 3 }), 404, 'NOT_FOUND');
@@ -161,7 +220,10 @@ describe('schedules: the happy path', () => {
     const [createdEvent] = await eventsOf('schedule-rule.created', String(rule.id), since);
     expect(createdEvent).toMatchObject({ resource: 'schedule-rule', data: rule, changes: null });
     const ruleUpdates = await eventsOf('schedule-rule.updated', String(rule.id), since);
-    expect(ruleUpdates.map((e) => e.changes)).toEqual([{ isAvailable: false, endTime: '03:00' }, { ruleType: 'date_range', weekday: null, startDate: '2030-02-01', endDate: '2030-02-03' }]);
+    expect(ruleUpdates.map((e) => e.changes)).toEqual([
+      { isAvailable: false, endTime: '03:00' },
+      { ruleType: 'date_range', weekday: null, startDate: '2030-02-01', endDate: '2030-02-03' },
+    ]);
     const [deletedEvent] = await eventsOf('schedule-rule.deleted', String(rule.id), since);
     expect(deletedEvent).toMatchObject({ data: retyped.body.data });
     const replacements = await eventsOf('schedule.updated', String(s.id), since);
@@ -182,10 +244,26 @@ describe('schedules: the happy path', () => {
     const hours = await newSchedule({ entityType: 'location_hours', entityId: String(here), name: 'Summer hours' });
     await patch(hours.id, { priority: 3 });
     const location = (await call('GET', `/api/v1/locations/${here}`, { key: admin() })).body.data;
-    const hoursEvents = (await eventsOf('location.hours.updated', String(here), since)).filter((e) => e.data.scheduleId === hours.id);
+    const hoursEvents = (await eventsOf('location.hours.updated', String(here), since)).filter(
+      (e) => e.data.scheduleId === hours.id,
+    );
     expect(hoursEvents.map((e) => e.data)).toEqual([
-      { id: here, locationId: here, timezone: location.timezone, operatingHours: location.operatingHours, scheduleId: hours.id, cause: 'schedule.created' },
-      { id: here, locationId: here, timezone: location.timezone, operatingHours: location.operatingHours, scheduleId: hours.id, cause: 'schedule.updated' },
+      {
+        id: here,
+        locationId: here,
+        timezone: location.timezone,
+        operatingHours: location.operatingHours,
+        scheduleId: hours.id,
+        cause: 'schedule.created',
+      },
+      {
+        id: here,
+        locationId: here,
+        timezone: location.timezone,
+        operatingHours: location.operatingHours,
+        scheduleId: hours.id,
+        cause: 'schedule.updated',
+      },
     ]);
     // An item's schedule sends neither.
     const before = (await eventsOf('menu-layouts.updated', String(itemId), since)).length;
@@ -196,22 +274,47 @@ describe('schedules: the happy path', () => {
 
 describe('schedules: entities', () => {
   it('needs an item or a live variant group of the location, the location itself for its hours; a menu layout by id only', async () => {
-    const group = await call('POST', '/api/v1/variant-groups', { key: admin(), body: { locationId: here, name: 'Size', type: 'quantity' } });
+    const group = await call('POST', '/api/v1/variant-groups', {
+      key: admin(),
+      body: { locationId: here, name: 'Size', type: 'quantity' },
+    });
     expect(group.status).toBe(200);
-    expect((await create(scheduleBody({ entityType: 'variant_group', entityId: String(group.body.data.id) }))).status).toBe(200);
+    expect(
+      (await create(scheduleBody({ entityType: 'variant_group', entityId: String(group.body.data.id) }))).status,
+    ).toBe(200);
     expect((await create(scheduleBody({ entityType: 'location_hours', entityId: String(here) }))).status).toBe(200);
     expect((await create(scheduleBody({ entityType: 'menu_layout', entityId: 'anything-at-all' }))).status).toBe(200);
 
     const elsewhere = await newItem(there);
     expectRefused(await create(scheduleBody({ entityId: String(elsewhere) })), 404, 'NOT_FOUND', '/entityId');
     expectRefused(await create(scheduleBody({ entityId: '999999999' })), 404, 'NOT_FOUND', '/entityId');
-    expectRefused(await create(scheduleBody({ entityType: 'location_hours', entityId: String(there) })), 404, 'NOT_FOUND', '/entityId');
+    expectRefused(
+      await create(scheduleBody({ entityType: 'location_hours', entityId: String(there) })),
+      404,
+      'NOT_FOUND',
+      '/entityId',
+    );
     expect((await call('DELETE', `/api/v1/variant-groups/${group.body.data.id}`, { key: admin() })).status).toBe(200);
-    expectRefused(await create(scheduleBody({ entityType: 'variant_group', entityId: String(group.body.data.id) })), 404, 'NOT_FOUND', '/entityId');
+    expectRefused(
+      await create(scheduleBody({ entityType: 'variant_group', entityId: String(group.body.data.id) })),
+      404,
+      'NOT_FOUND',
+      '/entityId',
+    );
     // Malformed ids: 400.
     expectRefused(await create(scheduleBody({ entityId: 'brunch' })), 400, 'VALIDATION_FAILED', '/entityId');
-    expectRefused(await create(scheduleBody({ entityType: 'menu_layout', entityId: 'has space' })), 400, 'VALIDATION_FAILED', '/entityId');
-    expectRefused(await create(scheduleBody({ entityType: 'menu_layout', entityId: 'x'.repeat(65) })), 400, 'VALIDATION_FAILED', '/entityId');
+    expectRefused(
+      await create(scheduleBody({ entityType: 'menu_layout', entityId: 'has space' })),
+      400,
+      'VALIDATION_FAILED',
+      '/entityId',
+    );
+    expectRefused(
+      await create(scheduleBody({ entityType: 'menu_layout', entityId: 'x'.repeat(65) })),
+      400,
+      'VALIDATION_FAILED',
+      '/entityId',
+    );
     expectRefused(await create(scheduleBody({ entityType: 'menu' })), 400, 'VALIDATION_FAILED', '/entityType');
   });
 });
@@ -248,8 +351,17 @@ describe('schedules: listing', () => {
     expect((await list(`locationId=${place}&entityType=menu_layout`)).data).toEqual([c]);
     expect((await list(`locationId=${place}&isActive=false`)).data).toEqual([b]);
     expect((await list(`locationId=${place}&entityType=item&entityId=${item}&isActive=true`)).data).toEqual([a]);
-    expect((await list(`entityType=menu_layout&entityId=dinner`)).data.map((s: { locationId: number }) => s.locationId).sort()).toEqual([place, there].sort());
-    expectRefused(await call('GET', `/api/v1/schedules?entityId=${item}`, { key: admin() }), 400, 'VALIDATION_FAILED', '/entityId');
+    expect(
+      (await list(`entityType=menu_layout&entityId=dinner`)).data
+        .map((s: { locationId: number }) => s.locationId)
+        .sort(),
+    ).toEqual([place, there].sort());
+    expectRefused(
+      await call('GET', `/api/v1/schedules?entityId=${item}`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/entityId',
+    );
 
     expect((await remove(a.id)).status).toBe(200);
     expect((await list(`locationId=${place}`)).meta.pagination.total).toBe(2);
@@ -259,7 +371,8 @@ describe('schedules: listing', () => {
 
 describe('schedules: bounds', () => {
   it('refuses rule fields out of bounds, naming each', async () => {
-    const bad = async (rule: Record<string, unknown>, path: string) => expectRefused(await create(scheduleBody({ rules: [lunch, rule] })), 400, 'VALIDATION_FAILED', `/rules/1${path}`);
+    const bad = async (rule: Record<string, unknown>, path: string) =>
+      expectRefused(await create(scheduleBody({ rules: [lunch, rule] })), 400, 'VALIDATION_FAILED', `/rules/1${path}`);
     await bad({ ...lunch, startTime: '24:00' }, '/startTime');
     await bad({ ...lunch, startTime: '7:00' }, '/startTime');
     await bad({ ...lunch, endTime: '12:60' }, '/endTime');
@@ -286,8 +399,15 @@ describe('schedules: bounds', () => {
     expectRefused(await create(scheduleBody({ name: '' })), 400, 'VALIDATION_FAILED', '/name');
     expectRefused(await create(scheduleBody({ name: '   ' })), 400, 'VALIDATION_FAILED', '/name');
     expectRefused(await create(scheduleBody({ name: 'x'.repeat(201) })), 400, 'VALIDATION_FAILED', '/name');
-    expect((await create(scheduleBody({ name: 'x'.repeat(200), description: 'd'.repeat(1000), priority: 1000 }))).status).toBe(200);
-    expectRefused(await create(scheduleBody({ description: 'd'.repeat(1001) })), 400, 'VALIDATION_FAILED', '/description');
+    expect(
+      (await create(scheduleBody({ name: 'x'.repeat(200), description: 'd'.repeat(1000), priority: 1000 }))).status,
+    ).toBe(200);
+    expectRefused(
+      await create(scheduleBody({ description: 'd'.repeat(1001) })),
+      400,
+      'VALIDATION_FAILED',
+      '/description',
+    );
     expectRefused(await create(scheduleBody({ priority: -1 })), 400, 'VALIDATION_FAILED', '/priority');
     expectRefused(await create(scheduleBody({ priority: 1001 })), 400, 'VALIDATION_FAILED', '/priority');
     expectRefused(await create(scheduleBody({ isActive: 'no' })), 400, 'VALIDATION_FAILED', '/isActive');
@@ -299,7 +419,12 @@ describe('schedules: bounds', () => {
     expectRefused(await patchRule(s.rules[0].id, {}), 400, 'VALIDATION_FAILED');
     expectRefused(await patchRule(s.rules[0].id, { weekday: 7 }), 400, 'VALIDATION_FAILED', '/weekday');
     expectRefused(await get('abc' as never), 400, 'VALIDATION_FAILED', '/id');
-    expectRefused(await call('PATCH', '/api/v1/schedule-rules/x1', { key: admin(), body: { weekday: 1 } }), 400, 'VALIDATION_FAILED', '/ruleId');
+    expectRefused(
+      await call('PATCH', '/api/v1/schedule-rules/x1', { key: admin(), body: { weekday: 1 } }),
+      400,
+      'VALIDATION_FAILED',
+      '/ruleId',
+    );
     expectRefused(await get(999_999_999), 404, 'NOT_FOUND');
     expectRefused(await patchRule(999_999_999, { weekday: 1 }), 404, 'NOT_FOUND');
   });
@@ -320,13 +445,43 @@ describe('schedules: bounds', () => {
 
   it('bounds the list query and the availability query', async () => {
     expectRefused(await call('GET', '/api/v1/schedules?limit=0', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', '/api/v1/schedules?limit=101', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
+    expectRefused(
+      await call('GET', '/api/v1/schedules?limit=101', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
     expectRefused(await call('GET', '/api/v1/schedules?page=0', { key: admin() }), 400, 'VALIDATION_FAILED', '/page');
-    expectRefused(await call('GET', '/api/v1/schedules?page=11&limit=100', { key: admin() }), 400, 'VALIDATION_FAILED', '/page');
-    expectRefused(await call('GET', '/api/v1/schedules?isActive=maybe', { key: admin() }), 400, 'VALIDATION_FAILED', '/isActive');
-    expectRefused(await call('GET', '/api/v1/schedules?cursor=bm9wZQ', { key: admin() }), 400, 'VALIDATION_FAILED', '/cursor');
-    expectRefused(await check({ locationId: here, entityType: 'item', entityId: '1', checkTime: 'tomorrow' }), 400, 'VALIDATION_FAILED', '/checkTime');
-    expectRefused(await check({ locationId: here, entityType: 'item', entityId: '1', checkTime: '2030-01-01T12:00:00' }), 400, 'VALIDATION_FAILED', '/checkTime');
+    expectRefused(
+      await call('GET', '/api/v1/schedules?page=11&limit=100', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/page',
+    );
+    expectRefused(
+      await call('GET', '/api/v1/schedules?isActive=maybe', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/isActive',
+    );
+    expectRefused(
+      await call('GET', '/api/v1/schedules?cursor=bm9wZQ', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
+    expectRefused(
+      await check({ locationId: here, entityType: 'item', entityId: '1', checkTime: 'tomorrow' }),
+      400,
+      'VALIDATION_FAILED',
+      '/checkTime',
+    );
+    expectRefused(
+      await check({ locationId: here, entityType: 'item', entityId: '1', checkTime: '2030-01-01T12:00:00' }),
+      400,
+      'VALIDATION_FAILED',
+      '/checkTime',
+    );
     expectRefused(await check({ locationId: here, entityType: 'item' }), 400, 'VALIDATION_FAILED', '/entityId');
     expectRefused(await check({ entityType: 'item', entityId: '1' }), 400, 'VALIDATION_FAILED', '/locationId');
   });
@@ -355,11 +510,18 @@ describe('schedules: permissions and the tenant wall', () => {
 
   it('keeps a key limited to other locations out (403), and another company out (404)', async () => {
     const s = await newSchedule();
-    const annexOnly = await keyWith(['schedules.read', 'schedules.create', 'schedules.update', 'schedules.delete'], [there]);
+    const annexOnly = await keyWith(
+      ['schedules.read', 'schedules.create', 'schedules.update', 'schedules.delete'],
+      [there],
+    );
     expectRefused(await get(s.id, annexOnly), 403, 'FORBIDDEN');
     expectRefused(await create(scheduleBody(), annexOnly), 403, 'FORBIDDEN');
     expectRefused(await patchRule(s.rules[0].id, { weekday: 2 }, annexOnly), 403, 'FORBIDDEN');
-    expectRefused(await check({ locationId: here, entityType: 'item', entityId: String(itemId) }, annexOnly), 403, 'FORBIDDEN');
+    expectRefused(
+      await check({ locationId: here, entityType: 'item', entityId: String(itemId) }, annexOnly),
+      403,
+      'FORBIDDEN',
+    );
     expect((await list('', annexOnly)).data.every((x: { locationId: number }) => x.locationId === there)).toBe(true);
 
     expectRefused(await get(s.id, theirAdmin()), 404, 'NOT_FOUND');
@@ -369,7 +531,11 @@ describe('schedules: permissions and the tenant wall', () => {
     expectRefused(await replaceRules(s.id, [], theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await patchRule(s.rules[0].id, { weekday: 2 }, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await removeRule(s.rules[0].id, theirAdmin()), 404, 'NOT_FOUND');
-    expectRefused(await create(scheduleBody({ locationId: theirLocation(), entityType: 'menu_layout', entityId: 'x' })), 404, 'NOT_FOUND');
+    expectRefused(
+      await create(scheduleBody({ locationId: theirLocation(), entityType: 'menu_layout', entityId: 'x' })),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await check({ locationId: theirLocation(), entityType: 'item', entityId: '1' }), 404, 'NOT_FOUND');
     expectRefused(await call('GET', `/api/v1/schedules?locationId=${here}`, { key: theirAdmin() }), 404, 'NOT_FOUND');
     expect((await get(s.id)).body.data).toEqual(s);
@@ -380,7 +546,8 @@ describe('schedules: the availability check', () => {
   const zone = 'Europe/Stockholm';
   const S = nextSpringForward(zone)!;
   /** S + n days, a wall time in Stockholm, as ISO with its offset. */
-  const wall = (n: number, time: string) => DateTime.fromISO(`${DateTime.fromISO(S).plus({ days: n }).toISODate()}T${time}`, { zone }).toISO()!;
+  const wall = (n: number, time: string) =>
+    DateTime.fromISO(`${DateTime.fromISO(S).plus({ days: n }).toISODate()}T${time}`, { zone }).toISO()!;
 
   it('answers from the schedules, the priorities and the location zone, across the spring-forward night', async () => {
     const place = (await newLocation('Availability bistro', zone)).id;
@@ -404,15 +571,38 @@ describe('schedules: the availability check', () => {
       decidedBy: null,
     });
 
-    const open = await newSchedule({ locationId: place, entityId: item, rules: [lunch, { ruleType: 'weekly', weekday: 6, startTime: '22:00', endTime: '03:00' }] });
-    expect(await answer(wall(-2, '12:00'))).toMatchObject({ isAvailable: true, reason: 'rule', decidedBy: { scheduleId: open.id, ruleId: open.rules[0].id, priority: 0, isAvailable: true } });
-    expect(await answer(wall(-2, '14:00'))).toMatchObject({ isAvailable: false, reason: 'outside_schedule', decidedBy: null });
+    const open = await newSchedule({
+      locationId: place,
+      entityId: item,
+      rules: [lunch, { ruleType: 'weekly', weekday: 6, startTime: '22:00', endTime: '03:00' }],
+    });
+    expect(await answer(wall(-2, '12:00'))).toMatchObject({
+      isAvailable: true,
+      reason: 'rule',
+      decidedBy: { scheduleId: open.id, ruleId: open.rules[0].id, priority: 0, isAvailable: true },
+    });
+    expect(await answer(wall(-2, '14:00'))).toMatchObject({
+      isAvailable: false,
+      reason: 'outside_schedule',
+      decidedBy: null,
+    });
     // Saturday 22:00-03:00 into the spring-forward Sunday: 01:30 CET is in, 03:00 CEST (the jump) is out.
-    expect(await answer(`${S}T00:30:00Z`)).toMatchObject({ isAvailable: true, decidedBy: { ruleId: open.rules[1].id } });
+    expect(await answer(`${S}T00:30:00Z`)).toMatchObject({
+      isAvailable: true,
+      decidedBy: { ruleId: open.rules[1].id },
+    });
     expect(await answer(`${S}T01:00:00Z`)).toMatchObject({ isAvailable: false, reason: 'outside_schedule' });
 
-    const closed = await newSchedule({ locationId: place, entityId: item, priority: 10, rules: [{ ruleType: 'weekly', weekday: 5, startTime: '12:00', endTime: '13:00', isAvailable: false }] });
-    expect(await answer(wall(-2, '12:30'))).toMatchObject({ isAvailable: false, decidedBy: { scheduleId: closed.id, priority: 10, isAvailable: false } });
+    const closed = await newSchedule({
+      locationId: place,
+      entityId: item,
+      priority: 10,
+      rules: [{ ruleType: 'weekly', weekday: 5, startTime: '12:00', endTime: '13:00', isAvailable: false }],
+    });
+    expect(await answer(wall(-2, '12:30'))).toMatchObject({
+      isAvailable: false,
+      decidedBy: { scheduleId: closed.id, priority: 10, isAvailable: false },
+    });
     expect(await answer(wall(-2, '11:30'))).toMatchObject({ isAvailable: true, decidedBy: { scheduleId: open.id } });
     expect((await patch(closed.id, { isActive: false })).status).toBe(200);
     expect(await answer(wall(-2, '12:30'))).toMatchObject({ isAvailable: true, decidedBy: { scheduleId: open.id } });

@@ -11,10 +11,12 @@ import { admin, expectRefused, newTable, useOwnCompany } from './setup-helpers';
 
 useOwnCompany('Delete guards test company');
 
-const tableAt = (place: Place | number, id: string) => `/api/v1/locations/${typeof place === 'number' ? place : place.id}/tables/${id}`;
+const tableAt = (place: Place | number, id: string) =>
+  `/api/v1/locations/${typeof place === 'number' ? place : place.id}/tables/${id}`;
 const locationAt = (id: number) => `/api/v1/locations/${id}`;
 const del = (path: string) => call('DELETE', path, { key: admin() });
-const bookingsWith = async (query: string) => (await call('GET', `/api/v1/bookings?${query}&limit=100`, { key: admin() })).body;
+const bookingsWith = async (query: string) =>
+  (await call('GET', `/api/v1/bookings?${query}&limit=100`, { key: admin() })).body;
 
 describe('deleting a table in use', () => {
   it('answers 409 naming how many bookings use it and the first of them by date; deletes it once none does', async () => {
@@ -28,7 +30,12 @@ describe('deleting a table in use', () => {
     expect((await act(cancelled.id, 'cancel', {})).status).toBe(200);
     const later = await book(place, { bookingDate: dayAhead(12) });
     const sooner = await book(place, { bookingDate: dayAhead(11) });
-    const seated = await book(place, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '00:30', seatImmediately: true });
+    const seated = await book(place, {
+      bookingDate: dayAhead(0),
+      startTime: '00:00',
+      endTime: '00:30',
+      seatImmediately: true,
+    });
     const before = (await call('GET', tableAt(place, t1!.id), { key: admin() })).body.data;
 
     const out = await del(tableAt(place, t1!.id));
@@ -53,18 +60,28 @@ describe('deleting a table in use', () => {
 
   it("keeps a table whose cancelled booking's tab is still open (the bill is owed): 409 naming the booking and its tab", async () => {
     const place = await newPlace({}, 1);
-    const b = await book(place, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '00:30', seatImmediately: true });
+    const b = await book(place, {
+      bookingDate: dayAhead(0),
+      startTime: '00:00',
+      endTime: '00:30',
+      seatImmediately: true,
+    });
     const cancelled = await act(b.id, 'cancel', {});
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', tab: { status: 'open' } });
     const out = await del(tableAt(place, place.tables[0]!.id));
     expectRefused(out, 409, 'CONFLICT');
-    expect(out.body.error.message).toContain(`${b.id} (${b.bookingDate} ${b.startTime}, cancelled, open tab ${b.tab.id})`);
+    expect(out.body.error.message).toContain(
+      `${b.id} (${b.bookingDate} ${b.startTime}, cancelled, open tab ${b.tab.id})`,
+    );
   });
 
   it('names the booking groups and the bookings together when both keep it', async () => {
     const place = await newPlace({}, 1);
     const [t1] = place.tables;
-    const group = await call('POST', `/api/v1/locations/${place.id}/booking-groups`, { key: admin(), body: { name: 'Window', tableIds: [t1!.id] } });
+    const group = await call('POST', `/api/v1/locations/${place.id}/booking-groups`, {
+      key: admin(),
+      body: { name: 'Window', tableIds: [t1!.id] },
+    });
     const b = await book(place);
     const out = await del(tableAt(place, t1!.id));
     expectRefused(out, 409, 'CONFLICT');
@@ -79,7 +96,12 @@ describe('deleting a table in use', () => {
       const dates = [0, 1, 2].map((i) => dayAhead(20 + 3 * round + i));
       const [deleted, ...created] = await Promise.all([
         del(tableAt(place, table.id)),
-        ...dates.map((bookingDate) => call('POST', '/api/v1/bookings', { key: admin(), body: bookingBody(place, { tableIds: [table.id], bookingDate }) })),
+        ...dates.map((bookingDate) =>
+          call('POST', '/api/v1/bookings', {
+            key: admin(),
+            body: bookingBody(place, { tableIds: [table.id], bookingDate }),
+          }),
+        ),
       ]);
       const made = created.filter((c) => c.status === 200).map((c) => c.body.data.id as string);
       for (const c of created) expect([200, 404, 409], JSON.stringify(c.body)).toContain(c.status);
@@ -90,12 +112,14 @@ describe('deleting a table in use', () => {
         // The delete won: no booking was made on the table, none refers to it.
         expect(made).toEqual([]);
         expect(tableNow.status).toBe(404);
-        for (const date of dates) expect((await bookingsWith(`locationId=${place.id}&bookingDate=${date}`)).data).toEqual([]);
+        for (const date of dates)
+          expect((await bookingsWith(`locationId=${place.id}&bookingDate=${date}`)).data).toEqual([]);
       } else {
         // Refused (bookings got in first, or a concurrent change): the table is there, and a delete now names what uses it.
         expectRefused(deleted, 409, 'CONFLICT');
         expect(tableNow.status).toBe(200);
-        if (made.length) expect((await del(tableAt(place, table.id))).body.error.message).toContain(`${made.length} booking`);
+        if (made.length)
+          expect((await del(tableAt(place, table.id))).body.error.message).toContain(`${made.length} booking`);
         for (const id of made) expect((await act(id, 'cancel', {})).status).toBe(200);
         expect((await del(tableAt(place, table.id))).status).toBe(200);
       }
@@ -109,7 +133,9 @@ describe('deleting a location in use', () => {
     const b = await book(place, { tableIds: [] });
     const out = await del(locationAt(place.id));
     expectRefused(out, 409, 'CONFLICT');
-    expect(out.body.error.message).toMatch(new RegExp(`^Location ${place.id} cannot be deleted: 1 booking still uses it`));
+    expect(out.body.error.message).toMatch(
+      new RegExp(`^Location ${place.id} cannot be deleted: 1 booking still uses it`),
+    );
     expect(out.body.error.details).toEqual([{ path: '/bookings/0', message: expect.stringContaining(b.id) }]);
     expect((await call('GET', locationAt(place.id), { key: admin() })).status).toBe(200);
     expect((await act(b.id, 'cancel', {})).status).toBe(200);
@@ -130,7 +156,9 @@ describe('deleting a location in use', () => {
       const place = await newPlace({}, 0);
       const [deleted, ...created] = await Promise.all([
         del(locationAt(place.id)),
-        ...[0, 1, 2].map(() => call('POST', '/api/v1/bookings', { key: admin(), body: bookingBody(place, { tableIds: [] }) })),
+        ...[0, 1, 2].map(() =>
+          call('POST', '/api/v1/bookings', { key: admin(), body: bookingBody(place, { tableIds: [] }) }),
+        ),
       ]);
       const made = created.filter((c) => c.status === 200).map((c) => c.body.data.id as string);
       for (const c of created) expect([200, 404, 409], JSON.stringify(c.body)).toContain(c.status);
@@ -142,8 +170,11 @@ describe('deleting a location in use', () => {
       } else {
         expectRefused(deleted, 409, 'CONFLICT');
         expect(locationNow.status).toBe(200);
-        expect((await bookingsWith(`locationId=${place.id}`)).data.map((b: { id: string }) => b.id).sort()).toEqual([...made].sort());
-        if (made.length) expect((await del(locationAt(place.id))).body.error.message).toContain(`${made.length} booking`);
+        expect((await bookingsWith(`locationId=${place.id}`)).data.map((b: { id: string }) => b.id).sort()).toEqual(
+          [...made].sort(),
+        );
+        if (made.length)
+          expect((await del(locationAt(place.id))).body.error.message).toContain(`${made.length} booking`);
       }
     }
   });

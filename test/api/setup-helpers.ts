@@ -36,20 +36,35 @@ export const seededLocation = (i: 0 | 1) => company(1).locations[i]!;
 export const unknownUuid = '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
 
 export const weekHours = {
-  monday: [{ open: '11:00', close: '14:00' }, { open: '17:00', close: '23:00' }],
+  monday: [
+    { open: '11:00', close: '14:00' },
+    { open: '17:00', close: '23:00' },
+  ],
   friday: [{ open: '18:00', close: '02:00' }],
 };
 
 /** A fresh location of the file's company, so a test can change it freely. */
-export async function newLocation(name = 'Test bistro', timezone = 'Europe/Stockholm'): Promise<{ id: number; [field: string]: unknown }> {
-  const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone, operatingHours: weekHours } });
+export async function newLocation(
+  name = 'Test bistro',
+  timezone = 'Europe/Stockholm',
+): Promise<{ id: number; [field: string]: unknown }> {
+  const out = await call('POST', '/api/v1/locations', {
+    key: admin(),
+    body: { name, timezone, operatingHours: weekHours },
+  });
   expect(out.status).toBe(200);
   return out.body.data;
 }
 
 /** A table (2-4 guests unless `body` says otherwise) at a location of the file's company. */
-export async function newTable(locationId: number, body: Record<string, unknown>): Promise<{ id: string; [field: string]: unknown }> {
-  const out = await call('POST', `/api/v1/locations/${locationId}/tables`, { key: admin(), body: { minCapacity: 2, maxCapacity: 4, ...body } });
+export async function newTable(
+  locationId: number,
+  body: Record<string, unknown>,
+): Promise<{ id: string; [field: string]: unknown }> {
+  const out = await call('POST', `/api/v1/locations/${locationId}/tables`, {
+    key: admin(),
+    body: { minCapacity: 2, maxCapacity: 4, ...body },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
 }
@@ -63,4 +78,5 @@ export function expectRefused(refused: Answer | Result, status: number, code: st
 }
 
 /** A key of the file's company holding only `permissions`, optionally limited to some locations. */
-export const keyWith = (permissions: string[], locationIds?: number[]) => testKey(own?.companyId ?? 1, { permissions, ...(locationIds ? { locationIds } : {}) });
+export const keyWith = (permissions: string[], locationIds?: number[]) =>
+  testKey(own?.companyId ?? 1, { permissions, ...(locationIds ? { locationIds } : {}) });

@@ -4,7 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
-import { admin, expectRefused, keyWith, newLocation, newTable, seededLocation, theirAdmin, theirLocation, useOwnCompany, weekHours } from './setup-helpers';
+import {
+  admin,
+  expectRefused,
+  keyWith,
+  newLocation,
+  newTable,
+  seededLocation,
+  theirAdmin,
+  theirLocation,
+  useOwnCompany,
+  weekHours,
+} from './setup-helpers';
 
 useOwnCompany('Locations test company');
 
@@ -15,7 +26,14 @@ describe('locations: the happy path', () => {
   it('creates, reads, lists, updates and deletes a location', async () => {
     const created = await call('POST', '/api/v1/locations', {
       key: admin(),
-      body: { name: 'Bistro Norr', timezone: 'Europe/Stockholm', operatingHours: weekHours, address: 'Odengatan 1, Stockholm', phone: '08-123 456 78', country: 'se' },
+      body: {
+        name: 'Bistro Norr',
+        timezone: 'Europe/Stockholm',
+        operatingHours: weekHours,
+        address: 'Odengatan 1, Stockholm',
+        phone: '08-123 456 78',
+        country: 'se',
+      },
     });
     expect(created.status).toBe(200);
     const location = created.body.data;
@@ -39,9 +57,17 @@ describe('locations: the happy path', () => {
     expect(listed.body.data).toContainEqual(location);
     expect(listed.body.meta.pagination).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) });
 
-    const updated = await call('PATCH', at(location.id), { key: admin(), body: { name: 'Bistro Söder', operatingHours: { sunday: [{ open: '12:00', close: '20:00' }] }, phone: null } });
+    const updated = await call('PATCH', at(location.id), {
+      key: admin(),
+      body: { name: 'Bistro Söder', operatingHours: { sunday: [{ open: '12:00', close: '20:00' }] }, phone: null },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'Bistro Söder', phone: null, version: 2, operatingHours: { monday: [], sunday: [{ open: '12:00', close: '20:00' }] } });
+    expect(updated.body.data).toMatchObject({
+      name: 'Bistro Söder',
+      phone: null,
+      version: 2,
+      operatingHours: { monday: [], sunday: [{ open: '12:00', close: '20:00' }] },
+    });
     expect(await read(location.id)).toEqual(updated.body.data);
 
     const deleted = await call('DELETE', at(location.id), { key: admin() });
@@ -57,13 +83,17 @@ describe('locations: the happy path', () => {
     expect(all.body.meta.pagination.total).toBe(all.body.data.length);
     const first = await call('GET', '/api/v1/locations?limit=1', { key: admin() });
     const second = await call('GET', '/api/v1/locations?limit=1&page=2', { key: admin() });
-    const byCursor = await call('GET', `/api/v1/locations?limit=1&cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() });
+    const byCursor = await call('GET', `/api/v1/locations?limit=1&cursor=${first.body.meta.pagination.nextCursor}`, {
+      key: admin(),
+    });
     expect(first.body.data).toEqual([all.body.data[0]]);
     expect(second.body.data).toEqual([all.body.data[1]]);
     expect(byCursor.body.data).toEqual(second.body.data);
     expect(byCursor.body.meta.pagination.page).toBe(2);
     expect(first.body.meta.pagination).toMatchObject({ total: all.body.data.length, totalPages: all.body.data.length });
-    expect(all.body.data.map((l: { name: string }) => l.name)).toEqual(expect.arrayContaining(['Paging A', 'Paging B']));
+    expect(all.body.data.map((l: { name: string }) => l.name)).toEqual(
+      expect.arrayContaining(['Paging A', 'Paging B']),
+    );
   });
 
   it('keeps a country (ISO 3166-1 alpha-2, null by default) and reads local phone numbers in it', async () => {
@@ -73,8 +103,12 @@ describe('locations: the happy path', () => {
     expect(set.status).toBe(200);
     expect(set.body.data).toMatchObject({ country: 'GB', phone: '+442079460958', version: 2 });
     // A later local number is read in the stored country; an international one anywhere.
-    expect((await call('PATCH', at(location.id), { key: admin(), body: { phone: '0161 234 5678' } })).body.data.phone).toBe('+441612345678');
-    expect((await call('PATCH', at(location.id), { key: admin(), body: { phone: '+46 8 123 456 78' } })).body.data.phone).toBe('+46812345678');
+    expect(
+      (await call('PATCH', at(location.id), { key: admin(), body: { phone: '0161 234 5678' } })).body.data.phone,
+    ).toBe('+441612345678');
+    expect(
+      (await call('PATCH', at(location.id), { key: admin(), body: { phone: '+46 8 123 456 78' } })).body.data.phone,
+    ).toBe('+46812345678');
     const cleared = await call('PATCH', at(location.id), { key: admin(), body: { country: null } });
     expect(cleared.body.data).toMatchObject({ country: null, phone: '+46812345678' });
     expect(await read(location.id)).toEqual(cleared.body.data);
@@ -96,16 +130,61 @@ describe('locations: validation, one case per bound', () => {
     ['name over 200 characters', { name: 'x'.repeat(201) }, '/name'],
     ['unknown time zone', { timezone: 'Mars/Olympus_Mons' }, '/timezone'],
     ['fixed offset instead of a zone', { timezone: '+01:00' }, '/timezone'],
-    ['open not HH:MM', { operatingHours: { monday: [{ open: '9:00', close: '17:00' }] } }, '/operatingHours/monday/0/open'],
-    ['open hour 24', { operatingHours: { monday: [{ open: '24:00', close: '02:00' }] } }, '/operatingHours/monday/0/open'],
-    ['close past 24:00', { operatingHours: { monday: [{ open: '09:00', close: '24:01' }] } }, '/operatingHours/monday/0/close'],
-    ['close minutes 60', { operatingHours: { monday: [{ open: '09:00', close: '17:60' }] } }, '/operatingHours/monday/0/close'],
-    ['open equal to close', { operatingHours: { monday: [{ open: '09:00', close: '09:00' }] } }, '/operatingHours/monday/0/close'],
-    ['overlapping intervals', { operatingHours: { monday: [{ open: '09:00', close: '15:00' }, { open: '14:00', close: '22:00' }] } }, '/operatingHours/monday/1'],
-    ['overnight interval over the next day', { operatingHours: { friday: [{ open: '20:00', close: '03:00' }], saturday: [{ open: '01:00', close: '04:00' }] } }, '/operatingHours/saturday/0'],
+    [
+      'open not HH:MM',
+      { operatingHours: { monday: [{ open: '9:00', close: '17:00' }] } },
+      '/operatingHours/monday/0/open',
+    ],
+    [
+      'open hour 24',
+      { operatingHours: { monday: [{ open: '24:00', close: '02:00' }] } },
+      '/operatingHours/monday/0/open',
+    ],
+    [
+      'close past 24:00',
+      { operatingHours: { monday: [{ open: '09:00', close: '24:01' }] } },
+      '/operatingHours/monday/0/close',
+    ],
+    [
+      'close minutes 60',
+      { operatingHours: { monday: [{ open: '09:00', close: '17:60' }] } },
+      '/operatingHours/monday/0/close',
+    ],
+    [
+      'open equal to close',
+      { operatingHours: { monday: [{ open: '09:00', close: '09:00' }] } },
+      '/operatingHours/monday/0/close',
+    ],
+    [
+      'overlapping intervals',
+      {
+        operatingHours: {
+          monday: [
+            { open: '09:00', close: '15:00' },
+            { open: '14:00', close: '22:00' },
+          ],
+        },
+      },
+      '/operatingHours/monday/1',
+    ],
+    [
+      'overnight interval over the next day',
+      {
+        operatingHours: { friday: [{ open: '20:00', close: '03:00' }], saturday: [{ open: '01:00', close: '04:00' }] },
+      },
+      '/operatingHours/saturday/0',
+    ],
     ['unknown weekday', { operatingHours: { funday: [] } }, '/operatingHours/funday'],
-    ['more than 6 intervals a day', { operatingHours: { monday: Array.from({ length: 7 }, (_, i) => ({ open: `0${i}:00`, close: `0${i}:30` })) } }, '/operatingHours/monday'],
-    ['unknown interval field', { operatingHours: { monday: [{ open: '09:00', close: '10:00', note: 'x' }] } }, '/operatingHours/monday/0/note'],
+    [
+      'more than 6 intervals a day',
+      { operatingHours: { monday: Array.from({ length: 7 }, (_, i) => ({ open: `0${i}:00`, close: `0${i}:30` })) } },
+      '/operatingHours/monday',
+    ],
+    [
+      'unknown interval field',
+      { operatingHours: { monday: [{ open: '09:00', close: '10:00', note: 'x' }] } },
+      '/operatingHours/monday/0/note',
+    ],
     ['address over 500 characters', { address: 'x'.repeat(501) }, '/address'],
     ['phone with letters', { phone: 'call us' }, '/phone'],
     ['phone that cannot exist', { phone: '+46 00 123 4567' }, '/phone'],
@@ -119,7 +198,12 @@ describe('locations: validation, one case per bound', () => {
 
   it.each(cases)('refuses a create with %s (400, details), creating nothing', async (_, change, path) => {
     const before = (await call('GET', '/api/v1/locations?limit=1', { key: admin() })).body.meta.pagination.total;
-    expectRefused(await call('POST', '/api/v1/locations', { key: admin(), body: { ...base, ...change } }), 400, 'VALIDATION_FAILED', path);
+    expectRefused(
+      await call('POST', '/api/v1/locations', { key: admin(), body: { ...base, ...change } }),
+      400,
+      'VALIDATION_FAILED',
+      path,
+    );
     expect((await call('GET', '/api/v1/locations?limit=1', { key: admin() })).body.meta.pagination.total).toBe(before);
   });
 
@@ -130,10 +214,19 @@ describe('locations: validation, one case per bound', () => {
   });
 
   it('creates a location without operatingHours: every day closed until hours are set', async () => {
-    const created = await call('POST', '/api/v1/locations', { key: admin(), body: { name: 'No hours yet', timezone: 'Europe/Stockholm' } });
+    const created = await call('POST', '/api/v1/locations', {
+      key: admin(),
+      body: { name: 'No hours yet', timezone: 'Europe/Stockholm' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const closed = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
-    expect(created.body.data).toMatchObject({ name: 'No hours yet', operatingHours: closed, address: null, phone: null, version: 1 });
+    expect(created.body.data).toMatchObject({
+      name: 'No hours yet',
+      operatingHours: closed,
+      address: null,
+      phone: null,
+      version: 1,
+    });
     expect(await read(created.body.data.id)).toEqual(created.body.data);
     const hours = await call('PATCH', at(created.body.data.id), { key: admin(), body: { operatingHours: weekHours } });
     expect(hours.body.data).toMatchObject({ operatingHours: { ...closed, ...weekHours }, version: 2 });
@@ -151,9 +244,19 @@ describe('locations: validation, one case per bound', () => {
     expectRefused(await call('GET', at('abc'), { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
     expectRefused(await call('GET', at(0), { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
     expectRefused(await call('GET', '/api/v1/locations?limit=0', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', '/api/v1/locations?limit=101', { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
+    expectRefused(
+      await call('GET', '/api/v1/locations?limit=101', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
     expectRefused(await call('GET', '/api/v1/locations?page=0', { key: admin() }), 400, 'VALIDATION_FAILED', '/page');
-    expectRefused(await call('GET', '/api/v1/locations?cursor=garbage', { key: admin() }), 400, 'VALIDATION_FAILED', '/cursor');
+    expectRefused(
+      await call('GET', '/api/v1/locations?cursor=garbage', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
     expect(await read(location.id)).toEqual(location);
   });
 });
@@ -170,7 +273,14 @@ describe('locations: refusals', () => {
 
   it('refuses to delete a location that has coursings (409)', async () => {
     const location = await newLocation();
-    expect((await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId: location.id, title: 'Starters', order: 1 } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/api/v1/coursings', {
+          key: admin(),
+          body: { locationId: location.id, title: 'Starters', order: 1 },
+        })
+      ).status,
+    ).toBe(200);
     expectRefused(await call('DELETE', at(location.id), { key: admin() }), 409, 'CONFLICT');
     expect(await read(location.id)).toEqual(location);
   });
@@ -191,13 +301,20 @@ describe('locations: permissions, tenancy and location-limited keys', () => {
     expectRefused(await call('GET', '/api/v1/locations', { key: none }), 403, 'FORBIDDEN');
     expectRefused(await call('GET', at(location.id), { key: none }), 403, 'FORBIDDEN');
     expect((await call('GET', at(location.id), { key: reader })).status).toBe(200);
-    expectRefused(await call('POST', '/api/v1/locations', { key: reader, body: { name: 'x', timezone: 'UTC', operatingHours: {} } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', '/api/v1/locations', {
+        key: reader,
+        body: { name: 'x', timezone: 'UTC', operatingHours: {} },
+      }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('PATCH', at(location.id), { key: reader, body: { name: 'x' } }), 403, 'FORBIDDEN');
     expectRefused(await call('DELETE', at(location.id), { key: reader }), 403, 'FORBIDDEN');
     expect(await read(location.id)).toEqual(location);
   });
 
-  it('hides another company\'s location: 404 on every operation, absent from the list', async () => {
+  it("hides another company's location: 404 on every operation, absent from the list", async () => {
     const theirs = theirLocation();
     expectRefused(await call('GET', at(theirs), { key: admin() }), 404, 'NOT_FOUND');
     expectRefused(await call('PATCH', at(theirs), { key: admin(), body: { name: 'Taken over' } }), 404, 'NOT_FOUND');
@@ -205,17 +322,27 @@ describe('locations: permissions, tenancy and location-limited keys', () => {
     const listed = await call('GET', '/api/v1/locations?limit=100', { key: admin() });
     expect(listed.body.data.map((l: { id: number }) => l.id)).not.toContain(theirs);
     const unchanged = await call('GET', at(theirs), { key: theirAdmin() });
-    expect(unchanged.body.data).toMatchObject({ id: theirs, name: expect.not.stringContaining('Taken over'), version: 1 });
+    expect(unchanged.body.data).toMatchObject({
+      id: theirs,
+      name: expect.not.stringContaining('Taken over'),
+      version: 1,
+    });
   });
 
   it('lets a location-limited key see and change only its locations, and create none', async () => {
-    const [older, mine, other] = [await newLocation('Also mine'), await newLocation('Mine'), await newLocation('Not mine')];
+    const [older, mine, other] = [
+      await newLocation('Also mine'),
+      await newLocation('Mine'),
+      await newLocation('Not mine'),
+    ];
     const key = await keyWith(['locations.read', 'locations.manage'], [mine.id, older.id]);
     const listed = await call('GET', '/api/v1/locations?limit=1', { key });
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((l: { id: number }) => l.id)).toEqual([older.id]);
     expect(listed.body.meta.pagination).toMatchObject({ total: 2, totalPages: 2, nextCursor: expect.any(String) });
-    const next = await call('GET', `/api/v1/locations?limit=1&cursor=${listed.body.meta.pagination.nextCursor}`, { key });
+    const next = await call('GET', `/api/v1/locations?limit=1&cursor=${listed.body.meta.pagination.nextCursor}`, {
+      key,
+    });
     expect(next.body.data.map((l: { id: number }) => l.id)).toEqual([mine.id]);
     expect(next.body.meta.pagination).toMatchObject({ page: 2, nextCursor: null });
 
@@ -224,7 +351,11 @@ describe('locations: permissions, tenancy and location-limited keys', () => {
     expectRefused(await call('GET', at(other.id), { key }), 403, 'FORBIDDEN');
     expectRefused(await call('PATCH', at(other.id), { key, body: { name: 'x' } }), 403, 'FORBIDDEN');
     expectRefused(await call('DELETE', at(other.id), { key }), 403, 'FORBIDDEN');
-    expectRefused(await call('POST', '/api/v1/locations', { key, body: { name: 'New', timezone: 'UTC', operatingHours: {} } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', '/api/v1/locations', { key, body: { name: 'New', timezone: 'UTC', operatingHours: {} } }),
+      403,
+      'FORBIDDEN',
+    );
     expect(await read(other.id)).toEqual(other);
   });
 });

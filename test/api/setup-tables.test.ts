@@ -1,12 +1,24 @@
 /** Tables over HTTP against the local stage: every operation, its bounds, its refusals. */
 import { describe, expect, it } from 'vitest';
 import { call, company } from '../support/http';
-import { admin, expectRefused, keyWith, newLocation, newTable, seededLocation, theirAdmin, theirLocation, unknownUuid } from './setup-helpers';
+import {
+  admin,
+  expectRefused,
+  keyWith,
+  newLocation,
+  newTable,
+  seededLocation,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+} from './setup-helpers';
 
 const tablesAt = (locationId: number) => `/api/v1/locations/${locationId}/tables`;
 const tableAt = (locationId: number, id: string) => `${tablesAt(locationId)}/${id}`;
-const read = async (locationId: number, id: string) => (await call('GET', tableAt(locationId, id), { key: admin() })).body.data;
-const total = async (locationId: number) => (await call('GET', `${tablesAt(locationId)}?limit=1`, { key: admin() })).body.meta.pagination.total as number;
+const read = async (locationId: number, id: string) =>
+  (await call('GET', tableAt(locationId, id), { key: admin() })).body.data;
+const total = async (locationId: number) =>
+  (await call('GET', `${tablesAt(locationId)}?limit=1`, { key: admin() })).body.meta.pagination.total as number;
 /** A location this file alone writes to, for the checks that count its tables (other files add tables to the seeded ones). */
 let bounds: Promise<number> | undefined;
 const boundsLocation = () => (bounds ??= newLocation('Bounds').then((l) => l.id));
@@ -15,7 +27,10 @@ describe('tables: the happy path', () => {
   it('creates, reads, lists, updates and deletes a table, keeping partners in step', async () => {
     const { id: locationId } = await newLocation();
     const partner = await newTable(locationId, { name: 'T2' });
-    const created = await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'T10', minCapacity: 2, maxCapacity: 6, combinableWith: [partner.id] } });
+    const created = await call('POST', tablesAt(locationId), {
+      key: admin(),
+      body: { name: 'T10', minCapacity: 2, maxCapacity: 6, combinableWith: [partner.id] },
+    });
     expect(created.status).toBe(200);
     const table = created.body.data;
     expect(table).toEqual({
@@ -37,9 +52,18 @@ describe('tables: the happy path', () => {
     expect(listed.body.data.map((t: { name: string }) => t.name)).toEqual(['T2', 'T10']);
     expect(listed.body.meta.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, nextCursor: null });
 
-    const updated = await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { name: 'Window', maxCapacity: 8, combinableWith: [] } });
+    const updated = await call('PATCH', tableAt(locationId, table.id), {
+      key: admin(),
+      body: { name: 'Window', maxCapacity: 8, combinableWith: [] },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ name: 'Window', minCapacity: 2, maxCapacity: 8, combinableWith: [], version: 2 });
+    expect(updated.body.data).toMatchObject({
+      name: 'Window',
+      minCapacity: 2,
+      maxCapacity: 8,
+      combinableWith: [],
+      version: 2,
+    });
     expect(await read(locationId, table.id)).toEqual(updated.body.data);
     expect((await read(locationId, partner.id)).combinableWith).toEqual([]);
 
@@ -56,7 +80,9 @@ describe('tables: the happy path', () => {
     expect(listed.status).toBe(200);
     const names = listed.body.data.map((t: { name: string }) => t.name);
     expect(names.slice(0, 3)).toEqual(['T1', 'T2', 'T3']);
-    const byName = new Map(listed.body.data.map((t: { name: string; id: string; combinableWith: string[] }) => [t.name, t]));
+    const byName = new Map(
+      listed.body.data.map((t: { name: string; id: string; combinableWith: string[] }) => [t.name, t]),
+    );
     const t1 = byName.get('T1') as { id: string; combinableWith: string[] };
     const t2 = byName.get('T2') as { id: string; combinableWith: string[] };
     expect(t1.combinableWith).toEqual([t2.id]);
@@ -70,10 +96,21 @@ describe('tables: the happy path', () => {
     expect(empty.body).toMatchObject({ data: [], meta: { pagination: { total: 0, nextCursor: null } } });
     for (const name of ['A', 'B', 'C']) await newTable(locationId, { name });
     const first = await call('GET', `${tablesAt(locationId)}?limit=2`, { key: admin() });
-    const second = await call('GET', `${tablesAt(locationId)}?limit=2&cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() });
+    const second = await call(
+      'GET',
+      `${tablesAt(locationId)}?limit=2&cursor=${first.body.meta.pagination.nextCursor}`,
+      { key: admin() },
+    );
     expect(second.body.data.map((t: { name: string }) => t.name)).toEqual(['C']);
     // A cursor belongs to its location's list.
-    expectRefused(await call('GET', `${tablesAt(seededLocation(0).locationId)}?cursor=${first.body.meta.pagination.nextCursor}`, { key: admin() }), 400, 'VALIDATION_FAILED', '/cursor');
+    expectRefused(
+      await call('GET', `${tablesAt(seededLocation(0).locationId)}?cursor=${first.body.meta.pagination.nextCursor}`, {
+        key: admin(),
+      }),
+      400,
+      'VALIDATION_FAILED',
+      '/cursor',
+    );
   });
 });
 
@@ -89,29 +126,58 @@ describe('tables: validation, one case per bound', () => {
     ['maxCapacity below minCapacity', { minCapacity: 6, maxCapacity: 4 }, '/maxCapacity'],
     ['combinableWith not UUIDs', { combinableWith: ['T1'] }, '/combinableWith/0'],
     ['combinableWith repeating an id', { combinableWith: [unknownUuid, unknownUuid] }, '/combinableWith'],
-    ['combinableWith over 20 tables', { combinableWith: Array.from({ length: 21 }, (_, i) => `6f1c2d3e-4b5a-4c6d-8e7f-${String(i).padStart(12, '0')}`) }, '/combinableWith'],
+    [
+      'combinableWith over 20 tables',
+      {
+        combinableWith: Array.from({ length: 21 }, (_, i) => `6f1c2d3e-4b5a-4c6d-8e7f-${String(i).padStart(12, '0')}`),
+      },
+      '/combinableWith',
+    ],
     ['unknown field', { seats: 4 }, '/seats'],
   ];
 
   it.each(cases)('refuses a create with %s (400, details), creating nothing', async (_, change, path) => {
     const locationId = await boundsLocation();
     const before = await total(locationId);
-    expectRefused(await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'Bounds', minCapacity: 2, maxCapacity: 4, ...change } }), 400, 'VALIDATION_FAILED', path);
+    expectRefused(
+      await call('POST', tablesAt(locationId), {
+        key: admin(),
+        body: { name: 'Bounds', minCapacity: 2, maxCapacity: 4, ...change },
+      }),
+      400,
+      'VALIDATION_FAILED',
+      path,
+    );
     expect(await total(locationId)).toBe(before);
   });
 
   it.each(cases)('refuses an update with %s (400, details), changing nothing', async (_, change, path) => {
     const { id: locationId } = await newLocation();
     const table = await newTable(locationId, { name: 'Bounds' });
-    expectRefused(await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: change }), 400, 'VALIDATION_FAILED', path);
+    expectRefused(
+      await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: change }),
+      400,
+      'VALIDATION_FAILED',
+      path,
+    );
     expect(await read(locationId, table.id)).toEqual(table);
   });
 
   it('checks min ≤ max against the stored value on update, naming the field sent', async () => {
     const { id: locationId } = await newLocation();
     const table = await newTable(locationId, { name: 'T1', minCapacity: 2, maxCapacity: 4 });
-    expectRefused(await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { minCapacity: 5 } }), 400, 'VALIDATION_FAILED', '/minCapacity');
-    expectRefused(await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { maxCapacity: 1 } }), 400, 'VALIDATION_FAILED', '/maxCapacity');
+    expectRefused(
+      await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { minCapacity: 5 } }),
+      400,
+      'VALIDATION_FAILED',
+      '/minCapacity',
+    );
+    expectRefused(
+      await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { maxCapacity: 1 } }),
+      400,
+      'VALIDATION_FAILED',
+      '/maxCapacity',
+    );
     expect(await read(locationId, table.id)).toEqual(table);
   });
 
@@ -121,14 +187,33 @@ describe('tables: validation, one case per bound', () => {
     const elsewhere = await newTable(other.id, { name: 'X' });
     const table = await newTable(locationId, { name: 'T1' });
     const partner = await newTable(locationId, { name: 'T2' });
-    expectRefused(await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { combinableWith: [table.id] } }), 400, 'VALIDATION_FAILED', '/combinableWith/0');
-    const unknown = await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { combinableWith: [partner.id, unknownUuid, elsewhere.id] } });
+    expectRefused(
+      await call('PATCH', tableAt(locationId, table.id), { key: admin(), body: { combinableWith: [table.id] } }),
+      400,
+      'VALIDATION_FAILED',
+      '/combinableWith/0',
+    );
+    const unknown = await call('PATCH', tableAt(locationId, table.id), {
+      key: admin(),
+      body: { combinableWith: [partner.id, unknownUuid, elsewhere.id] },
+    });
     expectRefused(unknown, 404, 'NOT_FOUND');
-    expect(unknown.body.error.details.map((d: { path: string }) => d.path)).toEqual(['/combinableWith/1', '/combinableWith/2']);
+    expect(unknown.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+      '/combinableWith/1',
+      '/combinableWith/2',
+    ]);
     expect(await read(locationId, table.id)).toEqual(table);
     expect(await read(locationId, partner.id)).toEqual(partner);
     const before = await total(locationId);
-    expectRefused(await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'T3', minCapacity: 1, maxCapacity: 2, combinableWith: [unknownUuid] } }), 404, 'NOT_FOUND', '/combinableWith/0');
+    expectRefused(
+      await call('POST', tablesAt(locationId), {
+        key: admin(),
+        body: { name: 'T3', minCapacity: 1, maxCapacity: 2, combinableWith: [unknownUuid] },
+      }),
+      404,
+      'NOT_FOUND',
+      '/combinableWith/0',
+    );
     expect(await total(locationId)).toBe(before);
   });
 
@@ -136,9 +221,23 @@ describe('tables: validation, one case per bound', () => {
     const { locationId } = seededLocation(0);
     expectRefused(await call('GET', tableAt(locationId, 'T1'), { key: admin() }), 400, 'VALIDATION_FAILED', '/id');
     expectRefused(await call('GET', tablesAt(0), { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('GET', `${tablesAt(locationId)}?limit=101`, { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
-    expectRefused(await call('GET', `${tablesAt(locationId)}?page=0`, { key: admin() }), 400, 'VALIDATION_FAILED', '/page');
-    expectRefused(await call('PATCH', tableAt(locationId, unknownUuid), { key: admin(), body: {} }), 400, 'VALIDATION_FAILED');
+    expectRefused(
+      await call('GET', `${tablesAt(locationId)}?limit=101`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
+    expectRefused(
+      await call('GET', `${tablesAt(locationId)}?page=0`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/page',
+    );
+    expectRefused(
+      await call('PATCH', tableAt(locationId, unknownUuid), { key: admin(), body: {} }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -147,25 +246,55 @@ describe('tables: refusals', () => {
     const { id: locationId } = await newLocation();
     const first = await newTable(locationId, { name: 'Window 1' });
     const second = await newTable(locationId, { name: 'Window 2' });
-    expectRefused(await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'window 1', minCapacity: 1, maxCapacity: 2 } }), 409, 'CONFLICT', '/name');
+    expectRefused(
+      await call('POST', tablesAt(locationId), {
+        key: admin(),
+        body: { name: 'window 1', minCapacity: 1, maxCapacity: 2 },
+      }),
+      409,
+      'CONFLICT',
+      '/name',
+    );
     expect(await total(locationId)).toBe(2);
-    expectRefused(await call('PATCH', tableAt(locationId, second.id), { key: admin(), body: { name: 'WINDOW 1' } }), 409, 'CONFLICT', '/name');
+    expectRefused(
+      await call('PATCH', tableAt(locationId, second.id), { key: admin(), body: { name: 'WINDOW 1' } }),
+      409,
+      'CONFLICT',
+      '/name',
+    );
     expect(await read(locationId, second.id)).toEqual(second);
     expect(await read(locationId, first.id)).toEqual(first);
     // Another location may use the name.
     const elsewhere = await newLocation('Elsewhere');
-    expect((await call('POST', tablesAt(elsewhere.id), { key: admin(), body: { name: 'Window 1', minCapacity: 1, maxCapacity: 2 } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', tablesAt(elsewhere.id), {
+          key: admin(),
+          body: { name: 'Window 1', minCapacity: 1, maxCapacity: 2 },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses to delete a table a booking group includes (409), and deletes it once the group lets go', async () => {
     const { id: locationId } = await newLocation();
     const table = await newTable(locationId, { name: 'T1' });
     const spare = await newTable(locationId, { name: 'T2' });
-    const group = await call('POST', `/api/v1/locations/${locationId}/booking-groups`, { key: admin(), body: { name: 'Terrace', tableIds: [table.id, spare.id] } });
+    const group = await call('POST', `/api/v1/locations/${locationId}/booking-groups`, {
+      key: admin(),
+      body: { name: 'Terrace', tableIds: [table.id, spare.id] },
+    });
     expect(group.status).toBe(200);
     expectRefused(await call('DELETE', tableAt(locationId, table.id), { key: admin() }), 409, 'CONFLICT');
     expect(await read(locationId, table.id)).toEqual(table);
-    expect((await call('PATCH', `/api/v1/locations/${locationId}/booking-groups/${group.body.data.id}`, { key: admin(), body: { tableIds: [spare.id] } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/api/v1/locations/${locationId}/booking-groups/${group.body.data.id}`, {
+          key: admin(),
+          body: { tableIds: [spare.id] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('DELETE', tableAt(locationId, table.id), { key: admin() })).status).toBe(200);
   });
 
@@ -174,7 +303,11 @@ describe('tables: refusals', () => {
     expectRefused(await call('GET', tableAt(here.locationId, unknownUuid), { key: admin() }), 404, 'NOT_FOUND');
     const theirTable = there.tables[0]!.id;
     expectRefused(await call('GET', tableAt(here.locationId, theirTable), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PATCH', tableAt(here.locationId, theirTable), { key: admin(), body: { name: 'Moved' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PATCH', tableAt(here.locationId, theirTable), { key: admin(), body: { name: 'Moved' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', tableAt(here.locationId, theirTable), { key: admin() }), 404, 'NOT_FOUND');
     expect((await read(there.locationId, theirTable)).name).toBe(there.tables[0]!.name);
   });
@@ -190,25 +323,51 @@ describe('tables: permissions, tenancy and location-limited keys', () => {
     expectRefused(await call('GET', tablesAt(locationId), { key: none }), 403, 'FORBIDDEN');
     expectRefused(await call('GET', tableAt(locationId, table.id), { key: none }), 403, 'FORBIDDEN');
     expect((await call('GET', tableAt(locationId, table.id), { key: reader })).status).toBe(200);
-    expectRefused(await call('POST', tablesAt(locationId), { key: reader, body: { name: 'x', minCapacity: 1, maxCapacity: 2 } }), 403, 'FORBIDDEN');
-    expectRefused(await call('PATCH', tableAt(locationId, table.id), { key: reader, body: { name: 'x' } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', tablesAt(locationId), { key: reader, body: { name: 'x', minCapacity: 1, maxCapacity: 2 } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await call('PATCH', tableAt(locationId, table.id), { key: reader, body: { name: 'x' } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('DELETE', tableAt(locationId, table.id), { key: reader }), 403, 'FORBIDDEN');
     expect(await read(locationId, table.id)).toEqual(before);
   });
 
-  it('hides another company\'s location and tables behind 404 on every operation', async () => {
+  it("hides another company's location and tables behind 404 on every operation", async () => {
     const theirs = theirLocation();
     const theirTable = company(2).locations[0]!.tables[0]!;
     const before = (await call('GET', tableAt(theirs, theirTable.id), { key: theirAdmin() })).body.data;
     expectRefused(await call('GET', tablesAt(theirs), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('POST', tablesAt(theirs), { key: admin(), body: { name: 'Intruder', minCapacity: 1, maxCapacity: 2 } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', tablesAt(theirs), {
+        key: admin(),
+        body: { name: 'Intruder', minCapacity: 1, maxCapacity: 2 },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('GET', tableAt(theirs, theirTable.id), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('PATCH', tableAt(theirs, theirTable.id), { key: admin(), body: { name: 'Mine now' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('PATCH', tableAt(theirs, theirTable.id), { key: admin(), body: { name: 'Mine now' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('DELETE', tableAt(theirs, theirTable.id), { key: admin() }), 404, 'NOT_FOUND');
     // Their table id under one of our locations, and as a partner of ours.
     const { locationId } = seededLocation(0);
     expectRefused(await call('GET', tableAt(locationId, theirTable.id), { key: admin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('POST', tablesAt(locationId), { key: admin(), body: { name: 'Bridge', minCapacity: 1, maxCapacity: 2, combinableWith: [theirTable.id] } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', tablesAt(locationId), {
+        key: admin(),
+        body: { name: 'Bridge', minCapacity: 1, maxCapacity: 2, combinableWith: [theirTable.id] },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('GET', tablesAt(999_999), { key: admin() }), 404, 'NOT_FOUND');
     expect((await call('GET', tableAt(theirs, theirTable.id), { key: theirAdmin() })).body.data).toEqual(before);
     const theirList = await call('GET', `${tablesAt(theirs)}?limit=100`, { key: theirAdmin() });
@@ -226,9 +385,17 @@ describe('tables: permissions, tenancy and location-limited keys', () => {
     expect((await call('GET', tableAt(mine.locationId, mine.tables[0]!.id), { key })).status).toBe(200);
     const before = await total(other.locationId);
     expectRefused(await call('GET', tablesAt(other.locationId), { key }), 403, 'FORBIDDEN');
-    expectRefused(await call('POST', tablesAt(other.locationId), { key, body: { name: 'x', minCapacity: 1, maxCapacity: 2 } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', tablesAt(other.locationId), { key, body: { name: 'x', minCapacity: 1, maxCapacity: 2 } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('GET', tableAt(other.locationId, other.tables[0]!.id), { key }), 403, 'FORBIDDEN');
-    expectRefused(await call('PATCH', tableAt(other.locationId, other.tables[0]!.id), { key, body: { name: 'x' } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('PATCH', tableAt(other.locationId, other.tables[0]!.id), { key, body: { name: 'x' } }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('DELETE', tableAt(other.locationId, other.tables[0]!.id), { key }), 403, 'FORBIDDEN');
     expect(await total(other.locationId)).toBe(before);
   });

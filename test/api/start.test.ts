@@ -25,7 +25,8 @@ function runningInGroup(pgid: number): string[] {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
       const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) !== pgid || state === 'Z' || state === 'X' || readdirSync(`/proc/${pid}/fd`).length === 0) continue;
+      if (Number(group) !== pgid || state === 'Z' || state === 'X' || readdirSync(`/proc/${pid}/fd`).length === 0)
+        continue;
       running.push(`${pid} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
     } catch {
       continue; // ended meanwhile
@@ -40,7 +41,11 @@ function runningInGroup(pgid: number): string[] {
  * serves, and the end of npm with every output of the group closed.
  */
 function startStage(port: number) {
-  const child = spawn('npm', ['start'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir } });
+  const child = spawn('npm', ['start'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir },
+  });
   let output = '';
   const serving = new Promise<string>((ok, fail) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -58,7 +63,9 @@ function startStage(port: number) {
 
 describe('npm start', () => {
   // A whole start (operation modules, DynamoDB Local's JVM, the seed) on a shared 2-core machine: a generous net, not a budget.
-  it('serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
+  it('serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', {
+    timeout: 180_000,
+  }, async () => {
     const port = await freePort();
     const stage = startStage(port);
     try {
@@ -72,14 +79,30 @@ describe('npm start', () => {
         companies: [expect.anything(), expect.anything()],
       });
       for (const c of devKeys.companies) {
-        expect(c).toEqual({ companyId: expect.any(Number), name: expect.any(String), locations: expect.any(Array), keys: expect.any(Object) });
+        expect(c).toEqual({
+          companyId: expect.any(Number),
+          name: expect.any(String),
+          locations: expect.any(Array),
+          keys: expect.any(Object),
+        });
         expect(Object.keys(c.keys).sort()).toEqual(['admin', 'premium', 'readonly', 'standard']);
         for (const key of Object.values(c.keys)) expect(key).toMatch(/^brigade_dev_[a-z0-9]{12}_[A-Za-z0-9]{40}$/);
         expect(c.locations.length).toBeGreaterThanOrEqual(1);
         for (const l of c.locations) {
-          expect(l).toEqual({ locationId: expect.any(Number), name: expect.any(String), timezone: expect.any(String), tables: expect.any(Array) });
+          expect(l).toEqual({
+            locationId: expect.any(Number),
+            name: expect.any(String),
+            timezone: expect.any(String),
+            tables: expect.any(Array),
+          });
           expect(l.tables.length).toBeGreaterThanOrEqual(8);
-          for (const t of l.tables) expect(t).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: expect.any(String), minCapacity: expect.any(Number), maxCapacity: expect.any(Number) });
+          for (const t of l.tables)
+            expect(t).toEqual({
+              id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+              name: expect.any(String),
+              minCapacity: expect.any(Number),
+              maxCapacity: expect.any(Number),
+            });
           expect(new Set(l.tables.map((t: { maxCapacity: number }) => t.maxCapacity)).size).toBeGreaterThan(2);
         }
       }
@@ -87,13 +110,20 @@ describe('npm start', () => {
       expect(devKeys.companies[0].locations[0]).toMatchObject({ locationId: 101, timezone: 'Europe/Stockholm' });
 
       // Each key's tier shows in its limit header; readonly may read but not write.
-      const limitOf = async (key: string) => (await fetch(`${devKeys.baseUrl}/api/v1/coursings`, { headers: { 'X-API-Key': key } })).headers.get('x-ratelimit-limit');
+      const limitOf = async (key: string) =>
+        (await fetch(`${devKeys.baseUrl}/api/v1/coursings`, { headers: { 'X-API-Key': key } })).headers.get(
+          'x-ratelimit-limit',
+        );
       const keys = devKeys.companies[0].keys;
       expect(await limitOf(keys.admin)).toBe('100000');
       expect(await limitOf(keys.readonly)).toBe('1000');
       expect(await limitOf(keys.standard)).toBe('1000');
       expect(await limitOf(keys.premium)).toBe('10000');
-      const write = await fetch(`${devKeys.baseUrl}/api/v1/coursings`, { method: 'POST', headers: { 'X-API-Key': keys.readonly, 'Content-Type': 'application/json' }, body: '{"locationId":101,"title":"x","order":1}' });
+      const write = await fetch(`${devKeys.baseUrl}/api/v1/coursings`, {
+        method: 'POST',
+        headers: { 'X-API-Key': keys.readonly, 'Content-Type': 'application/json' },
+        body: '{"locationId":101,"title":"x","order":1}',
+      });
       expect(write.status).toBe(403);
     } finally {
       try {

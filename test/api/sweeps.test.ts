@@ -20,7 +20,17 @@ import { routes, type Route } from '../../shared/routes';
 import type { Answer } from '../support/http';
 import { sweepsFile } from '../support/summary-reporter';
 import { freshCompany, stageItems, testKey, type OwnCompany } from '../support/stage-data';
-import { buildWorld, companyWide, creationOrder, requestFor, send, startReceiver, type Resource, type World, type WorldRequest } from '../support/world';
+import {
+  buildWorld,
+  companyWide,
+  creationOrder,
+  requestFor,
+  send,
+  startReceiver,
+  type Resource,
+  type World,
+  type WorldRequest,
+} from '../support/world';
 
 /**
  * Operations neither sweep applies to, each with why. Public operations (no permission: the probes,
@@ -65,15 +75,25 @@ async function itemsOf(companyIds: number[]): Promise<Map<string, string>> {
   const theirs = (item: Record<string, unknown>) =>
     companyIds.some((c) => {
       const pk = String(item.pk);
-      return pk === `C#${c}` || pk.startsWith(`C#${c}#`) || item.companyId === c || (pk.startsWith('SWEEP#') && String(item.sk).includes(`#${c}#`));
+      return (
+        pk === `C#${c}` ||
+        pk.startsWith(`C#${c}#`) ||
+        item.companyId === c ||
+        (pk.startsWith('SWEEP#') && String(item.sk).includes(`#${c}#`))
+      );
     });
-  return new Map((await stageItems()).filter(theirs).map((i) => [`${String(i.pk)} | ${String(i.sk)}`, JSON.stringify(i, Object.keys(i).sort())]));
+  return new Map(
+    (await stageItems())
+      .filter(theirs)
+      .map((i) => [`${String(i.pk)} | ${String(i.sk)}`, JSON.stringify(i, Object.keys(i).sort())]),
+  );
 }
 
 function differences(before: Map<string, string>, after: Map<string, string>): string[] {
   const out: string[] = [];
-  for (const [k, v] of after) if (!before.has(k)) out.push(`added ${k}: ${v.slice(0, 300)}`);
-  else if (before.get(k) !== v) out.push(`changed ${k}: ${before.get(k)!.slice(0, 300)} → ${v.slice(0, 300)}`);
+  for (const [k, v] of after)
+    if (!before.has(k)) out.push(`added ${k}: ${v.slice(0, 300)}`);
+    else if (before.get(k) !== v) out.push(`changed ${k}: ${before.get(k)!.slice(0, 300)} → ${v.slice(0, 300)}`);
   for (const k of before.keys()) if (!after.has(k)) out.push(`removed ${k}`);
   return out;
 }
@@ -122,10 +142,15 @@ const answersForAnyId: Record<string, (a: Answer) => boolean> = {
   getReview: (a) => a.status === 200 && a.body?.data === null,
 };
 
-const line = (r: WorldRequest, a: Answer) => `${r.operationId} ${r.method} ${r.url} → ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
+const line = (r: WorldRequest, a: Answer) =>
+  `${r.operationId} ${r.method} ${r.url} → ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`;
 
 /** The refusal as the contract words it: status, code, the envelope. */
-const refusedAs = (a: Answer, status: number, code: string) => a.status === status && a.body?.status === 'error' && a.body?.error?.code === code && typeof a.body?.meta?.requestId === 'string';
+const refusedAs = (a: Answer, status: number, code: string) =>
+  a.status === status &&
+  a.body?.status === 'error' &&
+  a.body?.error?.code === code &&
+  typeof a.body?.meta?.requestId === 'string';
 
 let world: World;
 let them: OwnCompany;
@@ -137,7 +162,14 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const counts = { tenancy: 0, permission: 0, location: 0, sane: 0 };
 /** Swept operations a sweep left out because their request names nothing it applies to. */
 const notSwept = { tenancy: [] as string[], location: [] as string[] };
-const found = { leaks: [] as string[], tenancy: [] as string[], permission: [] as string[], location: [] as string[], writes: [] as string[], sanity: [] as string[] };
+const found = {
+  leaks: [] as string[],
+  tenancy: [] as string[],
+  permission: [] as string[],
+  location: [] as string[],
+  writes: [] as string[],
+  sanity: [] as string[],
+};
 
 beforeAll(async () => {
   receiver = await startReceiver();
@@ -148,8 +180,22 @@ beforeAll(async () => {
   // Every permission but one: an API key of A per permission (the test stage hashes keys at bcrypt
   // cost 4, vitest.config.ts, so 60 keys take well under a second to make and to verify).
   const permissions = [...new Set(swept.map((r) => r.permission!))];
-  await Promise.all(permissions.map(async (p) => without.set(p, await testKey(world.company.companyId, { name: `all but ${p}`, permissions: tenantPermissions.filter((q) => q !== p) }))));
-  limitedKey = await testKey(world.company.companyId, { name: 'all, other location', permissions: [...tenantPermissions], locationIds: [world.ids.otherLocation] });
+  await Promise.all(
+    permissions.map(async (p) =>
+      without.set(
+        p,
+        await testKey(world.company.companyId, {
+          name: `all but ${p}`,
+          permissions: tenantPermissions.filter((q) => q !== p),
+        }),
+      ),
+    ),
+  );
+  limitedKey = await testKey(world.company.companyId, {
+    name: 'all, other location',
+    permissions: [...tenantPermissions],
+    locationIds: [world.ids.otherLocation],
+  });
   before = await itemsOf([world.company.companyId, them.companyId]);
 }, 120_000);
 
@@ -185,7 +231,9 @@ describe('the sweeps read the route table', () => {
   });
 
   it('builds a request of the world for every route it sweeps', () => {
-    const unbuilt = [...requests.values()].filter((r) => r.missing.length).map((r) => `${r.operationId}: no ${r.missing.join(', ')}`);
+    const unbuilt = [...requests.values()]
+      .filter((r) => r.missing.length)
+      .map((r) => `${r.operationId}: no ${r.missing.join(', ')}`);
     expect(unbuilt).toEqual([]);
     expect(requests.size).toBe(swept.length);
   });
@@ -246,7 +294,8 @@ describe('sweeps', () => {
     await sane([...requests.values()].filter((r) => r.method === 'GET'));
     const rank = (r: WorldRequest) => Math.max(0, ...r.names.map((n) => creationOrder.indexOf(n)));
     for (const at of [...new Set(writes.map(rank))].sort((x, y) => y - x)) {
-      for (const deleting of [false, true]) await sane(writes.filter((r) => rank(r) === at && (r.method === 'DELETE') === deleting));
+      for (const deleting of [false, true])
+        await sane(writes.filter((r) => rank(r) === at && (r.method === 'DELETE') === deleting));
     }
     expect(found.sanity).toEqual([]);
   });

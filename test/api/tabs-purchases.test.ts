@@ -6,17 +6,34 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { stageItems, tabWithoutBooking } from '../support/stage-data';
-import { act, admin, book, eventsOf, expectRefused, keyWith, newPlace, theirAdmin, unknownUuid, type Place } from './bookings-helpers';
+import {
+  act,
+  admin,
+  book,
+  eventsOf,
+  expectRefused,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 import { useOwnCompany } from './setup-helpers';
 
 const own = useOwnCompany('Tabs and purchases');
 
-const order = (tabId: string, items: unknown[]) => call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items } });
-const pay = (tabId: string, body: Record<string, unknown>, key = admin()) => call('POST', `/api/v1/tabs/${tabId}/purchases`, { key, body: { paymentProvider: 'card', ...body } });
+const order = (tabId: string, items: unknown[]) =>
+  call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items } });
+const pay = (tabId: string, body: Record<string, unknown>, key = admin()) =>
+  call('POST', `/api/v1/tabs/${tabId}/purchases`, { key, body: { paymentProvider: 'card', ...body } });
 const tabItem = async (id: string) => (await stageItems()).find((i) => i.entity === 'TAB' && i.id === id);
 
 /** A seated booking at the place's first table with one order of `cents` on its tab. */
-async function openTab(place: Place, cents = 10000, extra: Record<string, unknown> = {}): Promise<{ bookingId: string; tabId: string }> {
+async function openTab(
+  place: Place,
+  cents = 10000,
+  extra: Record<string, unknown> = {},
+): Promise<{ bookingId: string; tabId: string }> {
   const b = await book(place, extra);
   expect((await act(b.id, 'seat', {})).status).toBe(200);
   expect((await order(b.tab.id, [{ name: 'Dinner', price: cents, quantity: 1 }])).status).toBe(200);
@@ -40,13 +57,37 @@ describe('POST /tabs/{tabId}/purchases', () => {
       [{ items: [{ unitPrice: 100, quantity: 1 }] }, '/items/0/name'],
       [{ items: [{ name: 'X', unitPrice: 100, quantity: 0 }] }, '/items/0/quantity'],
       [{ items: [{ name: 'X', unitPrice: 100, quantity: 1, vatRate: 12.345 }] }, '/items/0/vatRate'],
-      [{ items: [{ name: 'X', unitPrice: 100, quantity: 1, vatRate: 25 }], vatRows: [{ vatRate: 12, amount: 100 }] }, '/vatRows'],
-      [{ amount: 1000, vatRows: [{ vatRate: 25, amount: 600 }, { vatRate: 12, amount: 300 }] }, '/vatRows'],
-      [{ amount: 1000, vatRows: [{ vatRate: 25, amount: 500 }, { vatRate: 25, amount: 500 }] }, '/vatRows/1/vatRate'],
+      [
+        { items: [{ name: 'X', unitPrice: 100, quantity: 1, vatRate: 25 }], vatRows: [{ vatRate: 12, amount: 100 }] },
+        '/vatRows',
+      ],
+      [
+        {
+          amount: 1000,
+          vatRows: [
+            { vatRate: 25, amount: 600 },
+            { vatRate: 12, amount: 300 },
+          ],
+        },
+        '/vatRows',
+      ],
+      [
+        {
+          amount: 1000,
+          vatRows: [
+            { vatRate: 25, amount: 500 },
+            { vatRate: 25, amount: 500 },
+          ],
+        },
+        '/vatRows/1/vatRate',
+      ],
       [{ amount: 1000, vatRows: [{ vatRate: 25, amount: 1000, vat: 150 }] }, '/vatRows/0/vat'],
     ];
     for (const [body, path] of cases) {
-      const out = await call('POST', `/api/v1/tabs/${tabId}/purchases`, { key: admin(), body: { paymentProvider: 'card', ...body } });
+      const out = await call('POST', `/api/v1/tabs/${tabId}/purchases`, {
+        key: admin(),
+        body: { paymentProvider: 'card', ...body },
+      });
       expect(out.status, `${JSON.stringify(body)}: ${JSON.stringify(out.body)}`).toBe(400);
       expect(out.body.error.code).toBe('VALIDATION_FAILED');
       expect(JSON.stringify(out.body.error.details), JSON.stringify(body)).toContain(path);
@@ -56,23 +97,67 @@ describe('POST /tabs/{tabId}/purchases', () => {
 
   it("takes a line's name, price, VAT and cost center from its inventory item; given VAT rows are checked; a plain amount may carry rows", async () => {
     const place = await newPlace({}, 2);
-    const item = await call('POST', '/api/v1/items', { key: admin(), body: { locationId: place.id, name: 'Toast Skagen', price: 14500, vatRate: 12, categoryHandle: 'starters', costCenter: { code: '3010', name: 'Kitchen' } } });
+    const item = await call('POST', '/api/v1/items', {
+      key: admin(),
+      body: {
+        locationId: place.id,
+        name: 'Toast Skagen',
+        price: 14500,
+        vatRate: 12,
+        categoryHandle: 'starters',
+        costCenter: { code: '3010', name: 'Kitchen' },
+      },
+    });
     expect(item.status).toBe(200);
     const { tabId } = await openTab(place, 50000);
-    const byItem = await pay(tabId, { items: [{ itemId: item.body.data.id, quantity: 2 }], vatRows: [{ vatRate: 12, amount: 29000 }] });
+    const byItem = await pay(tabId, {
+      items: [{ itemId: item.body.data.id, quantity: 2 }],
+      vatRows: [{ vatRate: 12, amount: 29000 }],
+    });
     expect(byItem.status, JSON.stringify(byItem.body)).toBe(200);
     expect(byItem.body.data).toMatchObject({
-      items: [{ itemId: item.body.data.id, name: 'Toast Skagen', quantity: 2, unitPrice: 14500, amount: 29000, vatRate: 12, costCenter: { code: '3010', name: 'Kitchen' } }],
+      items: [
+        {
+          itemId: item.body.data.id,
+          name: 'Toast Skagen',
+          quantity: 2,
+          unitPrice: 14500,
+          amount: 29000,
+          vatRate: 12,
+          costCenter: { code: '3010', name: 'Kitchen' },
+        },
+      ],
       amount: 29000,
       vatRows: [{ vatRate: 12, amount: 29000, vat: 3107 }],
     });
-    const byAmount = await pay(tabId, { amount: 21000, serviceFee: 500, vatRows: [{ vatRate: 25, amount: 20000 }, { vatRate: 0, amount: 1000, vat: 0 }], providerReference: 'ch_42' });
-    expect(byAmount.body.data).toMatchObject({ items: [], amount: 21000, serviceFee: 500, total: 21500, providerReference: 'ch_42', vatRows: [{ vatRate: 25, amount: 20000, vat: 4000 }, { vatRate: 0, amount: 1000, vat: 0 }], tab: { status: 'closed' } });
+    const byAmount = await pay(tabId, {
+      amount: 21000,
+      serviceFee: 500,
+      vatRows: [
+        { vatRate: 25, amount: 20000 },
+        { vatRate: 0, amount: 1000, vat: 0 },
+      ],
+      providerReference: 'ch_42',
+    });
+    expect(byAmount.body.data).toMatchObject({
+      items: [],
+      amount: 21000,
+      serviceFee: 500,
+      total: 21500,
+      providerReference: 'ch_42',
+      vatRows: [
+        { vatRate: 25, amount: 20000, vat: 4000 },
+        { vatRate: 0, amount: 1000, vat: 0 },
+      ],
+      tab: { status: 'closed' },
+    });
 
     // The location's day totals: what the purchase summary will read (one item per local day; the
     // two purchases fall on one day unless they straddle the location's midnight: summed over days).
     const days = (await stageItems()).filter((i) => i.entity === 'PURCHASE_DAY' && i.locationId === place.id);
-    expect(days.map((d) => d.localDate).sort()).toEqual([...new Set([byItem.body.data.localDate, byAmount.body.data.localDate])].sort());
+    expect(days.map((d) => d.localDate).sort()).toEqual(
+      [...new Set([byItem.body.data.localDate, byAmount.body.data.localDate])].sort(),
+    );
     const expected: Record<string, number> = {
       n: 2,
       amount: 50000,
@@ -93,17 +178,27 @@ describe('POST /tabs/{tabId}/purchases', () => {
       'ccpsp|card||amount': 21000,
       'ccpsp|card||n': 1,
     };
-    const summed = Object.fromEntries(Object.keys(expected).map((k) => [k, days.reduce((sum, d) => sum + (Number(d[k]) || 0), 0)]));
+    const summed = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, days.reduce((sum, d) => sum + (Number(d[k]) || 0), 0)]),
+    );
     expect(summed).toEqual(expected);
 
     // An item of another location is 404, naming the line.
     const elsewhere = await newPlace({}, 1);
-    const theirs = await call('POST', '/api/v1/items', { key: admin(), body: { locationId: elsewhere.id, name: 'Elsewhere', price: 100, vatRate: 12, categoryHandle: 'starters' } });
+    const theirs = await call('POST', '/api/v1/items', {
+      key: admin(),
+      body: { locationId: elsewhere.id, name: 'Elsewhere', price: 100, vatRate: 12, categoryHandle: 'starters' },
+    });
     const { tabId: another } = await openTab(place, 1000, { tableIds: [place.tables[1]!.id] });
-    expectRefused(await pay(another, { items: [{ itemId: theirs.body.data.id, quantity: 1 }] }), 404, 'NOT_FOUND', '/items/0/itemId');
+    expectRefused(
+      await pay(another, { items: [{ itemId: theirs.body.data.id, quantity: 1 }] }),
+      404,
+      'NOT_FOUND',
+      '/items/0/itemId',
+    );
   });
 
-  it('answers 404 for an unknown tab or another company\'s, 422 when nothing is due, 403 without purchases.manage or outside the key\'s locations', async () => {
+  it("answers 404 for an unknown tab or another company's, 422 when nothing is due, 403 without purchases.manage or outside the key's locations", async () => {
     const place = await newPlace({}, 2);
     const { tabId } = await openTab(place);
     expectRefused(await pay(unknownUuid, { amount: 100 }), 404, 'NOT_FOUND');
@@ -112,7 +207,11 @@ describe('POST /tabs/{tabId}/purchases', () => {
     expectRefused(await pay(waiting.tab.id, { amount: 100 }), 422, 'UNPROCESSABLE', '/amount');
     expectRefused(await pay(tabId, { amount: 100 }, await keyWith(['purchases.read'])), 403, 'FORBIDDEN');
     const elsewhere = await newPlace({}, 1);
-    expectRefused(await pay(tabId, { amount: 100 }, await keyWith(['purchases.manage'], [elsewhere.id])), 403, 'FORBIDDEN');
+    expectRefused(
+      await pay(tabId, { amount: 100 }, await keyWith(['purchases.manage'], [elsewhere.id])),
+      403,
+      'FORBIDDEN',
+    );
     expect(await tabItem(tabId)).toMatchObject({ purchaseCount: 0 });
     expect((await pay(tabId, { amount: 100 }, await keyWith(['purchases.manage'], [place.id]))).status).toBe(200);
   });
@@ -122,11 +221,15 @@ describe('POST /tabs/{tabId}/purchases', () => {
     const { tabId } = await openTab(place, 9000);
     const first = await pay(tabId, { amount: 3000, paymentProvider: 'adyen', providerReference: 'psp-771' });
     expect(first.status).toBe(200);
-    const answers = await Promise.all([1, 2, 3].map(() => pay(tabId, { amount: 3000, paymentProvider: 'adyen', providerReference: 'psp-771' })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => pay(tabId, { amount: 3000, paymentProvider: 'adyen', providerReference: 'psp-771' })),
+    );
     for (const a of answers) expectRefused(a, 409, 'CONFLICT', '/providerReference');
     expect(await tabItem(tabId)).toMatchObject({ purchaseCount: 1, paidCents: 3000 });
     // Another provider's reference of the same text is another payment.
-    expect((await pay(tabId, { amount: 3000, paymentProvider: 'stripe', providerReference: 'psp-771' })).status).toBe(200);
+    expect((await pay(tabId, { amount: 3000, paymentProvider: 'stripe', providerReference: 'psp-771' })).status).toBe(
+      200,
+    );
   });
 
   it('concurrent payments of the whole bill: exactly one is taken, the tab closes once', async () => {
@@ -147,9 +250,14 @@ describe('a final payment racing a new order', () => {
     const place = await newPlace({}, 3);
     for (let round = 0; round < 3; round++) {
       const { tabId } = await openTab(place, 6000, { tableIds: [place.tables[round]!.id] });
-      const [paid, ordered] = await Promise.all([pay(tabId, { amount: 6000 }), order(tabId, [{ name: 'Dessert', price: 2500, quantity: 1 }])]);
+      const [paid, ordered] = await Promise.all([
+        pay(tabId, { amount: 6000 }),
+        order(tabId, [{ name: 'Dessert', price: 2500, quantity: 1 }]),
+      ]);
       expect([paid.status, ordered.status]).not.toEqual([409, 409]);
-      const orders = (await call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key: admin() })).body.data as { items: { price: number; quantity: number }[] }[];
+      const orders = (await call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key: admin() })).body.data as {
+        items: { price: number; quantity: number }[];
+      }[];
       const bill = orders.flatMap((o) => o.items).reduce((sum, l) => sum + l.price * l.quantity, 0);
       const tab = await tabItem(tabId);
       if (tab!.status === 'closed') {
@@ -178,23 +286,43 @@ describe('GET /tabs/{tabId}/purchases and recent-purchase-intent', () => {
     expect(first.body.data.map((p: { id: string }) => p.id)).toEqual(made.slice(0, 2));
     const cursor = first.body.meta.pagination.nextCursor;
     expect(cursor).toEqual(expect.any(String));
-    const second = await call('GET', `/api/v1/tabs/${tabId}/purchases?limit=2&cursor=${encodeURIComponent(cursor)}`, { key: admin() });
+    const second = await call('GET', `/api/v1/tabs/${tabId}/purchases?limit=2&cursor=${encodeURIComponent(cursor)}`, {
+      key: admin(),
+    });
     expect(second.body.data.map((p: { id: string }) => p.id)).toEqual(made.slice(2));
     expect(second.body.meta.pagination.nextCursor).toBeNull();
-    expectRefused(await call('GET', `/api/v1/tabs/${tabId}/purchases?limit=101`, { key: admin() }), 400, 'VALIDATION_FAILED', '/limit');
+    expectRefused(
+      await call('GET', `/api/v1/tabs/${tabId}/purchases?limit=101`, { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/limit',
+    );
 
     const recent = await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: own().keys.readonly });
     expect(recent.body.data).toMatchObject({ id: made[2], amount: 3000 });
-    for (const path of [`/api/v1/tabs/${unknownUuid}/purchases`, `/api/v1/tabs/${unknownUuid}/recent-purchase-intent`]) expectRefused(await call('GET', path, { key: admin() }), 404, 'NOT_FOUND');
+    for (const path of [`/api/v1/tabs/${unknownUuid}/purchases`, `/api/v1/tabs/${unknownUuid}/recent-purchase-intent`])
+      expectRefused(await call('GET', path, { key: admin() }), 404, 'NOT_FOUND');
     expectRefused(await call('GET', `/api/v1/tabs/${tabId}/purchases`, { key: theirAdmin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: theirAdmin() }), 404, 'NOT_FOUND');
-    expectRefused(await call('GET', `/api/v1/tabs/${tabId}/purchases`, { key: await keyWith(['tabs.read']) }), 403, 'FORBIDDEN');
-    expectRefused(await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: await keyWith(['purchases.read']) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: theirAdmin() }),
+      404,
+      'NOT_FOUND',
+    );
+    expectRefused(
+      await call('GET', `/api/v1/tabs/${tabId}/purchases`, { key: await keyWith(['tabs.read']) }),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await call('GET', `/api/v1/tabs/${tabId}/recent-purchase-intent`, { key: await keyWith(['purchases.read']) }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('POST /purchases/{purchaseIntentId}/picked-up', () => {
-  it('records pickedUpAt once: repeats, concurrent too, answer the same; 404 unknown or another company\'s; 403 without purchases.update', async () => {
+  it("records pickedUpAt once: repeats, concurrent too, answer the same; 404 unknown or another company's; 403 without purchases.update", async () => {
     const place = await newPlace({}, 1);
     const { tabId } = await openTab(place);
     const purchase = (await pay(tabId, { amount: 2500 })).body.data;
@@ -214,39 +342,81 @@ describe('POST /purchases/{purchaseIntentId}/picked-up', () => {
     expectRefused(await call('POST', `/api/v1/purchases/${unknownUuid}/picked-up`, { key: admin() }), 404, 'NOT_FOUND');
     expectRefused(await call('POST', path, { key: theirAdmin() }), 404, 'NOT_FOUND');
     expectRefused(await call('POST', path, { key: await keyWith(['purchases.read']) }), 403, 'FORBIDDEN');
-    expectRefused(await call('POST', '/api/v1/purchases/not-a-uuid/picked-up', { key: admin() }), 400, 'VALIDATION_FAILED');
+    expectRefused(
+      await call('POST', '/api/v1/purchases/not-a-uuid/picked-up', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
 describe('GET /purchases/refund-reasons', () => {
   it("answers the defaults for a location of the company; 400 without locationId; 404 for another company's; 403 outside the key's locations", async () => {
     const place = await newPlace({}, 1);
-    const out = await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, { key: own().keys.readonly });
+    const out = await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, {
+      key: own().keys.readonly,
+    });
     expect(out.status).toBe(200);
     expect(out.body.data.locationId).toBe(place.id);
-    expect(out.body.data.reasons.map((r: { code: string }) => r.code)).toEqual(['customer_request', 'wrong_item', 'quality_issue', 'long_wait', 'duplicate_payment', 'other']);
-    expectRefused(await call('GET', '/api/v1/purchases/refund-reasons', { key: admin() }), 400, 'VALIDATION_FAILED', '/locationId');
-    expectRefused(await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, { key: theirAdmin() }), 404, 'NOT_FOUND');
+    expect(out.body.data.reasons.map((r: { code: string }) => r.code)).toEqual([
+      'customer_request',
+      'wrong_item',
+      'quality_issue',
+      'long_wait',
+      'duplicate_payment',
+      'other',
+    ]);
+    expectRefused(
+      await call('GET', '/api/v1/purchases/refund-reasons', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/locationId',
+    );
+    expectRefused(
+      await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, { key: theirAdmin() }),
+      404,
+      'NOT_FOUND',
+    );
     const elsewhere = await newPlace({}, 1);
-    expectRefused(await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, { key: await keyWith(['purchases.read'], [elsewhere.id]) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('GET', `/api/v1/purchases/refund-reasons?locationId=${place.id}`, {
+        key: await keyWith(['purchases.read'], [elsewhere.id]),
+      }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('POST /tabs/{tabId}/anonymous-members', () => {
-  it('counts an anonymous guest on the tab and answers it; 409 once closed; 404 unknown or another company\'s; 403 without tabs.update', async () => {
+  it("counts an anonymous guest on the tab and answers it; 409 once closed; 404 unknown or another company's; 403 without tabs.update", async () => {
     const place = await newPlace({}, 1);
     const { tabId } = await openTab(place, 3000);
     const since = new Date().toISOString();
     const path = `/api/v1/tabs/${tabId}/anonymous-members`;
     const one = await call('POST', path, { key: admin() });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
-    expect(one.body.data).toMatchObject({ id: tabId, status: 'open', anonymousMembers: 1, orderCount: 1, purchaseCount: 0, paidCents: 0 });
+    expect(one.body.data).toMatchObject({
+      id: tabId,
+      status: 'open',
+      anonymousMembers: 1,
+      orderCount: 1,
+      purchaseCount: 0,
+      paidCents: 0,
+    });
     const two = await call('POST', path, { key: await keyWith(['tabs.update']) });
     expect(two.body.data.anonymousMembers).toBe(2);
     expect(await tabItem(tabId)).toMatchObject({ anonymousMembers: 2, version: one.body.data.version + 1 });
-    expect((await eventsOf('tab.updated', tabId, since)).map((e) => e.changes)).toEqual([{ anonymousMembers: 1 }, { anonymousMembers: 2 }]);
+    expect((await eventsOf('tab.updated', tabId, since)).map((e) => e.changes)).toEqual([
+      { anonymousMembers: 1 },
+      { anonymousMembers: 2 },
+    ]);
 
-    expectRefused(await call('POST', `/api/v1/tabs/${unknownUuid}/anonymous-members`, { key: admin() }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', `/api/v1/tabs/${unknownUuid}/anonymous-members`, { key: admin() }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefused(await call('POST', path, { key: theirAdmin() }), 404, 'NOT_FOUND');
     expectRefused(await call('POST', path, { key: await keyWith(['tabs.read']) }), 403, 'FORBIDDEN');
     await pay(tabId, { amount: 3000 });
@@ -266,15 +436,27 @@ describe('POST /tabs/close-all', () => {
     const other = await openTab(b);
     const since = new Date().toISOString();
 
-    expectRefused(await call('POST', '/api/v1/tabs/close-all', { key: await keyWith(['tabs.update']) }), 403, 'FORBIDDEN');
-    const first = await call('POST', '/api/v1/tabs/close-all', { key: admin(), headers: { 'X-Location-Id': String(a.id) } });
+    expectRefused(
+      await call('POST', '/api/v1/tabs/close-all', { key: await keyWith(['tabs.update']) }),
+      403,
+      'FORBIDDEN',
+    );
+    const first = await call('POST', '/api/v1/tabs/close-all', {
+      key: admin(),
+      headers: { 'X-Location-Id': String(a.id) },
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data).toEqual({ locationIds: [a.id], closed: 3, skipped: 0, more: false });
-    for (const id of [one.tabId, two.tabId, bar.id]) expect(await tabItem(id)).toMatchObject({ status: 'closed', closedAt: expect.any(String) });
+    for (const id of [one.tabId, two.tabId, bar.id])
+      expect(await tabItem(id)).toMatchObject({ status: 'closed', closedAt: expect.any(String) });
     // Tabs before arrival and other locations' tabs are not touched.
     expect(await tabItem(waiting.tab.id)).toMatchObject({ status: 'pre_arrival' });
     expect(await tabItem(other.tabId)).toMatchObject({ status: 'open' });
-    expect((await stageItems()).filter((i) => i.entity === 'OPEN_TAB' && [one.bookingId, two.bookingId].includes(String(i.bookingId)))).toEqual([]);
+    expect(
+      (await stageItems()).filter(
+        (i) => i.entity === 'OPEN_TAB' && [one.bookingId, two.bookingId].includes(String(i.bookingId)),
+      ),
+    ).toEqual([]);
     const [event] = await eventsOf('tab.closed', one.tabId, since);
     expect(event!.data).toMatchObject({ status: 'closed', reason: 'close_all', locationId: a.id });
     // The table is free: the waiting party is seated there.
@@ -292,16 +474,24 @@ describe('POST /tabs/close-all', () => {
     expect(all.body.data.locationIds).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(await tabItem(waiting.tab.id)).toMatchObject({ status: 'closed' });
     expect((await call('POST', '/api/v1/tabs/close-all', { key: admin() })).body.data).toMatchObject({ closed: 0 });
-    expectRefused(await call('POST', '/api/v1/tabs/close-all', { key: await keyWith(['tabs.manage'], [b.id]), headers: { 'X-Location-Id': String(a.id) } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', '/api/v1/tabs/close-all', {
+        key: await keyWith(['tabs.manage'], [b.id]),
+        headers: { 'X-Location-Id': String(a.id) },
+      }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('reviews', () => {
-  it('bounds rating and tags (400); POST 404 for an unknown purchase or another company\'s; 403 without reviews.create / reviews.read', async () => {
+  it("bounds rating and tags (400); POST 404 for an unknown purchase or another company's; 403 without reviews.create / reviews.read", async () => {
     const place = await newPlace({}, 1);
     const { tabId } = await openTab(place);
     const purchase = (await pay(tabId, { amount: 1000 })).body.data;
-    const post = (body: Record<string, unknown>, key = admin()) => call('POST', '/api/v1/reviews', { key, body: { purchaseIntentId: purchase.id, rating: 4, ...body } });
+    const post = (body: Record<string, unknown>, key = admin()) =>
+      call('POST', '/api/v1/reviews', { key, body: { purchaseIntentId: purchase.id, rating: 4, ...body } });
     const bad: [Record<string, unknown>, string][] = [
       [{ rating: 0 }, '/rating'],
       [{ rating: 6 }, '/rating'],

@@ -17,23 +17,37 @@ beforeAll(async () => {
   there = (await newLocation('Variants annex')).id;
 });
 
-const sizes = [{ name: 'Small', price: 0 }, { name: 'Medium', price: 1000 }, { name: 'Large', price: 2000 }];
+const sizes = [
+  { name: 'Small', price: 0 },
+  { name: 'Medium', price: 1000 },
+  { name: 'Large', price: 2000 },
+];
 async function newGroup(extra: Record<string, unknown> = {}, key = admin()) {
-  const out = await call('POST', '/api/v1/variant-groups', { key, body: { locationId: here, name: 'Size', type: 'single', variants: sizes, ...extra } });
+  const out = await call('POST', '/api/v1/variant-groups', {
+    key,
+    body: { locationId: here, name: 'Size', type: 'single', variants: sizes, ...extra },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data as Record<string, any>;
 }
 async function newItem(locationId = here) {
-  const out = await call('POST', '/api/v1/items', { key: admin(), body: { locationId, name: 'Cola', price: 3500, vatRate: 12, categoryHandle: 'drinks' } });
+  const out = await call('POST', '/api/v1/items', {
+    key: admin(),
+    body: { locationId, name: 'Cola', price: 3500, vatRate: 12, categoryHandle: 'drinks' },
+  });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data as Record<string, any>;
 }
 const get = (id: number, key = admin()) => call('GET', `/api/v1/variant-groups/${id}`, { key });
-const patchGroup = (id: number, body: unknown, key = admin()) => call('PATCH', `/api/v1/variant-groups/${id}`, { key, body });
-const addVariant = (groupId: number, body: unknown, key = admin()) => call('POST', `/api/v1/variant-groups/${groupId}/variants`, { key, body });
-const patchVariant = (id: number, body: unknown, key = admin()) => call('PATCH', `/api/v1/variants/${id}`, { key, body });
+const patchGroup = (id: number, body: unknown, key = admin()) =>
+  call('PATCH', `/api/v1/variant-groups/${id}`, { key, body });
+const addVariant = (groupId: number, body: unknown, key = admin()) =>
+  call('POST', `/api/v1/variant-groups/${groupId}/variants`, { key, body });
+const patchVariant = (id: number, body: unknown, key = admin()) =>
+  call('PATCH', `/api/v1/variants/${id}`, { key, body });
 const deleteVariant = (id: number, key = admin()) => call('DELETE', `/api/v1/variants/${id}`, { key });
-const link = (id: number, itemId: number, key = admin()) => call('POST', `/api/v1/variants/${id}/link`, { key, body: { itemId } });
+const link = (id: number, itemId: number, key = admin()) =>
+  call('POST', `/api/v1/variants/${id}/link`, { key, body: { itemId } });
 const unlink = (id: number, key = admin()) => call('POST', `/api/v1/variants/${id}/unlink`, { key });
 const listIds = async (query: string) => {
   const out = await call('GET', `/api/v1/variant-groups?${query}`, { key: admin() });
@@ -46,7 +60,16 @@ describe('variant groups: the happy path', () => {
     const since = new Date().toISOString();
     const created = await call('POST', '/api/v1/variant-groups', {
       key: admin(),
-      body: { locationId: here, name: 'Sides', type: 'multiple', description: 'Pick two', min: 1, max: 2, useChildCoursing: true, variants: [{ name: 'Fries', price: 0 }, { name: 'Salad' }, { name: 'Mash', price: 500 }] },
+      body: {
+        locationId: here,
+        name: 'Sides',
+        type: 'multiple',
+        description: 'Pick two',
+        min: 1,
+        max: 2,
+        useChildCoursing: true,
+        variants: [{ name: 'Fries', price: 0 }, { name: 'Salad' }, { name: 'Mash', price: 500 }],
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const group = created.body.data;
@@ -62,9 +85,36 @@ describe('variant groups: the happy path', () => {
       useChildCoursing: true,
       variantCount: 3,
       variants: [
-        { id: expect.any(Number), groupId: group.id, locationId: here, name: 'Fries', price: 0, itemId: null, createdAt: group.createdAt, updatedAt: group.createdAt },
-        { id: expect.any(Number), groupId: group.id, locationId: here, name: 'Salad', price: 0, itemId: null, createdAt: group.createdAt, updatedAt: group.createdAt },
-        { id: expect.any(Number), groupId: group.id, locationId: here, name: 'Mash', price: 500, itemId: null, createdAt: group.createdAt, updatedAt: group.createdAt },
+        {
+          id: expect.any(Number),
+          groupId: group.id,
+          locationId: here,
+          name: 'Fries',
+          price: 0,
+          itemId: null,
+          createdAt: group.createdAt,
+          updatedAt: group.createdAt,
+        },
+        {
+          id: expect.any(Number),
+          groupId: group.id,
+          locationId: here,
+          name: 'Salad',
+          price: 0,
+          itemId: null,
+          createdAt: group.createdAt,
+          updatedAt: group.createdAt,
+        },
+        {
+          id: expect.any(Number),
+          groupId: group.id,
+          locationId: here,
+          name: 'Mash',
+          price: 500,
+          itemId: null,
+          createdAt: group.createdAt,
+          updatedAt: group.createdAt,
+        },
       ],
       version: 1,
       createdAt: expect.stringMatching(/Z$/),
@@ -74,7 +124,14 @@ describe('variant groups: the happy path', () => {
 
     const updated = await patchGroup(group.id, { name: 'Sides', isVisible: false, max: 3, description: null });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
-    expect(updated.body.data).toEqual({ ...group, isVisible: false, max: 3, description: null, version: 2, updatedAt: expect.stringMatching(/Z$/) });
+    expect(updated.body.data).toEqual({
+      ...group,
+      isVisible: false,
+      max: 3,
+      description: null,
+      version: 2,
+      updatedAt: expect.stringMatching(/Z$/),
+    });
     expect((await get(group.id)).body.data).toEqual(updated.body.data);
 
     const deleted = await call('DELETE', `/api/v1/variant-groups/${group.id}`, { key: admin() });
@@ -82,7 +139,9 @@ describe('variant groups: the happy path', () => {
     expect(deleted.body.data).toEqual(updated.body.data);
     // Gone from gets, lists and every change; its variants with it.
     expectRefused(await get(group.id), 404, 'NOT_FOUND');
-    expect((await listIds(`locationId=${here}&limit=100`)).data.map((g: { id: number }) => g.id)).not.toContain(group.id);
+    expect((await listIds(`locationId=${here}&limit=100`)).data.map((g: { id: number }) => g.id)).not.toContain(
+      group.id,
+    );
     expectRefused(await patchGroup(group.id, { name: 'Back' }), 404, 'NOT_FOUND');
     expectRefused(await call('DELETE', `/api/v1/variant-groups/${group.id}`, { key: admin() }), 404, 'NOT_FOUND');
     expectRefused(await addVariant(group.id, { name: 'Rice' }), 404, 'NOT_FOUND');
@@ -91,7 +150,12 @@ describe('variant groups: the happy path', () => {
     expectRefused(await link(variantId, (await newItem()).id), 404, 'NOT_FOUND');
 
     const [createdEvent] = await eventsOf('variant-group.created', String(group.id), since);
-    expect(createdEvent).toMatchObject({ resource: 'variant-group', resourceId: String(group.id), data: group, changes: null });
+    expect(createdEvent).toMatchObject({
+      resource: 'variant-group',
+      resourceId: String(group.id),
+      data: group,
+      changes: null,
+    });
     const [updatedEvent] = await eventsOf('variant-group.updated', String(group.id), since);
     expect(updatedEvent!.changes).toEqual({ isVisible: false, max: 3, description: null });
     expect(updatedEvent!.data).toEqual(updated.body.data);
@@ -105,7 +169,16 @@ describe('variant groups: the happy path', () => {
     const added = await addVariant(group.id, { name: 'Cheese', price: 1500 });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const variant = added.body.data;
-    expect(variant).toEqual({ id: expect.any(Number), groupId: group.id, locationId: here, name: 'Cheese', price: 1500, itemId: null, createdAt: expect.any(String), updatedAt: variant.createdAt });
+    expect(variant).toEqual({
+      id: expect.any(Number),
+      groupId: group.id,
+      locationId: here,
+      name: 'Cheese',
+      price: 1500,
+      itemId: null,
+      createdAt: expect.any(String),
+      updatedAt: variant.createdAt,
+    });
     expect((await get(group.id)).body.data).toMatchObject({ variantCount: 1, variants: [variant], version: 2 });
 
     const renamed = await patchVariant(variant.id, { name: 'Cheddar', price: 1500 });
@@ -198,7 +271,12 @@ describe('variant groups: listing', () => {
     expect((await call('DELETE', `/api/v1/variant-groups/${a.id}`, { key: admin() })).status).toBe(200);
     expect((await listIds(`locationId=${place}`)).meta.pagination.total).toBe(2);
     expect((await listIds(`locationId=${place}&type=single`)).meta.pagination.total).toBe(0);
-    expectRefused(await call('GET', '/api/v1/variant-groups?type=combo', { key: admin() }), 400, 'VALIDATION_FAILED', '/type');
+    expectRefused(
+      await call('GET', '/api/v1/variant-groups?type=combo', { key: admin() }),
+      400,
+      'VALIDATION_FAILED',
+      '/type',
+    );
   });
 
   it('a location with live variant groups is not deleted; one with only deleted groups is', async () => {
@@ -212,7 +290,11 @@ describe('variant groups: listing', () => {
 
 describe('variant groups: bounds', () => {
   it('min ≤ max, a single group picks one, and bounds stay within the live variants (quantity groups aside)', async () => {
-    const create = (extra: Record<string, unknown>) => call('POST', '/api/v1/variant-groups', { key: admin(), body: { locationId: here, name: 'G', type: 'multiple', variants: sizes, ...extra } });
+    const create = (extra: Record<string, unknown>) =>
+      call('POST', '/api/v1/variant-groups', {
+        key: admin(),
+        body: { locationId: here, name: 'G', type: 'multiple', variants: sizes, ...extra },
+      });
     expectRefused(await create({ min: 3, max: 2 }), 400, 'VALIDATION_FAILED', '/min');
     expectRefused(await create({ min: 4 }), 400, 'VALIDATION_FAILED', '/min');
     expectRefused(await create({ max: 4 }), 400, 'VALIDATION_FAILED', '/max');
@@ -225,9 +307,24 @@ describe('variant groups: bounds', () => {
     expectRefused(await create({ name: '' }), 400, 'VALIDATION_FAILED', '/name');
     expectRefused(await create({ type: 'combo' }), 400, 'VALIDATION_FAILED', '/type');
     expectRefused(await create({ description: 'x'.repeat(1001) }), 400, 'VALIDATION_FAILED', '/description');
-    expectRefused(await create({ variants: Array.from({ length: 51 }, (_, i) => ({ name: `V${i}` })) }), 400, 'VALIDATION_FAILED', '/variants');
-    expectRefused(await create({ variants: [{ name: 'x', price: -1 }] }), 400, 'VALIDATION_FAILED', '/variants/0/price');
-    expectRefused(await create({ variants: [{ name: 'x', itemId: 1 }] }), 400, 'VALIDATION_FAILED', '/variants/0/itemId');
+    expectRefused(
+      await create({ variants: Array.from({ length: 51 }, (_, i) => ({ name: `V${i}` })) }),
+      400,
+      'VALIDATION_FAILED',
+      '/variants',
+    );
+    expectRefused(
+      await create({ variants: [{ name: 'x', price: -1 }] }),
+      400,
+      'VALIDATION_FAILED',
+      '/variants/0/price',
+    );
+    expectRefused(
+      await create({ variants: [{ name: 'x', itemId: 1 }] }),
+      400,
+      'VALIDATION_FAILED',
+      '/variants/0/itemId',
+    );
     expectRefused(await create({ locationId: 999_999_999 }), 404, 'NOT_FOUND');
     // The edges themselves are accepted; a quantity group is not bounded by its variants.
     expect((await create({ min: 3, max: 3 })).status).toBe(200);
@@ -258,7 +355,12 @@ describe('variant groups: bounds', () => {
     expectRefused(await get(999_999_999), 404, 'NOT_FOUND');
     expectRefused(await patchVariant(group.variants[0].id, {}), 400, 'VALIDATION_FAILED');
     expectRefused(await patchVariant(group.variants[0].id, { itemId: 1 }), 400, 'VALIDATION_FAILED');
-    expectRefused(await call('POST', `/api/v1/variants/${group.variants[0].id}/link`, { key: admin(), body: {} }), 400, 'VALIDATION_FAILED', '/itemId');
+    expectRefused(
+      await call('POST', `/api/v1/variants/${group.variants[0].id}/link`, { key: admin(), body: {} }),
+      400,
+      'VALIDATION_FAILED',
+      '/itemId',
+    );
   });
 });
 
@@ -269,7 +371,14 @@ describe('variant groups: permissions and the tenant wall', () => {
     const reader = await keyWith(['variant_groups.read']);
     expect((await get(group.id, reader)).status).toBe(200);
     expect((await call('GET', `/api/v1/variant-groups?locationId=${here}`, { key: reader })).status).toBe(200);
-    expectRefused(await call('POST', '/api/v1/variant-groups', { key: reader, body: { locationId: here, name: 'x', type: 'quantity' } }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('POST', '/api/v1/variant-groups', {
+        key: reader,
+        body: { locationId: here, name: 'x', type: 'quantity' },
+      }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await patchGroup(group.id, { name: 'x' }, reader), 403, 'FORBIDDEN');
     expectRefused(await call('DELETE', `/api/v1/variant-groups/${group.id}`, { key: reader }), 403, 'FORBIDDEN');
     expectRefused(await addVariant(group.id, { name: 'x' }, reader), 403, 'FORBIDDEN');
@@ -288,7 +397,10 @@ describe('variant groups: permissions and the tenant wall', () => {
   });
 
   it("hides another company's groups and variants (404)", async () => {
-    const theirs = await call('POST', '/api/v1/variant-groups', { key: theirAdmin(), body: { locationId: theirLocation(), name: 'Theirs', type: 'single', variants: [{ name: 'Only' }] } });
+    const theirs = await call('POST', '/api/v1/variant-groups', {
+      key: theirAdmin(),
+      body: { locationId: theirLocation(), name: 'Theirs', type: 'single', variants: [{ name: 'Only' }] },
+    });
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
     const group = theirs.body.data;
     const variantId = group.variants[0].id;
@@ -300,9 +412,19 @@ describe('variant groups: permissions and the tenant wall', () => {
     expectRefused(await deleteVariant(variantId), 404, 'NOT_FOUND');
     expectRefused(await unlink(variantId), 404, 'NOT_FOUND');
     expect((await listIds('limit=100')).data.map((g: { id: number }) => g.id)).not.toContain(group.id);
-    expectRefused(await call('POST', '/api/v1/variant-groups', { key: admin(), body: { locationId: theirLocation(), name: 'x', type: 'quantity' } }), 404, 'NOT_FOUND');
+    expectRefused(
+      await call('POST', '/api/v1/variant-groups', {
+        key: admin(),
+        body: { locationId: theirLocation(), name: 'x', type: 'quantity' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     // Nor can a variant of ours link to their item.
-    const theirItem = await call('POST', '/api/v1/items', { key: theirAdmin(), body: { locationId: theirLocation(), name: 'Theirs', price: 1, vatRate: 25, categoryHandle: 'x' } });
+    const theirItem = await call('POST', '/api/v1/items', {
+      key: theirAdmin(),
+      body: { locationId: theirLocation(), name: 'Theirs', price: 1, vatRate: 25, categoryHandle: 'x' },
+    });
     const mine = await newGroup();
     expectRefused(await link(mine.variants[0].id, theirItem.body.data.id), 404, 'NOT_FOUND', '/itemId');
     expect((await call('GET', `/api/v1/variant-groups/${group.id}`, { key: theirAdmin() })).body.data).toEqual(group);

@@ -6,7 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, company, type Answer } from '../support/http';
-import { admin, dayAhead, eventsOf, expectRefused, getBooking, keyWith, newPlace, theirAdmin, theirLocation, unknownUuid, type Place } from './bookings-helpers';
+import {
+  admin,
+  dayAhead,
+  eventsOf,
+  expectRefused,
+  getBooking,
+  keyWith,
+  newPlace,
+  theirAdmin,
+  theirLocation,
+  unknownUuid,
+  type Place,
+} from './bookings-helpers';
 import { useOwnCompany } from './setup-helpers';
 
 useOwnCompany('Waitlist company');
@@ -31,8 +43,14 @@ async function joined(place: Place, extra: Record<string, unknown> = {}): Promis
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
 }
-const offer = (id: string, body: Record<string, unknown>, key = admin()) => call('POST', `${base}/${id}/offer`, { key, body });
-const offerBody = (place: Place, extra: Record<string, unknown> = {}) => ({ tableIds: [place.tables[0]!.id], startTime: '19:00', endTime: '21:00', ...extra });
+const offer = (id: string, body: Record<string, unknown>, key = admin()) =>
+  call('POST', `${base}/${id}/offer`, { key, body });
+const offerBody = (place: Place, extra: Record<string, unknown> = {}) => ({
+  tableIds: [place.tables[0]!.id],
+  startTime: '19:00',
+  endTime: '21:00',
+  ...extra,
+});
 async function offered(place: Place, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const e = await joined(place);
   const out = await offer(e.id, offerBody(place, extra));
@@ -40,9 +58,23 @@ async function offered(place: Place, extra: Record<string, unknown> = {}): Promi
   return out.body.data;
 }
 const byCode = (code: string, op?: 'accept' | 'decline' | 'leave') =>
-  op === undefined ? call('GET', `${base}/by-code/${code}`) : call(op === 'leave' ? 'DELETE' : 'POST', `${base}/by-code/${code}/${op}`);
+  op === undefined
+    ? call('GET', `${base}/by-code/${code}`)
+    : call(op === 'leave' ? 'DELETE' : 'POST', `${base}/by-code/${code}/${op}`);
 const bookTable = (place: Place, tableId: string, startTime = '19:30') =>
-  call('POST', '/api/v1/bookings', { key: admin(), body: { locationId: place.id, bookingDate: date, startTime, endTime: '21:00', timezone: place.timezone, guestCount: 2, tableIds: [tableId], guestName: 'Normal Booker' } });
+  call('POST', '/api/v1/bookings', {
+    key: admin(),
+    body: {
+      locationId: place.id,
+      bookingDate: date,
+      startTime,
+      endTime: '21:00',
+      timezone: place.timezone,
+      guestCount: 2,
+      tableIds: [tableId],
+      guestName: 'Normal Booker',
+    },
+  });
 const since = () => new Date(Date.now() - 1000).toISOString();
 
 describe('POST /api/v1/booking-waitlist', () => {
@@ -79,11 +111,21 @@ describe('POST /api/v1/booking-waitlist', () => {
 
   it('refuses what is not valid: 400 naming the field, 422 for a date that has passed, 404 for another location', async () => {
     const place = await newPlace();
-    expectRefused(await join(joinBody(place, { guestName: undefined, guestEmail: undefined })), 400, 'VALIDATION_FAILED', '/guestName');
+    expectRefused(
+      await join(joinBody(place, { guestName: undefined, guestEmail: undefined })),
+      400,
+      'VALIDATION_FAILED',
+      '/guestName',
+    );
     expectRefused(await join(joinBody(place, { partySize: 0 })), 400, 'VALIDATION_FAILED', '/partySize');
     expectRefused(await join(joinBody(place, { partySize: 101 })), 400, 'VALIDATION_FAILED', '/partySize');
     expect((await join(joinBody(place, { partySize: 100 }))).status).toBe(200);
-    expectRefused(await join(joinBody(place, { windowStart: '21:00', windowEnd: '18:00' })), 400, 'VALIDATION_FAILED', '/windowEnd');
+    expectRefused(
+      await join(joinBody(place, { windowStart: '21:00', windowEnd: '18:00' })),
+      400,
+      'VALIDATION_FAILED',
+      '/windowEnd',
+    );
     expectRefused(await join(joinBody(place, { windowStart: '24:00' })), 400, 'VALIDATION_FAILED', '/windowStart');
     expectRefused(await join(joinBody(place, { desiredDate: '2026-02-30' })), 400, 'VALIDATION_FAILED', '/desiredDate');
     expectRefused(await join(joinBody(place, { color: 'red' })), 400, 'VALIDATION_FAILED');
@@ -135,7 +177,11 @@ describe('GET /api/v1/booking-waitlist and /{id}', () => {
     expectRefused(await call('GET', `${base}?date=tomorrow`, { key: admin() }), 400, 'VALIDATION_FAILED', '/date');
     expectRefused(await call('GET', `${base}/not-a-uuid`, { key: admin() }), 400, 'VALIDATION_FAILED');
     expectRefused(await call('GET', base, { key: await keyWith(['bookings.create']) }), 403, 'FORBIDDEN');
-    expectRefused(await call('GET', `${base}/${e.id}`, { key: await keyWith(['bookings.read'], [theirLocation()]) }), 403, 'FORBIDDEN');
+    expectRefused(
+      await call('GET', `${base}/${e.id}`, { key: await keyWith(['bookings.read'], [theirLocation()]) }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await call('GET', `${base}/${e.id}`, { key: theirAdmin() }), 404, 'NOT_FOUND');
     expectRefused(await call('GET', `${base}/${unknownUuid}`, { key: admin() }), 404, 'NOT_FOUND');
     expectRefused(await call('GET', `${base}?locationId=${place.id}`, { key: theirAdmin() }), 404, 'NOT_FOUND');
@@ -151,14 +197,28 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     const out = await offer(e.id, offerBody(place, { holdMinutes: 30 }));
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     const o = out.body.data;
-    expect(o).toMatchObject({ id: e.id, status: 'offered', version: 2, offer: { tableIds: [place.tables[0]!.id], bookingDate: date, startTime: '19:00', endTime: '21:00', timezone: place.timezone } });
+    expect(o).toMatchObject({
+      id: e.id,
+      status: 'offered',
+      version: 2,
+      offer: {
+        tableIds: [place.tables[0]!.id],
+        bookingDate: date,
+        startTime: '19:00',
+        endTime: '21:00',
+        timezone: place.timezone,
+      },
+    });
     const expires = Date.parse(o.offer.expiresAt);
     expect(expires).toBeGreaterThanOrEqual(before + 30 * 60_000);
     expect(expires - Date.parse(o.offer.offeredAt)).toBe(30 * 60_000);
     expectRefused(await bookTable(place, place.tables[0]!.id), 409, 'CONFLICT');
     expect((await bookTable(place, place.tables[1]!.id)).status).toBe(200);
     expect((await eventsOf('waitlist.offered', e.id, t0)).map((ev) => ev.data.status)).toEqual(['offered']);
-    expect((await byCode(e.code)).body.data).toMatchObject({ status: 'offered', offer: { expiresAt: o.offer.expiresAt } });
+    expect((await byCode(e.code)).body.data).toMatchObject({
+      status: 'offered',
+      offer: { expiresAt: o.offer.expiresAt },
+    });
   });
 
   it('refuses bounds (400), unknown tables (404), small tables, past times and party rules (422), a taken table and a second offer (409)', async () => {
@@ -170,24 +230,59 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     expectRefused(await offer(e.id, { startTime: '19:00' }), 400, 'VALIDATION_FAILED', '/tableIds');
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [unknownUuid] })), 404, 'NOT_FOUND', '/tableIds/0');
     expectRefused(await offer(e.id, offerBody(place, { bookingDate: date })), 400, 'VALIDATION_FAILED');
-    const tonight = await joined(place, { desiredDate: new Date().toLocaleDateString('sv-SE', { timeZone: place.timezone }), windowStart: '00:00' });
-    expectRefused(await offer(tonight.id, offerBody(place, { startTime: '00:00', endTime: '01:00' })), 422, 'UNPROCESSABLE', '/startTime');
+    const tonight = await joined(place, {
+      desiredDate: new Date().toLocaleDateString('sv-SE', { timeZone: place.timezone }),
+      windowStart: '00:00',
+    });
+    expectRefused(
+      await offer(tonight.id, offerBody(place, { startTime: '00:00', endTime: '01:00' })),
+      422,
+      'UNPROCESSABLE',
+      '/startTime',
+    );
     const big = await joined(place, { partySize: 9 });
-    expectRefused(await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id] })), 422, 'UNPROCESSABLE', '/tableIds');
-    expectRefused(await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] })), 422, 'UNPROCESSABLE', '/settings/maxPartySize');
+    expectRefused(
+      await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id] })),
+      422,
+      'UNPROCESSABLE',
+      '/tableIds',
+    );
+    expectRefused(
+      await offer(big.id, offerBody(place, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] })),
+      422,
+      'UNPROCESSABLE',
+      '/settings/maxPartySize',
+    );
     expect((await bookTable(place, place.tables[2]!.id)).status).toBe(200);
-    expectRefused(await offer(e.id, offerBody(place, { tableIds: [place.tables[2]!.id] })), 409, 'CONFLICT', '/tableIds/0');
+    expectRefused(
+      await offer(e.id, offerBody(place, { tableIds: [place.tables[2]!.id] })),
+      409,
+      'CONFLICT',
+      '/tableIds/0',
+    );
     expect((await offer(e.id, offerBody(place))).status).toBe(200);
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [place.tables[1]!.id] })), 409, 'CONFLICT');
     // Nothing of the refused offers stayed: the entry moved once.
-    expect((await call('GET', `${base}/${e.id}`, { key: admin() })).body.data).toMatchObject({ status: 'offered', version: 2, offer: { tableIds: [place.tables[0]!.id] } });
+    expect((await call('GET', `${base}/${e.id}`, { key: admin() })).body.data).toMatchObject({
+      status: 'offered',
+      version: 2,
+      offer: { tableIds: [place.tables[0]!.id] },
+    });
   });
 
   it('needs bookings.manage; other companies and other locations cannot offer', async () => {
     const place = await newPlace();
     const e = await joined(place);
-    expectRefused(await offer(e.id, offerBody(place), await keyWith(['bookings.read', 'bookings.create'])), 403, 'FORBIDDEN');
-    expectRefused(await offer(e.id, offerBody(place), await keyWith(['bookings.manage'], [theirLocation()])), 403, 'FORBIDDEN');
+    expectRefused(
+      await offer(e.id, offerBody(place), await keyWith(['bookings.read', 'bookings.create'])),
+      403,
+      'FORBIDDEN',
+    );
+    expectRefused(
+      await offer(e.id, offerBody(place), await keyWith(['bookings.manage'], [theirLocation()])),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await offer(e.id, offerBody(place), theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await offer(unknownUuid, offerBody(place)), 404, 'NOT_FOUND');
     expect((await call('GET', `${base}/${e.id}`, { key: admin() })).body.data.status).toBe('waiting');
@@ -196,10 +291,17 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
 
 describe('availability while an offer holds a table', () => {
   it('shows the held table taken for the offered stay, and free again once declined', async () => {
-    const every = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '17:00', close: '23:00' }]]));
+    const every = Object.fromEntries(
+      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+        d,
+        [{ open: '17:00', close: '23:00' }],
+      ]),
+    );
     const place = await newPlace({ bufferMinutes: 0, operatingHours: every }, 1);
     const at = async (time: string) => {
-      const out = await call('GET', `/api/v1/locations/${place.id}/availability?date=${date}&partySize=2`, { key: admin() });
+      const out = await call('GET', `/api/v1/locations/${place.id}/availability?date=${date}&partySize=2`, {
+        key: admin(),
+      });
       expect(out.status, JSON.stringify(out.body)).toBe(200);
       return out.body.data.slots.find((s: { time: string }) => s.time === time);
     };
@@ -218,7 +320,19 @@ describe('the public by-code operations', () => {
     const e = await joined(place, { notes: 'VIP' });
     const out = await byCode(e.code);
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    expect(out.body.data).toEqual({ id: e.id, code: e.code, locationId: place.id, status: 'waiting', partySize: 2, desiredDate: date, windowStart: '18:00', windowEnd: '21:00', guestName: 'Wim Waiting', offer: null, bookingId: null });
+    expect(out.body.data).toEqual({
+      id: e.id,
+      code: e.code,
+      locationId: place.id,
+      status: 'waiting',
+      partySize: 2,
+      desiredDate: date,
+      windowStart: '18:00',
+      windowEnd: '21:00',
+      guestName: 'Wim Waiting',
+      offer: null,
+      bookingId: null,
+    });
     expectRefused(await byCode('AAAAAAAA'), 404, 'NOT_FOUND');
     expectRefused(await byCode('short'), 400, 'VALIDATION_FAILED');
   });
@@ -230,16 +344,38 @@ describe('the public by-code operations', () => {
     const out = await byCode(o.code, 'accept');
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     const bookingId = o.offer.bookingId ?? out.body.data.bookingId;
-    expect(out.body.data).toMatchObject({ status: 'accepted', bookingId, booking: { id: bookingId, status: 'confirmed', confirmationCode: expect.stringMatching(CODE), tab: { id: expect.any(String) } } });
+    expect(out.body.data).toMatchObject({
+      status: 'accepted',
+      bookingId,
+      booking: {
+        id: bookingId,
+        status: 'confirmed',
+        confirmationCode: expect.stringMatching(CODE),
+        tab: { id: expect.any(String) },
+      },
+    });
     const b = await getBooking(bookingId);
-    expect(b).toMatchObject({ id: bookingId, locationId: place.id, bookingDate: date, startTime: '19:00', endTime: '21:00', guestCount: 2, tableIds: [place.tables[0]!.id], guestName: 'Wim Waiting', bookingSource: 'waitlist', status: 'confirmed' });
+    expect(b).toMatchObject({
+      id: bookingId,
+      locationId: place.id,
+      bookingDate: date,
+      startTime: '19:00',
+      endTime: '21:00',
+      guestCount: 2,
+      tableIds: [place.tables[0]!.id],
+      guestName: 'Wim Waiting',
+      bookingSource: 'waitlist',
+      status: 'confirmed',
+    });
     expect(b.tab).toEqual({ id: out.body.data.booking.tab.id, tableId: place.tables[0]!.id, status: 'pre_arrival' });
-    expect((await eventsOf('booking.created', bookingId, t0))).toHaveLength(1);
-    expect((await eventsOf('waitlist.accepted', o.id, t0)).map((ev) => ev.changes)).toEqual([{ status: 'accepted', bookingId }]);
+    expect(await eventsOf('booking.created', bookingId, t0)).toHaveLength(1);
+    expect((await eventsOf('waitlist.accepted', o.id, t0)).map((ev) => ev.changes)).toEqual([
+      { status: 'accepted', bookingId },
+    ]);
     // The booking holds the table as any booking does; accepting again answers the same.
     expectRefused(await bookTable(place, place.tables[0]!.id), 409, 'CONFLICT');
     expect((await byCode(o.code, 'accept')).body.data).toEqual(out.body.data);
-    expect((await eventsOf('booking.created', bookingId, t0))).toHaveLength(1);
+    expect(await eventsOf('booking.created', bookingId, t0)).toHaveLength(1);
   });
 
   it('accept without an offer, or after a decline, is 409; nothing is booked', async () => {
@@ -264,7 +400,7 @@ describe('the public by-code operations', () => {
     expect(out.status, JSON.stringify(out.body)).toBe(200);
     expect(out.body.data).toMatchObject({ status: 'declined' });
     expect((await bookTable(place, place.tables[0]!.id)).status).toBe(200);
-    expect((await eventsOf('waitlist.declined', o.id, t0))).toHaveLength(1);
+    expect(await eventsOf('waitlist.declined', o.id, t0)).toHaveLength(1);
     expectRefused(await byCode('AAAAAAAA', 'decline'), 404, 'NOT_FOUND');
   });
 
@@ -277,8 +413,8 @@ describe('the public by-code operations', () => {
     expect((await byCode(o.code, 'leave')).body.data).toMatchObject({ status: 'left' });
     expect((await bookTable(place, place.tables[0]!.id)).status).toBe(200);
     expect((await byCode(o.code, 'leave')).status).toBe(200);
-    expect((await eventsOf('waitlist.left', e.id, t0))).toHaveLength(1);
-    expect((await eventsOf('waitlist.left', o.id, t0))).toHaveLength(1);
+    expect(await eventsOf('waitlist.left', e.id, t0)).toHaveLength(1);
+    expect(await eventsOf('waitlist.left', o.id, t0)).toHaveLength(1);
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [place.tables[1]!.id] })), 409, 'CONFLICT');
     expectRefused(await byCode('AAAAAAAA', 'leave'), 404, 'NOT_FOUND');
   });
@@ -303,9 +439,16 @@ describe('a waitlist accept racing a normal booking for the same last table', ()
       return o.status === 200 ? byCode(e.code, 'accept') : o;
     };
     const direct = () => bookTable(place, table, '19:00');
-    const [w, b]: [Answer, Answer] = n % 2 === 0 ? await Promise.all([viaWaitlist(), direct()]) : await Promise.all([direct(), viaWaitlist()]).then(([x, y]) => [y, x]);
-    expect([w.status, b.status].filter((s) => s === 200), `round ${n}: ${JSON.stringify([w.body, b.body])}`).toHaveLength(1);
-    for (const lost of [w, b].filter((a) => a.status !== 200)) expect(lost.body).toMatchObject({ status: 'error', error: { code: 'CONFLICT' } });
+    const [w, b]: [Answer, Answer] =
+      n % 2 === 0
+        ? await Promise.all([viaWaitlist(), direct()])
+        : await Promise.all([direct(), viaWaitlist()]).then(([x, y]) => [y, x]);
+    expect(
+      [w.status, b.status].filter((s) => s === 200),
+      `round ${n}: ${JSON.stringify([w.body, b.body])}`,
+    ).toHaveLength(1);
+    for (const lost of [w, b].filter((a) => a.status !== 200))
+      expect(lost.body).toMatchObject({ status: 'error', error: { code: 'CONFLICT' } });
     const day = await call('GET', `/api/v1/bookings?locationId=${place.id}&bookingDate=${date}`, { key: admin() });
     expect(day.body.data, `round ${n}`).toHaveLength(1);
     const entry = (await call('GET', `${base}/${e.id}`, { key: admin() })).body.data;
@@ -315,17 +458,23 @@ describe('a waitlist accept racing a normal booking for the same last table', ()
       return 'waitlist';
     }
     expect(day.body.data[0]).toMatchObject({ id: b.body.data.id, guestName: 'Normal Booker' });
-    expect(entry).toMatchObject(offerFirst ? { status: 'offered', version: 2 } : { status: 'waiting', offer: null, version: 1 });
+    expect(entry).toMatchObject(
+      offerFirst ? { status: 'offered', version: 2 } : { status: 'waiting', offer: null, version: 1 },
+    );
     return 'booking';
   }
 
-  it(`offer then accept against a create: exactly one has the table, whichever is first (${ROUNDS} rounds)`, { timeout: 240_000 }, async () => {
+  it(`offer then accept against a create: exactly one has the table, whichever is first (${ROUNDS} rounds)`, {
+    timeout: 240_000,
+  }, async () => {
     const winners = [];
     for (let n = 0; n < ROUNDS; n++) winners.push(await round(n, false));
     expect(winners).toHaveLength(ROUNDS);
   });
 
-  it(`the accept of a held offer against a create: the hold decides, the accept wins every round (${ROUNDS} rounds)`, { timeout: 240_000 }, async () => {
+  it(`the accept of a held offer against a create: the hold decides, the accept wins every round (${ROUNDS} rounds)`, {
+    timeout: 240_000,
+  }, async () => {
     const winners = [];
     for (let n = 0; n < ROUNDS; n++) winners.push(await round(n, true));
     expect(winners).toEqual(Array(ROUNDS).fill('waitlist'));

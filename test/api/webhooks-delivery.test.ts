@@ -82,7 +82,13 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
       let settle!: () => void;
-      const r: Received = { path: req.url!, headers: req.headers, body, json: JSON.parse(body), settled: new Promise<void>((ok) => (settle = ok)) };
+      const r: Received = {
+        path: req.url!,
+        headers: req.headers,
+        body,
+        json: JSON.parse(body),
+        settled: new Promise<void>((ok) => (settle = ok)),
+      };
       received.push(r);
       arrivals.changed();
       const answer: { status: number; delayMs?: number } = behaviours[r.path]?.(r) ?? { status: 404 };
@@ -110,7 +116,10 @@ afterAll(async () => {
   await stage?.stop();
   await new Promise<void>((ok) => receiver.close(() => ok()));
   rmSync(localDir, { recursive: true, force: true });
-  for (const [name, value] of [['WEBHOOK_BACKOFF_SCALE', saved.scale], ['WEBHOOK_TIMEOUT_MS', saved.timeout]] as const) {
+  for (const [name, value] of [
+    ['WEBHOOK_BACKOFF_SCALE', saved.scale],
+    ['WEBHOOK_TIMEOUT_MS', saved.timeout],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -122,7 +131,12 @@ const companyOf = (n: 1 | 2) => stage.devKeys.companies[n - 1]!;
 const adminOf = (n: 1 | 2) => companyOf(n).keys.admin;
 
 /** A call with an API key, or with a bearer token (`Bearer …`). */
-async function api(method: string, path: string, body?: unknown, key = adminOf(1)): Promise<{ status: number; body: any }> {
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = adminOf(1),
+): Promise<{ status: number; body: any }> {
   const credential: Record<string, string> = key.startsWith('Bearer ') ? { Authorization: key } : { 'X-API-Key': key };
   const res = await fetch(`${stage.baseUrl}${path}`, {
     method,
@@ -141,13 +155,14 @@ async function ok(method: string, path: string, body?: unknown, key = adminOf(1)
 const subscribe = (path: string, events: string[], n: 1 | 2 = 1): Promise<{ id: string; secret: string }> =>
   ok('POST', '/api/v1/webhooks/subscriptions', { url: `${receiverBase}${path}`, events }, adminOf(n));
 
-const attemptsOf = async (subscriptionId: string, n: 1 | 2 = 1) => (await ok('GET', `/api/v1/webhooks/subscriptions/${subscriptionId}/deliveries?limit=100`, undefined, adminOf(n))) as {
-  deliveryId: string;
-  attempt: number;
-  status: string;
-  httpStatus: number | null;
-  error: string | null;
-}[];
+const attemptsOf = async (subscriptionId: string, n: 1 | 2 = 1) =>
+  (await ok('GET', `/api/v1/webhooks/subscriptions/${subscriptionId}/deliveries?limit=100`, undefined, adminOf(n))) as {
+    deliveryId: string;
+    attempt: number;
+    status: string;
+    httpStatus: number | null;
+    error: string | null;
+  }[];
 
 /** Every event of company 1 since `since`, from the event log (all pages). */
 async function eventLogSince(since: string): Promise<{ id: string; event: string }[]> {
@@ -163,7 +178,9 @@ async function eventLogSince(since: string): Promise<{ id: string; event: string
 
 describe('every event the API emits reaches a subscriber, signed', () => {
   // Some 45 calls and their deliveries: on two shared cores this can outlast the suite's 60 s net.
-  it('delivers each event type that occurred, each verified by the receiver\'s own check', { timeout: 180_000 }, async () => {
+  it("delivers each event type that occurred, each verified by the receiver's own check", {
+    timeout: 180_000,
+  }, async () => {
     const since = new Date().toISOString();
     const all = await subscribe('/ok', ['*']);
     const location = companyOf(1).locations[0]!.locationId;
@@ -176,14 +193,31 @@ describe('every event the API emits reaches a subscriber, signed', () => {
     await ok('PATCH', `/api/v1/webhooks/subscriptions/${other.id}`, { description: 'renamed' });
     await ok('POST', `/api/v1/webhooks/subscriptions/${other.id}/rotate-secret`);
     await ok('DELETE', `/api/v1/webhooks/subscriptions/${other.id}`);
-    const key = await ok('POST', '/api/v1/api-keys', { name: 'Till 1', tier: 'standard', permissions: ['coursings.read'] });
+    const key = await ok('POST', '/api/v1/api-keys', {
+      name: 'Till 1',
+      tier: 'standard',
+      permissions: ['coursings.read'],
+    });
     await ok('PATCH', `/api/v1/api-keys/${key.id}`, { name: 'Till one' });
     await ok('POST', `/api/v1/api-keys/${key.id}/revoke`);
-    const place = await ok('POST', '/api/v1/locations', { name: 'Pop-up', timezone: 'Europe/Stockholm', operatingHours: { friday: [{ open: '17:00', close: '23:00' }] } });
-    await ok('PATCH', `/api/v1/locations/${place.id}`, { operatingHours: { saturday: [{ open: '12:00', close: '22:00' }] } });
-    const table = await ok('POST', `/api/v1/locations/${place.id}/tables`, { name: 'P1', minCapacity: 2, maxCapacity: 4 });
+    const place = await ok('POST', '/api/v1/locations', {
+      name: 'Pop-up',
+      timezone: 'Europe/Stockholm',
+      operatingHours: { friday: [{ open: '17:00', close: '23:00' }] },
+    });
+    await ok('PATCH', `/api/v1/locations/${place.id}`, {
+      operatingHours: { saturday: [{ open: '12:00', close: '22:00' }] },
+    });
+    const table = await ok('POST', `/api/v1/locations/${place.id}/tables`, {
+      name: 'P1',
+      minCapacity: 2,
+      maxCapacity: 4,
+    });
     await ok('PATCH', `/api/v1/locations/${place.id}/tables/${table.id}`, { maxCapacity: 6 });
-    const group = await ok('POST', `/api/v1/locations/${place.id}/booking-groups`, { name: 'Terrace', tableIds: [table.id] });
+    const group = await ok('POST', `/api/v1/locations/${place.id}/booking-groups`, {
+      name: 'Terrace',
+      tableIds: [table.id],
+    });
     await ok('PATCH', `/api/v1/locations/${place.id}/booking-groups/${group.id}`, { name: 'Terrace (covered)' });
     await ok('DELETE', `/api/v1/locations/${place.id}/booking-groups/${group.id}`);
     await ok('DELETE', `/api/v1/locations/${place.id}/tables/${table.id}`);
@@ -192,27 +226,53 @@ describe('every event the API emits reaches a subscriber, signed', () => {
     const role = await ok('POST', '/api/v1/roles', { name: 'Host', permissionIds: [] });
     await ok('PUT', `/api/v1/roles/${role.id}`, { name: 'Head host' });
     const operator = `Bearer ${stage.devKeys.operatorToken}`;
-    const permission = await ok('POST', '/api/v1/permissions', { key: 'floor_plans.read', name: 'Read floor plans' }, operator);
+    const permission = await ok(
+      'POST',
+      '/api/v1/permissions',
+      { key: 'floor_plans.read', name: 'Read floor plans' },
+      operator,
+    );
     await ok('PUT', `/api/v1/permissions/${permission.id}`, { name: 'See floor plans' }, operator);
     await ok('DELETE', `/api/v1/permissions/${permission.id}`, undefined, operator);
     // Bookings: the whole lifecycle on a location of its own that asks for confirmation.
-    const bistro = await ok('POST', '/api/v1/locations', { name: 'Tour bistro', timezone: 'Europe/Stockholm', operatingHours: { monday: [{ open: '11:00', close: '23:00' }] } });
-    const [t1, t2] = [await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B1', minCapacity: 1, maxCapacity: 6 }), await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B2', minCapacity: 1, maxCapacity: 6 })];
+    const bistro = await ok('POST', '/api/v1/locations', {
+      name: 'Tour bistro',
+      timezone: 'Europe/Stockholm',
+      operatingHours: { monday: [{ open: '11:00', close: '23:00' }] },
+    });
+    const [t1, t2] = [
+      await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B1', minCapacity: 1, maxCapacity: 6 }),
+      await ok('POST', `/api/v1/locations/${bistro.id}/tables`, { name: 'B2', minCapacity: 1, maxCapacity: 6 }),
+    ];
     await ok('PUT', `/api/v1/locations/${bistro.id}/booking-settings`, { confirmationMode: 'request_based' });
     const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
     const booking = (tableId: string, startTime: string) =>
-      ok('POST', '/api/v1/bookings', { locationId: bistro.id, bookingDate: day, startTime, endTime: `${Number(startTime.slice(0, 2)) + 1}:00`, timezone: 'Europe/Stockholm', guestCount: 2, tableIds: [tableId], guestName: 'Tour Guest' });
+      ok('POST', '/api/v1/bookings', {
+        locationId: bistro.id,
+        bookingDate: day,
+        startTime,
+        endTime: `${Number(startTime.slice(0, 2)) + 1}:00`,
+        timezone: 'Europe/Stockholm',
+        guestCount: 2,
+        tableIds: [tableId],
+        guestName: 'Tour Guest',
+      });
     const b1 = await booking(t1.id, '12:00');
     await ok('PATCH', `/api/v1/bookings/${b1.id}`, { specialRequests: 'Window seat' });
     await ok('POST', `/api/v1/bookings/${b1.id}/confirm`);
     await ok('POST', `/api/v1/bookings/${b1.id}/check-in`);
-    const member = await ok('POST', `/api/v1/bookings/${b1.id}/members`, { guestName: 'Second Guest', rsvpStatus: 'invited' });
+    const member = await ok('POST', `/api/v1/bookings/${b1.id}/members`, {
+      guestName: 'Second Guest',
+      rsvpStatus: 'invited',
+    });
     await ok('PATCH', `/api/v1/bookings/${b1.id}/members/${member.id}`, { rsvpStatus: 'accepted' });
     await ok('POST', `/api/v1/bookings/${b1.id}/pre-order`, { items: [{ name: 'Oysters', price: 4500, quantity: 2 }] });
     await ok('POST', `/api/v1/bookings/${b1.id}/seat`, {});
     await ok('POST', `/api/v1/bookings/${b1.id}/unseat`, { reason: 'Seated the wrong party' });
     const seated = await ok('POST', `/api/v1/bookings/${b1.id}/seat`, {});
-    const placed = await ok('POST', `/api/v1/tabs/${seated.tabId ?? b1.tab.id}/orders`, { items: [{ name: 'Bread', price: 500, quantity: 1 }] });
+    const placed = await ok('POST', `/api/v1/tabs/${seated.tabId ?? b1.tab.id}/orders`, {
+      items: [{ name: 'Bread', price: 500, quantity: 1 }],
+    });
     await ok('PATCH', `/api/v1/orders/${placed.id}/dispatches/${placed.dispatches[0].id}`, { status: 'accepted' });
     await ok('POST', `/api/v1/bookings/${b1.id}/complete`);
     const b2 = await booking(t2.id, '13:00');
@@ -227,12 +287,45 @@ describe('every event the API emits reaches a subscriber, signed', () => {
     const types = [...new Set([...logged.map((e) => e.event), 'webhook.test'])].sort();
     expect(types).toEqual(
       expect.arrayContaining([
-        'coursing.created', 'coursing.updated', 'webhook-subscription.created', 'webhook-subscription.updated', 'webhook-subscription.deleted',
-        'api-key.created', 'api-key.updated', 'api-key.revoked', 'location.created', 'location.updated', 'location.hours.updated', 'location.deleted',
-        'table.created', 'table.updated', 'table.deleted', 'booking-group.created', 'booking-group.updated', 'booking-group.deleted',
-        'guest.created', 'role.created', 'role.updated', 'permission.created', 'permission.updated', 'permission.deleted', 'webhook.test',
-        'booking-settings.updated', 'booking.created', 'booking.updated', 'booking.confirmed', 'booking.seated', 'booking.unseated', 'order.reversed',
-        'booking.completed', 'booking.no-show', 'booking.cancelled', 'booking-member.added', 'booking-member.updated', 'order.created', 'order.updated',
+        'coursing.created',
+        'coursing.updated',
+        'webhook-subscription.created',
+        'webhook-subscription.updated',
+        'webhook-subscription.deleted',
+        'api-key.created',
+        'api-key.updated',
+        'api-key.revoked',
+        'location.created',
+        'location.updated',
+        'location.hours.updated',
+        'location.deleted',
+        'table.created',
+        'table.updated',
+        'table.deleted',
+        'booking-group.created',
+        'booking-group.updated',
+        'booking-group.deleted',
+        'guest.created',
+        'role.created',
+        'role.updated',
+        'permission.created',
+        'permission.updated',
+        'permission.deleted',
+        'webhook.test',
+        'booking-settings.updated',
+        'booking.created',
+        'booking.updated',
+        'booking.confirmed',
+        'booking.seated',
+        'booking.unseated',
+        'order.reversed',
+        'booking.completed',
+        'booking.no-show',
+        'booking.cancelled',
+        'booking-member.added',
+        'booking-member.updated',
+        'order.created',
+        'order.updated',
       ]),
     );
 
@@ -247,7 +340,13 @@ describe('every event the API emits reaches a subscriber, signed', () => {
         expect(verifies(all.secret, r.headers, r.body), `${type} signature`).toBe(true);
         expect(r.headers['webhook-id'], type).toBe(r.json.id);
         expect(r.headers['content-type']).toBe('application/json');
-        expect(r.json).toMatchObject({ event: type, resource: expect.any(String), resourceId: expect.any(String), timestamp: expect.any(String), apiVersion: expect.any(String) });
+        expect(r.json).toMatchObject({
+          event: type,
+          resource: expect.any(String),
+          resourceId: expect.any(String),
+          timestamp: expect.any(String),
+          apiVersion: expect.any(String),
+        });
       }
     }
     // A tampered body, or another secret, does not verify.
@@ -263,7 +362,11 @@ describe('every event the API emits reaches a subscriber, signed', () => {
 describe('retries', () => {
   it('delivers on the 4th attempt to a receiver that failed the first 3, with the same webhook-id each time', async () => {
     const sub = await subscribe('/flaky', ['coursing.created']);
-    const coursing = await ok('POST', '/api/v1/coursings', { locationId: companyOf(1).locations[1]!.locationId, title: 'Mains', order: 2 });
+    const coursing = await ok('POST', '/api/v1/coursings', {
+      locationId: companyOf(1).locations[1]!.locationId,
+      title: 'Mains',
+      order: 2,
+    });
     await stage.pipeline.drained();
     const requests = received.filter((r) => r.path === '/flaky' && r.json.resourceId === coursing.id);
     expect(requests.map((r) => r.answered)).toEqual([503, 503, 503, 200]);
@@ -293,14 +396,27 @@ describe('retries', () => {
     expect(countOf('/down', delivery.id)).toBe(8);
 
     const stored = await deliveries.get(1, delivery.id);
-    expect(stored).toMatchObject({ status: 'dead', attempts: 8, nextAttemptAt: null, lastHttpStatus: 500, lastError: 'status 500' });
+    expect(stored).toMatchObject({
+      status: 'dead',
+      attempts: 8,
+      nextAttemptAt: null,
+      lastHttpStatus: 500,
+      lastError: 'status 500',
+    });
     const alert = await alerts.get(1, stored!.alertId!);
     expect(alert).toMatchObject({
       alertType: 'webhook.delivery.dead',
       severity: 'error',
       latestStatus: 'active',
       title: expect.any(String),
-      details: { subscriptionId: sub.id, deliveryId: delivery.id, event: 'webhook.test', attempts: 8, lastHttpStatus: 500, lastError: 'status 500' },
+      details: {
+        subscriptionId: sub.id,
+        deliveryId: delivery.id,
+        event: 'webhook.test',
+        attempts: 8,
+        lastHttpStatus: 500,
+        lastError: 'status 500',
+      },
     });
 
     // A retry gives it a new round: attempted again at once.
@@ -326,7 +442,11 @@ describe('durability', () => {
   it('loses nothing when the pipeline is killed with deliveries in flight', async () => {
     const sub = await subscribe('/sluggish', ['coursing.created'], 2);
     const location = companyOf(2).locations[0]!.locationId;
-    const made = await Promise.all(Array.from({ length: 6 }, (_, i) => ok('POST', '/api/v1/coursings', { locationId: location, title: `Course ${i}`, order: i }, adminOf(2))));
+    const made = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        ok('POST', '/api/v1/coursings', { locationId: location, title: `Course ${i}`, order: i }, adminOf(2)),
+      ),
+    );
     const ids = new Set(made.map((c) => c.id as string));
     const mine = () => received.filter((r) => r.path === '/sluggish' && ids.has(r.json.resourceId as string));
 
@@ -339,11 +459,16 @@ describe('durability', () => {
 
     await stage.pipeline.start(); // reads the stream from its start again; the worker resumes
     await stage.pipeline.drained();
-    const delivered = new Set(mine().filter((r) => r.answered === 200).map((r) => r.json.resourceId));
+    const delivered = new Set(
+      mine()
+        .filter((r) => r.answered === 200)
+        .map((r) => r.json.resourceId),
+    );
     expect(delivered).toEqual(ids);
     for (const r of mine()) expect(verifies(sub.secret, r.headers, r.body)).toBe(true);
     // What was cut off came again with the same webhook-id.
-    for (const r of cutOff) expect(mine().filter((again) => again.json.id === r.json.id && again.answered === 200)).not.toHaveLength(0);
+    for (const r of cutOff)
+      expect(mine().filter((again) => again.json.id === r.json.id && again.answered === 200)).not.toHaveLength(0);
     const attempts = await attemptsOf(sub.id, 2);
     expect(new Set(attempts.filter((a) => a.status === 'delivered').map((a) => a.deliveryId)).size).toBe(ids.size);
   });

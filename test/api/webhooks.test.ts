@@ -22,7 +22,10 @@ const readonly = () => own.keys.readonly;
 let location: Promise<number> | undefined;
 /** A location of the file's company, made on first use. */
 const ownLocation = () =>
-  (location ??= call('POST', '/api/v1/locations', { key: admin(), body: { name: 'Webhooks bistro', timezone: 'Europe/Stockholm', operatingHours: {} } }).then((out) => {
+  (location ??= call('POST', '/api/v1/locations', {
+    key: admin(),
+    body: { name: 'Webhooks bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+  }).then((out) => {
     expect(out.status).toBe(200);
     return out.body.data.id as number;
   }));
@@ -75,14 +78,23 @@ const createOk = async (body: Record<string, unknown> = {}, key = admin()) => {
   expect(out.status).toBe(200);
   return out.body.data as { id: string; secret: string; version: number; events: string[] };
 };
-const total = async (key = admin()) => (await call('GET', `${SUBS}?limit=1`, { key })).body.meta.pagination.total as number;
+const total = async (key = admin()) =>
+  (await call('GET', `${SUBS}?limit=1`, { key })).body.meta.pagination.total as number;
 
 describe('create a subscription', () => {
   it('answers the subscription with its secret, once; events default to every event the credential can read, stored by name', async () => {
     const out = await create({ url: hookUrl, description: 'Kitchen display' });
     expect(out.status).toBe(200);
     const data = out.body.data;
-    expect(data).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: hookUrl, events: [...loggedEventNames], description: 'Kitchen display', active: true, previousSecretExpiresAt: null, version: 1 });
+    expect(data).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: hookUrl,
+      events: [...loggedEventNames],
+      description: 'Kitchen display',
+      active: true,
+      previousSecretExpiresAt: null,
+      version: 1,
+    });
     expect(data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const read = await call('GET', `${SUBS}/${data.id}`, { key: admin() });
     const { secret: _secret, ...shown } = data;
@@ -97,7 +109,11 @@ describe('create a subscription', () => {
     ['a url that is not a URL', { url: 'not a url' }, '/url'],
     ['a url over 2048 characters', { url: `http://127.0.0.1/${'a'.repeat(2048)}` }, '/url'],
     ['no events', { events: [] }, '/events'],
-    ['over 100 events', { events: Array.from({ length: 101 }, (_, i) => `coursing.x${'a'.repeat(i % 20)}`) }, '/events'],
+    [
+      'over 100 events',
+      { events: Array.from({ length: 101 }, (_, i) => `coursing.x${'a'.repeat(i % 20)}`) },
+      '/events',
+    ],
     ['an event twice', { events: ['coursing.created', 'coursing.created'] }, '/events'],
     ['a malformed event name', { events: ['Coursing Created'] }, '/events/0'],
     ['an unknown event name', { events: ['coursing.created', 'coursing.exploded'] }, '/events/1'],
@@ -109,11 +125,23 @@ describe('create a subscription', () => {
     ['credentials in the url', { url: 'https://user:pass@127.0.0.1/hook' }, '/url'],
     // IPv6 forms that carry a private IPv4 address (issue 10 item 14): judged by the address they carry.
     ['an IPv4-compatible IPv6 address of a private one (::/96)', { url: 'https://[::a00:1]/hook' }, '/url'],
-    ['an IPv4-translated IPv6 address of a private one (::ffff:0:0:0/96)', { url: 'https://[::ffff:0:a00:1]/hook' }, '/url'],
-    ['a NAT64 address of the metadata address (64:ff9b::/96)', { url: 'https://[64:ff9b::a9fe:a9fe]/latest/meta-data' }, '/url'],
+    [
+      'an IPv4-translated IPv6 address of a private one (::ffff:0:0:0/96)',
+      { url: 'https://[::ffff:0:a00:1]/hook' },
+      '/url',
+    ],
+    [
+      'a NAT64 address of the metadata address (64:ff9b::/96)',
+      { url: 'https://[64:ff9b::a9fe:a9fe]/latest/meta-data' },
+      '/url',
+    ],
     ['a local-use NAT64 address (64:ff9b:1::/48)', { url: 'https://[64:ff9b:1::808:808]/hook' }, '/url'],
     ['a 6to4 address of a private one (2002::/16)', { url: 'https://[2002:c0a8:101::1]/hook' }, '/url'],
-    ['a Teredo address whose client is private (2001::/32)', { url: 'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook' }, '/url'],
+    [
+      'a Teredo address whose client is private (2001::/32)',
+      { url: 'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook' },
+      '/url',
+    ],
     ['a Teredo address whose server is private', { url: 'https://[2001:0:a00:1:8000:63bf:f7f7:f7f7]/hook' }, '/url'],
   ])('refuses %s (400, nothing written)', async (_, body, path) => {
     const before = await total();
@@ -127,7 +155,10 @@ describe('create a subscription', () => {
   it('needs webhooks.manage (403), and a key for every location (403)', async () => {
     const before = await total();
     expect((await create({ url: hookUrl }, readonly())).status).toBe(403);
-    const limited = await testKey(own.companyId, { permissions: ['webhooks.manage', 'webhooks.read'], locationIds: [await ownLocation()] });
+    const limited = await testKey(own.companyId, {
+      permissions: ['webhooks.manage', 'webhooks.read'],
+      locationIds: [await ownLocation()],
+    });
     const out = await create({ url: hookUrl }, limited);
     expect(out.status).toBe(403);
     expect(out.body.error.code).toBe('FORBIDDEN');
@@ -136,17 +167,23 @@ describe('create a subscription', () => {
 });
 
 describe('list subscriptions', () => {
-  it('pages the company\'s subscriptions only, with a cursor', async () => {
+  it("pages the company's subscriptions only, with a cursor", async () => {
     const mine = [await createOk(), await createOk(), await createOk()];
     const other = await createOk({}, theirs());
     const first = await call('GET', `${SUBS}?limit=2`, { key: admin() });
     expect(first.status).toBe(200);
     expect(first.body.data).toHaveLength(2);
-    expect(first.body.meta.pagination).toMatchObject({ page: 1, limit: 2, total: expect.any(Number), nextCursor: expect.any(String) });
+    expect(first.body.meta.pagination).toMatchObject({
+      page: 1,
+      limit: 2,
+      total: expect.any(Number),
+      nextCursor: expect.any(String),
+    });
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { data: { id: string }[]; meta: { pagination: { nextCursor: string | null } } } } = await call('GET', `${SUBS}?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: admin() });
+      const page: { body: { data: { id: string }[]; meta: { pagination: { nextCursor: string | null } } } } =
+        await call('GET', `${SUBS}?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: admin() });
       all.push(...page.body.data.map((s) => s.id));
       cursor = page.body.meta.pagination.nextCursor;
     } while (cursor);
@@ -167,24 +204,41 @@ describe('list subscriptions', () => {
 });
 
 describe('get, update and delete a subscription', () => {
-  it('gets one by id; malformed ids 400, unknown and other companies\' 404, without webhooks.read 403', async () => {
+  it("gets one by id; malformed ids 400, unknown and other companies' 404, without webhooks.read 403", async () => {
     const s = await createOk();
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: readonly() })).body.data).toMatchObject({ id: s.id, url: hookUrl });
+    expect((await call('GET', `${SUBS}/${s.id}`, { key: readonly() })).body.data).toMatchObject({
+      id: s.id,
+      url: hookUrl,
+    });
     expect((await call('GET', `${SUBS}/not-a-uuid`, { key: admin() })).status).toBe(400);
     expect((await call('GET', `${SUBS}/${unknownId()}`, { key: admin() })).status).toBe(404);
     expect((await call('GET', `${SUBS}/${s.id}`, { key: theirs() })).status).toBe(404);
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: await testKey(own.companyId, { permissions: ['coursings.read'] }) })).status).toBe(403);
+    expect(
+      (await call('GET', `${SUBS}/${s.id}`, { key: await testKey(own.companyId, { permissions: ['coursings.read'] }) }))
+        .status,
+    ).toBe(403);
   });
 
   it('updates url, events, description and active; an update that changes nothing keeps the version', async () => {
     const s = await createOk();
-    const out = await call('PATCH', `${SUBS}/${s.id}`, { key: admin(), body: { events: ['coursing.created'], description: 'Only new courses', active: false } });
+    const out = await call('PATCH', `${SUBS}/${s.id}`, {
+      key: admin(),
+      body: { events: ['coursing.created'], description: 'Only new courses', active: false },
+    });
     expect(out.status).toBe(200);
-    expect(out.body.data).toMatchObject({ events: ['coursing.created'], description: 'Only new courses', active: false, version: 2 });
+    expect(out.body.data).toMatchObject({
+      events: ['coursing.created'],
+      description: 'Only new courses',
+      active: false,
+      version: 2,
+    });
     expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toEqual(out.body.data);
     const same = await call('PATCH', `${SUBS}/${s.id}`, { key: admin(), body: { active: false } });
     expect(same.body.data.version).toBe(2);
-    const moved = await call('PATCH', `${SUBS}/${s.id}`, { key: admin(), body: { url: `${hookUrl}/v2`, description: null } });
+    const moved = await call('PATCH', `${SUBS}/${s.id}`, {
+      key: admin(),
+      body: { url: `${hookUrl}/v2`, description: null },
+    });
     expect(moved.body.data).toMatchObject({ url: `${hookUrl}/v2`, description: null, version: 3 });
   });
 
@@ -203,12 +257,15 @@ describe('get, update and delete a subscription', () => {
     expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data.version).toBe(1);
   });
 
-  it('refuses to update without webhooks.manage (403), another company\'s (404) or a malformed id (400)', async () => {
+  it("refuses to update without webhooks.manage (403), another company's (404) or a malformed id (400)", async () => {
     const s = await createOk();
     expect((await call('PATCH', `${SUBS}/${s.id}`, { key: readonly(), body: { active: false } })).status).toBe(403);
     expect((await call('PATCH', `${SUBS}/${s.id}`, { key: theirs(), body: { active: false } })).status).toBe(404);
     expect((await call('PATCH', `${SUBS}/nope`, { key: admin(), body: { active: false } })).status).toBe(400);
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toMatchObject({ active: true, version: 1 });
+    expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toMatchObject({
+      active: true,
+      version: 1,
+    });
   });
 
   it('deletes one; then it is gone (404); other companies and readonly keys cannot', async () => {
@@ -261,7 +318,14 @@ describe('test events, attempts and retries', () => {
     const out = await call('POST', `${SUBS}/${s.id}/test`, { key: admin() });
     expect(out.status).toBe(200);
     const delivery = out.body.data;
-    expect(delivery).toMatchObject({ id: expect.any(String), subscriptionId: s.id, event: 'webhook.test', status: 'pending', round: 1, attempts: 0 });
+    expect(delivery).toMatchObject({
+      id: expect.any(String),
+      subscriptionId: s.id,
+      event: 'webhook.test',
+      status: 'pending',
+      round: 1,
+      attempts: 0,
+    });
     expect(delivery).not.toHaveProperty('body');
 
     // While the receiver holds the request the delivery is pending: no retry.
@@ -273,7 +337,18 @@ describe('test events, attempts and retries', () => {
 
     expect(await settledDelivery(own.companyId, delivery.id)).toMatchObject({ status: 'delivered', attempts: 1 });
     const attempts = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: readonly() })).body;
-    expect(attempts.data).toEqual([expect.objectContaining({ deliveryId: delivery.id, event: 'webhook.test', round: 1, attempt: 1, status: 'delivered', httpStatus: 200, error: null, durationMs: expect.any(Number) })]);
+    expect(attempts.data).toEqual([
+      expect.objectContaining({
+        deliveryId: delivery.id,
+        event: 'webhook.test',
+        round: 1,
+        attempt: 1,
+        status: 'delivered',
+        httpStatus: 200,
+        error: null,
+        durationMs: expect.any(Number),
+      }),
+    ]);
     expect(attempts.meta.pagination).toMatchObject({ page: 1, limit: 20, total: 1, nextCursor: null });
     // The attempts log names the event; its payload is not in it (the log shows payloads by their resources' reads).
     for (const field of ['data', 'body', 'changes']) expect(attempts.data[0]).not.toHaveProperty(field);
@@ -292,20 +367,28 @@ describe('test events, attempts and retries', () => {
     const delivery = (await call('POST', `${SUBS}/${s.id}/test`, { key: admin() })).body.data;
     await settledDelivery(own.companyId, delivery.id);
     const [failed] = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data;
-    expect(failed).toMatchObject({ deliveryId: delivery.id, status: 'failed', httpStatus: null, error: 'refused', nextAttemptAt: expect.any(String) });
+    expect(failed).toMatchObject({
+      deliveryId: delivery.id,
+      status: 'failed',
+      httpStatus: null,
+      error: 'refused',
+      nextAttemptAt: expect.any(String),
+    });
 
     const out = await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: admin() });
     expect(out.status).toBe(200);
     expect(out.body.data).toMatchObject({ id: delivery.id, status: 'pending', round: 2, attempts: 0 });
     await settledDelivery(own.companyId, delivery.id);
-    const second = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data.find((a: { round: number }) => a.round === 2);
+    const second = (await call('GET', `${SUBS}/${s.id}/deliveries`, { key: admin() })).body.data.find(
+      (a: { round: number }) => a.round === 2,
+    );
     expect(second).toMatchObject({ attempt: 1, status: 'failed' });
   });
 
   it.each([
     ['POST', 'test'],
     ['GET', 'deliveries'],
-  ])('%s /{id}/%s: malformed id 400, unknown and other companies\' 404, permission 403', async (method, op) => {
+  ])("%s /{id}/%s: malformed id 400, unknown and other companies' 404, permission 403", async (method, op) => {
     const s = await createOk();
     expect((await call(method, `${SUBS}/nope/${op}`, { key: admin() })).status).toBe(400);
     expect((await call(method, `${SUBS}/${unknownId()}/${op}`, { key: admin() })).status).toBe(404);
@@ -319,33 +402,51 @@ describe('test events, attempts and retries', () => {
     expect((await call('GET', `${SUBS}/${s.id}/deliveries?${query}`, { key: admin() })).status).toBe(400);
   });
 
-  it('refuses to retry an unknown or another company\'s delivery (404), a malformed id (400), without webhooks.manage (403)', async () => {
+  it("refuses to retry an unknown or another company's delivery (404), a malformed id (400), without webhooks.manage (403)", async () => {
     const s = await createOk();
     const delivery = (await call('POST', `${SUBS}/${s.id}/test`, { key: admin() })).body.data;
     expect((await call('POST', `/api/v1/webhooks/deliveries/${unknownId()}/retry`, { key: admin() })).status).toBe(404);
-    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: theirs() })).status).toBe(404);
+    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: theirs() })).status).toBe(
+      404,
+    );
     expect((await call('POST', '/api/v1/webhooks/deliveries/123/retry', { key: admin() })).status).toBe(400);
-    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: readonly() })).status).toBe(403);
+    expect((await call('POST', `/api/v1/webhooks/deliveries/${delivery.id}/retry`, { key: readonly() })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('event log', () => {
   const EVENTS = '/api/v1/events';
 
-  it('lists the company\'s events oldest first, by type, since a time and after an event', async () => {
+  it("lists the company's events oldest first, by type, since a time and after an event", async () => {
     const since = new Date().toISOString();
     const mine = [await createOk(), await createOk(), await createOk()];
     const other = await createOk({}, theirs());
-    const out = await call('GET', `${EVENTS}?type=webhook-subscription.created&since=${since}&limit=100`, { key: readonly() });
+    const out = await call('GET', `${EVENTS}?type=webhook-subscription.created&since=${since}&limit=100`, {
+      key: readonly(),
+    });
     expect(out.status).toBe(200);
     const ids = out.body.data.map((e: { resourceId: string }) => e.resourceId);
     expect(ids.filter((id: string) => mine.some((m) => m.id === id))).toEqual(mine.map((m) => m.id));
     expect(ids).not.toContain(other.id);
     const first = out.body.data.find((e: { resourceId: string }) => e.resourceId === mine[0]!.id);
-    expect(first).toEqual({ id: expect.any(String), event: 'webhook-subscription.created', resource: 'webhook-subscription', resourceId: mine[0]!.id, timestamp: expect.any(String), apiVersion: expect.any(String), data: expect.objectContaining({ id: mine[0]!.id, url: hookUrl }), changes: null, cursor: expect.any(String) });
+    expect(first).toEqual({
+      id: expect.any(String),
+      event: 'webhook-subscription.created',
+      resource: 'webhook-subscription',
+      resourceId: mine[0]!.id,
+      timestamp: expect.any(String),
+      apiVersion: expect.any(String),
+      data: expect.objectContaining({ id: mine[0]!.id, url: hookUrl }),
+      changes: null,
+      cursor: expect.any(String),
+    });
     expect(JSON.stringify(out.body)).not.toContain(mine[0]!.secret);
 
-    const after = await call('GET', `${EVENTS}?type=webhook-subscription.created&after=${first.cursor}&limit=100`, { key: admin() });
+    const after = await call('GET', `${EVENTS}?type=webhook-subscription.created&after=${first.cursor}&limit=100`, {
+      key: admin(),
+    });
     const afterIds = after.body.data.map((e: { resourceId: string }) => e.resourceId);
     expect(afterIds).not.toContain(mine[0]!.id);
     expect(afterIds).toEqual(expect.arrayContaining([mine[1]!.id, mine[2]!.id]));
@@ -353,7 +454,9 @@ describe('event log', () => {
     const paged = await call('GET', `${EVENTS}?since=${since}&limit=1`, { key: admin() });
     expect(paged.body.data).toHaveLength(1);
     expect(paged.body.meta.pagination).toMatchObject({ page: 1, limit: 1, nextCursor: expect.any(String) });
-    const next = await call('GET', `${EVENTS}?since=${since}&limit=1&cursor=${paged.body.meta.pagination.nextCursor}`, { key: admin() });
+    const next = await call('GET', `${EVENTS}?since=${since}&limit=1&cursor=${paged.body.meta.pagination.nextCursor}`, {
+      key: admin(),
+    });
     expect(next.body.meta.pagination.page).toBe(2);
     expect(next.body.data[0].id).not.toBe(paged.body.data[0].id);
   });
@@ -393,7 +496,12 @@ describe('who sees which events (issue 10, item 7)', () => {
     const all: Logged[] = [];
     let cursor: string | null = null;
     do {
-      const out: { status: number; body: { data: Logged[]; meta: { pagination: { nextCursor: string | null } } } } = await call('GET', `${EVENTS}?since=${since}&limit=100${type ? `&type=${type}` : ''}${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      const out: { status: number; body: { data: Logged[]; meta: { pagination: { nextCursor: string | null } } } } =
+        await call(
+          'GET',
+          `${EVENTS}?since=${since}&limit=100${type ? `&type=${type}` : ''}${cursor ? `&cursor=${cursor}` : ''}`,
+          { key },
+        );
       expect(out.status, JSON.stringify(out.body)).toBe(200);
       all.push(...out.body.data);
       cursor = out.body.meta.pagination.nextCursor;
@@ -401,7 +509,10 @@ describe('who sees which events (issue 10, item 7)', () => {
     return all;
   };
   const newPlace = async (name: string) => {
-    const out = await call('POST', '/api/v1/locations', { key: admin(), body: { name, timezone: 'Europe/Stockholm', operatingHours: {} } });
+    const out = await call('POST', '/api/v1/locations', {
+      key: admin(),
+      body: { name, timezone: 'Europe/Stockholm', operatingHours: {} },
+    });
     expect(out.status).toBe(200);
     return out.body.data.id as number;
   };
@@ -416,20 +527,47 @@ describe('who sees which events (issue 10, item 7)', () => {
     since = new Date().toISOString();
     [here, there] = [await newPlace('Events here'), await newPlace('Events there')];
     for (const locationId of [here, there]) {
-      expect((await call('POST', `/api/v1/locations/${locationId}/tables`, { key: admin(), body: { name: 'E1', minCapacity: 1, maxCapacity: 4 } })).status).toBe(200);
-      expect((await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId, title: 'Starters', order: 1 } })).status).toBe(200);
+      expect(
+        (
+          await call('POST', `/api/v1/locations/${locationId}/tables`, {
+            key: admin(),
+            body: { name: 'E1', minCapacity: 1, maxCapacity: 4 },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await call('POST', '/api/v1/coursings', { key: admin(), body: { locationId, title: 'Starters', order: 1 } }))
+          .status,
+      ).toBe(200);
     }
-    const guest = await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Secret Guest', email: `secret.${Date.now()}@example.com`, phone: '+46 70 999 88 77' } });
+    const guest = await call('POST', '/api/v1/users/guests', {
+      key: admin(),
+      body: { name: 'Secret Guest', email: `secret.${Date.now()}@example.com`, phone: '+46 70 999 88 77' },
+    });
     guestId = guest.body.data.id;
-    const key = await call('POST', '/api/v1/api-keys', { key: admin(), body: { name: 'Event witness', tier: 'standard', permissions: ['coursings.read'] } });
+    const key = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Event witness', tier: 'standard', permissions: ['coursings.read'] },
+    });
     expect(key.status).toBe(200);
     apiKeyId = key.body.data.id;
   });
 
   it('shows a company-wide key with every read all of it', async () => {
     const events = await seenBy(readonly(), since);
-    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['location.created', 'table.created', 'coursing.created', 'guest.created', 'api-key.created']));
-    expect(events.find((e) => e.event === 'guest.created')!.data).toMatchObject({ name: 'Secret Guest', phone: '+46709998877' });
+    expect(events.map((e) => e.event)).toEqual(
+      expect.arrayContaining([
+        'location.created',
+        'table.created',
+        'coursing.created',
+        'guest.created',
+        'api-key.created',
+      ]),
+    );
+    expect(events.find((e) => e.event === 'guest.created')!.data).toMatchObject({
+      name: 'Secret Guest',
+      phone: '+46709998877',
+    });
   });
 
   it('lists only the events whose resource the key can read: no guest PII, no key records', async () => {
@@ -447,12 +585,21 @@ describe('who sees which events (issue 10, item 7)', () => {
     const key = await testKey(own.companyId, { permissions: ['events.read', 'coursings.read'] });
     const out = await call('GET', `${EVENTS}?type=guest.created&since=${since}`, { key });
     expect(out.status).toBe(403);
-    expect(out.body.error).toMatchObject({ code: 'FORBIDDEN', details: [{ path: '/type', message: expect.stringContaining('bookings.read') }] });
-    expect((await seenBy(key, since, 'coursing.created')).map((e) => e.event)).toEqual(['coursing.created', 'coursing.created']);
+    expect(out.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: [{ path: '/type', message: expect.stringContaining('bookings.read') }],
+    });
+    expect((await seenBy(key, since, 'coursing.created')).map((e) => e.event)).toEqual([
+      'coursing.created',
+      'coursing.created',
+    ]);
   });
 
   it('shows a location-limited key the events of its locations only, and company-wide resources it can read', async () => {
-    const key = await testKey(own.companyId, { permissions: ['events.read', 'locations.read', 'tables.read', 'coursings.read', 'bookings.read', 'api_keys.read'], locationIds: [here] });
+    const key = await testKey(own.companyId, {
+      permissions: ['events.read', 'locations.read', 'tables.read', 'coursings.read', 'bookings.read', 'api_keys.read'],
+      locationIds: [here],
+    });
     const events = await seenBy(key, since);
     const locationOf = (e: Logged) => (e.resource === 'location' ? Number(e.resourceId) : e.data.locationId);
     const located = events.filter((e) => e.resource !== 'api-key');
@@ -462,7 +609,9 @@ describe('who sees which events (issue 10, item 7)', () => {
     expect(events.filter((e) => e.resource === 'api-key').map((e) => e.resourceId)).toContain(apiKeyId);
     // A guest has no location: a limited key does not see it made (its search shows only guests with history at its locations).
     expect(events.map((e) => e.event)).not.toContain('guest.created');
-    expect(await seenBy(key, since, 'table.created')).toEqual([expect.objectContaining({ event: 'table.created', data: expect.objectContaining({ locationId: here }) })]);
+    expect(await seenBy(key, since, 'table.created')).toEqual([
+      expect.objectContaining({ event: 'table.created', data: expect.objectContaining({ locationId: here }) }),
+    ]);
   });
 
   it('answers an empty log to a key that can read no resource', async () => {
@@ -471,17 +620,30 @@ describe('who sees which events (issue 10, item 7)', () => {
 
   it('subscribes `*` to every event the credential can read, stored by name, and refuses events it cannot read (403, nothing written)', async () => {
     const before = await total();
-    const manager = await testKey(own.companyId, { permissions: ['webhooks.manage', 'webhooks.read', 'coursings.read', 'tables.read'] });
+    const manager = await testKey(own.companyId, {
+      permissions: ['webhooks.manage', 'webhooks.read', 'coursings.read', 'tables.read'],
+    });
     const star = await create({ url: hookUrl }, manager);
     expect(star.status).toBe(200);
     expect(star.body.data.events).toEqual([
-      'coursing.created', 'coursing.updated', 'table.created', 'table.updated', 'table.deleted',
-      'webhook-subscription.created', 'webhook-subscription.updated', 'webhook-subscription.deleted',
+      'coursing.created',
+      'coursing.updated',
+      'table.created',
+      'table.updated',
+      'table.deleted',
+      'webhook-subscription.created',
+      'webhook-subscription.updated',
+      'webhook-subscription.deleted',
     ]);
     // It will not widen when the catalog or the credential's grants do: the names are stored.
-    expect((await call('GET', `${SUBS}/${star.body.data.id}`, { key: admin() })).body.data.events).toEqual(star.body.data.events);
+    expect((await call('GET', `${SUBS}/${star.body.data.id}`, { key: admin() })).body.data.events).toEqual(
+      star.body.data.events,
+    );
 
-    const refused = await create({ url: hookUrl, events: ['coursing.created', 'guest.created', 'api-key.created'] }, manager);
+    const refused = await create(
+      { url: hookUrl, events: ['coursing.created', 'guest.created', 'api-key.created'] },
+      manager,
+    );
     expect(refused.status).toBe(403);
     expect(refused.body.error.details).toEqual([
       { path: '/events/1', message: 'needs bookings.read' },
@@ -494,18 +656,39 @@ describe('who sees which events (issue 10, item 7)', () => {
 
   it('refuses to point a subscription, or switch it on, for a credential that cannot read what it selects (403, nothing changed)', async () => {
     const s = await createOk({ events: ['api-key.created', 'coursing.created'] });
-    const manager = await testKey(own.companyId, { permissions: ['webhooks.manage', 'webhooks.read', 'coursings.read'] });
+    const manager = await testKey(own.companyId, {
+      permissions: ['webhooks.manage', 'webhooks.read', 'coursings.read'],
+    });
     const moved = await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { url: `${hookUrl}/mine` } });
     expect(moved.status).toBe(403);
     expect(moved.body.error.message).toContain('api_keys.read');
-    expect((await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { events: ['api-key.revoked'] } })).status).toBe(403);
+    expect(
+      (await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { events: ['api-key.revoked'] } })).status,
+    ).toBe(403);
     expect((await call('PATCH', `${SUBS}/${s.id}`, { key: admin(), body: { active: false } })).status).toBe(200);
     expect((await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { active: true } })).status).toBe(403);
-    expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toMatchObject({ url: hookUrl, events: ['api-key.created', 'coursing.created'], active: false, version: 2 });
+    expect((await call('GET', `${SUBS}/${s.id}`, { key: admin() })).body.data).toMatchObject({
+      url: hookUrl,
+      events: ['api-key.created', 'coursing.created'],
+      active: false,
+      version: 2,
+    });
     // What it may do: narrow the subscription to what it reads, then move it.
-    expect((await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { events: ['coursing.created'], description: 'narrowed' } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `${SUBS}/${s.id}`, {
+          key: manager,
+          body: { events: ['coursing.created'], description: 'narrowed' },
+        })
+      ).status,
+    ).toBe(200);
     const ok = await call('PATCH', `${SUBS}/${s.id}`, { key: manager, body: { url: `${hookUrl}/mine`, active: true } });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ url: `${hookUrl}/mine`, events: ['coursing.created'], active: true, version: 4 });
+    expect(ok.body.data).toMatchObject({
+      url: `${hookUrl}/mine`,
+      events: ['coursing.created'],
+      active: true,
+      version: 4,
+    });
   });
 });

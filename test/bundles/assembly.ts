@@ -10,7 +10,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetOf, assetSources, readTemplate } from '../support/cloud-assembly';
 
-type Template = { Parameters?: Record<string, unknown>; Resources: Record<string, { Type: string; Properties?: any; Metadata?: Record<string, unknown> }> };
+type Template = {
+  Parameters?: Record<string, unknown>;
+  Resources: Record<string, { Type: string; Properties?: any; Metadata?: Record<string, unknown> }>;
+};
 
 export interface BundledFunction {
   /** The logical id in its template. */
@@ -70,13 +73,17 @@ function ref(name: string, scope: Scope, standIns: StandIns): string {
   if (name === 'AWS::AccountId') return standIns.accountId;
   if (name === 'AWS::Partition') return 'aws';
   if (scope.template.Parameters && name in scope.template.Parameters) {
-    if (!scope.parent || !(name in scope.parent.parameters)) throw new Unresolvable(`parameter ${name} of ${scope.file} is passed no value`);
+    if (!scope.parent || !(name in scope.parent.parameters))
+      throw new Unresolvable(`parameter ${name} of ${scope.file} is passed no value`);
     return resolve(scope.parent.parameters[name], scope.parent.scope, standIns);
   }
   const resource = scope.template.Resources[name];
   if (!resource) throw new Unresolvable(`Ref ${name} names nothing in ${scope.file}`);
   const out = standIns.ref(resource.Type, name);
-  if (out === undefined) throw new Unresolvable(`Ref ${name} (${resource.Type}, in ${scope.file}): the harness has no stand-in for this resource type`);
+  if (out === undefined)
+    throw new Unresolvable(
+      `Ref ${name} (${resource.Type}, in ${scope.file}): the harness has no stand-in for this resource type`,
+    );
   return out;
 }
 

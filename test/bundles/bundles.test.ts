@@ -9,8 +9,19 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, DeleteUsagePlanKeyCommand } from '@aws-sdk/client-api-gateway';
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  APIGatewayClient,
+  CreateApiKeyCommand,
+  CreateUsagePlanKeyCommand,
+  DeleteApiKeyCommand,
+  DeleteUsagePlanKeyCommand,
+} from '@aws-sdk/client-api-gateway';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -27,7 +38,15 @@ import { call } from '../support/http';
 import { checkCalls, readCallLogs, writeIamReport } from '../support/iam-check';
 import { buildWorld, creationOrder, requestFor, startReceiver, type World, type WorldRequest } from '../support/world';
 import { readAssembly } from './assembly';
-import { authorized, authorizerEvent, deliveryEvent, fanOutEvent, proxyEvent, scheduledEvent, type HttpRequest } from './events';
+import {
+  authorized,
+  authorizerEvent,
+  deliveryEvent,
+  fanOutEvent,
+  proxyEvent,
+  scheduledEvent,
+  type HttpRequest,
+} from './events';
 import { CALL_LOG_DIR, environmentOf, HARNESS, loadFunction, standIns, type LoadedFunction } from './runtime';
 
 const STAGE = 'dev';
@@ -36,8 +55,16 @@ const { cdkOut, dynamoEndpoint, identity, operatorToken, catalog } = inject('bun
 
 /** Functions in the template that are not bundles of ours: CDK's providers, by their construct path. */
 const notOurs: { match: RegExp; reason: string }[] = [
-  { match: /\/AWS679f53fac002430cb0da5b7982bd2287\//, reason: "CDK's AwsCustomResource provider (aws-cdk-lib custom-resources): CDK's code, which our bundling does not build" },
-  { match: /\/AWSCDK\.TriggerCustomResourceProvider/, reason: "CDK's trigger provider (aws-cdk-lib triggers): CDK's code; it only invokes the catalog function at deploy, which this run does itself" },
+  {
+    match: /\/AWS679f53fac002430cb0da5b7982bd2287\//,
+    reason:
+      "CDK's AwsCustomResource provider (aws-cdk-lib custom-resources): CDK's code, which our bundling does not build",
+  },
+  {
+    match: /\/AWSCDK\.TriggerCustomResourceProvider/,
+    reason:
+      "CDK's trigger provider (aws-cdk-lib triggers): CDK's code; it only invokes the catalog function at deploy, which this run does itself",
+  },
 ];
 
 /**
@@ -120,10 +147,16 @@ let authorizer: LoadedFunction;
 
 beforeAll(async () => {
   sqs.onAnyCommand().resolves({});
-  sqs.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string }[] }) => ({ Successful: input.Entries.map((e) => ({ Id: e.Id, MessageId: e.Id, MD5OfMessageBody: 'x' })), Failed: [] }));
+  sqs.on(SendMessageBatchCommand).callsFake((input: { Entries: { Id: string }[] }) => ({
+    Successful: input.Entries.map((e) => ({ Id: e.Id, MessageId: e.Id, MD5OfMessageBody: 'x' })),
+    Failed: [],
+  }));
   apiGateway.onAnyCommand().resolves({});
   apiGateway.on(CreateApiKeyCommand).callsFake(() => ({ id: `usagekey${++usageKeys}`, enabled: true }));
-  stopRecording = recordSends([Object.getPrototypeOf(DynamoDBClient.prototype) as object, SQSClient.prototype, APIGatewayClient.prototype], callLog);
+  stopRecording = recordSends(
+    [Object.getPrototypeOf(DynamoDBClient.prototype) as object, SQSClient.prototype, APIGatewayClient.prototype],
+    callLog,
+  );
   hookServer = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -136,7 +169,13 @@ beforeAll(async () => {
   await new Promise<void>((ok) => hookServer.listen(0, '127.0.0.1', ok));
   hookPort = (hookServer.address() as { port: number }).port;
   restoreEgress = routeEgress();
-  documents = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: dynamoEndpoint, region: HARNESS.region, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  documents = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: dynamoEndpoint,
+      region: HARNESS.region,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
 
   // The fixtures: the world, built over the local stage; then its pipeline stops (the bundles are the pipeline now).
   receiver = await startReceiver();
@@ -158,7 +197,13 @@ beforeAll(async () => {
     try {
       functions.set(f.name, await loadFunction(f, environmentOf(f, dynamoEndpoint, identity)));
     } catch (err) {
-      unreadable.push({ function: f.name, asset: short(f.assetDir), what: 'load', ok: false, detail: (err as Error).stack ?? String(err) });
+      unreadable.push({
+        function: f.name,
+        asset: short(f.assetDir),
+        what: 'load',
+        ok: false,
+        detail: (err as Error).stack ?? String(err),
+      });
     }
   }
   authorizer = fnNamed(`brigade-${STAGE}-authorizer`);
@@ -197,7 +242,10 @@ afterAll(async () => {
 async function authorize(event: ReturnType<typeof proxyEvent>): Promise<APIGatewayAuthorizerResult> {
   const verdict = (await authorizer.invoke(authorizerEvent(event))) as APIGatewayAuthorizerResult;
   const statement = verdict.policyDocument.Statement[0] as { Effect: string; Resource: string };
-  const ok = statement.Effect === 'Allow' && typeof verdict.usageIdentifierKey === 'string' && verdict.usageIdentifierKey.length > 0;
+  const ok =
+    statement.Effect === 'Allow' &&
+    typeof verdict.usageIdentifierKey === 'string' &&
+    verdict.usageIdentifierKey.length > 0;
   record(authorizer, `${event.httpMethod} ${event.resource}`, ok, JSON.stringify(verdict));
   return verdict;
 }
@@ -205,9 +253,18 @@ async function authorize(event: ReturnType<typeof proxyEvent>): Promise<APIGatew
 type Credential = { key: string } | { token: string } | null;
 
 /** Sends a request as API Gateway would: the authorizer's bundle in front when the route has one, then the function's bundle. */
-async function send(fnName: string, request: HttpRequest, credential: Credential, behindAuthorizer: boolean): Promise<{ answer: APIGatewayProxyResult; body: any; verdict?: APIGatewayAuthorizerResult }> {
+async function send(
+  fnName: string,
+  request: HttpRequest,
+  credential: Credential,
+  behindAuthorizer: boolean,
+): Promise<{ answer: APIGatewayProxyResult; body: any; verdict?: APIGatewayAuthorizerResult }> {
   const fn = fnNamed(fnName);
-  const headers = { ...request.headers, ...(credential && 'key' in credential ? { 'X-API-Key': credential.key } : {}), ...(credential && 'token' in credential ? { Authorization: `Bearer ${credential.token}` } : {}) };
+  const headers = {
+    ...request.headers,
+    ...(credential && 'key' in credential ? { 'X-API-Key': credential.key } : {}),
+    ...(credential && 'token' in credential ? { Authorization: `Bearer ${credential.token}` } : {}),
+  };
   let event = proxyEvent({ ...request, headers });
   let verdict: APIGatewayAuthorizerResult | undefined;
   if (behindAuthorizer) {
@@ -224,15 +281,27 @@ async function send(fnName: string, request: HttpRequest, credential: Credential
 
 /** A success: 2xx; a JSON answer is the success envelope; a file answer's base64 decodes to bytes. */
 function judge(answer: APIGatewayProxyResult, body: any, path = '/api/v1/'): string | null {
-  if (answer.statusCode < 200 || answer.statusCode > 299) return `answered ${answer.statusCode}: ${typeof body === 'string' ? body : JSON.stringify(body)}`;
+  if (answer.statusCode < 200 || answer.statusCode > 299)
+    return `answered ${answer.statusCode}: ${typeof body === 'string' ? body : JSON.stringify(body)}`;
   if (answer.isBase64Encoded) {
-    if (!Buffer.isBuffer(body) || (answer.body.length > 0 && body.length === 0) || body.toString('base64') !== answer.body.replace(/\s/g, '')) return 'a file answer whose base64 does not decode';
+    if (
+      !Buffer.isBuffer(body) ||
+      (answer.body.length > 0 && body.length === 0) ||
+      body.toString('base64') !== answer.body.replace(/\s/g, '')
+    )
+      return 'a file answer whose base64 does not decode';
     return null;
   }
   const type = String(answer.headers?.['Content-Type'] ?? answer.headers?.['content-type'] ?? '');
   // The probes and the OpenAPI document answer their own JSON; every operation under /api/v1 answers the envelope.
-  if (type.includes('json') && !path.startsWith('/api/v1/')) return body && typeof body === 'object' ? null : `not a JSON object: ${String(answer.body).slice(0, 200)}`;
-  if (type.includes('json') && answer.statusCode !== 204 && (body?.status !== 'success' || !('data' in body) || typeof body?.meta?.requestId !== 'string')) return `not the success envelope: ${JSON.stringify(body).slice(0, 300)}`;
+  if (type.includes('json') && !path.startsWith('/api/v1/'))
+    return body && typeof body === 'object' ? null : `not a JSON object: ${String(answer.body).slice(0, 200)}`;
+  if (
+    type.includes('json') &&
+    answer.statusCode !== 204 &&
+    (body?.status !== 'success' || !('data' in body) || typeof body?.meta?.requestId !== 'string')
+  )
+    return `not the success envelope: ${JSON.stringify(body).slice(0, 300)}`;
   return null;
 }
 
@@ -249,7 +318,10 @@ const fromWorld = (r: WorldRequest, route: Route): HttpRequest => ({
  * The platform's operations (companies, changes to the permission catalog: docs/access.md) refuse
  * every company credential: they are sent with an internal operator's token.
  */
-const operatorOnly = (route: Route) => route.permission !== null && (route.path.startsWith('/api/v1/companies') || (route.path.startsWith('/api/v1/permissions') && route.method !== 'GET'));
+const operatorOnly = (route: Route) =>
+  route.permission !== null &&
+  (route.path.startsWith('/api/v1/companies') ||
+    (route.path.startsWith('/api/v1/permissions') && route.method !== 'GET'));
 
 /** A request that ends what it names (a deletion, a cancellation, leaving the waitlist): sent after every other. */
 const ends = (route: Route) => route.method === 'DELETE' || route.path.endsWith('/cancel');
@@ -272,29 +344,65 @@ function freshDay(): string {
  * through `steps` (`seat`, …) over the fixtures' stage; `pending` when the location confirms
  * bookings on request while it is made.
  */
-async function freshBooking(options: { steps?: string[]; pending?: boolean } = {}): Promise<{ id: string; confirmationCode: string }> {
-  const table = await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, { name: `Fresh ${days}`, minCapacity: 1, maxCapacity: 4 });
-  const settings = (mode: string) => fixture('PUT', `/api/v1/locations/${world.ids.location}/booking-settings`, { maxAdvanceDays: 365, operatingHours: everyDay, confirmationMode: mode });
+async function freshBooking(
+  options: { steps?: string[]; pending?: boolean } = {},
+): Promise<{ id: string; confirmationCode: string }> {
+  const table = await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, {
+    name: `Fresh ${days}`,
+    minCapacity: 1,
+    maxCapacity: 4,
+  });
+  const settings = (mode: string) =>
+    fixture('PUT', `/api/v1/locations/${world.ids.location}/booking-settings`, {
+      maxAdvanceDays: 365,
+      operatingHours: everyDay,
+      confirmationMode: mode,
+    });
   if (options.pending) await settings('request_based');
-  const booking = await fixture('POST', '/api/v1/bookings', { locationId: world.ids.location, bookingDate: freshDay(), startTime: '12:00', guestCount: 2, tableIds: [table.id], guestName: 'Fresh Guest' });
+  const booking = await fixture('POST', '/api/v1/bookings', {
+    locationId: world.ids.location,
+    bookingDate: freshDay(),
+    startTime: '12:00',
+    guestCount: 2,
+    tableIds: [table.id],
+    guestName: 'Fresh Guest',
+  });
   if (options.pending) await settings('instant');
   for (const step of options.steps ?? []) await fixture('POST', `/api/v1/bookings/${booking.id}/${step}`, {});
   return booking;
 }
-const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '11:00', close: '23:00' }]]));
+const everyDay = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ open: '11:00', close: '23:00' }],
+  ]),
+);
 
 /** A waitlist entry of its own, offered a spot when `offered`. */
 async function freshWaitlistEntry(offered: boolean): Promise<{ id: string; code: string }> {
   const example = requestFor(all.find((r) => r.operationId === 'joinWaitlist')!, world).body as Record<string, unknown>;
-  const entry = await fixture('POST', '/api/v1/booking-waitlist', { ...example, desiredDate: freshDay(), guestName: 'Fresh Waiter' });
-  if (offered) await fixture('POST', `/api/v1/booking-waitlist/${entry.id}/offer`, requestFor(all.find((r) => r.operationId === 'offerWaitlistSpot')!, world).body ?? {});
+  const entry = await fixture('POST', '/api/v1/booking-waitlist', {
+    ...example,
+    desiredDate: freshDay(),
+    guestName: 'Fresh Waiter',
+  });
+  if (offered)
+    await fixture(
+      'POST',
+      `/api/v1/booking-waitlist/${entry.id}/offer`,
+      requestFor(all.find((r) => r.operationId === 'offerWaitlistSpot')!, world).body ?? {},
+    );
   return entry;
 }
 
 /** Replaces a path parameter's value in a built request. */
 function withParam(r: WorldRequest, name: string, value: string): WorldRequest {
   const old = r.params[name]!;
-  return { ...r, params: { ...r.params, [name]: value }, url: r.url.replace(`/${encodeURIComponent(old)}`, `/${encodeURIComponent(value)}`) };
+  return {
+    ...r,
+    params: { ...r.params, [name]: value },
+    url: r.url.replace(`/${encodeURIComponent(old)}`, `/${encodeURIComponent(value)}`),
+  };
 }
 
 /**
@@ -315,9 +423,32 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
   declineWaitlistOffer: async (r) => withParam(r, 'code', (await freshWaitlistEntry(true)).code),
   // the world's tag is in the category already; its table is in a booking group; its variant is its group's only one; its location has everything
   createCustomTag: async (r) => ({ ...r, body: { ...(r.body as object), key: 'Bundled tag' } }),
-  deleteTable: async (r) => withParam(r, 'id', (await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, { name: 'Doomed', minCapacity: 1, maxCapacity: 2 })).id),
-  deleteVariant: async (r) => withParam(r, 'variantId', String((await fixture('POST', `/api/v1/variant-groups/${world.ids.variantGroup}/variants`, { name: 'Doomed' })).id)),
-  deleteLocation: async (r) => withParam(r, 'locationId', String((await fixture('POST', '/api/v1/locations', { name: 'Doomed', timezone: world.timezone })).id)),
+  deleteTable: async (r) =>
+    withParam(
+      r,
+      'id',
+      (
+        await fixture('POST', `/api/v1/locations/${world.ids.location}/tables`, {
+          name: 'Doomed',
+          minCapacity: 1,
+          maxCapacity: 2,
+        })
+      ).id,
+    ),
+  deleteVariant: async (r) =>
+    withParam(
+      r,
+      'variantId',
+      String(
+        (await fixture('POST', `/api/v1/variant-groups/${world.ids.variantGroup}/variants`, { name: 'Doomed' })).id,
+      ),
+    ),
+  deleteLocation: async (r) =>
+    withParam(
+      r,
+      'locationId',
+      String((await fixture('POST', '/api/v1/locations', { name: 'Doomed', timezone: world.timezone })).id),
+    ),
   // replacing the schedule's rules (sent before) gave them new ids
   deleteScheduleRule: async (r) => {
     const add = requestFor(all.find((x) => x.operationId === 'addScheduleRule')!, world);
@@ -346,21 +477,57 @@ const elsewhere = new Set(['retryWebhookDelivery']);
  * it over. Answers the dispatcher, its answer, the queue calls and the messages for the subscription.
  */
 async function dispatchedTo(hook: string, coursingTitle: string, order: number) {
-  const subscribe = await send(operationFunctionName(STAGE, 'createWebhookSubscription'), { resource: '/api/v1/webhooks/subscriptions', method: 'POST', url: '/api/v1/webhooks/subscriptions', pathParameters: null, headers: {}, body: { url: hook, events: ['*'] } }, { key: world.company.keys.admin }, true);
+  const subscribe = await send(
+    operationFunctionName(STAGE, 'createWebhookSubscription'),
+    {
+      resource: '/api/v1/webhooks/subscriptions',
+      method: 'POST',
+      url: '/api/v1/webhooks/subscriptions',
+      pathParameters: null,
+      headers: {},
+      body: { url: hook, events: ['*'] },
+    },
+    { key: world.company.keys.admin },
+    true,
+  );
   expect(judge(subscribe.answer, subscribe.body)).toBeNull();
   const subscriptionId = subscribe.body.data.id as string;
-  const coursing = await send(operationFunctionName(STAGE, 'createCoursing'), { resource: '/api/v1/coursings', method: 'POST', url: '/api/v1/coursings', pathParameters: null, headers: {}, body: { locationId: world.ids.location, title: coursingTitle, order } }, { key: world.company.keys.admin }, true);
+  const coursing = await send(
+    operationFunctionName(STAGE, 'createCoursing'),
+    {
+      resource: '/api/v1/coursings',
+      method: 'POST',
+      url: '/api/v1/coursings',
+      pathParameters: null,
+      headers: {},
+      body: { locationId: world.ids.location, title: coursingTitle, order },
+    },
+    { key: world.company.keys.admin },
+    true,
+  );
   expect(judge(coursing.answer, coursing.body)).toBeNull();
   // Its outbox item, as the table holds it (the newest of the company's event log).
-  const newest = await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` }, ScanIndexForward: false, Limit: 1 }));
+  const newest = await documents.send(
+    new QueryCommand({
+      TableName: HARNESS.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
   const item = newest.Items![0]!;
   expect((item.payload as { event: string }).event).toBe('coursing.created');
   sqs.resetHistory();
   const dispatcher = fnNamed(`brigade-${STAGE}-webhook-dispatcher`);
-  const dispatched = (await dispatcher.invoke(fanOutEvent(marshall(item, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
+  const dispatched = (await dispatcher.invoke(
+    fanOutEvent(marshall(item, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE),
+  )) as { batchItemFailures: unknown[] };
   const batches = sqs.commandCalls(SendMessageBatchCommand);
   const messages = batches.flatMap((c) => c.args[0].input.Entries ?? []);
-  const mine = messages.map((m) => m.MessageBody!).filter((b) => (JSON.parse(b) as { subscriptionId: string }).subscriptionId === subscriptionId);
+  const mine = messages
+    .map((m) => m.MessageBody!)
+    .filter((b) => (JSON.parse(b) as { subscriptionId: string }).subscriptionId === subscriptionId);
   return { dispatcher, dispatched, batches, messages, mine };
 }
 
@@ -374,7 +541,12 @@ describe('the bundles of the synthesized dev stage', () => {
     const fn = fnNamed(catalog.function);
     // The table was empty: the bundle must have added every built-in (an item and its key item each).
     const added = (catalog.answer as { added?: unknown[] }).added ?? [];
-    record(fn, 'trigger {}', added.length > 0 && catalog.items >= added.length, `${JSON.stringify(catalog.answer).slice(0, 200)}; ${catalog.items} items`);
+    record(
+      fn,
+      'trigger {}',
+      added.length > 0 && catalog.items >= added.length,
+      `${JSON.stringify(catalog.answer).slice(0, 200)}; ${catalog.items} items`,
+    );
     expect(added.length, JSON.stringify(catalog.answer)).toBeGreaterThan(0);
     expect(catalog.items).toBeGreaterThanOrEqual(added.length);
   });
@@ -382,10 +554,20 @@ describe('the bundles of the synthesized dev stage', () => {
   it('the authorizer allows a valid key with its principal and a usage key, and lets a bad key through as anonymous (the handler answers 401)', async () => {
     const route = all.find((r) => r.operationId === 'listCoursings')!;
     const request = fromWorld(requestFor(route, world), route);
-    const good = await send(operationFunctionName(STAGE, route.operationId), request, { key: world.company.keys.admin }, true);
+    const good = await send(
+      operationFunctionName(STAGE, route.operationId),
+      request,
+      { key: world.company.keys.admin },
+      true,
+    );
     expect(JSON.parse(String(good.verdict!.context!.principal)).companyId).toBe(world.company.companyId);
     expect(good.verdict!.principalId).toMatch(/^key:/);
-    const bad = await send(operationFunctionName(STAGE, route.operationId), request, { key: `${world.company.keys.admin.slice(0, -4)}AAAA` }, true);
+    const bad = await send(
+      operationFunctionName(STAGE, route.operationId),
+      request,
+      { key: `${world.company.keys.admin.slice(0, -4)}AAAA` },
+      true,
+    );
     expect(bad.verdict!.context).toEqual({ anonymous: 'true' });
     expect(bad.answer.statusCode).toBe(401);
     expect(bad.body.error.code).toBe('UNAUTHENTICATED');
@@ -393,9 +575,22 @@ describe('the bundles of the synthesized dev stage', () => {
 
   it('every operation answers its valid request with a success', async () => {
     // A permission of the catalog for the catalog's own paths (the world makes none).
-    const created = await send(operationFunctionName(STAGE, 'createPermission'), fromWorld(requestFor(all.find((r) => r.operationId === 'createPermission')!, world), all.find((r) => r.operationId === 'createPermission')!), { token: operatorToken }, true);
+    const created = await send(
+      operationFunctionName(STAGE, 'createPermission'),
+      fromWorld(
+        requestFor(all.find((r) => r.operationId === 'createPermission')!, world),
+        all.find((r) => r.operationId === 'createPermission')!,
+      ),
+      { token: operatorToken },
+      true,
+    );
     const permissionId = created.body?.data?.id;
-    record(fnNamed(operationFunctionName(STAGE, 'createPermission')), 'POST /api/v1/permissions', judge(created.answer, created.body) === null, judge(created.answer, created.body) ?? '');
+    record(
+      fnNamed(operationFunctionName(STAGE, 'createPermission')),
+      'POST /api/v1/permissions',
+      judge(created.answer, created.body) === null,
+      judge(created.answer, created.body) ?? '',
+    );
 
     const requests = all
       .filter((r) => r.operationId !== 'createPermission')
@@ -431,21 +626,55 @@ describe('the bundles of the synthesized dev stage', () => {
         failures.push(`${name}: its fixture failed: ${(err as Error).message.slice(0, 400)}`);
         continue;
       }
-      const credential: Credential = route.permission === null ? null : operatorOnly(route) ? { token: operatorToken } : { key: world.company.keys.admin };
+      const credential: Credential =
+        route.permission === null
+          ? null
+          : operatorOnly(route)
+            ? { token: operatorToken }
+            : { key: world.company.keys.admin };
       const { answer, body } = await send(name, fromWorld(r, route), credential, route.permission !== null);
       const fault = judge(answer, body, route.path);
       record(fnNamed(name), `${route.method} ${route.path}`, fault === null, fault ?? '');
-      if (fault) failures.push(`${name} (${short(fnNamed(name).fn.assetDir)}) ${route.method} ${r.url}: ${fault.slice(0, 400)}`);
+      if (fault)
+        failures.push(`${name} (${short(fnNamed(name).fn.assetDir)}) ${route.method} ${r.url}: ${fault.slice(0, 400)}`);
     }
     expect(failures).toEqual([]);
   }, 600_000);
 
   it('the fallback answers 404 for an unknown path and 405 for a known path with another method', async () => {
     const fallback = fnNamed(`brigade-${STAGE}-fallback`);
-    const notFound = await send(fallback.fn.name, { resource: '/{proxy+}', method: 'GET', url: '/api/v1/no-such-thing', pathParameters: { proxy: 'api/v1/no-such-thing' }, headers: {} }, null, false);
-    const notAllowed = await send(fallback.fn.name, { resource: '/{proxy+}', method: 'PATCH', url: '/api/v1/coursings', pathParameters: { proxy: 'api/v1/coursings' }, headers: {}, body: {} }, null, false);
+    const notFound = await send(
+      fallback.fn.name,
+      {
+        resource: '/{proxy+}',
+        method: 'GET',
+        url: '/api/v1/no-such-thing',
+        pathParameters: { proxy: 'api/v1/no-such-thing' },
+        headers: {},
+      },
+      null,
+      false,
+    );
+    const notAllowed = await send(
+      fallback.fn.name,
+      {
+        resource: '/{proxy+}',
+        method: 'PATCH',
+        url: '/api/v1/coursings',
+        pathParameters: { proxy: 'api/v1/coursings' },
+        headers: {},
+        body: {},
+      },
+      null,
+      false,
+    );
     const ok = notFound.answer.statusCode === 404 && notAllowed.answer.statusCode === 405;
-    record(fallback, '404 and 405', ok, `${notFound.answer.statusCode} ${notAllowed.answer.statusCode} ${JSON.stringify(notAllowed.answer.headers)}`);
+    record(
+      fallback,
+      '404 and 405',
+      ok,
+      `${notFound.answer.statusCode} ${notAllowed.answer.statusCode} ${JSON.stringify(notAllowed.answer.headers)}`,
+    );
     expect(notFound.body.error.code).toBe('NOT_FOUND');
     expect(notAllowed.answer.statusCode).toBe(405);
     expect(notAllowed.body.error.code).toBe('METHOD_NOT_ALLOWED');
@@ -454,7 +683,10 @@ describe('the bundles of the synthesized dev stage', () => {
   it('the dispatcher turns an outbox item into a delivery record and a message on the delivery queue; the delivery bundle sends it, signed, and records it', async () => {
     const { dispatcher, dispatched, batches, messages, mine } = await dispatchedTo(PUBLIC_HOOK, 'Desserts', 3);
     const queueUrl = dispatcher.env.DELIVERY_QUEUE_URL;
-    const okDispatch = dispatched.batchItemFailures.length === 0 && mine.length === 1 && batches.every((c) => c.args[0].input.QueueUrl === queueUrl);
+    const okDispatch =
+      dispatched.batchItemFailures.length === 0 &&
+      mine.length === 1 &&
+      batches.every((c) => c.args[0].input.QueueUrl === queueUrl);
     record(dispatcher, 'fan-out SQS event', okDispatch, `${JSON.stringify(dispatched)} ${JSON.stringify(messages)}`);
     expect(dispatched.batchItemFailures).toEqual([]);
     expect(mine).toHaveLength(1);
@@ -472,14 +704,45 @@ describe('the bundles of the synthesized dev stage', () => {
 
     // A manual retry by its bundle: its outbox request, through the dispatcher, queues the delivery's next round.
     const retryRoute = all.find((r) => r.operationId === 'retryWebhookDelivery')!;
-    const retry = await send(operationFunctionName(STAGE, retryRoute.operationId), { resource: retryRoute.path, method: 'POST', url: `/api/v1/webhooks/deliveries/${deliveryId}/retry`, pathParameters: { deliveryId }, headers: {} }, { key: world.company.keys.admin }, true);
+    const retry = await send(
+      operationFunctionName(STAGE, retryRoute.operationId),
+      {
+        resource: retryRoute.path,
+        method: 'POST',
+        url: `/api/v1/webhooks/deliveries/${deliveryId}/retry`,
+        pathParameters: { deliveryId },
+        headers: {},
+      },
+      { key: world.company.keys.admin },
+      true,
+    );
     const retryFault = judge(retry.answer, retry.body);
-    record(fnNamed(operationFunctionName(STAGE, retryRoute.operationId)), `POST ${retryRoute.path}`, retryFault === null, retryFault ?? '');
+    record(
+      fnNamed(operationFunctionName(STAGE, retryRoute.operationId)),
+      `POST ${retryRoute.path}`,
+      retryFault === null,
+      retryFault ?? '',
+    );
     expect(retryFault).toBeNull();
-    const request = (await documents.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#WHREQUESTS` }, ScanIndexForward: false, Limit: 1 }))).Items![0]!;
+    const request = (
+      await documents.send(
+        new QueryCommand({
+          TableName: HARNESS.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#WHREQUESTS` },
+          ScanIndexForward: false,
+          Limit: 1,
+        }),
+      )
+    ).Items![0]!;
     sqs.resetHistory();
-    const requeued = (await dispatcher.invoke(fanOutEvent(marshall(request, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE))) as { batchItemFailures: unknown[] };
-    const next = sqs.commandCalls(SendMessageBatchCommand).flatMap((c) => c.args[0].input.Entries ?? []).map((m) => m.MessageBody!);
+    const requeued = (await dispatcher.invoke(
+      fanOutEvent(marshall(request, { removeUndefinedValues: true }), OUTBOX_SOURCE, OUTBOX_DETAIL_TYPE),
+    )) as { batchItemFailures: unknown[] };
+    const next = sqs
+      .commandCalls(SendMessageBatchCommand)
+      .flatMap((c) => c.args[0].input.Entries ?? [])
+      .map((m) => m.MessageBody!);
     expect(requeued.batchItemFailures).toEqual([]);
     expect(next.map((m) => JSON.parse(m).deliveryId)).toEqual([deliveryId]);
 
@@ -489,8 +752,18 @@ describe('the bundles of the synthesized dev stage', () => {
     const after = await deliveryOf(deliveryId);
     const hit = received.find((r) => r.path === new URL(PUBLIC_HOOK).pathname);
     const signed = Object.keys(hit?.headers ?? {}).some((h) => h.includes('signature'));
-    const okDelivery = delivered.batchItemFailures.length === 0 && !!hit && signed && after?.status === 'delivered' && sqs.commandCalls(ChangeMessageVisibilityCommand).length === 0;
-    record(deliverer, 'delivery SQS event', okDelivery, `${JSON.stringify(delivered)} ${JSON.stringify(after)} ${JSON.stringify(hit?.headers)}`);
+    const okDelivery =
+      delivered.batchItemFailures.length === 0 &&
+      !!hit &&
+      signed &&
+      after?.status === 'delivered' &&
+      sqs.commandCalls(ChangeMessageVisibilityCommand).length === 0;
+    record(
+      deliverer,
+      'delivery SQS event',
+      okDelivery,
+      `${JSON.stringify(delivered)} ${JSON.stringify(after)} ${JSON.stringify(hit?.headers)}`,
+    );
     expect(delivered.batchItemFailures).toEqual([]);
     expect(hit, 'the receiver got no POST').toBeDefined();
     expect(signed, JSON.stringify(hit?.headers)).toBe(true);
@@ -503,7 +776,14 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(mine).toHaveLength(1);
     const { deliveryId } = JSON.parse(mine[0]!) as { deliveryId: string };
     // Seven attempts failed already (a fixture: waiting out the backoff is not this test's business); the next is the last.
-    await documents.send(new UpdateCommand({ TableName: HARNESS.tableName, Key: deliveryEntity.key(world.company.companyId, deliveryId), UpdateExpression: 'SET attempts = :n', ExpressionAttributeValues: { ':n': MAX_ATTEMPTS - 1 } }));
+    await documents.send(
+      new UpdateCommand({
+        TableName: HARNESS.tableName,
+        Key: deliveryEntity.key(world.company.companyId, deliveryId),
+        UpdateExpression: 'SET attempts = :n',
+        ExpressionAttributeValues: { ':n': MAX_ATTEMPTS - 1 },
+      }),
+    );
 
     const deliverer = fnNamed(`brigade-${STAGE}-webhook-delivery`);
     sqs.resetHistory();
@@ -511,57 +791,126 @@ describe('the bundles of the synthesized dev stage', () => {
     const out = (await deliverer.invoke(deliveryEvent(mine))) as { batchItemFailures: unknown[] };
     const dead = sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input);
     const after = await deliveryOf(deliveryId);
-    record(deliverer, 'dead delivery SQS event', out.batchItemFailures.length === 0 && dead.length === 1 && after?.status === 'dead', `${JSON.stringify(out)} ${JSON.stringify(dead)} ${after?.status}`);
+    record(
+      deliverer,
+      'dead delivery SQS event',
+      out.batchItemFailures.length === 0 && dead.length === 1 && after?.status === 'dead',
+      `${JSON.stringify(out)} ${JSON.stringify(dead)} ${after?.status}`,
+    );
     expect(out.batchItemFailures).toEqual([]);
     expect(dead).toEqual([{ QueueUrl: deliverer.env.DELIVERY_DLQ_URL, MessageBody: mine[0] }]);
     expect(after?.status).toBe('dead');
   });
 
   it("the API-key bundles keep a key's usage key in its tier's plan: created with the key, moved on a tier change, deleted with the key", async () => {
-    const plans = JSON.parse(fnNamed(operationFunctionName(STAGE, 'createApiKey')).env.USAGE_PLAN_IDS!) as Record<string, string>;
-    const op = async (operationId: string, url: string, pathParameters: Record<string, string> | null, body?: unknown) => {
+    const plans = JSON.parse(fnNamed(operationFunctionName(STAGE, 'createApiKey')).env.USAGE_PLAN_IDS!) as Record<
+      string,
+      string
+    >;
+    const op = async (
+      operationId: string,
+      url: string,
+      pathParameters: Record<string, string> | null,
+      body?: unknown,
+    ) => {
       const route = all.find((r) => r.operationId === operationId)!;
-      const out = await send(operationFunctionName(STAGE, operationId), { resource: route.path, method: route.method, url, pathParameters, headers: {}, ...(body === undefined ? {} : { body }) }, { key: world.company.keys.admin }, true);
+      const out = await send(
+        operationFunctionName(STAGE, operationId),
+        {
+          resource: route.path,
+          method: route.method,
+          url,
+          pathParameters,
+          headers: {},
+          ...(body === undefined ? {} : { body }),
+        },
+        { key: world.company.keys.admin },
+        true,
+      );
       const fault = judge(out.answer, out.body);
-      record(fnNamed(operationFunctionName(STAGE, operationId)), `${route.method} ${route.path} (usage key)`, fault === null, fault ?? '');
+      record(
+        fnNamed(operationFunctionName(STAGE, operationId)),
+        `${route.method} ${route.path} (usage key)`,
+        fault === null,
+        fault ?? '',
+      );
       expect(fault).toBeNull();
       return out.body.data as { id: string };
     };
-    const inputs = <T extends object>(command: new (input: T) => unknown) => apiGateway.commandCalls(command as never).map((c) => (c.args[0] as { input: unknown }).input);
+    const inputs = <T extends object>(command: new (input: T) => unknown) =>
+      apiGateway.commandCalls(command as never).map((c) => (c.args[0] as { input: unknown }).input);
 
     apiGateway.resetHistory();
-    const created = await op('createApiKey', '/api/v1/api-keys', null, { name: 'Metered key', tier: 'standard', permissions: ['bookings.read'] });
+    const created = await op('createApiKey', '/api/v1/api-keys', null, {
+      name: 'Metered key',
+      tier: 'standard',
+      permissions: ['bookings.read'],
+    });
     const usageKey = `usagekey${usageKeys}`;
     expect(inputs(CreateApiKeyCommand)).toHaveLength(1);
-    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.standard, keyId: usageKey, keyType: 'API_KEY' }]);
+    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([
+      { usagePlanId: plans.standard, keyId: usageKey, keyType: 'API_KEY' },
+    ]);
 
     apiGateway.resetHistory();
     await op('updateApiKey', `/api/v1/api-keys/${created.id}`, { id: created.id }, { tier: 'premium' });
     expect(inputs(DeleteUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.standard, keyId: usageKey }]);
-    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([{ usagePlanId: plans.premium, keyId: usageKey, keyType: 'API_KEY' }]);
+    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([
+      { usagePlanId: plans.premium, keyId: usageKey, keyType: 'API_KEY' },
+    ]);
 
     apiGateway.resetHistory();
     await op('deleteApiKey', `/api/v1/api-keys/${created.id}`, { id: created.id });
     expect(inputs(DeleteApiKeyCommand)).toEqual([{ apiKey: usageKey }]);
 
     // Revoking deletes the usage key too.
-    const second = await op('createApiKey', '/api/v1/api-keys', null, { name: 'Metered key 2', tier: 'standard', permissions: ['bookings.read'] });
+    const second = await op('createApiKey', '/api/v1/api-keys', null, {
+      name: 'Metered key 2',
+      tier: 'standard',
+      permissions: ['bookings.read'],
+    });
     apiGateway.resetHistory();
     await op('revokeApiKey', `/api/v1/api-keys/${second.id}/revoke`, { id: second.id });
     expect(inputs(DeleteApiKeyCommand)).toEqual([{ apiKey: `usagekey${usageKeys}` }]);
   });
 
   it('the sweeper, run by its schedule, marks a due booking as a no-show', async () => {
-    const made = await call('POST', '/api/v1/bookings', { key: world.company.keys.admin, body: { locationId: world.ids.location, bookingDate: world.day, startTime: '12:00', guestCount: 2, guestName: 'Due Guest' } });
+    const made = await call('POST', '/api/v1/bookings', {
+      key: world.company.keys.admin,
+      body: {
+        locationId: world.ids.location,
+        bookingDate: world.day,
+        startTime: '12:00',
+        guestCount: 2,
+        guestName: 'Due Guest',
+      },
+    });
     expect(made.status).toBe(200);
     const booking = made.body.data as { id: string };
     // Its no-show falls due a minute ago: the sweep item as the booking's transaction writes it (shared/data/noShowSweep.ts), moved.
     const dueAt = new Date(Date.now() - 60_000).toISOString();
-    await documents.send(new PutCommand({ TableName: HARNESS.tableName, Item: { pk: `SWEEP#${dueAt.slice(0, 13)}`, sk: `${dueAt}#${world.company.companyId}#${booking.id}`, entity: 'NO_SHOW_SWEEP', companyId: world.company.companyId, bookingId: booking.id, dueAt } }));
+    await documents.send(
+      new PutCommand({
+        TableName: HARNESS.tableName,
+        Item: {
+          pk: `SWEEP#${dueAt.slice(0, 13)}`,
+          sk: `${dueAt}#${world.company.companyId}#${booking.id}`,
+          entity: 'NO_SHOW_SWEEP',
+          companyId: world.company.companyId,
+          bookingId: booking.id,
+          dueAt,
+        },
+      }),
+    );
     const sweeper = fnNamed(`brigade-${STAGE}-no-show-sweeper`);
     const ran = (await sweeper.invoke(scheduledEvent('NoShowSweeperSchedule'))) as { marked: number };
     const after = await call('GET', `/api/v1/bookings/${booking.id}`, { key: world.company.keys.admin });
-    record(sweeper, 'scheduled event', ran.marked >= 1 && after.body.data.status === 'no_show', `${JSON.stringify(ran)} ${after.body.data.status}`);
+    record(
+      sweeper,
+      'scheduled event',
+      ran.marked >= 1 && after.body.data.status === 'no_show',
+      `${JSON.stringify(ran)} ${after.body.data.status}`,
+    );
     expect(ran.marked).toBeGreaterThanOrEqual(1);
     expect(after.body.data.status).toBe('no_show');
   });
@@ -574,7 +923,9 @@ describe('the bundles of the synthesized dev stage', () => {
 
   it('every AWS call a bundle made is allowed by the role its function has in the assembly', async () => {
     callLog.flush();
-    const report = await checkCalls({ dir: cdkOut, stackName: HARNESS.stackName }, readCallLogs(CALL_LOG_DIR), { declared: false });
+    const report = await checkCalls({ dir: cdkOut, stackName: HARNESS.stackName }, readCallLogs(CALL_LOG_DIR), {
+      declared: false,
+    });
     writeIamReport(report, new URL('../../.local/iam-bundles.json', import.meta.url).pathname);
     const unattributed = report.unattributed.reduce((n, c) => n + c.count, 0);
     console.log(
@@ -589,7 +940,8 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(observed('deleteApiKey')).toEqual(expect.arrayContaining(['apigateway:DELETE']));
     expect(observed('revokeApiKey')).toEqual(expect.arrayContaining(['apigateway:DELETE']));
     expect(observed('webhook-dispatcher')).toEqual(expect.arrayContaining(['sqs:SendMessage']));
-    expect(observed('webhook-delivery')).toEqual(expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:SendMessage']));
+    expect(observed('webhook-delivery')).toEqual(
+      expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:SendMessage']),
+    );
   });
 });
-

@@ -24,7 +24,9 @@ export interface HttpRequest {
 }
 
 /** Name → last value and name → every value, as own properties (as API Gateway's JSON has them). */
-function byName(pairs: Iterable<readonly [string, string]>): { last: Record<string, string>; all: Record<string, string[]> } | null {
+function byName(
+  pairs: Iterable<readonly [string, string]>,
+): { last: Record<string, string>; all: Record<string, string[]> } | null {
   const all = new Map<string, string[]>();
   for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
   if (all.size === 0) return null;
@@ -85,11 +87,21 @@ export function proxyEvent(request: HttpRequest): APIGatewayProxyEvent {
 }
 
 /** The REQUEST authorizer's event for a proxy event, as the local edge builds it (bin/local/gateway.ts). */
-export const authorizerEvent = (event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent => gatewayAuthorizerEvent(event, HARNESS.region);
+export const authorizerEvent = (event: APIGatewayProxyEvent): APIGatewayRequestAuthorizerEvent =>
+  gatewayAuthorizerEvent(event, HARNESS.region);
 
 /** The authorizer's verdict as the integration's event carries it: its context, `principalId`, `integrationLatency`. */
-export function authorized(event: APIGatewayProxyEvent, verdict: { principalId: string; context?: Record<string, unknown> | null }): APIGatewayProxyEvent {
-  return { ...event, requestContext: { ...event.requestContext, authorizer: { ...verdict.context, principalId: verdict.principalId, integrationLatency: 12 } } };
+export function authorized(
+  event: APIGatewayProxyEvent,
+  verdict: { principalId: string; context?: Record<string, unknown> | null },
+): APIGatewayProxyEvent {
+  return {
+    ...event,
+    requestContext: {
+      ...event.requestContext,
+      authorizer: { ...verdict.context, principalId: verdict.principalId, integrationLatency: 12 },
+    },
+  };
 }
 
 function sqsEvent(queueLogicalId: string, bodies: string[]): SQSEvent {

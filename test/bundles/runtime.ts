@@ -35,7 +35,8 @@ export const CALL_LOG_DIR = new URL('../../.local/iam-bundles/', import.meta.url
 export const scopeName = (fn: BundledFunction) => fn.name.replace(/^brigade-dev-/, '');
 
 /** A queue's URL here: the SQS client is mocked (aws-sdk-client-mock), so it is only a name. */
-export const queueUrlOf = (logicalId: string) => `https://sqs.${HARNESS.region}.amazonaws.com/${HARNESS.accountId}/${logicalId}`;
+export const queueUrlOf = (logicalId: string) =>
+  `https://sqs.${HARNESS.region}.amazonaws.com/${HARNESS.accountId}/${logicalId}`;
 /** A usage plan's id here: the API Gateway client is mocked. */
 export const usagePlanIdOf = (logicalId: string) => `plan-${logicalId}`;
 
@@ -91,7 +92,11 @@ function runtimeEnvironment(fn: BundledFunction, dynamoEndpoint: string): Record
   };
 }
 
-export function environmentOf(fn: BundledFunction, dynamoEndpoint: string, identity: IdentityStandIn): Record<string, string> {
+export function environmentOf(
+  fn: BundledFunction,
+  dynamoEndpoint: string,
+  identity: IdentityStandIn,
+): Record<string, string> {
   return { ...runtimeEnvironment(fn, dynamoEndpoint), ...fn.environment, ...identity };
 }
 
@@ -116,7 +121,9 @@ export async function withEnvironment<T>(env: Record<string, string>, work: () =
  * that Node loads itself (native-import.cjs): Vitest rewrites every import() of the files it loads
  * into its own module runner.
  */
-const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<Record<string, unknown>>;
+const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (
+  url: string,
+) => Promise<Record<string, unknown>>;
 
 export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -155,20 +162,32 @@ export function unprovidedImports(path: string): string[] {
   const code = readFileSync(path, 'utf8');
   const named = new Set<string>();
   // (a match right after a quote is text inside a string: ajv's generated code names its runtime so)
-  for (const m of code.matchAll(/\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+  for (const m of code.matchAll(
+    /\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\brequire\(\s*["']([^"']+)["']\s*\)/g,
+  )) {
     if (!/["'`]/.test(code[m.index - 1] ?? '')) named.add((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   }
-  const provided = (name: string) => name.startsWith('node:') || builtinModules.includes(name.split('/')[0]!) || name.startsWith('@aws-sdk/') || name.startsWith('.');
+  const provided = (name: string) =>
+    name.startsWith('node:') ||
+    builtinModules.includes(name.split('/')[0]!) ||
+    name.startsWith('@aws-sdk/') ||
+    name.startsWith('.');
   return [...named].filter((name) => !provided(name)).sort();
 }
 
 /** Imports a function's bundle under its own environment and answers a way to invoke it. */
 export async function loadFunction(fn: BundledFunction, env: Record<string, string>): Promise<LoadedFunction> {
-  const [file, exported] = [fn.handler.slice(0, fn.handler.lastIndexOf('.')), fn.handler.slice(fn.handler.lastIndexOf('.') + 1)];
+  const [file, exported] = [
+    fn.handler.slice(0, fn.handler.lastIndexOf('.')),
+    fn.handler.slice(fn.handler.lastIndexOf('.') + 1),
+  ];
   const path = ['.mjs', '.js', '.cjs'].map((ext) => join(fn.assetDir, `${file}${ext}`)).find((p) => existsSync(p));
   if (!path) throw new Error(`${fn.name}: no ${file}.mjs/.js/.cjs in ${fn.assetDir}`);
   const missing = unprovidedImports(path);
-  if (missing.length) throw new Error(`${fn.name}: its bundle imports ${missing.join(', ')}, which the Lambda runtime does not provide (only Node's modules and @aws-sdk/*)`);
+  if (missing.length)
+    throw new Error(
+      `${fn.name}: its bundle imports ${missing.join(', ')}, which the Lambda runtime does not provide (only Node's modules and @aws-sdk/*)`,
+    );
   // One module instance per asset file (each function's bundle is a folder of its own).
   const module = await withEnvironment(env, () => nativeImport(pathToFileURL(path).href));
   const handler = module[exported];
@@ -178,6 +197,9 @@ export async function loadFunction(fn: BundledFunction, env: Record<string, stri
     env,
     handler: handler as LambdaHandler,
     // Each invocation runs as its function: the AWS calls it makes are filed under it.
-    invoke: (event) => runningFunction.run(scopeName(fn), () => withEnvironment(env, () => (handler as LambdaHandler)(event, lambdaContext(fn)))),
+    invoke: (event) =>
+      runningFunction.run(scopeName(fn), () =>
+        withEnvironment(env, () => (handler as LambdaHandler)(event, lambdaContext(fn))),
+      ),
   };
 }

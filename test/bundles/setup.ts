@@ -51,13 +51,22 @@ function assemblyFolder(): { dir: string; synthSeconds: number | null } {
   const dir = resolve(projectRoot, given || '.cdk.out/dev');
   // The bundles import @aws-sdk/* by name; an ES module finds it only in a node_modules above it.
   const inside = relative(projectRoot, dir);
-  if (inside.startsWith('..') || isAbsolute(inside)) throw new Error(`BUNDLES_CDK_OUT=${dir} is outside the project (${projectRoot}): its bundles could not resolve @aws-sdk/*`);
+  if (inside.startsWith('..') || isAbsolute(inside))
+    throw new Error(
+      `BUNDLES_CDK_OUT=${dir} is outside the project (${projectRoot}): its bundles could not resolve @aws-sdk/*`,
+    );
   if (given) {
-    if (!existsSync(join(dir, `${HARNESS.stackName}.template.json`))) throw new Error(`BUNDLES_CDK_OUT=${dir} holds no ${HARNESS.stackName}.template.json: synthesize the dev stage there first`);
+    if (!existsSync(join(dir, `${HARNESS.stackName}.template.json`)))
+      throw new Error(
+        `BUNDLES_CDK_OUT=${dir} holds no ${HARNESS.stackName}.template.json: synthesize the dev stage there first`,
+      );
     return { dir, synthSeconds: null };
   }
   const started = performance.now();
-  execFileSync('npx', ['cdk', 'synth', '-c', 'stage=dev', '--quiet', '-o', dir], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npx', ['cdk', 'synth', '-c', 'stage=dev', '--quiet', '-o', dir], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return { dir, synthSeconds: (performance.now() - started) / 1000 };
 }
 
@@ -100,7 +109,9 @@ export default async function setup(project: TestProject) {
 
     // The catalog, seeded by its own bundle, before anything else writes to the table.
     const assembly = readAssembly(dir, HARNESS.stackName, standIns);
-    const seeder = assembly.functions.find((f): f is BundledFunction => !('error' in f) && f.path.includes('/PermissionCatalogSeed/Handler/Function/'));
+    const seeder = assembly.functions.find(
+      (f): f is BundledFunction => !('error' in f) && f.path.includes('/PermissionCatalogSeed/Handler/Function/'),
+    );
     if (!seeder) throw new Error(`${dir}: no catalog seed function (PermissionCatalogSeed/Handler) in the templates`);
     const loaded = await loadFunction(seeder, environmentOf(seeder, dynamo.endpoint, identity));
     // Its AWS calls are recorded (the run's record starts here) and checked with the test's, at its end.
@@ -113,9 +124,23 @@ export default async function setup(project: TestProject) {
       stopRecording();
       seedLog.stop();
     });
-    const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: HARNESS.region, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const client = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: HARNESS.region,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     // The catalog's partition (shared/data/permissions.ts): its items and their key items.
-    const items = (await client.send(new QueryCommand({ TableName: HARNESS.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'PERMISSIONS' } }, Select: 'COUNT' }))).Count ?? 0;
+    const items =
+      (
+        await client.send(
+          new QueryCommand({
+            TableName: HARNESS.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': { S: 'PERMISSIONS' } },
+            Select: 'COUNT',
+          }),
+        )
+      ).Count ?? 0;
     client.destroy();
 
     // The fixtures' stage: same DynamoDB Local, same table; no sweep of its own (the sweeper bundle's job here).
@@ -133,7 +158,14 @@ export default async function setup(project: TestProject) {
     project.provide('stageDatabase', { endpoint: stage.dynamoEndpoint, tableName: stage.tableName });
     project.provide('jwtSecret', process.env.JWT_SECRET!);
     project.provide('pipelineDoor', door.url);
-    project.provide('bundles', { cdkOut: dir, dynamoEndpoint: dynamo.endpoint, identity, operatorToken, catalog: { function: seeder.name, answer, items }, synthSeconds });
+    project.provide('bundles', {
+      cdkOut: dir,
+      dynamoEndpoint: dynamo.endpoint,
+      identity,
+      operatorToken,
+      catalog: { function: seeder.name, answer, items },
+      synthSeconds,
+    });
   } catch (err) {
     await cleanup();
     throw err;

@@ -59,7 +59,9 @@ afterAll(async () => {
 });
 
 describe('DynamoDB Local killed under a running stage, then back', () => {
-  it('answers 503 with Retry-After while it is down, reports unhealthy, recovers, and loses nothing', { timeout: 300_000 }, async () => {
+  it('answers 503 with Retry-After while it is down, reports unhealthy, recovers, and loses nothing', {
+    timeout: 300_000,
+  }, async () => {
     await subscribeToGuests(stage.baseUrl, admin(), receiver.url);
 
     let down = false;
@@ -79,7 +81,12 @@ describe('DynamoDB Local killed under a running stage, then back', () => {
     // Every answer is a success or the contract's 503: never a 500, never a hang, never a lost answer.
     for (const o of burst.outcomes) {
       if (o.kind === 'acknowledged') continue;
-      expect(o, o.email).toMatchObject({ kind: 'refused', status: 503, code: 'UNAVAILABLE', retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+      expect(o, o.email).toMatchObject({
+        kind: 'refused',
+        status: 503,
+        code: 'UNAVAILABLE',
+        retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      });
     }
     expect(burst.outcomes.filter((o) => o.kind === 'refused').length).toBeGreaterThan(0);
 
@@ -89,11 +96,18 @@ describe('DynamoDB Local killed under a running stage, then back', () => {
       ['POST', '/api/v1/users/guests', { email: 'while-down@faults.example' }],
     ] as const) {
       const out = await call(method, path, body);
-      expect(out, `${method} ${path}`).toMatchObject({ status: 503, retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS), body: { error: { code: 'UNAVAILABLE' } } });
+      expect(out, `${method} ${path}`).toMatchObject({
+        status: 503,
+        retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+        body: { error: { code: 'UNAVAILABLE' } },
+      });
     }
     const ready = await fetch(`${stage.baseUrl}/ready`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ status: 'unhealthy', dependencies: { database: { status: 'unhealthy', error: expect.any(String) } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'unhealthy',
+      dependencies: { database: { status: 'unhealthy', error: expect.any(String) } },
+    });
     expect((await fetch(`${stage.baseUrl}/health`)).status).toBe(503);
     expect((await fetch(`${stage.baseUrl}/live`)).status).toBe(200);
 
@@ -101,12 +115,24 @@ describe('DynamoDB Local killed under a running stage, then back', () => {
     dynamo = await startDynamoDbLocal({ dataDir: join(dir, 'data'), port: dynamo.port });
     const readyAgain = await fetch(`${stage.baseUrl}/ready`);
     expect(readyAgain.status).toBe(200);
-    expect(await readyAgain.json()).toMatchObject({ dependencies: { database: { status: expect.stringMatching(/^(healthy|degraded)$/) } } });
+    expect(await readyAgain.json()).toMatchObject({
+      dependencies: { database: { status: expect.stringMatching(/^(healthy|degraded)$/) } },
+    });
     const after = await createGuest(stage.baseUrl, admin(), 'burst-db-after@faults.example', 'After The Fault');
     expect(after.kind).toBe('acknowledged');
     expect((await call('POST', '/api/v1/users/guests', { email: 'while-down@faults.example' })).status).toBe(200); // the refused write was not half done: it can be made now
 
     await stage.pipeline.drained();
-    await expectNothingLostAfter({ file: import.meta.url, scenario: 'DynamoDB Local killed mid-burst, then back', endpoint: dynamo.endpoint, tableName: stage.tableName, companyId: companyId(), tag: 'db', burst, after, receiver });
+    await expectNothingLostAfter({
+      file: import.meta.url,
+      scenario: 'DynamoDB Local killed mid-burst, then back',
+      endpoint: dynamo.endpoint,
+      tableName: stage.tableName,
+      companyId: companyId(),
+      tag: 'db',
+      burst,
+      after,
+      receiver,
+    });
   });
 });

@@ -23,7 +23,9 @@ describe('the deployed roles against every AWS call of the fault scenarios', () 
     report = await checkCalls(synthesize(), calls, { declared: false });
     writeIamReport(report, reportFile);
     const unattributed = report.unattributed.reduce((n, c) => n + c.count, 0);
-    console.log(`IAM (faults): ${report.calls} calls evaluated, ${report.distinct} distinct, ${report.denied.length} denied; functions ${report.exercised.length} of ${report.functions} (outside any function: ${unattributed})`);
+    console.log(
+      `IAM (faults): ${report.calls} calls evaluated, ${report.distinct} distinct, ${report.denied.length} denied; functions ${report.exercised.length} of ${report.functions} (outside any function: ${unattributed})`,
+    );
   }, 300_000);
 
   it('recorded the stages of both scenarios', () => {

@@ -33,17 +33,21 @@ const running = new Set<ChildProcessWithoutNullStreams>();
 
 /** Starts test/support/stage-process.ts in a process group of its own; resolves once it serves. */
 async function startStage() {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../support/stage-process.ts', import.meta.url).pathname], {
-    detached: true,
-    env: {
-      ...process.env,
-      DATA_DIR: join(dir, 'data'),
-      LOCAL_DIR: dir,
-      WEBHOOK_BACKOFF_SCALE: '0.00002',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      AWS_CALL_LOG: join(inject('faultsCallLog'), `stage-killed-${process.pid}-${++starts}.json`),
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('../support/stage-process.ts', import.meta.url).pathname],
+    {
+      detached: true,
+      env: {
+        ...process.env,
+        DATA_DIR: join(dir, 'data'),
+        LOCAL_DIR: dir,
+        WEBHOOK_BACKOFF_SCALE: '0.00002',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        AWS_CALL_LOG: join(inject('faultsCallLog'), `stage-killed-${process.pid}-${++starts}.json`),
+      },
     },
-  });
+  );
   running.add(child);
   let errors = '';
   child.stderr.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
@@ -94,7 +98,9 @@ afterAll(async () => {
 });
 
 describe('the local stage killed with SIGKILL mid-burst, restarted on the same DATA_DIR', () => {
-  it('keeps every acknowledged write whole and delivers each stored write\'s event exactly once', { timeout: 300_000 }, async () => {
+  it("keeps every acknowledged write whole and delivers each stored write's event exactly once", {
+    timeout: 300_000,
+  }, async () => {
     let stage = await startStage();
     const admin = stage.devKeys.companies[0]!.keys.admin;
     const companyId = stage.devKeys.companies[0]!.companyId;
@@ -118,7 +124,11 @@ describe('the local stage killed with SIGKILL mid-burst, restarted on the same D
     // Requests cut off by the kill have no answer; any answer given was a success or the contract's 503.
     expect(burst.outcomes.filter((o) => o.kind === 'lost').length).toBeGreaterThan(0);
     for (const o of burst.outcomes.filter((x) => x.kind === 'refused')) {
-      expect(o, o.email).toMatchObject({ status: 503, code: 'UNAVAILABLE', retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+      expect(o, o.email).toMatchObject({
+        status: 503,
+        code: 'UNAVAILABLE',
+        retryAfter: String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      });
     }
 
     // The same data directory, a new process: the seed is not repeated, the keys still work.
@@ -130,7 +140,17 @@ describe('the local stage killed with SIGKILL mid-burst, restarted on the same D
     await stage.drained();
     try {
       const scenario = 'the stage killed (SIGKILL) mid-burst, restarted on its DATA_DIR';
-      await expectNothingLostAfter({ file: import.meta.url, scenario, endpoint: stage.dynamoEndpoint, tableName: stage.tableName, companyId, tag: 'kill', burst, after, receiver });
+      await expectNothingLostAfter({
+        file: import.meta.url,
+        scenario,
+        endpoint: stage.dynamoEndpoint,
+        tableName: stage.tableName,
+        companyId,
+        tag: 'kill',
+        burst,
+        after,
+        receiver,
+      });
     } finally {
       await stage.stop();
     }

@@ -8,9 +8,30 @@
  * the handlers really make is allowed.
  */
 import { describe, expect, it } from 'vitest';
-import { accessOf, fallbackAccess, families, functionGrants, itemActions, tenant, type FamilyName, type Grants, type ItemAction } from '../../infra/data-access';
+import {
+  accessOf,
+  fallbackAccess,
+  families,
+  functionGrants,
+  itemActions,
+  tenant,
+  type FamilyName,
+  type Grants,
+  type ItemAction,
+} from '../../infra/data-access';
 import { routes, type Route } from '../../shared/routes';
-import { allowedActions, decideItem, functionRoles, itemRequest, queueArnOf, roleOfFunction, simulate, type FunctionRole, type ItemRequest, type Statement } from './iam';
+import {
+  allowedActions,
+  decideItem,
+  functionRoles,
+  itemRequest,
+  queueArnOf,
+  roleOfFunction,
+  simulate,
+  type FunctionRole,
+  type ItemRequest,
+  type Statement,
+} from './iam';
 import { synthesize, syntheticRoutes, type Synthesized } from './synth';
 
 /** A partition of each family, as a request would name it (`C#*#WHSUB#*` → `C#7#WHSUB#7`). */
@@ -23,7 +44,9 @@ async function effectiveGrants(synth: Synthesized, role: FunctionRole): Promise<
   for (const family of familyNames) {
     const allowedOn = await Promise.all(
       itemActions.map(async (action) => {
-        const each = await Promise.all(families[family].partitions.map((p) => decideItem(synth, role, itemRequest(action, p.replace(/\*/g, '7')))));
+        const each = await Promise.all(
+          families[family].partitions.map((p) => decideItem(synth, role, itemRequest(action, p.replace(/\*/g, '7')))),
+        );
         return each.every((d) => d === 'allow');
       }),
     );
@@ -37,7 +60,12 @@ async function effectiveGrants(synth: Synthesized, role: FunctionRole): Promise<
  * What a role's grants mean once patterns overlap: `company` (`C#*`) also covers webhook partitions
  * unless they are denied, which the guarded families are to every role not granted them.
  */
-const sorted = (grants: Grants) => Object.fromEntries(Object.entries(grants).map(([f, a]) => [f, [...a].sort()]).sort());
+const sorted = (grants: Grants) =>
+  Object.fromEntries(
+    Object.entries(grants)
+      .map(([f, a]) => [f, [...a].sort()])
+      .sort(),
+  );
 
 /** The operations that mint merchant keys: the api-keys area's, and the operators' first key of a company. */
 const apiKeysManage = (r: Route) => r.permission === 'api_keys.manage' || r.operationId === 'createCompanyApiKey';
@@ -66,9 +94,13 @@ describe.each([
 
   it('allows each role exactly its grants, family by family, action by action', async () => {
     for (const route of table) {
-      expect(sorted(await effectiveGrants(synth, roleOf(route))), route.operationId).toEqual(sorted(accessOf(route).grants));
+      expect(sorted(await effectiveGrants(synth, roleOf(route))), route.operationId).toEqual(
+        sorted(accessOf(route).grants),
+      );
     }
-    expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, 'brigade-dev-fallback')))).toEqual(sorted(fallbackAccess.grants));
+    expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, 'brigade-dev-fallback')))).toEqual(
+      sorted(fallbackAccess.grants),
+    );
   });
 
   it('never allows a DynamoDB action without naming the partitions it may touch', () => {
@@ -76,8 +108,16 @@ describe.each([
       for (const policy of Object.values(synth.template(stack).findResources('AWS::IAM::Policy'))) {
         for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
           if (s.Effect !== 'Allow' || ![s.Action].flat().some((a) => a.startsWith('dynamodb:'))) continue;
-          if ([s.Action].flat().every((a) => /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(a))) continue; // the Pipe reads the stream
-          expect(s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], `${stack.node.path}: ${JSON.stringify(s.Action)}`).toBeDefined();
+          if (
+            [s.Action]
+              .flat()
+              .every((a) => /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(a))
+          )
+            continue; // the Pipe reads the stream
+          expect(
+            s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
+            `${stack.node.path}: ${JSON.stringify(s.Action)}`,
+          ).toBeDefined();
           expect(JSON.stringify(s.Resource)).not.toContain('*');
         }
       }
@@ -96,10 +136,15 @@ describe.each([
     for (const route of table) {
       const role = roleOf(route);
       expect(await allowed(role, { action: 'GetItem', partition: key }), route.operationId).toBe(isPublic(route));
-      for (const action of ['Query', 'BatchGetItem', 'DeleteItem'] as const) expect(await decide(role, { action, partition: key }), `${route.operationId} ${action}`).toBe('deny');
-      expect(await allowed(role, { action: 'PutItem', partition: key }), `${route.operationId} PutItem`).toBe(apiKeysManage(route));
+      for (const action of ['Query', 'BatchGetItem', 'DeleteItem'] as const)
+        expect(await decide(role, { action, partition: key }), `${route.operationId} ${action}`).toBe('deny');
+      expect(await allowed(role, { action: 'PutItem', partition: key }), `${route.operationId} PutItem`).toBe(
+        apiKeysManage(route),
+      );
       // Changing and revoking a key update its lookup; the operators' key for a company only makes one.
-      expect(await allowed(role, { action: 'UpdateItem', partition: key }), `${route.operationId} UpdateItem`).toBe(route.permission === 'api_keys.manage');
+      expect(await allowed(role, { action: 'UpdateItem', partition: key }), `${route.operationId} UpdateItem`).toBe(
+        route.permission === 'api_keys.manage',
+      );
     }
   });
 
@@ -107,9 +152,15 @@ describe.each([
     for (const route of table) {
       const role = roleOf(route);
       const webhooks = route.area === 'webhooks';
-      expect(await decide(role, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
-      expect(await decide(role, { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
-      expect(await decide(role, { action: 'Query', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(webhooks ? 'allow' : 'deny');
+      expect(await decide(role, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(
+        webhooks ? 'allow' : 'deny',
+      );
+      expect(await decide(role, { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' }), route.operationId).toBe(
+        webhooks ? 'allow' : 'deny',
+      );
+      expect(await decide(role, { action: 'Query', partition: 'C#7#WHSUB#4f1c' }), route.operationId).toBe(
+        webhooks ? 'allow' : 'deny',
+      );
     }
   });
 });
@@ -121,7 +172,9 @@ describe('the roles the route table gives', () => {
 
   it("keeps the bookings functions off API Gateway, API keys and webhook secrets, on their company's items, codes and sweep", async () => {
     const role = roleNamed('createBooking');
-    expect(allowedActions(role.statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(allowedActions(role.statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual(
+      [],
+    );
     expect(await decide(role, { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
     expect(await decide(role, { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
     expect(await decide(role, { action: 'GetItem', partition: 'PERMISSIONS' })).toBe('none');
@@ -133,10 +186,24 @@ describe('the roles the route table gives', () => {
   });
 
   it('gives the public by-code operations only the actions they use: company reads by key, batch and gsi1 (a cancel re-optimizing its date), no gsi2, no code deletes, no sweep puts, rate windows counted only, anonymous idempotency records', async () => {
-    for (const operationId of ['cancelBookingByCode', 'listBookingMembersByCode', 'addBookingMemberByCode', 'rsvpBooking']) {
+    for (const operationId of [
+      'cancelBookingByCode',
+      'listBookingMembersByCode',
+      'addBookingMemberByCode',
+      'rsvpBooking',
+    ]) {
       expect(sorted(await effectiveGrants(synth, roleNamed(operationId))), operationId).toEqual(
         sorted({
-          company: ['GetItem', 'BatchGetItem', 'Query', 'Query:gsi1', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+          company: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'Query:gsi1',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'ConditionCheckItem',
+          ],
           confirmationCodes: ['GetItem', 'PutItem'],
           noShowSweep: ['DeleteItem'],
           rateWindows: ['UpdateItem'],
@@ -149,9 +216,13 @@ describe('the roles the route table gives', () => {
 
   it('gives the fallback and the probes nothing but counting, verifying a presented credential and (probes) reading the health key', async () => {
     const counting = { rateWindows: ['UpdateItem'], apiKeyLookups: ['GetItem'], company: ['GetItem'] };
-    expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, 'brigade-dev-fallback')))).toEqual(sorted(counting as Grants));
+    expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, 'brigade-dev-fallback')))).toEqual(
+      sorted(counting as Grants),
+    );
     for (const probe of ['live', 'ready', 'health']) {
-      expect(sorted(await effectiveGrants(synth, roleNamed(probe))), probe).toEqual(sorted({ ...counting, healthProbe: ['GetItem'] } as Grants));
+      expect(sorted(await effectiveGrants(synth, roleNamed(probe))), probe).toEqual(
+        sorted({ ...counting, healthProbe: ['GetItem'] } as Grants),
+      );
     }
   });
 
@@ -164,12 +235,24 @@ describe('the roles the route table gives', () => {
       catalogSeeder: 'brigade-dev-catalog-seed',
     } as const;
     for (const [name, functionName] of Object.entries(fns) as [keyof typeof fns, string][]) {
-      expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, functionName))), name).toEqual(sorted(functionGrants[name]));
+      expect(sorted(await effectiveGrants(synth, roleOfFunction(synth, functionName))), name).toEqual(
+        sorted(functionGrants[name]),
+      );
     }
     // Only the authorizer and the public functions read a key lookup; only the pipeline reads secrets.
-    expect(await decide(roleOfFunction(synth, fns.noShowSweeper), { action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
-    expect(await decide(roleOfFunction(synth, fns.authorizer), { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
-    expect(await decide(roleOfFunction(synth, fns.webhookDispatcher), { action: 'Query', index: 'gsi1', partition: 'C#7#WHSUBS' })).toBe('allow');
+    expect(
+      await decide(roleOfFunction(synth, fns.noShowSweeper), { action: 'GetItem', partition: 'KEY#abcdefghijkl' }),
+    ).toBe('deny');
+    expect(
+      await decide(roleOfFunction(synth, fns.authorizer), { action: 'GetItem', partition: 'C#7#WHSUB#4f1c' }),
+    ).toBe('deny');
+    expect(
+      await decide(roleOfFunction(synth, fns.webhookDispatcher), {
+        action: 'Query',
+        index: 'gsi1',
+        partition: 'C#7#WHSUBS',
+      }),
+    ).toBe('allow');
   });
 });
 
@@ -178,8 +261,18 @@ describe('KMS', () => {
 
   it('is needed by no function: the table and queues use keys AWS manages for the service, so no role names kms:*, and a send to an SSE-SQS queue needs none', async () => {
     const roles = [...functionRoles(synth).values()];
-    expect(roles.flatMap((r) => allowedActions(r.statements).filter((a) => a.toLowerCase().startsWith('kms:')).map((a) => `${r.functionName}: ${a}`))).toEqual([]);
-    const resources = synth.stacks.flatMap((s) => Object.values(synth.template(s).toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, any> }>));
+    expect(
+      roles.flatMap((r) =>
+        allowedActions(r.statements)
+          .filter((a) => a.toLowerCase().startsWith('kms:'))
+          .map((a) => `${r.functionName}: ${a}`),
+      ),
+    ).toEqual([]);
+    const resources = synth.stacks.flatMap((s) =>
+      Object.values(
+        synth.template(s).toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, any> }>,
+      ),
+    );
     for (const queue of resources.filter((r) => r.Type === 'AWS::SQS::Queue')) {
       expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
       expect(queue.Properties?.KmsMasterKeyId).toBeUndefined();
@@ -188,13 +281,22 @@ describe('KMS', () => {
     expect(table!.Properties?.SSESpecification?.KMSMasterKeyId).toBeUndefined();
     // The dispatcher's send to its queue is decided by its role alone: no kms:GenerateDataKey asked.
     const dispatcher = roleOfFunction(synth, 'brigade-dev-webhook-dispatcher');
-    expect(await simulate(dispatcher, { action: 'sqs:SendMessage', resource: queueArnOf(dispatcher.environment.DELIVERY_QUEUE_URL!) })).toBe('Allowed');
+    expect(
+      await simulate(dispatcher, {
+        action: 'sqs:SendMessage',
+        resource: queueArnOf(dispatcher.environment.DELIVERY_QUEUE_URL!),
+      }),
+    ).toBe('Allowed');
   });
 });
 
 describe('areas the infrastructure does not know yet', () => {
   it('give their operations the tenant profile and their public operations only counting and credential checks', () => {
-    expect(accessOf({ area: 'loyalty', permission: 'loyalty.manage' })).toEqual({ name: 'loyalty', grants: { ...tenant, rateWindows: ['UpdateItem'] }, manageUsageKeys: false });
+    expect(accessOf({ area: 'loyalty', permission: 'loyalty.manage' })).toEqual({
+      name: 'loyalty',
+      grants: { ...tenant, rateWindows: ['UpdateItem'] },
+      manageUsageKeys: false,
+    });
     expect(accessOf({ area: 'loyalty', permission: null })).toEqual({
       name: 'loyalty-public',
       grants: { rateWindows: ['UpdateItem'], apiKeyLookups: ['GetItem'], company: ['GetItem'] },

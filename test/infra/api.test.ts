@@ -26,7 +26,7 @@ describe('REST API and stage', () => {
     parent.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
   });
 
-  it('compresses large answers for clients that accept it (the docs page\'s script above all)', () => {
+  it("compresses large answers for clients that accept it (the docs page's script above all)", () => {
     parent.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: COMPRESS_FROM_KIB * 1024 });
   });
 
@@ -36,7 +36,9 @@ describe('REST API and stage', () => {
       StageName: 'dev',
       TracingEnabled: false,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
-      MethodSettings: [Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, HttpMethod: '*', ResourcePath: '/*' })],
+      MethodSettings: [
+        Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, HttpMethod: '*', ResourcePath: '/*' }),
+      ],
     });
     const [stage] = resources('AWS::ApiGateway::Stage');
     expect(JSON.stringify(stage!.Properties.AccessLogSetting.DestinationArn)).toMatch(/AccessLogs/);
@@ -49,19 +51,26 @@ describe('REST API and stage', () => {
 });
 
 describe("API Gateway's own errors", () => {
-  const byType = new Map(resources('AWS::ApiGateway::GatewayResponse').map((r) => [r.Properties.ResponseType, r.Properties]));
+  const byType = new Map(
+    resources('AWS::ApiGateway::GatewayResponse').map((r) => [r.Properties.ResponseType, r.Properties]),
+  );
 
-  it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'UNAUTHORIZED', 'ACCESS_DENIED', 'THROTTLED', 'QUOTA_EXCEEDED'])('%s answers in the error envelope', (type) => {
-    const body = JSON.parse(byType.get(type)?.ResponseTemplates['application/json']);
-    expect(body).toEqual({
-      status: 'error',
-      error: { code: expect.any(String), message: expect.any(String), details: [] },
-      meta: { requestId: '$context.requestId' },
-    });
-  });
+  it.each(['DEFAULT_4XX', 'DEFAULT_5XX', 'UNAUTHORIZED', 'ACCESS_DENIED', 'THROTTLED', 'QUOTA_EXCEEDED'])(
+    '%s answers in the error envelope',
+    (type) => {
+      const body = JSON.parse(byType.get(type)?.ResponseTemplates['application/json']);
+      expect(body).toEqual({
+        status: 'error',
+        error: { code: expect.any(String), message: expect.any(String), details: [] },
+        meta: { requestId: '$context.requestId' },
+      });
+    },
+  );
 
   it('uses the contract codes, with the status that goes with each', () => {
-    const codes = Object.fromEntries([...byType].map(([type, p]) => [type, JSON.parse(p.ResponseTemplates['application/json']).error.code]));
+    const codes = Object.fromEntries(
+      [...byType].map(([type, p]) => [type, JSON.parse(p.ResponseTemplates['application/json']).error.code]),
+    );
     expect(codes).toMatchObject({
       DEFAULT_5XX: 'INTERNAL',
       UNAUTHORIZED: 'UNAUTHENTICATED',
@@ -72,7 +81,9 @@ describe("API Gateway's own errors", () => {
       AUTHORIZER_FAILURE: 'UNAVAILABLE',
     });
     for (const e of gatewayErrors) {
-      expect(byType.get(e.type.responseType)?.StatusCode, e.type.responseType).toBe(e.keepStatus ? undefined : String(statusOf[e.code]));
+      expect(byType.get(e.type.responseType)?.StatusCode, e.type.responseType).toBe(
+        e.keepStatus ? undefined : String(statusOf[e.code]),
+      );
     }
     expect(byType.get('THROTTLED')?.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': "'1'" });
   });
@@ -100,9 +111,14 @@ describe('credential authorizer', () => {
 
   it('may only read key lookups and company items (a role) from the table, and write its logs', () => {
     const role = fn!.Properties.Role['Fn::GetAtt'][0];
-    const [policy] = resources('AWS::IAM::Policy').filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]));
+    const [policy] = resources('AWS::IAM::Policy').filter(
+      (p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]),
+    );
     const allows = policy!.Properties.PolicyDocument.Statement.filter((s: { Effect: string }) => s.Effect === 'Allow');
-    expect(allows.map((s: { Action: unknown }) => s.Action)).toEqual(['dynamodb:GetItem', ['logs:CreateLogStream', 'logs:PutLogEvents']]);
+    expect(allows.map((s: { Action: unknown }) => s.Action)).toEqual([
+      'dynamodb:GetItem',
+      ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    ]);
     expect(allows[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*', 'C#*'] } });
   });
 });
@@ -135,25 +151,39 @@ describe('usage plans', () => {
       const planId = Object.keys(all).find((id) => all[id].Properties?.UsagePlanName === name)!;
       const association = associations.filter((a) => a.includes(`{"Ref":"${planId}"}`));
       expect(association, name).toHaveLength(1);
-      expect(association[0]).toMatch(/UpdateUsagePlan.*\\"op\\":\\"add\\",\\"path\\":\\"\/apiStages.*ApiRestApiDeploymentStagedev/);
+      expect(association[0]).toMatch(
+        /UpdateUsagePlan.*\\"op\\":\\"add\\",\\"path\\":\\"\/apiStages.*ApiRestApiDeploymentStagedev/,
+      );
     }
   });
 
   it('has a fallback key per tier on the crowd plan and an anonymous key on the standard plan, with deterministic values', () => {
     const keys = resources('AWS::ApiGateway::ApiKey');
-    expect(keys.map((k) => k.Properties.Value).sort()).toEqual(['standard', 'premium', 'unlimited', 'anonymous'].map((n) => usageKeyValue('dev', n as never)).sort());
+    expect(keys.map((k) => k.Properties.Value).sort()).toEqual(
+      ['standard', 'premium', 'unlimited', 'anonymous'].map((n) => usageKeyValue('dev', n as never)).sort(),
+    );
     for (const key of keys) expect(key.Properties.Value).toMatch(/^[A-Za-z0-9]{20,128}$/);
     expect(usageKeyValue('prod', 'standard')).not.toBe(usageKeyValue('dev', 'standard'));
 
-    const planKeys = resources('AWS::ApiGateway::UsagePlanKey').map((k) => [k.Properties.KeyId.Ref, k.Properties.UsagePlanId.Ref]);
+    const planKeys = resources('AWS::ApiGateway::UsagePlanKey').map((k) => [
+      k.Properties.KeyId.Ref,
+      k.Properties.UsagePlanId.Ref,
+    ]);
     expect(planKeys).toHaveLength(4);
-    expect(planKeys).toContainEqual([expect.stringMatching(/^UsageanonymousKey/), expect.stringMatching(/^UsagestandardPlan/)]);
-    for (const tier of tiers) expect(planKeys).toContainEqual([expect.stringMatching(new RegExp(`^Usage${tier}Key`)), expect.stringMatching(/^UsagecrowdPlan/)]);
+    expect(planKeys).toContainEqual([
+      expect.stringMatching(/^UsageanonymousKey/),
+      expect.stringMatching(/^UsagestandardPlan/),
+    ]);
+    for (const tier of tiers)
+      expect(planKeys).toContainEqual([
+        expect.stringMatching(new RegExp(`^Usage${tier}Key`)),
+        expect.stringMatching(/^UsagecrowdPlan/),
+      ]);
   });
 });
 
 describe('handlers', () => {
-  it('tells the handlers each tier\'s plan id (USAGE_PLAN_IDS)', () => {
+  it("tells the handlers each tier's plan id (USAGE_PLAN_IDS)", () => {
     const [area] = synth.stack.areaStacks;
     const [fn] = Object.values(synth.template(area!).findResources('AWS::Lambda::Function'));
     const ids = JSON.stringify(fn!.Properties.Environment.Variables.USAGE_PLAN_IDS);

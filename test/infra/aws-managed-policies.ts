@@ -12,7 +12,13 @@ export const awsManagedPolicies: Record<string, Policy> = {
     name: 'AWSLambdaBasicExecutionRole',
     document: {
       Version: '2012-10-17',
-      Statement: [{ Effect: 'Allow', Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'], Resource: '*' }],
+      Statement: [
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: '*',
+        },
+      ],
     },
   },
 };

@@ -27,6 +27,7 @@ describe.each([
   // segments, and half the limit still free for a later split. Alarms, the dashboard and the
   // catalog seed live in nested stacks of their own.
   it('leaves every stack room to grow (area stacks below 40 % of the limit, the parent below 50 %)', () => {
-    for (const [stack, count] of Object.entries(counts)) expect(count, stack).toBeLessThan(LIMIT * (stack === synth.stack.node.path ? 0.5 : 0.4));
+    for (const [stack, count] of Object.entries(counts))
+      expect(count, stack).toBeLessThan(LIMIT * (stack === synth.stack.node.path ? 0.5 : 0.4));
   });
 });

@@ -45,14 +45,18 @@ async function bundle(entry: string, alias: Record<string, string> = BUNDLE_ALIA
 function load(file: string, check = ''): { undici: boolean; out: string } {
   const script = `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); ${check}
 console.log(JSON.stringify({ undici: process.moduleLoadList.some((x) => x.includes('undici')) }));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, AWS_REGION: 'eu-north-1', TABLE_NAME: 't', DELIVERY_QUEUE_URL: 'q', DELIVERY_DLQ_URL: 'd' } });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, AWS_REGION: 'eu-north-1', TABLE_NAME: 't', DELIVERY_QUEUE_URL: 'q', DELIVERY_DLQ_URL: 'd' },
+  });
   expect(run.status, run.stderr.trim().split('\n').at(-1)).toBe(0);
   const lines = run.stdout.trim().split('\n');
   return { undici: (JSON.parse(lines.at(-1)!) as { undici: boolean }).undici, out: lines.slice(0, -1).join('\n') };
 }
 
 describe('handler bundles', () => {
-  it('load without Node\'s undici; without the alias the same handler loads it (the test can tell)', async () => {
+  it("load without Node's undici; without the alias the same handler loads it (the test can tell)", async () => {
     expect(load(await bundle('functions/coursings/list.ts')).undici).toBe(false);
     expect(load(await bundle('functions/coursings/list.ts', {})).undici).toBe(true);
   });
@@ -74,15 +78,27 @@ describe('handler bundles', () => {
  * the bundles import it at run time from a path esbuild cannot follow, and only where tracing is on.
  */
 describe('tracing', () => {
-  const tracerInputs = (inputs: string[]) => inputs.filter((i) => /node_modules\/(@aws-lambda-powertools\/tracer|aws-xray-sdk-core|cls-hooked)\//.test(i));
+  const tracerInputs = (inputs: string[]) =>
+    inputs.filter((i) => /node_modules\/(@aws-lambda-powertools\/tracer|aws-xray-sdk-core|cls-hooked)\//.test(i));
 
-  it.each(['functions/bookings/create.ts', 'functions/waitlist/accept.ts', 'functions/authorizer.ts'])('%s: the bundle holds none of the Tracer or the X-Ray SDK', async (entry) => {
-    const result = await build({ absWorkingDir: root, entryPoints: [join(root, entry)], outfile: join(dir, 'metafile-only.mjs'), write: false, metafile: true, ...ESBUILD_OPTIONS, logLevel: 'silent' });
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs).toContain('shared/runtime/tracing.ts');
-    expect(tracerInputs(inputs)).toEqual([]);
-    expect(result.outputFiles[0]!.text).not.toContain('XRaySDKInstrumentation');
-  });
+  it.each(['functions/bookings/create.ts', 'functions/waitlist/accept.ts', 'functions/authorizer.ts'])(
+    '%s: the bundle holds none of the Tracer or the X-Ray SDK',
+    async (entry) => {
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: [join(root, entry)],
+        outfile: join(dir, 'metafile-only.mjs'),
+        write: false,
+        metafile: true,
+        ...ESBUILD_OPTIONS,
+        logLevel: 'silent',
+      });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs).toContain('shared/runtime/tracing.ts');
+      expect(tracerInputs(inputs)).toEqual([]);
+      expect(result.outputFiles[0]!.text).not.toContain('XRaySDKInstrumentation');
+    },
+  );
 
   it('builds the layer as the synth does: one ES module with the Tracer, the same bytes each time', async () => {
     const file = buildTracingLayer(join(dir, 'layer-a'));
@@ -140,7 +156,11 @@ console.log(JSON.stringify({ statusCode: answer.statusCode, body: JSON.parse(ans
         child.on('close', (status) => resolve({ status, stdout, stderr }));
       });
       expect(run.status, run.stderr).toBe(0);
-      const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { statusCode: number; body: { status: string; dependencies: { database: { status: string; error: unknown } } }; tracer: string };
+      const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+        statusCode: number;
+        body: { status: string; dependencies: { database: { status: string; error: unknown } } };
+        tracer: string;
+      };
       expect(out.tracer).toBe('function');
       expect(out.statusCode).toBe(200);
       expect(out.body.dependencies.database).toMatchObject({ error: null });

@@ -20,14 +20,17 @@ function parentOf(options: Parameters<typeof synthesize>[0] = {}) {
 }
 
 const ruleOf = (acl: Resource, name: string) => {
-  const rule = (acl.Properties.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, any> }; Action: unknown }[]).find((r) => r.Name === name);
+  const rule = (
+    acl.Properties.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, any> }; Action: unknown }[]
+  ).find((r) => r.Name === name);
   expect(rule, name).toBeDefined();
   return rule!;
 };
 
 /** What WAF sees of a request's path once it applies the rule's transformations (URL decoding, path normalization). */
 const wafPath = (path: string) => decodeURIComponent(path).replace(/\/{2,}/g, '/');
-const matchesPublic = (regexes: readonly string[], path: string) => regexes.some((r) => new RegExp(r).test(wafPath(path)));
+const matchesPublic = (regexes: readonly string[], path: string) =>
+  regexes.some((r) => new RegExp(r).test(wafPath(path)));
 
 describe('web ACL of the stage', () => {
   const { all, ofType } = parentOf();
@@ -48,7 +51,11 @@ describe('web ACL of the stage', () => {
   });
 
   it('blocks per client IP, per X-API-Key and per Authorization value above the stage limits, counted over the stage window', () => {
-    expect(ruleOf(acl, 'per-ip').Statement.RateBasedStatement).toEqual({ AggregateKeyType: 'IP', Limit: limits.perIp, EvaluationWindowSec: limits.windowSeconds });
+    expect(ruleOf(acl, 'per-ip').Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: limits.perIp,
+      EvaluationWindowSec: limits.windowSeconds,
+    });
     for (const [name, header, limit] of [
       ['per-api-key', 'x-api-key', limits.perApiKey],
       ['per-bearer-token', 'authorization', limits.perBearerToken],
@@ -69,8 +76,16 @@ describe('web ACL of the stage', () => {
   it('limits the public operations per client IP and all together, matching every public path of the route table and nothing else', () => {
     const perIp = ruleOf(acl, 'public-per-ip').Statement.RateBasedStatement;
     const total = ruleOf(acl, 'public-total').Statement.RateBasedStatement;
-    expect(perIp).toMatchObject({ AggregateKeyType: 'IP', Limit: limits.publicPerIp, EvaluationWindowSec: limits.windowSeconds });
-    expect(total).toMatchObject({ AggregateKeyType: 'CONSTANT', Limit: limits.publicTotal, EvaluationWindowSec: limits.windowSeconds });
+    expect(perIp).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: limits.publicPerIp,
+      EvaluationWindowSec: limits.windowSeconds,
+    });
+    expect(total).toMatchObject({
+      AggregateKeyType: 'CONSTANT',
+      Limit: limits.publicTotal,
+      EvaluationWindowSec: limits.windowSeconds,
+    });
     expect(total.ScopeDownStatement).toEqual(perIp.ScopeDownStatement);
     const scope = perIp.ScopeDownStatement.RegexMatchStatement;
     expect(scope.FieldToMatch).toEqual({ UriPath: {} });
@@ -78,23 +93,42 @@ describe('web ACL of the stage', () => {
 
     const regexes = [scope.RegexString as string];
     const code = 'ABCD2345';
-    for (const path of ['/api/v1/bookings/by-code/{code}/cancel', '/api/v1/bookings/by-code/{code}/members', '/api/v1/bookings/rsvp']) {
+    for (const path of [
+      '/api/v1/bookings/by-code/{code}/cancel',
+      '/api/v1/bookings/by-code/{code}/members',
+      '/api/v1/bookings/rsvp',
+    ]) {
       expect(publicRoutes(routes as readonly Route[]).map((r) => r.path)).toContain(path);
       const concrete = path.replace('{code}', code);
       // The execute-api host puts the stage first; a custom domain does not; an encoded or doubled character changes nothing.
-      for (const variant of [concrete, `/dev${concrete}`, concrete.replace('by-code', 'by-c%6Fde'), concrete.replace('/bookings', '//bookings')]) {
+      for (const variant of [
+        concrete,
+        `/dev${concrete}`,
+        concrete.replace('by-code', 'by-c%6Fde'),
+        concrete.replace('/bookings', '//bookings'),
+      ]) {
         expect(matchesPublic(regexes, variant), variant).toBe(true);
       }
     }
-    for (const path of ['/api/v1/bookings/B1/cancel', '/api/v1/bookings', '/live', '/api/v1/bookings/by-code/ABCD2345', '/api/v1/locations/101/bookings/by-table']) {
+    for (const path of [
+      '/api/v1/bookings/B1/cancel',
+      '/api/v1/bookings',
+      '/live',
+      '/api/v1/bookings/by-code/ABCD2345',
+      '/api/v1/locations/101/bookings/by-table',
+    ]) {
       expect(matchesPublic(regexes, path), path).toBe(false);
     }
   });
 
   it('answers a block with 429 RATE_LIMITED in the envelope, with Retry-After the window', () => {
-    const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === 'WAF_FILTERED') as [[string, Resource]];
+    const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(
+      ([, r]) => r.Properties.ResponseType === 'WAF_FILTERED',
+    ) as [[string, Resource]];
     expect(blocked.Properties.StatusCode).toBe('429');
-    expect(blocked.Properties.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'` });
+    expect(blocked.Properties.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Retry-After': `'${limits.windowSeconds}'`,
+    });
     expect(JSON.parse(blocked.Properties.ResponseTemplates['application/json'])).toMatchObject({
       status: 'error',
       error: { code: 'RATE_LIMITED', details: [] },
@@ -105,13 +139,19 @@ describe('web ACL of the stage', () => {
 
 describe('public path regexes', () => {
   it('split a long list of public paths into regexes WAF accepts (at most 512 characters), each path matched by one', () => {
-    const paths = Array.from({ length: 40 }, (_, i) => `/api/v1/area${i}/locations/{locationId}/by-code/{code}/something-long-${i}`);
+    const paths = Array.from(
+      { length: 40 },
+      (_, i) => `/api/v1/area${i}/locations/{locationId}/by-code/{code}/something-long-${i}`,
+    );
     const regexes = pathRegexes(paths);
     expect(regexes.length).toBeGreaterThan(1);
     for (const r of regexes) expect(r.length).toBeLessThanOrEqual(512);
     for (const [i, path] of paths.entries()) {
       const concrete = path.replace('{locationId}', '101').replace('{code}', 'ABCD2345');
-      expect(regexes.filter((r) => new RegExp(r).test(concrete)), `path ${i}`).toHaveLength(1);
+      expect(
+        regexes.filter((r) => new RegExp(r).test(concrete)),
+        `path ${i}`,
+      ).toHaveLength(1);
     }
   });
 
@@ -121,31 +161,45 @@ describe('public path regexes', () => {
     const scope = ruleOf(acl, 'public-per-ip').Statement.RateBasedStatement.ScopeDownStatement;
     const regexes = pathRegexes(publicRoutes(syntheticRoutes()).map((r) => r.path));
     if (regexes.length === 1) expect(scope.RegexMatchStatement.RegexString).toBe(regexes[0]);
-    else expect(scope.OrStatement.Statements.map((s: { RegexMatchStatement: { RegexString: string } }) => s.RegexMatchStatement.RegexString)).toEqual(regexes);
+    else
+      expect(
+        scope.OrStatement.Statements.map(
+          (s: { RegexMatchStatement: { RegexString: string } }) => s.RegexMatchStatement.RegexString,
+        ),
+      ).toEqual(regexes);
   });
 });
 
 describe('edge settings', () => {
-  const authorizerOf = (ofType: (t: string) => [string, Resource][]) => ofType('AWS::Lambda::Function').find(([, f]) => String(f.Properties.FunctionName).endsWith('-authorizer'))![1];
+  const authorizerOf = (ofType: (t: string) => [string, Resource][]) =>
+    ofType('AWS::Lambda::Function').find(([, f]) => String(f.Properties.FunctionName).endsWith('-authorizer'))![1];
 
   it('reserve the authorizer no concurrency by default, so a first deploy succeeds in a new account with a small quota', () => {
     expect(edgeDefaults.dev.authorizerConcurrency).toBeUndefined();
     expect(edgeDefaults.prod.authorizerConcurrency).toBeUndefined();
     expect(authorizerOf(parentOf().ofType).Properties).not.toHaveProperty('ReservedConcurrentExecutions');
-    expect(authorizerOf(parentOf({ context: { stage: 'prod' } }).ofType).Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+    expect(authorizerOf(parentOf({ context: { stage: 'prod' } }).ofType).Properties).not.toHaveProperty(
+      'ReservedConcurrentExecutions',
+    );
   });
 
   it('reserve the authorizer the concurrency the stage sets, so a flood of credentials stops there', () => {
-    expect(authorizerOf(parentOf({ context: { stage: 'prod', [edgeContextKeys.authorizerConcurrency]: '150' } }).ofType).Properties.ReservedConcurrentExecutions).toBe(150);
+    expect(
+      authorizerOf(parentOf({ context: { stage: 'prod', [edgeContextKeys.authorizerConcurrency]: '150' } }).ofType)
+        .Properties.ReservedConcurrentExecutions,
+    ).toBe(150);
     // The rest of the stage's functions share the account's unreserved concurrency.
     const { synth } = parentOf();
     for (const stack of synth.stack.areaStacks) {
-      for (const fn of Object.values(synth.template(stack).findResources('AWS::Lambda::Function'))) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+      for (const fn of Object.values(synth.template(stack).findResources('AWS::Lambda::Function')))
+        expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
   });
 
   it('answer an authorizer that cannot be invoked (throttled at its concurrency) with 503 UNAVAILABLE', () => {
-    const [[, response]] = parentOf().ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === 'AUTHORIZER_CONFIGURATION_ERROR') as [[string, Resource]];
+    const [[, response]] = parentOf()
+      .ofType('AWS::ApiGateway::GatewayResponse')
+      .filter(([, r]) => r.Properties.ResponseType === 'AUTHORIZER_CONFIGURATION_ERROR') as [[string, Resource]];
     expect(response.Properties.StatusCode).toBe('503');
     expect(JSON.parse(response.Properties.ResponseTemplates['application/json']).error.code).toBe('UNAVAILABLE');
   });
@@ -163,7 +217,12 @@ describe('edge settings', () => {
     const { ofType } = parentOf({ context });
     const [[, acl]] = ofType('AWS::WAFv2::WebACL') as [[string, Resource]];
     const limitOf = (name: string) => ruleOf(acl, name).Statement.RateBasedStatement;
-    expect(['per-ip', 'per-api-key', 'per-bearer-token', 'public-per-ip', 'public-total'].map((n) => [limitOf(n).Limit, limitOf(n).EvaluationWindowSec])).toEqual([
+    expect(
+      ['per-ip', 'per-api-key', 'per-bearer-token', 'public-per-ip', 'public-total'].map((n) => [
+        limitOf(n).Limit,
+        limitOf(n).EvaluationWindowSec,
+      ]),
+    ).toEqual([
       [5000, 60],
       [6000, 60],
       [700, 60],
@@ -171,7 +230,9 @@ describe('edge settings', () => {
       [300, 60],
     ]);
     expect(authorizerOf(ofType).Properties.ReservedConcurrentExecutions).toBe(7);
-    const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === 'WAF_FILTERED') as [[string, Resource]];
+    const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(
+      ([, r]) => r.Properties.ResponseType === 'WAF_FILTERED',
+    ) as [[string, Resource]];
     expect(blocked.Properties.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'60'");
   });
 

@@ -12,10 +12,18 @@ import { synthesize } from './synth';
 describe('fallback answers', () => {
   const synth = synthesize();
   const fallback = synth.stacks.find((s) => NestedStack.isNestedStack(s) && s.node.id === 'Fallback')!;
-  const anyMethods = fallback.node.findAll().filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod === 'ANY');
+  const anyMethods = fallback.node
+    .findAll()
+    .filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod === 'ANY');
 
   it('lists every route path and each of its prefixes', () => {
-    expect(resourcePaths([{ ...routes[0], path: '/api/v1/coursings/{id}' }])).toEqual(['/', '/api', '/api/v1', '/api/v1/coursings', '/api/v1/coursings/{id}']);
+    expect(resourcePaths([{ ...routes[0], path: '/api/v1/coursings/{id}' }])).toEqual([
+      '/',
+      '/api',
+      '/api/v1',
+      '/api/v1/coursings',
+      '/api/v1/coursings/{id}',
+    ]);
   });
 
   it('puts a public ANY on every resource of the API and a greedy proxy at the root', () => {
@@ -30,12 +38,18 @@ describe('fallback answers', () => {
   it('serves them all from one function, built from functions/fallback.ts', () => {
     const functions = synth.template(fallback).findResources('AWS::Lambda::Function');
     expect(Object.values(functions).map((f) => f.Properties.FunctionName)).toEqual(['brigade-dev-fallback']);
-    const integrationUris = new Set(anyMethods.map((m) => JSON.stringify((synth.resourceOf(m).Properties.Integration as { Uri: unknown }).Uri)));
+    const integrationUris = new Set(
+      anyMethods.map((m) => JSON.stringify((synth.resourceOf(m).Properties.Integration as { Uri: unknown }).Uri)),
+    );
     expect(integrationUris.size).toBe(1);
   });
 
   it('leaves every operation on its own method (a specific method wins over ANY)', () => {
-    const operationMethods = synth.stack.node.findAll().filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY' && c.httpMethod !== 'OPTIONS');
+    const operationMethods = synth.stack.node
+      .findAll()
+      .filter(
+        (c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY' && c.httpMethod !== 'OPTIONS',
+      );
     expect(operationMethods).toHaveLength(routes.length);
   });
 });

@@ -60,7 +60,11 @@ export interface FunctionRole {
 }
 
 type Resource = { Type: string; Properties?: Record<string, unknown> };
-type Template = { Resources: Record<string, Resource>; Parameters?: Record<string, unknown>; Outputs?: Record<string, { Value: unknown }> };
+type Template = {
+  Resources: Record<string, Resource>;
+  Parameters?: Record<string, unknown>;
+  Outputs?: Record<string, { Value: unknown }>;
+};
 
 /** A stack's template and how its parameters and nested stacks' outputs resolve. */
 interface Scope {
@@ -73,7 +77,8 @@ interface Scope {
   nested: Map<string, Scope>;
 }
 
-const arn = (service: string, rest: string, region = REGION, account = ACCOUNT) => `arn:${PARTITION}:${service}:${region}:${account}:${rest}`;
+const arn = (service: string, rest: string, region = REGION, account = ACCOUNT) =>
+  `arn:${PARTITION}:${service}:${region}:${account}:${rest}`;
 export const queueUrl = (name: string) => `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${name}`;
 /** The ARN IAM authorizes an SQS request on, from the queue's URL. */
 export const queueArnOf = (url: string) => arn('sqs', new URL(url).pathname.split('/').pop()!);
@@ -190,7 +195,13 @@ export function resolve(scope: Scope, value: unknown): unknown {
       case 'Fn::Sub': {
         const [text, vars] = (Array.isArray(arg) ? arg : [arg, {}]) as [string, Record<string, unknown>];
         return text.replace(/\$\{([^}]+)\}/g, (_, name: string) =>
-          String(name in vars ? resolve(scope, vars[name]) : name.includes('.') ? attributeOf(scope, ...(name.split(/\.(.*)/s) as [string, string])) : refOf(scope, name)),
+          String(
+            name in vars
+              ? resolve(scope, vars[name])
+              : name.includes('.')
+                ? attributeOf(scope, ...(name.split(/\.(.*)/s) as [string, string]))
+                : refOf(scope, name),
+          ),
         );
       }
     }
@@ -216,7 +227,8 @@ const isAssembly = (source: TemplateSource): source is CloudAssemblyTemplates =>
 function passParameters(parentScope: Scope, logicalId: string, scope: Scope): void {
   parentScope.nested.set(logicalId, scope);
   const passed = (parentScope.template.Resources[logicalId]!.Properties?.Parameters ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(passed)) Object.defineProperty(scope.parameters, name, { enumerable: true, get: () => resolve(parentScope, value) });
+  for (const [name, value] of Object.entries(passed))
+    Object.defineProperty(scope.parameters, name, { enumerable: true, get: () => resolve(parentScope, value) });
 }
 
 /** The scopes of a synthesis in this process: the parent stack and every nested stack. */
@@ -226,10 +238,17 @@ function synthScopes(synth: Synthesized): Scope[] {
     const known = scopes.get(stack);
     if (known) return known;
     const template = synth.template(stack).toJSON() as Template;
-    const scope: Scope = { path: stack.node.path, stackName: stack.stackName, template, parameters: {}, nested: new Map() };
+    const scope: Scope = {
+      path: stack.node.path,
+      stackName: stack.stackName,
+      template,
+      parameters: {},
+      nested: new Map(),
+    };
     scopes.set(stack, scope);
     const parent = stack.nestedStackParent;
-    if (parent && NestedStack.isNestedStack(stack)) passParameters(scopeOf(parent), parent.getLogicalId(stack.nestedStackResource!), scope);
+    if (parent && NestedStack.isNestedStack(stack))
+      passParameters(scopeOf(parent), parent.getLogicalId(stack.nestedStackResource!), scope);
     return scope;
   };
   for (const stack of synth.stacks) scopeOf(stack);
@@ -249,13 +268,27 @@ function assemblyScopes({ dir, stackName }: CloudAssemblyTemplates): Scope[] {
     for (const [logicalId, r] of Object.entries(scope.template.Resources)) {
       if (r.Type !== 'AWS::CloudFormation::Stack') continue;
       const file = assetOf(assets, r.Properties?.TemplateURL, `${dir}: the template of nested stack ${logicalId}`);
-      const cdkPath = String((r as { Metadata?: Record<string, unknown> }).Metadata?.['aws:cdk:path'] ?? `${scope.path}/${logicalId}`);
-      const nested: Scope = { path: cdkPath.replace(/\.NestedStack\/.*$/, ''), stackName: `${scope.stackName}-${logicalId}`, template: read(file), parameters: {}, nested: new Map() };
+      const cdkPath = String(
+        (r as { Metadata?: Record<string, unknown> }).Metadata?.['aws:cdk:path'] ?? `${scope.path}/${logicalId}`,
+      );
+      const nested: Scope = {
+        path: cdkPath.replace(/\.NestedStack\/.*$/, ''),
+        stackName: `${scope.stackName}-${logicalId}`,
+        template: read(file),
+        parameters: {},
+        nested: new Map(),
+      };
       passParameters(scope, logicalId, nested);
       visit(nested);
     }
   };
-  visit({ path: stackName, stackName, template: read(`${stackName}.template.json`), parameters: {}, nested: new Map() });
+  visit({
+    path: stackName,
+    stackName,
+    template: read(`${stackName}.template.json`),
+    parameters: {},
+    nested: new Map(),
+  });
   return out;
 }
 
@@ -269,7 +302,8 @@ function scopesOf(source: TemplateSource): Scope[] {
   return scopes;
 }
 
-const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** A customer-managed policy by its resolved ARN, in any stack. */
 function managedPolicies(scopes: readonly Scope[]): Map<string, Policy> {
@@ -277,7 +311,10 @@ function managedPolicies(scopes: readonly Scope[]): Map<string, Policy> {
   for (const scope of scopes) {
     for (const [id, r] of Object.entries(scope.template.Resources)) {
       if (r.Type !== 'AWS::IAM::ManagedPolicy') continue;
-      out.set(refOf(scope, id) as string, { name: `${scope.path}/${id}`, document: resolve(scope, r.Properties!.PolicyDocument) as Policy['document'] });
+      out.set(refOf(scope, id) as string, {
+        name: `${scope.path}/${id}`,
+        document: resolve(scope, r.Properties!.PolicyDocument) as Policy['document'],
+      });
     }
   }
   return out;
@@ -303,15 +340,35 @@ export function functionRoles(synth: TemplateSource): Map<string, FunctionRole> 
       const roleId = (props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
       const role = resources[roleId]!;
       const inline = Object.entries(resources)
-        .filter(([, p]) => p.Type === 'AWS::IAM::Policy' && list(p.Properties!.Roles as unknown[]).some((ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId })))
-        .map(([id, p]): Policy => ({ name: id, document: resolve(scope, p.Properties!.PolicyDocument) as Policy['document'] }));
+        .filter(
+          ([, p]) =>
+            p.Type === 'AWS::IAM::Policy' &&
+            list(p.Properties!.Roles as unknown[]).some(
+              (ref) => JSON.stringify(ref) === JSON.stringify({ Ref: roleId }),
+            ),
+        )
+        .map(
+          ([id, p]): Policy => ({
+            name: id,
+            document: resolve(scope, p.Properties!.PolicyDocument) as Policy['document'],
+          }),
+        );
       // A role's own inline policies (CDK's custom-resource providers write theirs on the role).
-      const onRole = list(role.Properties?.Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined).map(
-        (p): Policy => ({ name: `${roleId}/${p.PolicyName}`, document: resolve(scope, p.PolicyDocument) as Policy['document'] }),
+      const onRole = list(
+        role.Properties?.Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined,
+      ).map(
+        (p): Policy => ({
+          name: `${roleId}/${p.PolicyName}`,
+          document: resolve(scope, p.PolicyDocument) as Policy['document'],
+        }),
       );
       const attached = (resolve(scope, role.Properties?.ManagedPolicyArns ?? []) as string[]).map((policyArn) => {
-        const policy = managed.get(policyArn) ?? awsManagedPolicies[policyArn.replace(/^arn:aws:iam::aws:policy\//, '')];
-        if (!policy) throw new Error(`${scope.path}/${roleId}: no document for the managed policy ${policyArn} (add it to test/infra/aws-managed-policies.ts)`);
+        const policy =
+          managed.get(policyArn) ?? awsManagedPolicies[policyArn.replace(/^arn:aws:iam::aws:policy\//, '')];
+        if (!policy)
+          throw new Error(
+            `${scope.path}/${roleId}: no document for the managed policy ${policyArn} (add it to test/infra/aws-managed-policies.ts)`,
+          );
         return policy;
       });
       const cdkProvided = typeof props.FunctionName !== 'string';
@@ -319,14 +376,19 @@ export function functionRoles(synth: TemplateSource): Map<string, FunctionRole> 
       const physical = String(refOf(scope, fnId));
       const logging = resolve(scope, props.LoggingConfig ?? {}) as { LogGroup?: string };
       const rolePath = `${scope.path}/${roleId}`;
-      const policies = policiesByRole.get(rolePath) ?? policiesByRole.set(rolePath, [...inline, ...onRole, ...attached]).get(rolePath)!;
+      const policies =
+        policiesByRole.get(rolePath) ??
+        policiesByRole.set(rolePath, [...inline, ...onRole, ...attached]).get(rolePath)!;
       roles.set(functionName, {
         functionName,
         roleId: rolePath,
         description: role.Properties?.Description as string | undefined,
         policies,
         statements: policies.flatMap((p) => list(p.document.Statement)),
-        environment: resolve(scope, (props.Environment as { Variables?: unknown } | undefined)?.Variables ?? {}) as Record<string, string>,
+        environment: resolve(
+          scope,
+          (props.Environment as { Variables?: unknown } | undefined)?.Variables ?? {},
+        ) as Record<string, string>,
         logGroup: logging.LogGroup ?? `/aws/lambda/${physical}`,
         tracing: (props.TracingConfig as { Mode?: string } | undefined)?.Mode === 'Active',
         consumedQueues: mappings
@@ -411,7 +473,10 @@ export function simulate(role: FunctionRole, request: AwsRequest): Promise<Decis
       },
       {},
     ).then((result) => {
-      if (result.resultType === 'error') throw new Error(`the simulator cannot evaluate ${request.action} on ${request.resource} for ${role.functionName}: ${JSON.stringify(result.errors)}`);
+      if (result.resultType === 'error')
+        throw new Error(
+          `the simulator cannot evaluate ${request.action} on ${request.resource} for ${role.functionName}: ${JSON.stringify(result.errors)}`,
+        );
       return result.overallResult as Decision;
     });
     cache.set(key, decision);
@@ -420,7 +485,8 @@ export function simulate(role: FunctionRole, request: AwsRequest): Promise<Decis
 }
 
 /** Every action a role's statements allow on something (for "no apigateway:*" and the like): a listing, not a decision. */
-export const allowedActions = (statements: readonly Statement[]) => statements.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action));
+export const allowedActions = (statements: readonly Statement[]) =>
+  statements.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action));
 
 /** One item action on one partition of the table (`index` absent) or of an index, as data-access.ts names it. */
 export interface ItemRequest {
@@ -443,7 +509,11 @@ export const dynamoRequest = (table: string, { action, index, partition }: ItemR
 });
 
 /** The simulator's answer to an item action by a role of this synthesis: `allow`, `deny` (explicitly) or `none`. */
-export async function decideItem(synth: TemplateSource, role: FunctionRole, request: ItemRequest): Promise<'allow' | 'deny' | 'none'> {
+export async function decideItem(
+  synth: TemplateSource,
+  role: FunctionRole,
+  request: ItemRequest,
+): Promise<'allow' | 'deny' | 'none'> {
   const decision = await simulate(role, dynamoRequest(tableArn(synth), request));
   return decision === 'Allowed' ? 'allow' : decision === 'ExplicitlyDenied' ? 'deny' : 'none';
 }

@@ -12,7 +12,10 @@ const RETENTION = { dev: 14, prod: 90 } as const;
 
 describe.each(['dev', 'prod'] as const)('logs of the %s stage', (stage) => {
   const synth = synthesize({ context: { stage } });
-  const stacks = synth.stacks.map((s) => ({ name: s.node.path, resources: synth.template(s).toJSON().Resources as Record<string, Resource> }));
+  const stacks = synth.stacks.map((s) => ({
+    name: s.node.path,
+    resources: synth.template(s).toJSON().Resources as Record<string, Resource>,
+  }));
 
   it('send every Lambda function of every stack, CDK providers included, to a log group with a retention', () => {
     let functions = 0;
@@ -27,8 +30,16 @@ describe.each(['dev', 'prod'] as const)('logs of the %s stage', (stage) => {
     }
     // the operations, the authorizer, the fallback, the pipeline, the sweeper, the seed and the providers
     expect(functions).toBeGreaterThan(80);
-    const providers = stacks.flatMap(({ resources }) => Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && /CustomResourceProvider|AWS679f53fac002430cb0da5b7982bd2287/.test(id)));
-    expect(providers.length, "the trigger's provider and the usage plans' custom-resource function").toBeGreaterThanOrEqual(2);
+    const providers = stacks.flatMap(({ resources }) =>
+      Object.entries(resources).filter(
+        ([id, r]) =>
+          r.Type === 'AWS::Lambda::Function' && /CustomResourceProvider|AWS679f53fac002430cb0da5b7982bd2287/.test(id),
+      ),
+    );
+    expect(
+      providers.length,
+      "the trigger's provider and the usage plans' custom-resource function",
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it(`${stage === 'prod' ? 'retains' : 'destroys'} log groups with the stack, none of them under a fixed name`, () => {
@@ -41,7 +52,9 @@ describe.each(['dev', 'prod'] as const)('logs of the %s stage', (stage) => {
   });
 
   it("name the functions' log groups after the function and the stack's creation, under the stage's prefix", () => {
-    const [, group] = Object.entries(synth.template(synth.stack.areaStacks[0]!).toJSON().Resources as Record<string, Resource>).find(([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Properties.LogGroupName)!;
+    const [, group] = Object.entries(
+      synth.template(synth.stack.areaStacks[0]!).toJSON().Resources as Record<string, Resource>,
+    ).find(([, r]) => r.Type === 'AWS::Logs::LogGroup' && r.Properties.LogGroupName)!;
     const [, parts] = group.Properties.LogGroupName['Fn::Join'] as [string, unknown[]];
     expect(parts[0]).toMatch(new RegExp(`^/aws/lambda/brigade-${stage}-[A-Za-z]+-$`));
     expect(JSON.stringify(parts[1])).toContain('AWS::StackId');

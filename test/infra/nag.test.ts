@@ -16,12 +16,19 @@ import type { Route } from '../../shared/routes';
 import { cdkContext, syntheticRoutes, TEST_ALARM_EMAIL } from './synth';
 
 interface ValidationReport {
-  pluginReports: { pluginName: string; conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
+  pluginReports: {
+    pluginName: string;
+    conclusion: string;
+    violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+  }[];
 }
 
 function synthWithNag(stage: string, routes?: readonly Route[]) {
   const outdir = mkdtempSync(join(inject('synthDir'), 'nag-'));
-  const app = new App({ outdir, context: { ...cdkContext, stage, alarmEmail: TEST_ALARM_EMAIL, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({
+    outdir,
+    context: { ...cdkContext, stage, alarmEmail: TEST_ALARM_EMAIL, 'aws:cdk:bundling-stacks': [] },
+  });
   const stack = buildApp(app, routes);
   let error: unknown;
   try {
@@ -30,8 +37,12 @@ function synthWithNag(stage: string, routes?: readonly Route[]) {
     error = e;
   }
   const reportFile = join(outdir, 'validation-report.json');
-  const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ValidationReport) : { pluginReports: [] };
-  const findings = report.pluginReports.flatMap((p) => p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${p.pluginName} ${v.ruleName}: ${c.constructPath}`)));
+  const report = existsSync(reportFile)
+    ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ValidationReport)
+    : { pluginReports: [] };
+  const findings = report.pluginReports.flatMap((p) =>
+    p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${p.pluginName} ${v.ruleName}: ${c.constructPath}`)),
+  );
   return { stack, error, report, findings };
 }
 

@@ -13,16 +13,21 @@ import { synthesize } from './synth';
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
 
 const synth = synthesize();
-const resourcesOf = (stack: Stack) => Object.entries(synth.template(stack).toJSON().Resources as Record<string, Resource>);
+const resourcesOf = (stack: Stack) =>
+  Object.entries(synth.template(stack).toJSON().Resources as Record<string, Resource>);
 const parent = resourcesOf(synth.stack);
 /** Its own nested stack, so the parent keeps room to grow. */
 const seedStack = synth.stacks.find((s) => s.node.id === 'PermissionCatalogSeed')!;
 const resources = resourcesOf(seedStack);
-const seedFunction = resources.find(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.FunctionName === 'brigade-dev-catalog-seed');
+const seedFunction = resources.find(
+  ([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.FunctionName === 'brigade-dev-catalog-seed',
+);
 const triggers = resources.filter(([, r]) => r.Type === 'Custom::Trigger');
 const tableId = parent.find(([, r]) => r.Type === 'AWS::DynamoDB::Table')![0];
 /** The nested stack's resource in the parent. */
-const seedStackResource = parent.find(([id, r]) => r.Type === 'AWS::CloudFormation::Stack' && id.startsWith('PermissionCatalogSeed'))![1];
+const seedStackResource = parent.find(
+  ([id, r]) => r.Type === 'AWS::CloudFormation::Stack' && id.startsWith('PermissionCatalogSeed'),
+)![1];
 
 describe('seeding the permission catalog at deploy', () => {
   it('runs functions/catalog/seed.ts through a trigger, after the table, again whenever the function changes', () => {
@@ -47,15 +52,22 @@ describe('seeding the permission catalog at deploy', () => {
   it('gives the function a role of its own that may read the catalog (whole, and a changed built-in by id), write its items and take ids, and nothing else', async () => {
     const role = roleOfFunction(synth, 'brigade-dev-catalog-seed');
     const decide = (request: ItemRequest) => decideItem(synth, role, request);
-    expect(functionGrants.catalogSeeder).toEqual({ permissionCatalog: ['GetItem', 'Query', 'PutItem'], idSequences: ['UpdateItem'] });
+    expect(functionGrants.catalogSeeder).toEqual({
+      permissionCatalog: ['GetItem', 'Query', 'PutItem'],
+      idSequences: ['UpdateItem'],
+    });
     expect(await decide({ action: 'Query', partition: 'PERMISSIONS' })).toBe('allow');
     expect(await decide({ action: 'GetItem', partition: 'PERMISSIONS' })).toBe('allow');
     expect(await decide({ action: 'PutItem', partition: 'PERMISSIONS' })).toBe('allow');
     expect(await decide({ action: 'UpdateItem', partition: 'SEQ' })).toBe('allow');
-    for (const action of ['DeleteItem', 'UpdateItem', 'BatchGetItem'] as const) expect(await decide({ action, partition: 'PERMISSIONS' }), action).toBe('none');
-    for (const partition of ['C#7', 'COMPANIES', 'RATE#key:abc']) expect(await decide({ action: 'PutItem', partition }), partition).toBe('none');
+    for (const action of ['DeleteItem', 'UpdateItem', 'BatchGetItem'] as const)
+      expect(await decide({ action, partition: 'PERMISSIONS' }), action).toBe('none');
+    for (const partition of ['C#7', 'COMPANIES', 'RATE#key:abc'])
+      expect(await decide({ action: 'PutItem', partition }), partition).toBe('none');
     expect(await decide({ action: 'GetItem', partition: 'KEY#abcdefghijkl' })).toBe('deny');
     expect(await decide({ action: 'GetItem', partition: 'C#7#WHSUB#4f1c' })).toBe('deny');
-    expect(allowedActions(role.statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(allowedActions(role.statements).filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual(
+      [],
+    );
   });
 });

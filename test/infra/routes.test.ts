@@ -20,10 +20,15 @@ describe.each(tables)('%s', (_, table) => {
   const functionsOf = (stack: Stack) => synth.template(stack).findResources('AWS::Lambda::Function');
   // Operations' methods; the fallback's ANY methods are tested in fallback.test.ts.
   // The operations' methods: not the fallback's ANY, nor the preflights' OPTIONS (cors.test.ts).
-  const methods = synth.stack.node.findAll().filter((c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY' && c.httpMethod !== 'OPTIONS');
-  const methodOf = (route: Route) => methods.filter((m) => m.httpMethod === route.method && m.resource.path === route.path);
+  const methods = synth.stack.node
+    .findAll()
+    .filter(
+      (c): c is apigw.Method => c instanceof apigw.Method && c.httpMethod !== 'ANY' && c.httpMethod !== 'OPTIONS',
+    );
+  const methodOf = (route: Route) =>
+    methods.filter((m) => m.httpMethod === route.method && m.resource.path === route.path);
 
-  it('has one nested stack per area, holding exactly that area\'s operations', () => {
+  it("has one nested stack per area, holding exactly that area's operations", () => {
     const areas = [...new Set(table.map((r) => r.area))];
     expect(areaStacks).toHaveLength(areas.length);
     for (const area of areas) {
@@ -37,7 +42,9 @@ describe.each(tables)('%s', (_, table) => {
     expect(areaStacks.flatMap((s) => Object.keys(functionsOf(s)))).toHaveLength(table.length);
     for (const route of table) {
       const stack = areaStackOf(route);
-      const named = Object.values(functionsOf(stack)).filter((f) => f.Properties.FunctionName === `brigade-dev-${route.operationId}`);
+      const named = Object.values(functionsOf(stack)).filter(
+        (f) => f.Properties.FunctionName === `brigade-dev-${route.operationId}`,
+      );
       expect(named, route.operationId).toHaveLength(1);
     }
   });
@@ -72,7 +79,9 @@ describe.each(tables)('%s', (_, table) => {
           ].sort(),
         );
       }
-      expect(Object.keys(synth.template(stack).findResources('AWS::Logs::LogGroup'))).toHaveLength(Object.keys(functionsOf(stack)).length);
+      expect(Object.keys(synth.template(stack).findResources('AWS::Logs::LogGroup'))).toHaveLength(
+        Object.keys(functionsOf(stack)).length,
+      );
     }
   });
 
@@ -93,15 +102,21 @@ describe.each(tables)('%s', (_, table) => {
         expect(props, route.operationId).toMatchObject({ AuthorizationType: 'NONE', ApiKeyRequired: false });
         expect(props.AuthorizerId).toBeUndefined();
       } else {
-        expect(props, route.operationId).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true, AuthorizerId: authorizerId });
+        expect(props, route.operationId).toMatchObject({
+          AuthorizationType: 'CUSTOM',
+          ApiKeyRequired: true,
+          AuthorizerId: authorizerId,
+        });
       }
     }
   });
 
-  it("integrates each method with its own function, which API Gateway may invoke for that method only", () => {
+  it('integrates each method with its own function, which API Gateway may invoke for that method only', () => {
     for (const route of table) {
       const stack = areaStackOf(route);
-      const [logicalId] = Object.entries(functionsOf(stack)).find(([, f]) => f.Properties.FunctionName === `brigade-dev-${route.operationId}`)!;
+      const [logicalId] = Object.entries(functionsOf(stack)).find(
+        ([, f]) => f.Properties.FunctionName === `brigade-dev-${route.operationId}`,
+      )!;
       const method = synth.resourceOf(methodOf(route)[0]!).Properties as { Integration: object };
       expect(method.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
       expect(JSON.stringify(method.Integration)).toContain(`"Fn::GetAtt":["${logicalId}","Arn"]`);

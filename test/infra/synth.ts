@@ -13,7 +13,9 @@ import { stageSettings } from '../../infra/settings';
 import { routes as routeTable, type Route } from '../../shared/routes';
 
 /** cdk.json's context: the feature flags and default settings `cdk synth` uses. */
-export const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }).context;
+export const cdkContext = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }
+).context;
 
 export const TEST_ALARM_EMAIL = 'oncall@brigade.example';
 
@@ -46,7 +48,8 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
 const shared = new Map<string, Synthesized>();
 
 function sharedKey({ routes, context = {} }: SynthOptions): string | undefined {
-  const table = routes === undefined || routes === routeTable ? 'route table' : routes === synthetic ? 'synthetic' : undefined;
+  const table =
+    routes === undefined || routes === routeTable ? 'route table' : routes === synthetic ? 'synthetic' : undefined;
   return table && `${table} ${JSON.stringify(context)}`;
 }
 
@@ -54,7 +57,10 @@ function build({ routes, context = {} }: SynthOptions): Synthesized {
   // A prod stage needs someone to e-mail its alarms (settings.ts): the tests' stages all name one.
   // Every assembly goes under the run's folder (test/support/synth-setup.ts), removed at its end.
   const outdir = mkdtempSync(join(inject('synthDir'), 'app-'));
-  const app = new App({ outdir, context: { ...cdkContext, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({
+    outdir,
+    context: { ...cdkContext, alarmEmail: TEST_ALARM_EMAIL, ...context, 'aws:cdk:bundling-stacks': [] },
+  });
   const settings = stageSettings(app.node);
   const stack = new BrigadeStack(app, `Brigade-${settings.stage}`, { settings, ...(routes && { routes }) });
   const templates = new Map<Stack, Template>();
@@ -98,14 +104,16 @@ function makeSyntheticRoutes(): Route[] {
   ];
   return Array.from({ length: 10 }, (_, a) => `area${a}`).flatMap((area, a) => {
     const collection = a % 2 ? `/api/v1/locations/{locationId}/${area}` : `/api/v1/${area}`;
-    return shapes.map(([method, suffix, isPublic], s): Route => ({
-      operationId: `${area}Op${s}`,
-      method,
-      path: `${collection}${suffix}`,
-      permission: isPublic ? null : `${area}.manage`,
-      handler: 'functions/health/live.ts',
-      area,
-      schemas: {},
-    }));
+    return shapes.map(
+      ([method, suffix, isPublic], s): Route => ({
+        operationId: `${area}Op${s}`,
+        method,
+        path: `${collection}${suffix}`,
+        permission: isPublic ? null : `${area}.manage`,
+        handler: 'functions/health/live.ts',
+        area,
+        schemas: {},
+      }),
+    );
   });
 }

@@ -31,7 +31,9 @@ describe('table', () => {
       })),
     );
     const keys = [table.partitionKey, table.sortKey, ...table.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
-    expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(keys.map((name) => ({ AttributeName: name, AttributeType: 'S' }))));
+    expect(props.AttributeDefinitions).toEqual(
+      expect.arrayContaining(keys.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+    );
     expect(props.AttributeDefinitions).toHaveLength(keys.length);
   });
 
@@ -50,7 +52,11 @@ describe('table', () => {
 describe('stages', () => {
   it('keeps the production table: retained and protected from deletion', () => {
     const prod = tableOf('prod');
-    expect(prod).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { DeletionProtectionEnabled: true } });
+    expect(prod).toMatchObject({
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { DeletionProtectionEnabled: true },
+    });
   });
 
   it('lets a dev stack be destroyed with its table', () => {
@@ -75,16 +81,30 @@ describe('stages', () => {
     ['an issuer and an audience', {}, /jwtIssuer and jwtAudience are empty/],
   ])('fails the synth of a stage that takes Bearer tokens from a JWKS without %s', (_name, binding, message) => {
     expect(() => synthesize({ context: { jwksUrl: 'https://id.example/jwks.json', ...binding } })).toThrow(message);
-    expect(() => synthesize({ context: { jwksUrl: 'https://id.example/jwks.json', ...binding } })).toThrow(/bound to this stage's issuer and this API's audience/);
+    expect(() => synthesize({ context: { jwksUrl: 'https://id.example/jwks.json', ...binding } })).toThrow(
+      /bound to this stage's issuer and this API's audience/,
+    );
   });
 
   it('refuses an API key cap that is not a positive integer', () => {
-    expect(() => synthesize({ context: { apiKeysPerCompany: 0 } })).toThrow(/apiKeysPerCompany must be a positive integer/);
+    expect(() => synthesize({ context: { apiKeysPerCompany: 0 } })).toThrow(
+      /apiKeysPerCompany must be a positive integer/,
+    );
   });
 
   it('hands the context settings to every function', () => {
-    const synth = synthesize({ context: { internalOperatorIds: '7,9', jwksUrl: 'https://id.example/jwks.json', jwtIssuer: 'https://id.example/', jwtAudience: 'https://api.example/', apiKeysPerCompany: 20 } });
-    const functions = synth.stacks.flatMap((s) => Object.values(synth.template(s).findResources('AWS::Lambda::Function')));
+    const synth = synthesize({
+      context: {
+        internalOperatorIds: '7,9',
+        jwksUrl: 'https://id.example/jwks.json',
+        jwtIssuer: 'https://id.example/',
+        jwtAudience: 'https://api.example/',
+        apiKeysPerCompany: 20,
+      },
+    });
+    const functions = synth.stacks.flatMap((s) =>
+      Object.values(synth.template(s).findResources('AWS::Lambda::Function')),
+    );
     const brigade = functions.filter((f) => String(f.Properties.FunctionName).startsWith('brigade-dev-'));
     expect(brigade.length).toBeGreaterThan(1);
     for (const fn of brigade) {

@@ -14,21 +14,35 @@ const isProvider = (id: string) => /CustomResourceProvider|AWS679f53fac002430cb0
 function tracingOf(context: Record<string, unknown>) {
   const synth = synthesize({ context });
   const stacks = synth.stacks.map((s) => synth.template(s).toJSON().Resources as Record<string, Resource>);
-  const functions = stacks.flatMap((resources) => Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !isProvider(id)).map(([, fn]) => ({ fn, resources })));
+  const functions = stacks.flatMap((resources) =>
+    Object.entries(resources)
+      .filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !isProvider(id))
+      .map(([, fn]) => ({ fn, resources })),
+  );
   const stage = stacks.flatMap((r) => Object.values(r)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
   return { functions, stage, stacks };
 }
 
 /** The statements of every policy attached to the function's role, in its stack. */
-function roleStatements(fn: Resource, resources: Record<string, Resource>): { Action: string | string[]; Resource: unknown }[] {
+function roleStatements(
+  fn: Resource,
+  resources: Record<string, Resource>,
+): { Action: string | string[]; Resource: unknown }[] {
   const roleId = fn.Properties.Role['Fn::GetAtt']?.[0] as string;
   return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId))
+    .filter(
+      (r) =>
+        r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId),
+    )
     .flatMap((p) => p.Properties.PolicyDocument.Statement);
 }
 
 const allowsXRay = (statements: { Action: string | string[]; Resource: unknown }[]) =>
-  statements.some((s) => ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'].every((a) => [s.Action].flat().includes(a)) && s.Resource === '*');
+  statements.some(
+    (s) =>
+      ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'].every((a) => [s.Action].flat().includes(a)) &&
+      s.Resource === '*',
+  );
 
 describe.each([
   ['prod', {}, true],
@@ -43,21 +57,29 @@ describe.each([
     for (const { fn } of functions) {
       if (traced) expect(fn.Properties.TracingConfig, fn.Properties.FunctionName).toEqual({ Mode: 'Active' });
       else expect(fn.Properties.TracingConfig?.Mode, fn.Properties.FunctionName).not.toBe('Active');
-      expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_TRACE_ENABLED: String(traced), POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false', POWERTOOLS_TRACER_CAPTURE_ERROR: 'false' });
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        POWERTOOLS_TRACE_ENABLED: String(traced),
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+      });
     }
   });
 
   it(`${traced ? 'attaches the tracing layer to every function' : 'attaches no layer'}`, () => {
-    const layers = stacks.flatMap((resources) => Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::LayerVersion'));
+    const layers = stacks.flatMap((resources) =>
+      Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::LayerVersion'),
+    );
     // One layer, in the parent stack; every function (in the nested stacks) refers to it.
     expect(layers.length).toBe(traced ? 1 : 0);
     if (traced) expect(Object.keys(stacks[0]!)).toContain(layers[0]![0]);
-    for (const { fn } of functions) expect(fn.Properties.Layers?.length ?? 0, fn.Properties.FunctionName).toBe(traced ? 1 : 0);
+    for (const { fn } of functions)
+      expect(fn.Properties.Layers?.length ?? 0, fn.Properties.FunctionName).toBe(traced ? 1 : 0);
     if (traced) expect(layers[0]![1].Properties.CompatibleRuntimes).toEqual(['nodejs22.x']);
   });
 
   it(`${traced ? 'lets every traced function' : 'lets no function'} send segments to X-Ray`, () => {
-    for (const { fn, resources } of functions) expect(allowsXRay(roleStatements(fn, resources)), fn.Properties.FunctionName).toBe(traced);
+    for (const { fn, resources } of functions)
+      expect(allowsXRay(roleStatements(fn, resources)), fn.Properties.FunctionName).toBe(traced);
   });
 
   it(`${traced ? 'traces' : 'does not trace'} the REST stage`, () => {

@@ -30,11 +30,14 @@ const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 const idOf = (prefix: string) => Object.keys(resources).find((id) => id.startsWith(prefix))!;
 const ref = (prefix: string) => ({ Ref: idOf(prefix) });
 const arnOf = (prefix: string) => ({ 'Fn::GetAtt': [idOf(prefix), 'Arn'] });
-const functionNamed = (name: string) => ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === name)!;
+const functionNamed = (name: string) =>
+  ofType('AWS::Lambda::Function').find(([, f]) => f.Properties.FunctionName === name)!;
 /** The Allow statements of a role (its denies, of the guarded item families, are in access.test.ts). */
 const statementsOf = (roleIdPrefix: string) =>
   (
-    ofType('AWS::IAM::Policy').find(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: idOf(roleIdPrefix) }]))![1].Properties.PolicyDocument.Statement as {
+    ofType('AWS::IAM::Policy').find(
+      ([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: idOf(roleIdPrefix) }]),
+    )![1].Properties.PolicyDocument.Statement as {
       Effect: string;
       Action: string | string[];
       Resource: unknown;
@@ -43,10 +46,13 @@ const statementsOf = (roleIdPrefix: string) =>
 const actions = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat()).sort();
 
 describe('webhook pipeline stack', () => {
-  it('is a nested stack of the stage, given the table\'s stream', () => {
+  it("is a nested stack of the stage, given the table's stream", () => {
     expect(pipeline).toBeDefined();
     const parent = synth.template(synth.stack).toJSON().Resources as Record<string, Resource>;
-    const nested = Object.values(parent).find((r) => r.Type === 'AWS::CloudFormation::Stack' && JSON.stringify(r.Properties.Parameters ?? {}).includes('StreamArn'));
+    const nested = Object.values(parent).find(
+      (r) =>
+        r.Type === 'AWS::CloudFormation::Stack' && JSON.stringify(r.Properties.Parameters ?? {}).includes('StreamArn'),
+    );
     expect(nested).toBeDefined();
   });
 
@@ -58,7 +64,11 @@ describe('webhook pipeline stack', () => {
       Target: arnOf('OutboxBus'),
       TargetParameters: { EventBridgeEventBusParameters: { Source: OUTBOX_SOURCE, DetailType: OUTBOX_DETAIL_TYPE } },
       SourceParameters: {
-        DynamoDBStreamParameters: { StartingPosition: 'TRIM_HORIZON', DeadLetterConfig: { Arn: arnOf('PipeDeadLetters') }, MaximumRetryAttempts: expect.any(Number) },
+        DynamoDBStreamParameters: {
+          StartingPosition: 'TRIM_HORIZON',
+          DeadLetterConfig: { Arn: arnOf('PipeDeadLetters') },
+          MaximumRetryAttempts: expect.any(Number),
+        },
       },
       LogConfiguration: { Level: 'ERROR' },
     });
@@ -67,17 +77,34 @@ describe('webhook pipeline stack', () => {
     const pattern = JSON.parse(filters[0]!.Pattern);
     expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OUTBOX'] } } } });
     // The local stage's reader applies this same pattern.
-    expect(matchesPattern(pattern, { eventName: 'INSERT', dynamodb: { NewImage: { entity: { S: 'OUTBOX' } } } })).toBe(true);
-    expect(matchesPattern(pattern, { eventName: 'MODIFY', dynamodb: { NewImage: { entity: { S: 'OUTBOX' } } } })).toBe(false);
+    expect(matchesPattern(pattern, { eventName: 'INSERT', dynamodb: { NewImage: { entity: { S: 'OUTBOX' } } } })).toBe(
+      true,
+    );
+    expect(matchesPattern(pattern, { eventName: 'MODIFY', dynamodb: { NewImage: { entity: { S: 'OUTBOX' } } } })).toBe(
+      false,
+    );
     expect(pipe.DependsOn).toEqual(expect.arrayContaining([idOf('PipeRoleDefaultPolicy')]));
   });
 
   it('lets the Pipe read the stream, put on the bus, write its DLQ and logs, and nothing else', () => {
     const statements = statementsOf('PipeRole');
     expect(actions(statements)).toEqual(
-      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'events:PutEvents', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort(),
+      [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+        'events:PutEvents',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
     );
-    expect(statements.find((s) => [s.Action].flat().includes('dynamodb:GetRecords'))!.Resource).toEqual({ Ref: expect.stringMatching(/StreamArn$/) });
+    expect(statements.find((s) => [s.Action].flat().includes('dynamodb:GetRecords'))!.Resource).toEqual({
+      Ref: expect.stringMatching(/StreamArn$/),
+    });
   });
 
   it('routes outbox items from the bus to the fan-out queue, with a DLQ for failed sends', () => {
@@ -108,9 +135,15 @@ describe('webhook pipeline stack', () => {
     expect(queues).toHaveLength(5);
     for (const [id, q] of queues) {
       expect(q.Properties.SqsManagedSseEnabled, id).toBe(true);
-      const [, policy] = ofType('AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: id }]))!;
+      const [, policy] = ofType('AWS::SQS::QueuePolicy').find(
+        ([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: id }]),
+      )!;
       expect(policy.Properties.PolicyDocument.Statement, id).toContainEqual(
-        expect.objectContaining({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
       );
     }
   });
@@ -121,8 +154,16 @@ describe('webhook pipeline stack', () => {
     const [deliveryId] = functionNamed('brigade-dev-webhook-delivery');
     expect(mappings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ EventSourceArn: arnOf('FanOutQueue'), FunctionName: { Ref: dispatcherId }, FunctionResponseTypes: ['ReportBatchItemFailures'] }),
-        expect.objectContaining({ EventSourceArn: arnOf('DeliveryQueue'), FunctionName: { Ref: deliveryId }, FunctionResponseTypes: ['ReportBatchItemFailures'] }),
+        expect.objectContaining({
+          EventSourceArn: arnOf('FanOutQueue'),
+          FunctionName: { Ref: dispatcherId },
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        }),
+        expect.objectContaining({
+          EventSourceArn: arnOf('DeliveryQueue'),
+          FunctionName: { Ref: deliveryId },
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        }),
       ]),
     );
     expect(mappings).toHaveLength(2);
@@ -131,12 +172,23 @@ describe('webhook pipeline stack', () => {
   it('gives the delivery function time for a 30 s receiver, less than a claim lasts', () => {
     const [, delivery] = functionNamed('brigade-dev-webhook-delivery');
     const [, dispatcher] = functionNamed('brigade-dev-webhook-dispatcher');
-    expect(delivery.Properties).toMatchObject({ Timeout: DELIVERY_FUNCTION_TIMEOUT.toSeconds(), Runtime: 'nodejs22.x', Handler: 'index.handler' });
+    expect(delivery.Properties).toMatchObject({
+      Timeout: DELIVERY_FUNCTION_TIMEOUT.toSeconds(),
+      Runtime: 'nodejs22.x',
+      Handler: 'index.handler',
+    });
     expect(dispatcher.Properties.Timeout).toBe(DISPATCHER_FUNCTION_TIMEOUT.toSeconds());
     expect(DELIVERY_FUNCTION_TIMEOUT.toSeconds()).toBeGreaterThan(DEFAULT_TIMEOUT_MS / 1000);
     expect(leaseMs(DEFAULT_TIMEOUT_MS)).toBeGreaterThan(DELIVERY_FUNCTION_TIMEOUT.toMilliseconds());
-    expect(delivery.Properties.Environment.Variables).toMatchObject({ STAGE: 'dev', DELIVERY_QUEUE_URL: ref('DeliveryQueue'), DELIVERY_DLQ_URL: ref('DeliveryDeadLetters') });
-    expect(dispatcher.Properties.Environment.Variables).toMatchObject({ STAGE: 'dev', DELIVERY_QUEUE_URL: ref('DeliveryQueue') });
+    expect(delivery.Properties.Environment.Variables).toMatchObject({
+      STAGE: 'dev',
+      DELIVERY_QUEUE_URL: ref('DeliveryQueue'),
+      DELIVERY_DLQ_URL: ref('DeliveryDeadLetters'),
+    });
+    expect(dispatcher.Properties.Environment.Variables).toMatchObject({
+      STAGE: 'dev',
+      DELIVERY_QUEUE_URL: ref('DeliveryQueue'),
+    });
   });
 
   it('gives each function its own role with only the table actions it uses', () => {
@@ -148,27 +200,74 @@ describe('webhook pipeline stack', () => {
         expect.objectContaining({ Action: 'dynamodb:PutItem', Resource: table }),
       ]),
     );
-    expect(actions(dispatcher).filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:PutItem', 'dynamodb:Query']);
+    expect(actions(dispatcher).filter((a) => a.startsWith('dynamodb:'))).toEqual([
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
     expect(actions(dispatcher)).toContain('sqs:SendMessage');
 
     const delivery = statementsOf('DelivererRole');
-    expect(actions(delivery).filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(actions(delivery).filter((a) => a.startsWith('dynamodb:'))).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     expect(delivery.find((s) => [s.Action].flat().includes('dynamodb:GetItem'))!.Resource).toEqual(table);
     // SendMessage and nothing more on the dead letters (no GetQueueAttributes/GetQueueUrl: nothing calls them).
-    expect(delivery.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(arnOf('DeliveryDeadLetters'))).flatMap((s) => [s.Action].flat())).toEqual(['sqs:SendMessage']);
-    expect(actions(dispatcher).filter((a) => a.startsWith('sqs:') && a !== 'sqs:SendMessage').sort()).toEqual(['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    expect(
+      delivery
+        .filter((s) => JSON.stringify(s.Resource) === JSON.stringify(arnOf('DeliveryDeadLetters')))
+        .flatMap((s) => [s.Action].flat()),
+    ).toEqual(['sqs:SendMessage']);
+    expect(
+      actions(dispatcher)
+        .filter((a) => a.startsWith('sqs:') && a !== 'sqs:SendMessage')
+        .sort(),
+    ).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
     expect(actions(delivery)).toContain('sqs:ChangeMessageVisibility');
-    for (const s of [...dispatcher, ...delivery]) expect(JSON.stringify(s.Resource), JSON.stringify(s.Action)).not.toBe('"*"');
+    for (const s of [...dispatcher, ...delivery])
+      expect(JSON.stringify(s.Resource), JSON.stringify(s.Action)).not.toBe('"*"');
   });
 
   it('alarms on every dead-letter queue, on Pipe failures and on dead deliveries', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const depth = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible').map((a) => JSON.stringify(a.Dimensions));
-    for (const dlq of ['FanOutDeadLetters', 'DeliveryDeadLetters', 'PipeDeadLetters']) expect(depth.some((d) => d.includes(idOf(dlq))), dlq).toBe(true);
-    expect(alarms).toContainEqual(expect.objectContaining({ Namespace: 'AWS/EventBridge/Pipes', MetricName: 'ExecutionFailed', Dimensions: [{ Name: 'PipeName', Value: 'brigade-dev-outbox' }] }));
+    const depth = alarms
+      .filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')
+      .map((a) => JSON.stringify(a.Dimensions));
+    for (const dlq of ['FanOutDeadLetters', 'DeliveryDeadLetters', 'PipeDeadLetters'])
+      expect(
+        depth.some((d) => d.includes(idOf(dlq))),
+        dlq,
+      ).toBe(true);
     expect(alarms).toContainEqual(
-      expect.objectContaining({ Namespace: METRICS_NAMESPACE, MetricName: DEAD_DELIVERIES_METRIC, Dimensions: [{ Name: 'service', Value: 'brigade' }, { Name: 'stage', Value: 'dev' }] }),
+      expect.objectContaining({
+        Namespace: 'AWS/EventBridge/Pipes',
+        MetricName: 'ExecutionFailed',
+        Dimensions: [{ Name: 'PipeName', Value: 'brigade-dev-outbox' }],
+      }),
     );
-    for (const a of alarms) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', AlarmDescription: expect.any(String) });
+    expect(alarms).toContainEqual(
+      expect.objectContaining({
+        Namespace: METRICS_NAMESPACE,
+        MetricName: DEAD_DELIVERIES_METRIC,
+        Dimensions: [
+          { Name: 'service', Value: 'brigade' },
+          { Name: 'stage', Value: 'dev' },
+        ],
+      }),
+    );
+    for (const a of alarms)
+      expect(a).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmDescription: expect.any(String),
+      });
   });
 });

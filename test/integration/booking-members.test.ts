@@ -22,7 +22,22 @@ const LOCATION_ID = 101;
  */
 async function booking(status: BookingStatus = 'confirmed', guestCount = 4): Promise<string> {
   const id = randomUUID();
-  await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `C#${companyId}`, sk: `BOOKING#${id}`, entity: 'BOOKING', companyId, id, locationId: LOCATION_ID, status, guestCount, version: 1 } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        pk: `C#${companyId}`,
+        sk: `BOOKING#${id}`,
+        entity: 'BOOKING',
+        companyId,
+        id,
+        locationId: LOCATION_ID,
+        status,
+        guestCount,
+        version: 1,
+      },
+    }),
+  );
   return id;
 }
 
@@ -31,7 +46,9 @@ const setBooking = (id: string, values: { status?: BookingStatus; guestCount?: n
     new UpdateCommand({
       TableName: tableName(),
       Key: { pk: `C#${companyId}`, sk: `BOOKING#${id}` },
-      UpdateExpression: `SET ${Object.keys(values).map((k) => `#${k} = :${k}`).join(', ')}`,
+      UpdateExpression: `SET ${Object.keys(values)
+        .map((k) => `#${k} = :${k}`)
+        .join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(Object.keys(values).map((k) => [`#${k}`, k])),
       ExpressionAttributeValues: Object.fromEntries(Object.entries(values).map(([k, v]) => [`:${k}`, v])),
     }),
@@ -39,22 +56,49 @@ const setBooking = (id: string, values: { status?: BookingStatus; guestCount?: n
 
 function member(bookingId: string, fields: Partial<StoredMember> = {}): StoredMember {
   const now = new Date().toISOString();
-  return { id: randomUUID(), bookingId, userId: null, guestName: 'Karin Öberg', guestEmail: null, rsvpStatus: 'invited', version: 1, createdAt: now, updatedAt: now, locationId: LOCATION_ID, ...fields };
+  return {
+    id: randomUUID(),
+    bookingId,
+    userId: null,
+    guestName: 'Karin Öberg',
+    guestEmail: null,
+    rsvpStatus: 'invited',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    locationId: LOCATION_ID,
+    ...fields,
+  };
 }
 
 const guardFor = (guestCount = 4) => ({ statuses: activeStatuses, guestCount, limit: memberLimit(guestCount) });
-const add = (m: StoredMember, guestCount = 4) => bookingMembers.add(companyId, m, guardFor(guestCount), newEvent(companyId, 'booking-member.added', m.id, { ...m }));
+const add = (m: StoredMember, guestCount = 4) =>
+  bookingMembers.add(companyId, m, guardFor(guestCount), newEvent(companyId, 'booking-member.added', m.id, { ...m }));
 const update = (next: StoredMember, expectedVersion: number) =>
-  bookingMembers.update(companyId, next, expectedVersion, { statuses: activeStatuses }, newEvent(companyId, 'booking-member.updated', next.id, { ...next }, { rsvpStatus: next.rsvpStatus }));
+  bookingMembers.update(
+    companyId,
+    next,
+    expectedVersion,
+    { statuses: activeStatuses },
+    newEvent(companyId, 'booking-member.updated', next.id, { ...next }, { rsvpStatus: next.rsvpStatus }),
+  );
 
 /** The company's recorded events about `resourceId`. */
 async function eventsAbout(resourceId: string) {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` } }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
+    }),
+  );
   return (out.Items ?? []).filter((e) => e.payload.resourceId === resourceId).map((e) => e.payload);
 }
 
 async function count(bookingId: string): Promise<number> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk: `COUNT#MEMBER#B#${bookingId}` } }));
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk: `COUNT#MEMBER#B#${bookingId}` } }),
+  );
   return Number(out.Item?.n ?? 0);
 }
 
@@ -75,7 +119,9 @@ describe('adding members', () => {
     expect(await bookingMembers.get(companyId, b, m.id)).toEqual(m);
     expect(await bookingMembers.all(companyId, b)).toEqual([m]);
     expect(await count(b)).toBe(1);
-    expect(await eventsAbout(m.id)).toEqual([expect.objectContaining({ event: 'booking-member.added', resource: 'booking-member', data: m })]);
+    expect(await eventsAbout(m.id)).toEqual([
+      expect.objectContaining({ event: 'booking-member.added', resource: 'booking-member', data: m }),
+    ]);
   });
 
   it('keeps tenants apart: another company reads nothing of the booking', async () => {
@@ -89,7 +135,9 @@ describe('adding members', () => {
 
   it('makes one member of concurrent adds of one email; the rest get 409 and write nothing', async () => {
     const b = await booking('confirmed', 20);
-    const tries = Array.from({ length: 8 }, (_, i) => member(b, { guestName: `Racer ${i}`, guestEmail: 'same@example.com' }));
+    const tries = Array.from({ length: 8 }, (_, i) =>
+      member(b, { guestName: `Racer ${i}`, guestEmail: 'same@example.com' }),
+    );
     const { won, errors } = await race(tries.map((m) => add(m, 20)));
     expect(won).toBe(1);
     expect(errors.every((e) => e instanceof AppError && e.status === 409)).toBe(true);
@@ -116,7 +164,9 @@ describe('adding members', () => {
 
   it('holds the party limit under concurrency: exactly guestCount + 10 of 16 parallel adds succeed, the rest 422', async () => {
     const b = await booking('confirmed', 0);
-    const { won, errors } = await race(Array.from({ length: 16 }, (_, i) => add(member(b, { guestEmail: `p${i}@example.com` }), 0)));
+    const { won, errors } = await race(
+      Array.from({ length: 16 }, (_, i) => add(member(b, { guestEmail: `p${i}@example.com` }), 0)),
+    );
     expect(won).toBe(10);
     expect(errors.map((e) => (e as AppError).status)).toEqual(Array(6).fill(422));
     expect(await bookingMembers.all(companyId, b)).toHaveLength(10);
@@ -142,11 +192,18 @@ describe('adding members', () => {
     expect(await count(b)).toBe(0);
   });
 
-  it('refuses a booking that does not exist (or is another company\'s)', async () => {
+  it("refuses a booking that does not exist (or is another company's)", async () => {
     const m = member(randomUUID());
     await expect(add(m)).rejects.toBeInstanceOf(BookingClosed);
     const theirs = await booking();
-    await expect(bookingMembers.add(otherCompany, member(theirs), guardFor(), newEvent(otherCompany, 'booking-member.added', m.id, {}))).rejects.toBeInstanceOf(BookingClosed);
+    await expect(
+      bookingMembers.add(
+        otherCompany,
+        member(theirs),
+        guardFor(),
+        newEvent(otherCompany, 'booking-member.added', m.id, {}),
+      ),
+    ).rejects.toBeInstanceOf(BookingClosed);
   });
 });
 
@@ -157,7 +214,10 @@ describe('updating members', () => {
     await add(m);
     const first = { ...m, rsvpStatus: 'accepted' as const, version: 2 };
     await update(first, 1);
-    await expect(update({ ...m, rsvpStatus: 'declined', version: 2 }, 1)).rejects.toMatchObject({ status: 409, message: 'The member was changed by another request; read it again and retry' });
+    await expect(update({ ...m, rsvpStatus: 'declined', version: 2 }, 1)).rejects.toMatchObject({
+      status: 409,
+      message: 'The member was changed by another request; read it again and retry',
+    });
     expect(await bookingMembers.get(companyId, b, m.id)).toEqual(first);
     expect((await eventsAbout(m.id)).map((e) => e.event)).toEqual(['booking-member.added', 'booking-member.updated']);
   });
@@ -180,7 +240,13 @@ describe('listing members', () => {
     const ids = made.map((m) => m.id).sort();
     const first = await bookingMembers.list(companyId, b, { page: 1, limit: 3 });
     expect(first.items.map((m) => m.id)).toEqual(ids.slice(0, 3));
-    expect(first.pagination).toMatchObject({ page: 1, limit: 3, total: 7, totalPages: 3, nextCursor: expect.any(String) });
+    expect(first.pagination).toMatchObject({
+      page: 1,
+      limit: 3,
+      total: 7,
+      totalPages: 3,
+      nextCursor: expect.any(String),
+    });
     const second = await bookingMembers.list(companyId, b, { page: 1, limit: 3, cursor: first.pagination.nextCursor! });
     expect(second.items).toEqual((await bookingMembers.list(companyId, b, { page: 2, limit: 3 })).items);
     const last = await bookingMembers.list(companyId, b, { page: 3, limit: 3 });
@@ -188,11 +254,13 @@ describe('listing members', () => {
     expect(last.pagination.nextCursor).toBeNull();
   });
 
-  it('refuses a cursor of another booking\'s list', async () => {
+  it("refuses a cursor of another booking's list", async () => {
     const a = await booking();
     const other = await booking();
     for (let i = 0; i < 3; i++) await add(member(a));
     const page = await bookingMembers.list(companyId, a, { page: 1, limit: 2 });
-    await expect(bookingMembers.list(companyId, other, { page: 1, limit: 2, cursor: page.pagination.nextCursor! })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      bookingMembers.list(companyId, other, { page: 1, limit: 2, cursor: page.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -28,7 +28,15 @@ import { idBlock } from '../support/id-blocks';
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
-const principal: Principal = { kind: 'user', companyId, permissions: [], tier: 'unlimited', locationIds: null, rateSubject: `test:${companyId}`, internalOperator: false };
+const principal: Principal = {
+  kind: 'user',
+  companyId,
+  permissions: [],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: `test:${companyId}`,
+  internalOperator: false,
+};
 const zone = 'Europe/Stockholm';
 const hours = Object.fromEntries(weekdays.map((d) => [d, [{ open: '17:00', close: '23:00' }]]));
 
@@ -43,20 +51,53 @@ function ordinaryDay(days: number): string {
 
 /** A location of the file's company with tables named and sized as given; buffer 0 unless said. */
 async function place(tables: [name: string, min: number, max: number][], settings: Record<string, unknown> = {}) {
-  const location = await createLocation(principal, { name: 'Selling bistro', timezone: zone, operatingHours: hours }, ids.next());
+  const location = await createLocation(
+    principal,
+    { name: 'Selling bistro', timezone: zone, operatingHours: hours },
+    ids.next(),
+  );
   const made = new Map<string, string>();
-  for (const [name, minCapacity, maxCapacity] of tables) made.set(name, (await createTable(principal, location.id, { name, minCapacity, maxCapacity })).id);
+  for (const [name, minCapacity, maxCapacity] of tables)
+    made.set(name, (await createTable(principal, location.id, { name, minCapacity, maxCapacity })).id);
   await putBookingSettings(principal, location.id, { bufferMinutes: 0, maxAdvanceDays: 365, ...settings });
   return { locationId: location.id, table: (name: string) => made.get(name)! };
 }
 
-const book = (locationId: number, date: string, start: string, end: string, guestCount: number, tableIds: string[], extra: Record<string, unknown> = {}) =>
-  createBooking(principal, { locationId, bookingDate: date, startTime: start, endTime: end, guestCount, tableIds, guestName: 'Selling test', ...extra });
+const book = (
+  locationId: number,
+  date: string,
+  start: string,
+  end: string,
+  guestCount: number,
+  tableIds: string[],
+  extra: Record<string, unknown> = {},
+) =>
+  createBooking(principal, {
+    locationId,
+    bookingDate: date,
+    startTime: start,
+    endTime: end,
+    guestCount,
+    tableIds,
+    guestName: 'Selling test',
+    ...extra,
+  });
 
-const raw = async (pk: string, sk: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }))).Item;
+const raw = async (pk: string, sk: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }))).Item;
 /** The payloads of the company's events of a type about one resource. */
 const events = async (type: string, id: string) =>
-  ((await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` } }))).Items ?? [])
+  (
+    (
+      await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
+        }),
+      )
+    ).Items ?? []
+  )
     .map((i) => i.payload as Record<string, any>)
     .filter((e) => e.event === type && e.resourceId === id);
 
@@ -65,17 +106,28 @@ async function snapshot(): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
+    const out = await db().send(
+      new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }),
+    );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
-  return items.filter((i) => i.pk === `C#${companyId}` || String(i.pk).startsWith(`C#${companyId}#`) || i.companyId === companyId).sort((a, b) => `${a.pk}|${a.sk}`.localeCompare(`${b.pk}|${b.sk}`));
+  return items
+    .filter((i) => i.pk === `C#${companyId}` || String(i.pk).startsWith(`C#${companyId}#`) || i.companyId === companyId)
+    .sort((a, b) => `${a.pk}|${a.sk}`.localeCompare(`${b.pk}|${b.sk}`));
 }
 
 /** A client that records when each command starts and ends, and runs `before` once ahead of the first TransactWriteItems. */
-function watchingClient(log: { command: string; start: number; end?: number }[], before?: () => Promise<void>): DynamoDBDocumentClient {
+function watchingClient(
+  log: { command: string; start: number; end?: number }[],
+  before?: () => Promise<void>,
+): DynamoDBDocumentClient {
   const { region, dynamoEndpoint } = config();
-  const base = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const base = new DynamoDBClient({
+    region,
+    endpoint: dynamoEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   let pending = before;
   base.middlewareStack.add(
     (next, context) => async (args) => {
@@ -84,7 +136,10 @@ function watchingClient(log: { command: string; start: number; end?: number }[],
         pending = undefined;
         await run();
       }
-      const entry: { command: string; start: number; end?: number } = { command: context.commandName!, start: performance.now() };
+      const entry: { command: string; start: number; end?: number } = {
+        command: context.commandName!,
+        start: performance.now(),
+      };
       log.push(entry);
       try {
         return await next(args);
@@ -104,11 +159,19 @@ const date = ordinaryDay(20);
 describe('the floor of a date', () => {
   it('is read in one round trip: one BatchGetItem and three Queries (tables, bookings, waitlist offers), all sent before any answers', async () => {
     const { locationId } = await place([['T1', 1, 4]]);
-    const group = await createBookingGroup(principal, locationId, { name: 'Terrace', tableIds: [(await readFloor(companyId, locationId, date)).tables[0]!.id] });
+    const group = await createBookingGroup(principal, locationId, {
+      name: 'Terrace',
+      tableIds: [(await readFloor(companyId, locationId, date)).tables[0]!.id],
+    });
     const log: { command: string; start: number; end?: number }[] = [];
     setDb(watchingClient(log));
     await readFloor(companyId, locationId, date, { bookingGroupId: group.id });
-    expect(log.map((l) => l.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand']);
+    expect(log.map((l) => l.command).sort()).toEqual([
+      'BatchGetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+      'QueryCommand',
+    ]);
     const firstAnswer = Math.min(...log.map((l) => l.end!));
     expect(log.every((l) => l.start < firstAnswer)).toBe(true);
   });
@@ -120,8 +183,13 @@ describe('the floor of a date', () => {
     const floor = await readFloor(companyId, locationId, date);
     expect(floor.bookings.map((b) => b.id).sort()).toEqual([eve.id, next.id].sort());
     await expect(readFloor(companyId, 999_999_999, date)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(readFloor(companyId, locationId, date, { bookingGroupId: crypto.randomUUID() })).rejects.toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/bookingGroupId' }] });
-    await expect(readFloor(companyId, locationId, date, { primaryUserId: 987_654_321 })).rejects.toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/primaryUserId' }] });
+    await expect(readFloor(companyId, locationId, date, { bookingGroupId: crypto.randomUUID() })).rejects.toMatchObject(
+      { code: 'NOT_FOUND', details: [{ path: '/bookingGroupId' }] },
+    );
+    await expect(readFloor(companyId, locationId, date, { primaryUserId: 987_654_321 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: [{ path: '/primaryUserId' }],
+    });
   });
 });
 
@@ -130,45 +198,104 @@ describe('availability', () => {
     const { locationId, table } = await place([['T1', 1, 4]], { bufferMinutes: 15 });
     await book(locationId, date, '17:00', '19:00', 2, [table('T1')]);
     const answer = await getAvailability(principal, locationId, { date, partySize: 2 });
-    expect(answer).toMatchObject({ locationId, date, partySize: 2, bookingGroupId: null, timezone: zone, slotIntervalMinutes: 15, durationMinutes: 120 });
+    expect(answer).toMatchObject({
+      locationId,
+      date,
+      partySize: 2,
+      bookingGroupId: null,
+      timezone: zone,
+      slotIntervalMinutes: 15,
+      durationMinutes: 120,
+    });
     expect(answer.slots).toHaveLength(96);
     const reason = (time: string) => answer.slots.find((s) => s.time === time)!.reason;
-    expect(['16:45', '17:00', '19:00', '21:15'].map(reason)).toEqual(['closed', 'no_table_fits', 'no_table_fits', 'closed']);
-    expect(answer.slots.filter((s) => s.available).map((s) => s.time)).toEqual(['19:15', '19:30', '19:45', '20:00', '20:15', '20:30', '20:45', '21:00']);
+    expect(['16:45', '17:00', '19:00', '21:15'].map(reason)).toEqual([
+      'closed',
+      'no_table_fits',
+      'no_table_fits',
+      'closed',
+    ]);
+    expect(answer.slots.filter((s) => s.available).map((s) => s.time)).toEqual([
+      '19:15',
+      '19:30',
+      '19:45',
+      '20:00',
+      '20:15',
+      '20:30',
+      '20:45',
+      '21:00',
+    ]);
   });
 });
 
 describe('optimizing a date', () => {
   it('dry run: answers the moves and the figures, and writes nothing', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const before = await snapshot();
     const answer = await optimizeBookings(principal, locationId, date, {});
-    expect(answer).toMatchObject({ dryRun: true, moves: [{ bookingId: couple.id, fromTableIds: [table('EIGHT')], toTableIds: [table('TWO')] }], notApplied: [] });
-    expect(answer.before).toEqual({ movable: 1, withoutTables: 0, placedCovers: 2, sellableSeatHours: 8 * 2 * 2 + 2 * 3 * 2, oversizeSeatHours: 12 });
-    expect(answer.after).toEqual({ movable: 1, withoutTables: 0, placedCovers: 2, sellableSeatHours: 8 * 3 * 2 + 2 * 2 * 2, oversizeSeatHours: 0 });
+    expect(answer).toMatchObject({
+      dryRun: true,
+      moves: [{ bookingId: couple.id, fromTableIds: [table('EIGHT')], toTableIds: [table('TWO')] }],
+      notApplied: [],
+    });
+    expect(answer.before).toEqual({
+      movable: 1,
+      withoutTables: 0,
+      placedCovers: 2,
+      sellableSeatHours: 8 * 2 * 2 + 2 * 3 * 2,
+      oversizeSeatHours: 12,
+    });
+    expect(answer.after).toEqual({
+      movable: 1,
+      withoutTables: 0,
+      placedCovers: 2,
+      sellableSeatHours: 8 * 3 * 2 + 2 * 2 * 2,
+      oversizeSeatHours: 0,
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it('applies the moves: the booking, its tab and table days move, with booking.updated naming what changed', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const answer = await optimizeBookings(principal, locationId, date, { dryRun: false });
-    expect(answer.moves).toEqual([{ bookingId: couple.id, fromTableIds: [table('EIGHT')], toTableIds: [table('TWO')] }]);
+    expect(answer.moves).toEqual([
+      { bookingId: couple.id, fromTableIds: [table('EIGHT')], toTableIds: [table('TWO')] },
+    ]);
     expect(answer.after.oversizeSeatHours).toBe(0);
     const moved = (await bookings.get(companyId, couple.id))!;
-    expect(moved).toMatchObject({ tableId: table('TWO'), tableIds: [table('TWO')], version: couple.version + 1, tab: { id: couple.tab.id, tableId: table('TWO') } });
+    expect(moved).toMatchObject({
+      tableId: table('TWO'),
+      tableIds: [table('TWO')],
+      version: couple.version + 1,
+      tab: { id: couple.tab.id, tableId: table('TWO') },
+    });
     expect((await tabs.get(companyId, couple.tab.id))?.tableId).toBe(table('TWO'));
     expect(Object.keys((await raw(`C#${companyId}#TABLE#${table('TWO')}`, `DAY#${date}`))!.holds)).toEqual([couple.id]);
     expect((await raw(`C#${companyId}#TABLE#${table('EIGHT')}`, `DAY#${date}`))!.holds).toEqual({});
     const [event] = await events('booking.updated', couple.id);
-    expect(event!.changes).toEqual({ tableId: table('TWO'), tableIds: [table('TWO')], tab: moved.tab, tabs: moved.tabs });
+    expect(event!.changes).toEqual({
+      tableId: table('TWO'),
+      tableIds: [table('TWO')],
+      tab: moved.tab,
+      tabs: moved.tabs,
+    });
     // Nothing left to gain: a second run proposes nothing.
     expect((await optimizeBookings(principal, locationId, date, { dryRun: false })).moves).toEqual([]);
   });
 
   it('never moves a locked or seated booking', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const early = await book(locationId, date, '17:00', '18:30', 2, [table('EIGHT')]);
     await lockBooking(principal, couple.id, true);
@@ -180,7 +307,10 @@ describe('optimizing a date', () => {
   });
 
   it('writes two bookings that trade tables in one transaction', async () => {
-    const { locationId, table } = await place([['A', 1, 4], ['B', 1, 4]]);
+    const { locationId, table } = await place([
+      ['A', 1, 4],
+      ['B', 1, 4],
+    ]);
     const a = await book(locationId, date, '19:00', '21:00', 2, [table('A')]);
     const b = await book(locationId, date, '19:30', '21:30', 2, [table('B')]);
     const floor = await readFloor(companyId, locationId, date);
@@ -201,7 +331,10 @@ describe('optimizing a date', () => {
 
 describe('concurrent changes', () => {
   it('a table taken since the plan: the move is not made and says why; nothing is overwritten', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const floor = await readFloor(companyId, locationId, date);
     const plan = await optimizeBookings(principal, locationId, date, {});
@@ -214,26 +347,45 @@ describe('concurrent changes', () => {
   });
 
   it('a booking changed since it was read: its transaction fails as a whole', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const floor = await readFloor(companyId, locationId, date);
     const noted = await updateBooking(principal, couple.id, { internalNotes: 'Window seat' });
     const before = await snapshot();
-    const result = await applyMoves(companyId, floor, [{ bookingId: couple.id, from: [table('EIGHT')], to: [table('TWO')] }]);
-    expect(result.failed).toEqual([expect.objectContaining({ bookingId: couple.id, reason: 'the booking or its tables were changed by another request meanwhile' })]);
+    const result = await applyMoves(companyId, floor, [
+      { bookingId: couple.id, from: [table('EIGHT')], to: [table('TWO')] },
+    ]);
+    expect(result.failed).toEqual([
+      expect.objectContaining({
+        bookingId: couple.id,
+        reason: 'the booking or its tables were changed by another request meanwhile',
+      }),
+    ]);
     expect(await snapshot()).toEqual(before);
     expect(await bookings.get(companyId, couple.id)).toEqual(noted);
   });
 
   it('the optimizer reads again and plans anew when its moves meet a concurrent change', async () => {
-    const { locationId, table } = await place([['EIGHT', 2, 8], ['TWO', 1, 2]]);
+    const { locationId, table } = await place([
+      ['EIGHT', 2, 8],
+      ['TWO', 1, 2],
+    ]);
     const couple = await book(locationId, date, '19:00', '21:00', 2, [table('EIGHT')]);
     const log: { command: string; start: number }[] = [];
     // Just before the optimizer's first transaction, someone edits the booking.
-    setDb(watchingClient(log, async () => void (await updateBooking(principal, couple.id, { internalNotes: 'Birthday' }))));
+    setDb(
+      watchingClient(log, async () => void (await updateBooking(principal, couple.id, { internalNotes: 'Birthday' }))),
+    );
     const answer = await optimizeBookings(principal, locationId, date, { dryRun: false });
     expect(answer).toMatchObject({ moves: [{ bookingId: couple.id, toTableIds: [table('TWO')] }], notApplied: [] });
-    expect(await bookings.get(companyId, couple.id)).toMatchObject({ internalNotes: 'Birthday', tableIds: [table('TWO')], version: couple.version + 2 });
+    expect(await bookings.get(companyId, couple.id)).toMatchObject({
+      internalNotes: 'Birthday',
+      tableIds: [table('TWO')],
+      version: couple.version + 2,
+    });
     expect(log.filter((l) => l.command === 'QueryCommand').length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -20,7 +20,11 @@ const companyId = 21_000 + Math.floor(Math.random() * 1000);
 
 vi.mock('../../shared/data/noShowSweep', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../shared/data/noShowSweep')>();
-  return { ...original, dueForNoShow: async (since: number, now: number) => (await original.dueForNoShow(since, now)).filter((d) => d.companyId === companyId) };
+  return {
+    ...original,
+    dueForNoShow: async (since: number, now: number) =>
+      (await original.dueForNoShow(since, now)).filter((d) => d.companyId === companyId),
+  };
 });
 const principal: Principal = {
   kind: 'user',
@@ -35,21 +39,41 @@ const principal: Principal = {
 let locationId: number;
 /** A start two hours from now, as the location's local date and time (Stockholm). */
 const start = new Date(Date.now() + 2 * 3_600_000);
-const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(start);
+const local = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Europe/Stockholm',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+}).formatToParts(start);
 const part = (type: string) => local.find((p) => p.type === type)!.value;
-const slot = { bookingDate: `${part('year')}-${part('month')}-${part('day')}`, startTime: `${part('hour')}:${part('minute')}` };
+const slot = {
+  bookingDate: `${part('year')}-${part('month')}-${part('day')}`,
+  startTime: `${part('hour')}:${part('minute')}`,
+};
 
 const book = (guestName: string) => createBooking(principal, { locationId, ...slot, guestCount: 2, guestName });
 
 async function eventsOfType(type: string): Promise<Record<string, any>[]> {
   const out = await db().send(
-    new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS#${type}` } }),
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS#${type}` },
+    }),
   );
   return (out.Items ?? []).map((i) => i.payload);
 }
 
 beforeAll(async () => {
-  const location = await createLocation(principal, { name: 'Sweeper bistro', timezone: 'Europe/Stockholm', operatingHours: {} }, 31_000 + Math.floor(Math.random() * 1000));
+  const location = await createLocation(
+    principal,
+    { name: 'Sweeper bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+    31_000 + Math.floor(Math.random() * 1000),
+  );
   locationId = location.id;
   await putBookingSettings(principal, locationId, { autoNoShowDelayMinutes: 15 });
 });

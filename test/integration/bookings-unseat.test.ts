@@ -11,7 +11,15 @@ import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { createLocation } from '../../shared/domain/locations';
 
 const companyId = 23_000 + Math.floor(Math.random() * 1000);
-const principal: Principal = { kind: 'user', companyId, permissions: [], tier: 'unlimited', locationIds: null, rateSubject: `test:${companyId}`, internalOperator: false };
+const principal: Principal = {
+  kind: 'user',
+  companyId,
+  permissions: [],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: `test:${companyId}`,
+  internalOperator: false,
+};
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 /** What the purchases area does when it records a purchase on a tab. */
@@ -27,16 +35,31 @@ const recordPurchase = (tabId: string) =>
 
 let locationId: number;
 beforeAll(async () => {
-  locationId = (await createLocation(principal, { name: 'Unseat bistro', timezone: 'Europe/Stockholm', operatingHours: {} }, 33_000 + Math.floor(Math.random() * 1000))).id;
+  locationId = (
+    await createLocation(
+      principal,
+      { name: 'Unseat bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+      33_000 + Math.floor(Math.random() * 1000),
+    )
+  ).id;
   await putBookingSettings(principal, locationId, { maxAdvanceDays: 30 });
 });
 
 describe('unseat with purchases', () => {
   it('answers 409 and changes nothing when a tab has a purchase', async () => {
-    const booking = await createBooking(principal, { locationId, bookingDate: tomorrow, startTime: '19:00', guestCount: 2, guestName: 'Paid already' });
+    const booking = await createBooking(principal, {
+      locationId,
+      bookingDate: tomorrow,
+      startTime: '19:00',
+      guestCount: 2,
+      guestName: 'Paid already',
+    });
     const seated = await seatBooking(principal, booking.id, {});
     await recordPurchase(seated.tab.id);
-    await expect(unseatBooking(principal, booking.id, 'Wrong party')).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Purchases exist') });
+    await expect(unseatBooking(principal, booking.id, 'Wrong party')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('Purchases exist'),
+    });
     expect(await bookings.get(companyId, booking.id)).toEqual(seated);
     expect((await tabs.get(companyId, seated.tab.id))!.status).toBe('open');
   });

@@ -27,12 +27,20 @@ const companyId = ids.next();
 const LOCATION = 31;
 
 async function events(): Promise<Record<string, any>[]> {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` } }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
+    }),
+  );
   return out.Items ?? [];
 }
-const raw = async (pk: string, sk: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }))).Item;
+const raw = async (pk: string, sk: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }))).Item;
 
-const code = () => Array.from({ length: 8 }, () => 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 31)]).join('');
+const code = () =>
+  Array.from({ length: 8 }, () => 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'[Math.floor(Math.random() * 31)]).join('');
 
 // Booking dates here are fixed and in the past on purpose: the repository stores and finds them, it never compares them with now.
 let seq = 0;
@@ -103,7 +111,25 @@ const tabOf = (b: Booking, t: BookingTab): Tab => ({
 async function aTable(): Promise<string> {
   const now = new Date().toISOString();
   const id = randomUUID();
-  await diningTables.create(companyId, LOCATION, [{ id, locationId: LOCATION, name: `T-${id}`, minCapacity: 1, maxCapacity: 8, combinableWith: [], createdAt: now, updatedAt: now, version: 1 }], [], []);
+  await diningTables.create(
+    companyId,
+    LOCATION,
+    [
+      {
+        id,
+        locationId: LOCATION,
+        name: `T-${id}`,
+        minCapacity: 1,
+        maxCapacity: 8,
+        combinableWith: [],
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      },
+    ],
+    [],
+    [],
+  );
   return id;
 }
 
@@ -119,7 +145,17 @@ const create = (b: Booking, extra: Partial<BookingWrite> = {}) =>
 
 beforeAll(async () => {
   const now = new Date().toISOString();
-  const l: Location = { id: LOCATION, name: 'Integration', timezone: 'Europe/Stockholm', operatingHours: normalizeHours({}), address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
+  const l: Location = {
+    id: LOCATION,
+    name: 'Integration',
+    timezone: 'Europe/Stockholm',
+    operatingHours: normalizeHours({}),
+    address: null,
+    phone: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
   await locations.create(companyId, l, newEvent(companyId, 'location.created', String(LOCATION), { ...l }));
 });
 
@@ -131,10 +167,21 @@ describe('bookings repository: creating', () => {
     await create(b);
     expect(await bookings.get(companyId, b.id)).toEqual(b);
     expect(await bookings.findByCode(b.confirmationCode)).toEqual({ companyId, booking: b });
-    expect(await tabs.get(companyId, b.tab.id)).toMatchObject({ bookingId: b.id, status: 'pre_arrival', purchaseCount: 0, orderCount: 0 });
-    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
-    expect(await raw(`C#${companyId}#USER#901#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({ bookingId: b.id });
-    expect(await raw(`C#${companyId}#USER#901#ACTIVE`, `L#${String(LOCATION).padStart(12, '0')}`)).toMatchObject({ n: 1 });
+    expect(await tabs.get(companyId, b.tab.id)).toMatchObject({
+      bookingId: b.id,
+      status: 'pre_arrival',
+      purchaseCount: 0,
+      orderCount: 0,
+    });
+    expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({
+      bookingId: b.id,
+    });
+    expect(await raw(`C#${companyId}#USER#901#BOOKINGS`, `2025-05-10#${b.startTime}#${b.id}`)).toMatchObject({
+      bookingId: b.id,
+    });
+    expect(await raw(`C#${companyId}#USER#901#ACTIVE`, `L#${String(LOCATION).padStart(12, '0')}`)).toMatchObject({
+      n: 1,
+    });
     expect((await events()).length).toBe(before + 1);
   });
 
@@ -153,28 +200,41 @@ describe('bookings repository: creating', () => {
     await expect(create(aBooking({ locationId: 999 }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('caps the guest\'s active bookings with a condition on the count (422), writing nothing', async () => {
+  it("caps the guest's active bookings with a condition on the count (422), writing nothing", async () => {
     const guest = 902;
-    await create(aBooking({ primaryUserId: guest }), { activeBookings: { delta: 1, cap: { max: 1, error: () => ruleError(tooManyActiveBookings(1)) } } });
+    await create(aBooking({ primaryUserId: guest }), {
+      activeBookings: { delta: 1, cap: { max: 1, error: () => ruleError(tooManyActiveBookings(1)) } },
+    });
     const over = aBooking({ primaryUserId: guest });
-    await expect(create(over, { activeBookings: { delta: 1, cap: { max: 1, error: () => ruleError(tooManyActiveBookings(1)) } } })).rejects.toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
+    await expect(
+      create(over, { activeBookings: { delta: 1, cap: { max: 1, error: () => ruleError(tooManyActiveBookings(1)) } } }),
+    ).rejects.toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
     expect(await bookings.get(companyId, over.id)).toBeUndefined();
   });
 });
 
 describe('bookings repository: table days', () => {
   const day = (tableId: string) => ({ tableId, date: '2025-05-10' });
-  const readDays = async (wanted: { tableId: string; date: string }[]) => (await readTogether({ days: tableDays.read(companyId, wanted) })).days;
+  const readDays = async (wanted: { tableId: string; date: string }[]) =>
+    (await readTogether({ days: tableDays.read(companyId, wanted) })).days;
 
   it('reads absent days as empty, writes them once (absent → version 1), and refuses a write at a stale version with Contention', async () => {
     const table = await aTable();
     expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: {}, version: null }]);
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
-    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, version: 1 }]);
+    await create(a, {
+      tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }],
+    });
+    expect(await readDays([day(table)])).toEqual([
+      { tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, version: 1 },
+    ]);
 
     const b = aBooking({ tableIds: [table] });
-    await expect(create(b, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [3, 4] }, expectedVersion: null }] })).rejects.toBeInstanceOf(Contention);
+    await expect(
+      create(b, {
+        tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [3, 4] }, expectedVersion: null }],
+      }),
+    ).rejects.toBeInstanceOf(Contention);
     expect(await bookings.get(companyId, b.id)).toBeUndefined();
     expect((await readDays([day(table)]))[0]!.holds).toEqual({ [a.id]: [1, 2] });
   });
@@ -182,7 +242,13 @@ describe('bookings repository: table days', () => {
   it('lets exactly one of concurrent writes of one table day commit', async () => {
     const table = await aTable();
     const attempts = Array.from({ length: 8 }, () => aBooking({ tableIds: [table] }));
-    const results = await Promise.allSettled(attempts.map((b) => create(b, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }] })));
+    const results = await Promise.allSettled(
+      attempts.map((b) =>
+        create(b, {
+          tableDays: [{ tableId: table, date: '2025-05-10', holds: { [b.id]: [1, 2] }, expectedVersion: null }],
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(Contention);
     expect(Object.keys((await readDays([day(table)]))[0]!.holds)).toHaveLength(1);
@@ -191,9 +257,17 @@ describe('bookings repository: table days', () => {
   it('places a hold from the days read with everything else, reading any day it needs that was not read', async () => {
     const table = await aTable();
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }] });
+    await create(a, {
+      tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2] }, expectedVersion: null }],
+    });
     const slot = { startMs: Date.parse('2025-05-10T10:00:00Z'), endMs: Date.parse('2025-05-10T23:00:00Z') };
-    const placement = { bookingId: 'b', requested: { field: '/tableIds' as const, tableIds: [table] }, slot, zone: 'Europe/Stockholm', bufferMinutes: 0 };
+    const placement = {
+      bookingId: 'b',
+      requested: { field: '/tableIds' as const, tableIds: [table] },
+      slot,
+      zone: 'Europe/Stockholm',
+      bufferMinutes: 0,
+    };
     const given = await readDays([day(table)]);
     const writes = await placeHolds(companyId, placement, given, []);
     expect(writes.map((w) => [w.date, w.expectedVersion, Object.keys(w.holds).sort()])).toEqual([
@@ -205,10 +279,21 @@ describe('bookings repository: table days', () => {
   it('drops a hold without reading, moving the version on', async () => {
     const table = await aTable();
     const a = aBooking({ tableIds: [table] });
-    await create(a, { tableDays: [{ tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null }] });
+    await create(a, {
+      tableDays: [
+        { tableId: table, date: '2025-05-10', holds: { [a.id]: [1, 2], other: [5, 6] }, expectedVersion: null },
+      ],
+    });
     const cancelled = { ...a, status: 'cancelled' as const, version: 2 };
-    await writeBooking(companyId, { prev: a, next: cancelled, releaseHolds: { tableIds: [table], dates: ['2025-05-10'] }, events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })] });
-    expect(await readDays([day(table)])).toEqual([{ tableId: table, date: '2025-05-10', holds: { other: [5, 6] }, version: 2 }]);
+    await writeBooking(companyId, {
+      prev: a,
+      next: cancelled,
+      releaseHolds: { tableIds: [table], dates: ['2025-05-10'] },
+      events: [newEvent(companyId, 'booking.cancelled', a.id, { ...cancelled })],
+    });
+    expect(await readDays([day(table)])).toEqual([
+      { tableId: table, date: '2025-05-10', holds: { other: [5, 6] }, version: 2 },
+    ]);
   });
 });
 
@@ -217,13 +302,23 @@ describe('bookings repository: changes', () => {
     const a = aBooking();
     await create(a);
     const next = { ...a, guestCount: 4, version: 2 };
-    await writeBooking(companyId, { prev: a, next, events: [newEvent(companyId, 'booking.updated', a.id, { ...next }, { guestCount: 4 })] });
+    await writeBooking(companyId, {
+      prev: a,
+      next,
+      events: [newEvent(companyId, 'booking.updated', a.id, { ...next }, { guestCount: 4 })],
+    });
     const stale = { ...a, guestCount: 6, version: 2 };
-    await expect(writeBooking(companyId, { prev: a, next: stale, events: [newEvent(companyId, 'booking.updated', a.id, { ...stale })] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      writeBooking(companyId, {
+        prev: a,
+        next: stale,
+        events: [newEvent(companyId, 'booking.updated', a.id, { ...stale })],
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await bookings.get(companyId, a.id))!.guestCount).toBe(4);
   });
 
-  it('keeps the code lookup\'s copy of the booking current: a by-code read is one GetItem', async () => {
+  it("keeps the code lookup's copy of the booking current: a by-code read is one GetItem", async () => {
     const a = aBooking();
     await create(a);
     const next = { ...a, guestCount: 5, version: 2 };
@@ -236,14 +331,28 @@ describe('bookings repository: changes', () => {
     const a = aBooking({ tableIds: [table], autoNoShowAt: '2025-05-10T10:20:00.000Z' });
     await create(a);
     expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
-    const moved = { ...a, bookingDate: '2025-05-11', startTime: '20:00', autoNoShowAt: '2025-05-11T18:20:00.000Z', version: 2 };
-    await writeBooking(companyId, { prev: a, next: moved, events: [newEvent(companyId, 'booking.updated', a.id, { ...moved })] });
+    const moved = {
+      ...a,
+      bookingDate: '2025-05-11',
+      startTime: '20:00',
+      autoNoShowAt: '2025-05-11T18:20:00.000Z',
+      version: 2,
+    };
+    await writeBooking(companyId, {
+      prev: a,
+      next: moved,
+      events: [newEvent(companyId, 'booking.updated', a.id, { ...moved })],
+    });
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${a.startTime}#${a.id}`)).toBeUndefined();
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-11#20:00#${a.id}`)).toBeDefined();
     expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
     const due = await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:30:00Z'));
     expect(due).toContainEqual({ companyId, bookingId: a.id, dueAt: '2025-05-11T18:20:00.000Z' });
-    expect((await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:10:00Z'))).map((d) => d.bookingId)).not.toContain(a.id);
+    expect(
+      (await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:10:00Z'))).map(
+        (d) => d.bookingId,
+      ),
+    ).not.toContain(a.id);
   });
 
   it('keeps one open tab per table: a second claim fails with TableOccupied, writing nothing', async () => {
@@ -251,12 +360,21 @@ describe('bookings repository: changes', () => {
     const first = aBooking({ tableIds: [table] });
     await create(first, { openTabs: [{ op: 'claim', tableId: table, tabId: first.tab.id, bookingId: first.id }] });
     const second = aBooking({ tableIds: [table] });
-    await expect(create(second, { openTabs: [{ op: 'claim', tableId: table, tabId: second.tab.id, bookingId: second.id }] })).rejects.toBeInstanceOf(TableOccupied);
+    await expect(
+      create(second, { openTabs: [{ op: 'claim', tableId: table, tabId: second.tab.id, bookingId: second.id }] }),
+    ).rejects.toBeInstanceOf(TableOccupied);
     expect(await bookings.get(companyId, second.id)).toBeUndefined();
     // Only the booking holding the claim may release it.
     await create(second);
     const next = { ...second, version: 2 };
-    await expect(writeBooking(companyId, { prev: second, next, openTabs: [{ op: 'release', tableId: table, bookingId: second.id }], events: [] })).rejects.toMatchObject({
+    await expect(
+      writeBooking(companyId, {
+        prev: second,
+        next,
+        openTabs: [{ op: 'release', tableId: table, bookingId: second.id }],
+        events: [],
+      }),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringContaining('not held by this booking'),
     });
@@ -267,12 +385,31 @@ describe('bookings repository: changes', () => {
     const a = aBooking({ tab: { id: randomUUID(), tableId: null, status: 'open' } });
     a.tabs = [a.tab];
     await create(a);
-    const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], extendedWaitingTime: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
+    const order: Order = {
+      id: randomUUID(),
+      tabId: a.tab.id,
+      bookingId: a.id,
+      locationId: LOCATION,
+      kind: 'order',
+      items: [],
+      dispatches: [],
+      extendedWaitingTime: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      version: 1,
+    };
     await orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order }));
     expect((await tabs.get(companyId, a.tab.id))!.orderCount).toBe(1);
     const next = { ...a, version: 2 };
-    const back = { id: a.tab.id, expectedStatus: 'open' as const, set: { status: 'pre_arrival' as const }, untouched: true };
-    await expect(writeBooking(companyId, { prev: a, next, tabs: [back], events: [] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const back = {
+      id: a.tab.id,
+      expectedStatus: 'open' as const,
+      set: { status: 'pre_arrival' as const },
+      untouched: true,
+    };
+    await expect(writeBooking(companyId, { prev: a, next, tabs: [back], events: [] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect((await tabs.get(companyId, a.tab.id))!.status).toBe('open');
     expect((await orders.listByTab(companyId, a.tab.id, { page: 1, limit: 10 })).items).toEqual([order]);
   });
@@ -280,8 +417,21 @@ describe('bookings repository: changes', () => {
   it('places orders only on open tabs', async () => {
     const a = aBooking();
     await create(a);
-    const order: Order = { id: randomUUID(), tabId: a.tab.id, bookingId: a.id, locationId: LOCATION, kind: 'order', items: [], dispatches: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), version: 1 };
-    await expect(orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order }))).rejects.toMatchObject({ code: 'CONFLICT' });
+    const order: Order = {
+      id: randomUUID(),
+      tabId: a.tab.id,
+      bookingId: a.id,
+      locationId: LOCATION,
+      kind: 'order',
+      items: [],
+      dispatches: [],
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      version: 1,
+    };
+    await expect(
+      orders.place(companyId, order, [], newEvent(companyId, 'order.created', order.id, { ...order })),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await orders.get(companyId, order.id)).toBeUndefined();
   });
 });
@@ -298,28 +448,59 @@ describe('bookings repository: lists', () => {
     const query = { page: 1, limit: 10, from: '2025-06-01', to: '2025-06-02', keep: () => true };
     const byLocation = await bookings.list(companyId, { ...query, source: { by: 'location', locationId: LOCATION } });
     expect(byLocation.items.map((b) => b.id)).toEqual(made.map((b) => b.id));
-    const confirmed = await bookings.list(companyId, { ...query, source: { by: 'company' }, keep: (b) => b.status === 'confirmed' });
+    const confirmed = await bookings.list(companyId, {
+      ...query,
+      source: { by: 'company' },
+      keep: (b) => b.status === 'confirmed',
+    });
     expect(confirmed.items.map((b) => b.id)).toEqual([made[0]!.id, made[2]!.id]);
     const byTable = await bookings.list(companyId, { ...query, source: { by: 'table', tableId: table }, limit: 1 });
     expect(byTable.items.map((b) => b.id)).toEqual([made[0]!.id]);
     expect(byTable.pagination).toMatchObject({ total: 2, nextCursor: expect.any(String) });
-    const second = await bookings.list(companyId, { ...query, source: { by: 'table', tableId: table }, limit: 1, cursor: byTable.pagination.nextCursor! });
+    const second = await bookings.list(companyId, {
+      ...query,
+      source: { by: 'table', tableId: table },
+      limit: 1,
+      cursor: byTable.pagination.nextCursor!,
+    });
     expect(second.items.map((b) => b.id)).toEqual([made[2]!.id]);
-    expect((await bookings.list(companyId, { ...query, source: { by: 'guest', userId: 950 } })).items).toEqual([made[0]]);
-    expect((await bookings.onDate(companyId, LOCATION, '2025-06-01')).map((b) => b.id)).toEqual([made[0]!.id, made[1]!.id]);
+    expect((await bookings.list(companyId, { ...query, source: { by: 'guest', userId: 950 } })).items).toEqual([
+      made[0],
+    ]);
+    expect((await bookings.onDate(companyId, LOCATION, '2025-06-01')).map((b) => b.id)).toEqual([
+      made[0]!.id,
+      made[1]!.id,
+    ]);
   });
 });
 
 describe('booking settings repository', () => {
   it('stores the defaults once, whoever reads first, and refuses a write at a stale version', async () => {
     const defaults = defaultSettings(LOCATION, new Date().toISOString());
-    const stored = await Promise.all([bookingSettings.storeDefaults(companyId, defaults), bookingSettings.storeDefaults(companyId, { ...defaults, createdAt: 'later' })]);
+    const stored = await Promise.all([
+      bookingSettings.storeDefaults(companyId, defaults),
+      bookingSettings.storeDefaults(companyId, { ...defaults, createdAt: 'later' }),
+    ]);
     expect(stored[0]).toEqual(stored[1]);
     const current = (await bookingSettings.get(companyId, LOCATION))!;
     const next = { ...current, bufferMinutes: 45, version: current.version + 1 };
-    await bookingSettings.put(companyId, next, current.version, newEvent(companyId, 'booking-settings.updated', String(LOCATION), { ...next }));
-    await expect(bookingSettings.put(companyId, { ...next, bufferMinutes: 50 }, current.version, newEvent(companyId, 'booking-settings.updated', String(LOCATION), {}))).rejects.toMatchObject({ code: 'CONFLICT' });
+    await bookingSettings.put(
+      companyId,
+      next,
+      current.version,
+      newEvent(companyId, 'booking-settings.updated', String(LOCATION), { ...next }),
+    );
+    await expect(
+      bookingSettings.put(
+        companyId,
+        { ...next, bufferMinutes: 50 },
+        current.version,
+        newEvent(companyId, 'booking-settings.updated', String(LOCATION), {}),
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect((await bookingSettings.get(companyId, LOCATION))!.bufferMinutes).toBe(45);
-    await expect(bookingSettings.storeDefaults(companyId, defaultSettings(998, 'x'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(bookingSettings.storeDefaults(companyId, defaultSettings(998, 'x'))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -33,7 +33,11 @@ describe('the catalog sync at deploy', () => {
     const key = builtInPermissions[0]!;
     const stored = (await permissions.list()).find((p) => p.key === key)!;
     const current = (await permissions.get(stored.id))!;
-    await permissions.update({ ...current.permission, name: `${current.permission.name} (old name)` }, current.version, null);
+    await permissions.update(
+      { ...current.permission, name: `${current.permission.name} (old name)` },
+      current.version,
+      null,
+    );
 
     const second = await seed();
     expect(second).toEqual({ added: [], updated: [key] });

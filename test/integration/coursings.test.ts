@@ -20,10 +20,17 @@ function coursing(locationId: number, order: number, title = `Course ${order}`):
   return { id: randomUUID(), locationId, title, order, color: null, version: 1, createdAt: now, updatedAt: now };
 }
 
-const create = (c: Coursing, company = companyId) => coursings.create(company, c, newEvent(company, 'coursing.created', c.id, { ...c }));
+const create = (c: Coursing, company = companyId) =>
+  coursings.create(company, c, newEvent(company, 'coursing.created', c.id, { ...c }));
 
 async function events(company: number) {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` } }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
+    }),
+  );
   return out.Items ?? [];
 }
 
@@ -35,7 +42,17 @@ async function counter(sk: string) {
 /** A location of `company`, through its repository (coursings need one that exists). */
 async function addLocation(company: number, id: number, name: string) {
   const now = new Date().toISOString();
-  const l: Location = { id, name, timezone: 'Europe/Stockholm', operatingHours: normalizeHours({}), address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
+  const l: Location = {
+    id,
+    name,
+    timezone: 'Europe/Stockholm',
+    operatingHours: normalizeHours({}),
+    address: null,
+    phone: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
   await locations.create(company, l, newEvent(company, 'location.created', String(id), { ...l }));
 }
 
@@ -52,7 +69,11 @@ describe('coursings repository', () => {
     expect(await coursings.get(companyId, c.id)).toEqual(c);
     const recorded = await events(companyId);
     expect(recorded).toHaveLength(before + 1);
-    expect(recorded.at(-1)).toMatchObject({ entity: 'OUTBOX', companyId, payload: { event: 'coursing.created', resource: 'coursing', resourceId: c.id, data: c } });
+    expect(recorded.at(-1)).toMatchObject({
+      entity: 'OUTBOX',
+      companyId,
+      payload: { event: 'coursing.created', resource: 'coursing', resourceId: c.id, data: c },
+    });
   });
 
   it('refuses a coursing for a location the company does not have, writing nothing', async () => {
@@ -74,13 +95,22 @@ describe('coursings repository', () => {
     const c = coursing(12, 3);
     await create(c);
     const first = { ...c, title: 'First', version: 2 };
-    await coursings.update(companyId, first, 1, newEvent(companyId, 'coursing.updated', c.id, first, { title: 'First' }));
+    await coursings.update(
+      companyId,
+      first,
+      1,
+      newEvent(companyId, 'coursing.updated', c.id, first, { title: 'First' }),
+    );
     const stale = { ...c, title: 'Stale', version: 2 };
-    const err = await coursings.update(companyId, stale, 1, newEvent(companyId, 'coursing.updated', c.id, stale, { title: 'Stale' })).catch((e: unknown) => e);
+    const err = await coursings
+      .update(companyId, stale, 1, newEvent(companyId, 'coursing.updated', c.id, stale, { title: 'Stale' }))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(409);
     expect((await coursings.get(companyId, c.id))?.title).toBe('First');
-    const updates = (await events(companyId)).filter((e) => e.payload.resourceId === c.id && e.payload.event === 'coursing.updated');
+    const updates = (await events(companyId)).filter(
+      (e) => e.payload.resourceId === c.id && e.payload.event === 'coursing.updated',
+    );
     expect(updates).toHaveLength(1);
   });
 });
@@ -109,7 +139,11 @@ describe('paging', () => {
   it('serves page N by offset and by cursor with the same items', async () => {
     const byPage = await coursings.list(pageCompany, loc, { page: 2, limit: 3 });
     const first = await coursings.list(pageCompany, loc, { page: 1, limit: 3 });
-    const byCursor = await coursings.list(pageCompany, loc, { page: 1, limit: 3, cursor: first.pagination.nextCursor! });
+    const byCursor = await coursings.list(pageCompany, loc, {
+      page: 1,
+      limit: 3,
+      cursor: first.pagination.nextCursor!,
+    });
     expect(byCursor.items).toEqual(byPage.items);
     expect(byCursor.pagination.page).toBe(2);
     const last = await coursings.list(pageCompany, loc, { page: 1, limit: 3, cursor: byCursor.pagination.nextCursor! });
@@ -124,9 +158,13 @@ describe('paging', () => {
   });
 
   it('rejects cursors that are garbage or belong to another list', async () => {
-    await expect(coursings.list(pageCompany, loc, { page: 1, limit: 3, cursor: 'garbage' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(coursings.list(pageCompany, loc, { page: 1, limit: 3, cursor: 'garbage' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
     const first = await coursings.list(pageCompany, loc, { page: 1, limit: 3 });
     // A cursor of this company replayed by another company is refused, not followed.
-    await expect(coursings.list(companyId, loc, { page: 1, limit: 3, cursor: first.pagination.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      coursings.list(companyId, loc, { page: 1, limit: 3, cursor: first.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });

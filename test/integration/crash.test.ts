@@ -34,22 +34,66 @@ import { optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { placeOrder, setPreOrder, updateDispatch } from '../../shared/domain/bookings/orders';
 import { seatBooking, splitTabs, unseatBooking } from '../../shared/domain/bookings/seating';
 import { getBookingSettings, putBookingSettings } from '../../shared/domain/bookings/settings';
-import { cancelBooking, cancelByCode, checkInBooking, completeBooking, confirmBooking, lockBooking, markNoShow } from '../../shared/domain/bookings/transitions';
+import {
+  cancelBooking,
+  cancelByCode,
+  checkInBooking,
+  completeBooking,
+  confirmBooking,
+  lockBooking,
+  markNoShow,
+} from '../../shared/domain/bookings/transitions';
 import { updateBooking } from '../../shared/domain/bookings/update';
-import { createCapacitySetting, deleteCapacitySetting, updateCapacitySetting } from '../../shared/domain/capacity/settings';
+import {
+  createCapacitySetting,
+  deleteCapacitySetting,
+  updateCapacitySetting,
+} from '../../shared/domain/capacity/settings';
 import { createCompany, createCompanyApiKey, onboardCompany } from '../../shared/domain/companies';
 import { deleteExtendedWaitingTime, putExtendedWaitingTime } from '../../shared/domain/capacity/waitingTime';
 import { createCoursing, updateCoursing } from '../../shared/domain/coursings';
 import { createCustomTag, linkCustomTag, unlinkCustomTag } from '../../shared/domain/customTags';
-import { acceptWaitlistOffer, declineWaitlistOffer, getWaitlistByCode, joinWaitlist, leaveWaitlist, offerWaitlistSpot } from '../../shared/domain/waitlist/operations';
+import {
+  acceptWaitlistOffer,
+  declineWaitlistOffer,
+  getWaitlistByCode,
+  joinWaitlist,
+  leaveWaitlist,
+  offerWaitlistSpot,
+} from '../../shared/domain/waitlist/operations';
 import { createGuest } from '../../shared/domain/guests';
 import { raiseAlert } from '../../shared/data/alerts';
 import { acknowledgeAlert, newAlert, resolveAlert } from '../../shared/domain/alerts';
 import { patchReportEmails, putExportSettings } from '../../shared/domain/reporting/operations';
-import { createPrinterGroup, deletePrinterGroup, deleteTerminal, putTerminal, reportPrintJob, terminalPreCheck, updatePrinterGroup } from '../../shared/domain/printing/operations';
+import {
+  createPrinterGroup,
+  deletePrinterGroup,
+  deleteTerminal,
+  putTerminal,
+  reportPrintJob,
+  terminalPreCheck,
+  updatePrinterGroup,
+} from '../../shared/domain/printing/operations';
 import { createItem, deleteItem, updateItem } from '../../shared/domain/items';
-import { addScheduleRule, createSchedule, deleteSchedule, deleteScheduleRule, replaceScheduleRules, updateSchedule, updateScheduleRule } from '../../shared/domain/schedules/operations';
-import { createVariant, createVariantGroup, deleteVariant, deleteVariantGroup, linkVariant, unlinkVariant, updateVariant, updateVariantGroup } from '../../shared/domain/variantGroups';
+import {
+  addScheduleRule,
+  createSchedule,
+  deleteSchedule,
+  deleteScheduleRule,
+  replaceScheduleRules,
+  updateSchedule,
+  updateScheduleRule,
+} from '../../shared/domain/schedules/operations';
+import {
+  createVariant,
+  createVariantGroup,
+  deleteVariant,
+  deleteVariantGroup,
+  linkVariant,
+  unlinkVariant,
+  updateVariant,
+  updateVariantGroup,
+} from '../../shared/domain/variantGroups';
 import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
 import { createPermission, deletePermission, updatePermission } from '../../shared/domain/permissions';
 import { createRole, updateRole } from '../../shared/domain/roles';
@@ -57,7 +101,14 @@ import { createTable, deleteTable, updateTable } from '../../shared/domain/table
 import { createPurchase, markPickedUp } from '../../shared/domain/tabs/purchases';
 import { createReview } from '../../shared/domain/tabs/reviews';
 import { addAnonymousMember, closeAllTabs } from '../../shared/domain/tabs/tabs';
-import { createSubscription, deleteSubscription, retryDelivery, rotateSubscriptionSecret, sendTestEvent, updateSubscription } from '../../shared/domain/webhooks';
+import {
+  createSubscription,
+  deleteSubscription,
+  retryDelivery,
+  rotateSubscriptionSecret,
+  sendTestEvent,
+  updateSubscription,
+} from '../../shared/domain/webhooks';
 import { newEvent } from '../../shared/events/catalog';
 import { routes } from '../../shared/routes';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
@@ -84,7 +135,15 @@ interface Company {
 function newCompany(): Company {
   const companyId = ids.next();
   crash.companyId = companyId;
-  const principal: Principal = { kind: 'user', companyId, permissions: [...builtInPermissions], tier: 'unlimited', locationIds: null, rateSubject: `test:${companyId}`, internalOperator: true };
+  const principal: Principal = {
+    kind: 'user',
+    companyId,
+    permissions: [...builtInPermissions],
+    tier: 'unlimited',
+    locationIds: null,
+    rateSubject: `test:${companyId}`,
+    internalOperator: true,
+  };
   return { companyId, principal };
 }
 
@@ -99,11 +158,20 @@ interface Place {
   tableIds: string[];
 }
 
-async function place(c: Company, options: { settings?: Record<string, unknown> | false; tables?: number } = {}): Promise<Place> {
-  await createLocation(c.principal, { name: 'Crash bistro', timezone: 'Europe/Stockholm', operatingHours: {} }, LOCATION);
+async function place(
+  c: Company,
+  options: { settings?: Record<string, unknown> | false; tables?: number } = {},
+): Promise<Place> {
+  await createLocation(
+    c.principal,
+    { name: 'Crash bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+    LOCATION,
+  );
   const tableIds: string[] = [];
-  for (let i = 1; i <= (options.tables ?? 2); i++) tableIds.push((await createTable(c.principal, LOCATION, { name: `C${i}`, minCapacity: 1, maxCapacity: 6 })).id);
-  if (options.settings !== false) await putBookingSettings(c.principal, LOCATION, { autoNoShowDelayMinutes: 30, ...options.settings });
+  for (let i = 1; i <= (options.tables ?? 2); i++)
+    tableIds.push((await createTable(c.principal, LOCATION, { name: `C${i}`, minCapacity: 1, maxCapacity: 6 })).id);
+  if (options.settings !== false)
+    await putBookingSettings(c.principal, LOCATION, { autoNoShowDelayMinutes: 30, ...options.settings });
   return { locationId: LOCATION, tableIds };
 }
 
@@ -112,13 +180,36 @@ const guest = (c: Company) => createGuest(c.principal, { name: 'Greta Guest', em
 /** A booking for tomorrow evening at the first table(s), of a guest of the company. */
 async function booking(c: Company, p: Place, extra: Record<string, unknown> = {}) {
   const g = await guest(c);
-  return createBooking(c.principal, { locationId: p.locationId, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, tableIds: [p.tableIds[0]!], primaryUserId: g.id, ...extra });
+  return createBooking(c.principal, {
+    locationId: p.locationId,
+    bookingDate: tomorrow,
+    startTime: '18:00',
+    endTime: '20:00',
+    guestCount: 2,
+    tableIds: [p.tableIds[0]!],
+    primaryUserId: g.id,
+    ...extra,
+  });
 }
 
-const item = (c: Company) => createItem(c.principal, { locationId: LOCATION, name: 'Pytt i panna', price: 18900, vatRate: 12, categoryHandle: 'mains', costCenter: { code: '3010', name: 'Kitchen' } });
+const item = (c: Company) =>
+  createItem(c.principal, {
+    locationId: LOCATION,
+    name: 'Pytt i panna',
+    price: 18900,
+    vatRate: 12,
+    categoryHandle: 'mains',
+    costCenter: { code: '3010', name: 'Kitchen' },
+  });
 
 /** A multiple-choice group of two legacy variants at the company's location. */
-const variantGroup = (c: Company) => createVariantGroup(c.principal, { locationId: LOCATION, name: 'Sides', type: 'multiple', variants: [{ name: 'Fries' }, { name: 'Salad', price: 500 }] });
+const variantGroup = (c: Company) =>
+  createVariantGroup(c.principal, {
+    locationId: LOCATION,
+    name: 'Sides',
+    type: 'multiple',
+    variants: [{ name: 'Fries' }, { name: 'Salad', price: 500 }],
+  });
 /** A group whose first variant links to an item. */
 async function linkedGroup(c: Company) {
   await place(c);
@@ -128,11 +219,29 @@ async function linkedGroup(c: Company) {
 }
 
 /** A menu layout's schedule of two rules at the company's location (its changes also send menu-layouts.updated). */
-async function schedule(c: Company, entity: { entityType: 'menu_layout' | 'location_hours'; entityId: string } = { entityType: 'menu_layout', entityId: 'brunch' }) {
+async function schedule(
+  c: Company,
+  entity: { entityType: 'menu_layout' | 'location_hours'; entityId: string } = {
+    entityType: 'menu_layout',
+    entityId: 'brunch',
+  },
+) {
   await place(c);
-  return createSchedule(c.principal, { locationId: LOCATION, ...entity, name: 'Brunch', rules: [{ ruleType: 'weekly', weekday: 6, startTime: '10:00', endTime: '14:00' }, { ruleType: 'weekly', weekday: 0 }] });
+  return createSchedule(c.principal, {
+    locationId: LOCATION,
+    ...entity,
+    name: 'Brunch',
+    rules: [
+      { ruleType: 'weekly', weekday: 6, startTime: '10:00', endTime: '14:00' },
+      { ruleType: 'weekly', weekday: 0 },
+    ],
+  });
 }
-const weekendNights = [{ ruleType: 'weekly' as const, weekday: 5, startTime: '22:00', endTime: '02:00' }, { ruleType: 'weekly' as const, weekday: 6, startTime: '22:00', endTime: '02:00' }, { ruleType: 'date_range' as const, startDate: '2030-12-31', endDate: '2030-12-31', isAvailable: false }];
+const weekendNights = [
+  { ruleType: 'weekly' as const, weekday: 5, startTime: '22:00', endTime: '02:00' },
+  { ruleType: 'weekly' as const, weekday: 6, startTime: '22:00', endTime: '02:00' },
+  { ruleType: 'date_range' as const, startDate: '2030-12-31', endDate: '2030-12-31', isAvailable: false },
+];
 
 async function coursing(c: Company) {
   return createCoursing(c.principal, { locationId: LOCATION, title: 'Mains', order: 1 });
@@ -143,40 +252,89 @@ async function seated(c: Company) {
   const p = await place(c);
   const mains = await coursing(c);
   const b = await booking(c, p);
-  await setPreOrder(c.principal, b.id, { items: [{ name: 'Soup', price: 900, quantity: 2 }, { name: 'Steak', price: 2900, quantity: 1, coursingId: mains.id }] });
+  await setPreOrder(c.principal, b.id, {
+    items: [
+      { name: 'Soup', price: 900, quantity: 2 },
+      { name: 'Steak', price: 2900, quantity: 1, coursingId: mains.id },
+    ],
+  });
   return { p, mains, booking: await seatBooking(c.principal, b.id, {}) };
 }
 
 /** Letters only (permission keys have no digits): the company's id spelled a-j. */
 const spelled = (n: number) => String(n).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
-const permission = (c: Company, name = 'thing') => createPermission(c.principal, { key: `crash_${spelled(c.companyId)}.${name}`, name: 'Crash permission' });
+const permission = (c: Company, name = 'thing') =>
+  createPermission(c.principal, { key: `crash_${spelled(c.companyId)}.${name}`, name: 'Crash permission' });
 
 /** Every day, the whole day: whatever slot an order falls in is counted. */
-const capacitySetting = (c: Company) => createCapacitySetting(c.principal, LOCATION, { name: 'Always', validOnDays: [1, 2, 3, 4, 5, 6, 7], orderCapacity: 50, itemCapacity: 500 });
-const waitingTime = (c: Company, delayInMinutes = 20) => putExtendedWaitingTime(c.principal, { locationId: LOCATION, endsAt: new Date(Date.now() + 3_600_000).toISOString(), delayInMinutes });
+const capacitySetting = (c: Company) =>
+  createCapacitySetting(c.principal, LOCATION, {
+    name: 'Always',
+    validOnDays: [1, 2, 3, 4, 5, 6, 7],
+    orderCapacity: 50,
+    itemCapacity: 500,
+  });
+const waitingTime = (c: Company, delayInMinutes = 20) =>
+  putExtendedWaitingTime(c.principal, {
+    locationId: LOCATION,
+    endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    delayInMinutes,
+  });
 
 /** A party of two on the waitlist for tomorrow evening. */
-const waiting = (c: Company) => joinWaitlist(c.principal, { locationId: LOCATION, partySize: 2, desiredDate: tomorrow, windowStart: '18:00', windowEnd: '21:00', guestName: 'Wally Wait' });
+const waiting = (c: Company) =>
+  joinWaitlist(c.principal, {
+    locationId: LOCATION,
+    partySize: 2,
+    desiredDate: tomorrow,
+    windowStart: '18:00',
+    windowEnd: '21:00',
+    guestName: 'Wally Wait',
+  });
 /** The same, offered the first table at 18:00-20:00 (held 15 minutes). */
 async function offered(c: Company) {
   const p = await place(c);
-  return offerWaitlistSpot(c.principal, (await waiting(c)).id, { tableIds: [p.tableIds[0]!], startTime: '18:00', endTime: '20:00' });
+  return offerWaitlistSpot(c.principal, (await waiting(c)).id, {
+    tableIds: [p.tableIds[0]!],
+    startTime: '18:00',
+    endTime: '20:00',
+  });
 }
 
 const subscription = (c: Company) => createSubscription(c.principal, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
 
 /** An active alert of the company at its location, as the service raises one. */
 async function alertOf(c: Company) {
-  const alert = newAlert({ locationId: LOCATION, alertType: 'print_job.failed', severity: 'error', title: 'Printer jammed' });
+  const alert = newAlert({
+    locationId: LOCATION,
+    alertType: 'print_job.failed',
+    severity: 'error',
+    title: 'Printer jammed',
+  });
   await raiseAlert(c.companyId, alert);
   return alert;
 }
 const TERMINAL = '0b7c1d2e-3f4a-4b5c-8d6e-7f8091a2b3c4';
-const printerGroup = (c: Company) => createPrinterGroup(c.principal, { locationId: LOCATION, name: 'Pass printer', width: 32 });
+const printerGroup = (c: Company) =>
+  createPrinterGroup(c.principal, { locationId: LOCATION, name: 'Pass printer', width: 32 });
 /** A terminal at the location printing to a new group. */
-const terminalOf = async (c: Company) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: (await printerGroup(c)).id });
+const terminalOf = async (c: Company) =>
+  putTerminal(c.principal, TERMINAL, {
+    locationId: LOCATION,
+    name: 'Bar 1',
+    printerGroupId: (await printerGroup(c)).id,
+  });
 const preCheckOf = (c: Company, terminalId: string, tabId: string) =>
-  terminalPreCheck(c.principal, { locationId: LOCATION, terminalId, tabId, content: { tableName: 'C1', totalAmount: 9700, lineItems: [{ name: 'Soup', price: 900, vatRate: 12, modifications: [{ name: 'Bread', price: 0 }] }] } });
+  terminalPreCheck(c.principal, {
+    locationId: LOCATION,
+    terminalId,
+    tabId,
+    content: {
+      tableName: 'C1',
+      totalAmount: 9700,
+      lineItems: [{ name: 'Soup', price: 900, vatRate: 12, modifications: [{ name: 'Bread', price: 0 }] }],
+    },
+  });
 /** A queued pre-check of a seated booking's tab. */
 async function queuedJob(c: Company) {
   const s = await seated(c);
@@ -187,7 +345,13 @@ const exportSettingsBody = {
   locationId: LOCATION,
   exportType: 'sie' as const,
   includeServiceFees: true,
-  accounts: { sales: { '25': '3001', '12': '3002' }, vat: { '25': '2611', '12': '2621' }, paymentProviders: { card: '1580' }, tips: '2890', serviceFees: '3590' },
+  accounts: {
+    sales: { '25': '3001', '12': '3002' },
+    vat: { '25': '2611', '12': '2621' },
+    paymentProviders: { card: '1580' },
+    tips: '2890',
+    serviceFees: '3590',
+  },
 };
 
 /** A company onboarded as an operator would (ids from the platform's counter, outside the file's block). */
@@ -211,9 +375,18 @@ const row = <S>(r: Row<S>) => r as Row<unknown>;
 const rows: Row<unknown>[] = [
   // access
   row({ op: 'createPermission', setup: async () => undefined, run: (c) => permission(c) }),
-  row({ op: 'updatePermission', setup: (c) => permission(c), run: (c, p) => updatePermission(c.principal, p.id, { name: 'Renamed' }) }),
+  row({
+    op: 'updatePermission',
+    setup: (c) => permission(c),
+    run: (c, p) => updatePermission(c.principal, p.id, { name: 'Renamed' }),
+  }),
   row({ op: 'deletePermission', setup: (c) => permission(c), run: (c, p) => deletePermission(c.principal, p.id) }),
-  row({ op: 'createRole', variant: 'counts the custom permission it names', setup: (c) => permission(c), run: (c, p) => createRole(c.principal, { name: 'Crash role', permissionIds: [p.id] }) }),
+  row({
+    op: 'createRole',
+    variant: 'counts the custom permission it names',
+    setup: (c) => permission(c),
+    run: (c, p) => createRole(c.principal, { name: 'Crash role', permissionIds: [p.id] }),
+  }),
   row({
     op: 'updateRole',
     variant: 'moves its count from one custom permission to another',
@@ -231,17 +404,37 @@ const rows: Row<unknown>[] = [
     setup: () => tenant(),
     run: (c, tenant) => createCompanyApiKey(c.principal, tenant.id, { name: 'First admin key' }),
   }),
-  row({ op: 'createApiKey', setup: (c) => permission(c), run: (c, p) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: [p.key] }) }),
+  row({
+    op: 'createApiKey',
+    setup: (c) => permission(c),
+    run: (c, p) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: [p.key] }),
+  }),
   row({
     op: 'updateApiKey',
-    setup: async (c) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: ['bookings.read'] }),
+    setup: async (c) =>
+      createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: ['bookings.read'] }),
     run: (c, k) => updateApiKey(c.principal, k.id, { name: 'Renamed', tier: 'premium' }),
   }),
-  row({ op: 'deleteApiKey', setup: (c) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: ['bookings.read'] }), run: (c, k) => revokeApiKey(c.principal, k.id) }),
-  row({ op: 'revokeApiKey', setup: (c) => permission(c).then((p) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: [p.key] })), run: (c, k) => revokeApiKey(c.principal, k.id) }),
+  row({
+    op: 'deleteApiKey',
+    setup: (c) => createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: ['bookings.read'] }),
+    run: (c, k) => revokeApiKey(c.principal, k.id),
+  }),
+  row({
+    op: 'revokeApiKey',
+    setup: (c) =>
+      permission(c).then((p) =>
+        createApiKey(c.principal, { name: 'Crash key', tier: 'standard', permissions: [p.key] }),
+      ),
+    run: (c, k) => revokeApiKey(c.principal, k.id),
+  }),
 
   // booking members
-  row({ op: 'addBookingMember', setup: async (c) => booking(c, await place(c)), run: (c, b) => addBookingMember(c.principal, b.id, { guestName: 'Mia Member', guestEmail: 'mia@example.com' }) }),
+  row({
+    op: 'addBookingMember',
+    setup: async (c) => booking(c, await place(c)),
+    run: (c, b) => addBookingMember(c.principal, b.id, { guestName: 'Mia Member', guestEmail: 'mia@example.com' }),
+  }),
   row({
     op: 'updateBookingMember',
     setup: async (c) => {
@@ -250,8 +443,23 @@ const rows: Row<unknown>[] = [
     },
     run: (c, s) => updateBookingMember(c.principal, s.b.id, s.m.id, { rsvpStatus: 'accepted' }),
   }),
-  row({ op: 'addBookingMemberByCode', setup: async (c) => booking(c, await place(c)), run: (_c, b) => addMemberByCode(b.confirmationCode, { guestName: 'Cody Code' }) }),
-  row({ op: 'rsvpBooking', variant: 'adds the member', setup: async (c) => booking(c, await place(c)), run: (_c, b) => rsvp({ confirmationCode: b.confirmationCode, guestName: 'Rae', guestEmail: 'rae@example.com', rsvpStatus: 'accepted' }) }),
+  row({
+    op: 'addBookingMemberByCode',
+    setup: async (c) => booking(c, await place(c)),
+    run: (_c, b) => addMemberByCode(b.confirmationCode, { guestName: 'Cody Code' }),
+  }),
+  row({
+    op: 'rsvpBooking',
+    variant: 'adds the member',
+    setup: async (c) => booking(c, await place(c)),
+    run: (_c, b) =>
+      rsvp({
+        confirmationCode: b.confirmationCode,
+        guestName: 'Rae',
+        guestEmail: 'rae@example.com',
+        rsvpStatus: 'accepted',
+      }),
+  }),
   row({
     op: 'rsvpBooking',
     variant: "sets an existing member's reply",
@@ -260,30 +468,77 @@ const rows: Row<unknown>[] = [
       await addBookingMember(c.principal, b.id, { guestName: 'Rae', guestEmail: 'rae@example.com' });
       return b;
     },
-    run: (_c, b) => rsvp({ confirmationCode: b.confirmationCode, guestName: 'Rae', guestEmail: 'rae@example.com', rsvpStatus: 'declined' }),
+    run: (_c, b) =>
+      rsvp({
+        confirmationCode: b.confirmationCode,
+        guestName: 'Rae',
+        guestEmail: 'rae@example.com',
+        rsvpStatus: 'declined',
+      }),
   }),
 
   // bookings
-  row({ op: 'getBookingSettings', variant: 'the first read stores the defaults', setup: (c) => place(c, { settings: false }), run: (c) => getBookingSettings(c.principal, LOCATION) }),
-  row({ op: 'putBookingSettings', variant: 'first write', setup: (c) => place(c, { settings: false }), run: (c) => putBookingSettings(c.principal, LOCATION, { bufferMinutes: 30 }) }),
-  row({ op: 'putBookingSettings', variant: 'change', setup: (c) => place(c), run: (c) => putBookingSettings(c.principal, LOCATION, { bufferMinutes: 30 }) }),
+  row({
+    op: 'getBookingSettings',
+    variant: 'the first read stores the defaults',
+    setup: (c) => place(c, { settings: false }),
+    run: (c) => getBookingSettings(c.principal, LOCATION),
+  }),
+  row({
+    op: 'putBookingSettings',
+    variant: 'first write',
+    setup: (c) => place(c, { settings: false }),
+    run: (c) => putBookingSettings(c.principal, LOCATION, { bufferMinutes: 30 }),
+  }),
+  row({
+    op: 'putBookingSettings',
+    variant: 'change',
+    setup: (c) => place(c),
+    run: (c) => putBookingSettings(c.principal, LOCATION, { bufferMinutes: 30 }),
+  }),
   row({
     op: 'createBooking',
     variant: 'two tables, a tab each, a guest',
     setup: async (c) => ({ p: await place(c), g: await guest(c) }),
-    run: (c, s) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '18:00', guestCount: 4, tableIds: s.p.tableIds, defaultTabStrategy: 'per_resource', primaryUserId: s.g.id }),
+    run: (c, s) =>
+      createBooking(c.principal, {
+        locationId: LOCATION,
+        bookingDate: tomorrow,
+        startTime: '18:00',
+        guestCount: 4,
+        tableIds: s.p.tableIds,
+        defaultTabStrategy: 'per_resource',
+        primaryUserId: s.g.id,
+      }),
   }),
   row({
     op: 'createBooking',
     variant: 'a walk-in seated at once',
     setup: (c) => place(c),
-    run: (c, p) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '12:00', endTime: '13:00', guestCount: 2, tableIds: [p.tableIds[0]!], seatImmediately: true }),
+    run: (c, p) =>
+      createBooking(c.principal, {
+        locationId: LOCATION,
+        bookingDate: tomorrow,
+        startTime: '12:00',
+        endTime: '13:00',
+        guestCount: 2,
+        tableIds: [p.tableIds[0]!],
+        seatImmediately: true,
+      }),
   }),
   row({
     op: 'createBooking',
     variant: 'without tables: a table assigned automatically, its holds read then',
     setup: (c) => place(c),
-    run: (c) => createBooking(c.principal, { locationId: LOCATION, bookingDate: tomorrow, startTime: '18:00', endTime: '20:00', guestCount: 2, guestName: 'Ada Auto' }),
+    run: (c) =>
+      createBooking(c.principal, {
+        locationId: LOCATION,
+        bookingDate: tomorrow,
+        startTime: '18:00',
+        endTime: '20:00',
+        guestCount: 2,
+        guestName: 'Ada Auto',
+      }),
   }),
   row({
     op: 'updateBooking',
@@ -292,9 +547,19 @@ const rows: Row<unknown>[] = [
       const p = await place(c, { tables: 3 });
       return { p, b: await booking(c, p) };
     },
-    run: (c, s) => updateBooking(c.principal, s.b.id, { startTime: '19:00', endTime: '21:00', tableIds: [s.p.tableIds[1]!, s.p.tableIds[2]!], defaultTabStrategy: 'per_resource' }),
+    run: (c, s) =>
+      updateBooking(c.principal, s.b.id, {
+        startTime: '19:00',
+        endTime: '21:00',
+        tableIds: [s.p.tableIds[1]!, s.p.tableIds[2]!],
+        defaultTabStrategy: 'per_resource',
+      }),
   }),
-  row({ op: 'confirmBooking', setup: async (c) => booking(c, await place(c, { settings: { confirmationMode: 'request_based' } })), run: (c, b) => confirmBooking(c.principal, b.id) }),
+  row({
+    op: 'confirmBooking',
+    setup: async (c) => booking(c, await place(c, { settings: { confirmationMode: 'request_based' } })),
+    run: (c, b) => confirmBooking(c.principal, b.id),
+  }),
   row({
     op: 'optimizeBookings',
     variant: 'one move: a couple from a six-top to the two-top (holds, tabs, the event)',
@@ -305,12 +570,33 @@ const rows: Row<unknown>[] = [
     },
     run: (c) => optimizeBookings(c.principal, LOCATION, tomorrow, { dryRun: false }),
   }),
-  row({ op: 'checkInBooking', setup: async (c) => booking(c, await place(c)), run: (c, b) => checkInBooking(c.principal, b.id) }),
+  row({
+    op: 'checkInBooking',
+    setup: async (c) => booking(c, await place(c)),
+    run: (c, b) => checkInBooking(c.principal, b.id),
+  }),
   row({ op: 'completeBooking', setup: (c) => seated(c), run: (c, s) => completeBooking(c.principal, s.booking.id) }),
-  row({ op: 'markBookingNoShow', setup: async (c) => booking(c, await place(c)), run: (c, b) => markNoShow(c.principal, b.id) }),
-  row({ op: 'cancelBooking', variant: 'a seated booking', setup: (c) => seated(c), run: (c, s) => cancelBooking(c.principal, s.booking.id, { reason: 'Crash test' }) }),
-  row({ op: 'cancelBookingByCode', setup: async (c) => booking(c, await place(c)), run: (_c, b) => cancelByCode(b.confirmationCode) }),
-  row({ op: 'lockBooking', setup: async (c) => booking(c, await place(c)), run: (c, b) => lockBooking(c.principal, b.id, true) }),
+  row({
+    op: 'markBookingNoShow',
+    setup: async (c) => booking(c, await place(c)),
+    run: (c, b) => markNoShow(c.principal, b.id),
+  }),
+  row({
+    op: 'cancelBooking',
+    variant: 'a seated booking',
+    setup: (c) => seated(c),
+    run: (c, s) => cancelBooking(c.principal, s.booking.id, { reason: 'Crash test' }),
+  }),
+  row({
+    op: 'cancelBookingByCode',
+    setup: async (c) => booking(c, await place(c)),
+    run: (_c, b) => cancelByCode(b.confirmationCode),
+  }),
+  row({
+    op: 'lockBooking',
+    setup: async (c) => booking(c, await place(c)),
+    run: (c, b) => lockBooking(c.principal, b.id, true),
+  }),
   row({
     op: 'seatBooking',
     variant: 'with a pre-order: tabs, claims, the kitchen order',
@@ -318,12 +604,22 @@ const rows: Row<unknown>[] = [
       const p = await place(c);
       const mains = await coursing(c);
       const b = await booking(c, p);
-      await setPreOrder(c.principal, b.id, { items: [{ name: 'Soup', price: 900, quantity: 2 }, { name: 'Steak', price: 2900, quantity: 1, coursingId: mains.id }] });
+      await setPreOrder(c.principal, b.id, {
+        items: [
+          { name: 'Soup', price: 900, quantity: 2 },
+          { name: 'Steak', price: 2900, quantity: 1, coursingId: mains.id },
+        ],
+      });
       return b;
     },
     run: (c, b) => seatBooking(c.principal, b.id, {}),
   }),
-  row({ op: 'unseatBooking', variant: 'reverses the kitchen order, queues a correction', setup: (c) => seated(c), run: (c, s) => unseatBooking(c.principal, s.booking.id, 'Crash test') }),
+  row({
+    op: 'unseatBooking',
+    variant: 'reverses the kitchen order, queues a correction',
+    setup: (c) => seated(c),
+    run: (c, s) => unseatBooking(c.principal, s.booking.id, 'Crash test'),
+  }),
   row({
     op: 'splitBookingTabs',
     setup: async (c) => {
@@ -333,13 +629,27 @@ const rows: Row<unknown>[] = [
     },
     run: (c, b) => splitTabs(c.principal, b.id),
   }),
-  row({ op: 'setPreOrder', setup: async (c) => booking(c, await place(c)), run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 1 }] }) }),
-  row({ op: 'createTabOrder', setup: (c) => seated(c), run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ name: 'Wine', price: 1200, quantity: 2, coursingId: s.mains.id }] }) }),
+  row({
+    op: 'setPreOrder',
+    setup: async (c) => booking(c, await place(c)),
+    run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 1 }] }),
+  }),
+  row({
+    op: 'createTabOrder',
+    setup: (c) => seated(c),
+    run: (c, s) =>
+      placeOrder(c.principal, s.booking.tab.id, {
+        items: [{ name: 'Wine', price: 1200, quantity: 2, coursingId: s.mains.id }],
+      }),
+  }),
   row({
     op: 'createTabOrder',
     variant: 'a line naming an item',
     setup: async (c) => ({ ...(await seated(c)), item: await item(c) }),
-    run: (c, s) => placeOrder(c.principal, s.booking.tab.id, { items: [{ itemId: s.item.id, quantity: 1, coursingId: s.mains.id }] }),
+    run: (c, s) =>
+      placeOrder(c.principal, s.booking.tab.id, {
+        items: [{ itemId: s.item.id, quantity: 1, coursingId: s.mains.id }],
+      }),
   }),
   row({
     op: 'updateOrderDispatch',
@@ -352,8 +662,16 @@ const rows: Row<unknown>[] = [
 
   // capacity (slot counters move in the order's own transaction)
   row({ op: 'createCapacitySetting', setup: (c) => place(c), run: (c) => capacitySetting(c) }),
-  row({ op: 'updateCapacitySetting', setup: async (c) => (await place(c), capacitySetting(c)), run: (c, k) => updateCapacitySetting(c.principal, LOCATION, k.id, { orderCapacity: 10, name: 'Busy' }) }),
-  row({ op: 'deleteCapacitySetting', setup: async (c) => (await place(c), capacitySetting(c)), run: (c, k) => deleteCapacitySetting(c.principal, LOCATION, k.id) }),
+  row({
+    op: 'updateCapacitySetting',
+    setup: async (c) => (await place(c), capacitySetting(c)),
+    run: (c, k) => updateCapacitySetting(c.principal, LOCATION, k.id, { orderCapacity: 10, name: 'Busy' }),
+  }),
+  row({
+    op: 'deleteCapacitySetting',
+    setup: async (c) => (await place(c), capacitySetting(c)),
+    run: (c, k) => deleteCapacitySetting(c.principal, LOCATION, k.id),
+  }),
   row({
     op: 'createTabOrder',
     variant: "under a capacity setting: the slot's counter",
@@ -375,15 +693,45 @@ const rows: Row<unknown>[] = [
     run: (c, b) => setPreOrder(c.principal, b.id, { items: [{ name: 'Cake', price: 4500, quantity: 3 }] }),
   }),
   row({ op: 'putExtendedWaitingTime', variant: 'starts one', setup: (c) => place(c), run: (c) => waitingTime(c) }),
-  row({ op: 'putExtendedWaitingTime', variant: 'changes the running one', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => waitingTime(c, 45) }),
-  row({ op: 'deleteExtendedWaitingTime', setup: async (c) => (await place(c), waitingTime(c)), run: (c) => deleteExtendedWaitingTime(c.principal, { locationId: LOCATION }) }),
+  row({
+    op: 'putExtendedWaitingTime',
+    variant: 'changes the running one',
+    setup: async (c) => (await place(c), waitingTime(c)),
+    run: (c) => waitingTime(c, 45),
+  }),
+  row({
+    op: 'deleteExtendedWaitingTime',
+    setup: async (c) => (await place(c), waitingTime(c)),
+    run: (c) => deleteExtendedWaitingTime(c.principal, { locationId: LOCATION }),
+  }),
 
   // the waitlist
   row({ op: 'joinWaitlist', setup: (c) => place(c), run: (c) => waiting(c) }),
-  row({ op: 'offerWaitlistSpot', variant: 'holds the table in its table day', setup: async (c) => ({ p: await place(c), e: await waiting(c) }), run: (c, s) => offerWaitlistSpot(c.principal, s.e.id, { tableIds: [s.p.tableIds[0]!], startTime: '18:00', endTime: '20:00' }) }),
-  row({ op: 'acceptWaitlistOffer', variant: 'the booking, its tab, code and hold with the entry', setup: (c) => offered(c), run: (_c, e) => acceptWaitlistOffer(e.code) }),
-  row({ op: 'declineWaitlistOffer', variant: 'frees the table', setup: (c) => offered(c), run: (_c, e) => declineWaitlistOffer(e.code) }),
-  row({ op: 'leaveWaitlist', variant: 'while offered: frees the table', setup: (c) => offered(c), run: (_c, e) => leaveWaitlist(e.code) }),
+  row({
+    op: 'offerWaitlistSpot',
+    variant: 'holds the table in its table day',
+    setup: async (c) => ({ p: await place(c), e: await waiting(c) }),
+    run: (c, s) =>
+      offerWaitlistSpot(c.principal, s.e.id, { tableIds: [s.p.tableIds[0]!], startTime: '18:00', endTime: '20:00' }),
+  }),
+  row({
+    op: 'acceptWaitlistOffer',
+    variant: 'the booking, its tab, code and hold with the entry',
+    setup: (c) => offered(c),
+    run: (_c, e) => acceptWaitlistOffer(e.code),
+  }),
+  row({
+    op: 'declineWaitlistOffer',
+    variant: 'frees the table',
+    setup: (c) => offered(c),
+    run: (_c, e) => declineWaitlistOffer(e.code),
+  }),
+  row({
+    op: 'leaveWaitlist',
+    variant: 'while offered: frees the table',
+    setup: (c) => offered(c),
+    run: (_c, e) => leaveWaitlist(e.code),
+  }),
   row({
     op: 'getWaitlistByCode',
     variant: 'a lapsed offer is expired by the read: its hold released',
@@ -399,13 +747,36 @@ const rows: Row<unknown>[] = [
   }),
 
   // guests and the menu
-  row({ op: 'createGuest', setup: async () => undefined, run: (c) => createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }) }),
+  row({
+    op: 'createGuest',
+    setup: async () => undefined,
+    run: (c) =>
+      createGuest(c.principal, { name: 'Nils  Nilsson', email: 'nils@example.com', phone: '+46 70 123 45 67' }),
+  }),
   row({ op: 'createCoursing', setup: (c) => place(c), run: (c) => coursing(c) }),
-  row({ op: 'updateCoursing', setup: async (c) => (await place(c), coursing(c)), run: (c, k) => updateCoursing(c.principal, k.id, { title: 'Starters', order: 0 }) }),
+  row({
+    op: 'updateCoursing',
+    setup: async (c) => (await place(c), coursing(c)),
+    run: (c, k) => updateCoursing(c.principal, k.id, { title: 'Starters', order: 0 }),
+  }),
   row({ op: 'createItem', setup: (c) => place(c), run: (c) => item(c) }),
-  row({ op: 'updateItem', variant: 'a new category moves its counters', setup: async (c) => (await place(c), item(c)), run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }) }),
-  row({ op: 'deleteItem', setup: async (c) => (await place(c), item(c)), run: (c, i) => deleteItem(c.principal, i.id) }),
-  row({ op: 'createCustomTag', variant: 'linked to the item', setup: async (c) => (await place(c), item(c)), run: (c, i) => createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Gluten free option' }) }),
+  row({
+    op: 'updateItem',
+    variant: 'a new category moves its counters',
+    setup: async (c) => (await place(c), item(c)),
+    run: (c, i) => updateItem(c.principal, i.id, { price: 19900, categoryHandle: 'specials' }),
+  }),
+  row({
+    op: 'deleteItem',
+    setup: async (c) => (await place(c), item(c)),
+    run: (c, i) => deleteItem(c.principal, i.id),
+  }),
+  row({
+    op: 'createCustomTag',
+    variant: 'linked to the item',
+    setup: async (c) => (await place(c), item(c)),
+    run: (c, i) => createCustomTag(c.principal, { itemId: i.id, categoryHandle: 'diet', key: 'Gluten free option' }),
+  }),
   row({
     op: 'linkCustomTag',
     setup: async (c) => {
@@ -425,42 +796,150 @@ const rows: Row<unknown>[] = [
     run: (c, s) => unlinkCustomTag(c.principal, { itemId: s.i.id, customTagId: s.tag.id }),
   }),
   row({ op: 'createVariantGroup', setup: (c) => place(c), run: (c) => variantGroup(c) }),
-  row({ op: 'updateVariantGroup', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariantGroup(c.principal, String(g.id), { name: 'Two sides', min: 1 }) }),
-  row({ op: 'deleteVariantGroup', variant: 'its linked variant lets go of the item', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariantGroup(c.principal, String(s.group.id)) }),
-  row({ op: 'createVariant', variant: 'linked to an item', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => createVariant(c.principal, String(s.group.id), { name: 'Cola', itemId: s.item.id }) }),
-  row({ op: 'updateVariant', setup: async (c) => (await place(c), variantGroup(c)), run: (c, g) => updateVariant(c.principal, String(g.variants![1]!.id), { price: 700 }) }),
-  row({ op: 'deleteVariant', variant: 'a linked one', setup: (c) => linkedGroup(c), run: (c, s) => deleteVariant(c.principal, s.variantId) }),
-  row({ op: 'linkVariant', setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }), run: (c, s) => linkVariant(c.principal, String(s.group.variants![0]!.id), { itemId: s.item.id }) }),
+  row({
+    op: 'updateVariantGroup',
+    setup: async (c) => (await place(c), variantGroup(c)),
+    run: (c, g) => updateVariantGroup(c.principal, String(g.id), { name: 'Two sides', min: 1 }),
+  }),
+  row({
+    op: 'deleteVariantGroup',
+    variant: 'its linked variant lets go of the item',
+    setup: (c) => linkedGroup(c),
+    run: (c, s) => deleteVariantGroup(c.principal, String(s.group.id)),
+  }),
+  row({
+    op: 'createVariant',
+    variant: 'linked to an item',
+    setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }),
+    run: (c, s) => createVariant(c.principal, String(s.group.id), { name: 'Cola', itemId: s.item.id }),
+  }),
+  row({
+    op: 'updateVariant',
+    setup: async (c) => (await place(c), variantGroup(c)),
+    run: (c, g) => updateVariant(c.principal, String(g.variants![1]!.id), { price: 700 }),
+  }),
+  row({
+    op: 'deleteVariant',
+    variant: 'a linked one',
+    setup: (c) => linkedGroup(c),
+    run: (c, s) => deleteVariant(c.principal, s.variantId),
+  }),
+  row({
+    op: 'linkVariant',
+    setup: async (c) => (await place(c), { group: await variantGroup(c), item: await item(c) }),
+    run: (c, s) => linkVariant(c.principal, String(s.group.variants![0]!.id), { itemId: s.item.id }),
+  }),
   row({ op: 'unlinkVariant', setup: (c) => linkedGroup(c), run: (c, s) => unlinkVariant(c.principal, s.variantId) }),
 
-  row({ op: 'createSchedule', variant: "an item's, with rules", setup: async (c) => (await place(c), item(c)), run: (c, i) => createSchedule(c.principal, { locationId: LOCATION, entityType: 'item', entityId: String(i.id), name: 'Lunch', rules: weekendNights }) }),
-  row({ op: 'updateSchedule', variant: "a location's hours (location.hours.updated too)", setup: (c) => schedule(c, { entityType: 'location_hours', entityId: String(LOCATION) }), run: (c, s) => updateSchedule(c.principal, String(s.id), { priority: 4, isActive: false }) }),
+  row({
+    op: 'createSchedule',
+    variant: "an item's, with rules",
+    setup: async (c) => (await place(c), item(c)),
+    run: (c, i) =>
+      createSchedule(c.principal, {
+        locationId: LOCATION,
+        entityType: 'item',
+        entityId: String(i.id),
+        name: 'Lunch',
+        rules: weekendNights,
+      }),
+  }),
+  row({
+    op: 'updateSchedule',
+    variant: "a location's hours (location.hours.updated too)",
+    setup: (c) => schedule(c, { entityType: 'location_hours', entityId: String(LOCATION) }),
+    run: (c, s) => updateSchedule(c.principal, String(s.id), { priority: 4, isActive: false }),
+  }),
   row({ op: 'deleteSchedule', setup: (c) => schedule(c), run: (c, s) => deleteSchedule(c.principal, String(s.id)) }),
-  row({ op: 'replaceScheduleRules', variant: 'two rules by three: refs added and deleted', setup: (c) => schedule(c), run: (c, s) => replaceScheduleRules(c.principal, String(s.id), { rules: weekendNights }) }),
-  row({ op: 'addScheduleRule', setup: (c) => schedule(c), run: (c, s) => addScheduleRule(c.principal, String(s.id), { ruleType: 'date_range', startDate: '2030-06-01', endDate: '2030-08-31', startTime: '09:00', endTime: '15:00' }) }),
-  row({ op: 'updateScheduleRule', setup: (c) => schedule(c), run: (c, s) => updateScheduleRule(c.principal, String(s.rules[0]!.id), { endTime: '15:00', isAvailable: false }) }),
-  row({ op: 'deleteScheduleRule', setup: (c) => schedule(c), run: (c, s) => deleteScheduleRule(c.principal, String(s.rules[1]!.id)) }),
+  row({
+    op: 'replaceScheduleRules',
+    variant: 'two rules by three: refs added and deleted',
+    setup: (c) => schedule(c),
+    run: (c, s) => replaceScheduleRules(c.principal, String(s.id), { rules: weekendNights }),
+  }),
+  row({
+    op: 'addScheduleRule',
+    setup: (c) => schedule(c),
+    run: (c, s) =>
+      addScheduleRule(c.principal, String(s.id), {
+        ruleType: 'date_range',
+        startDate: '2030-06-01',
+        endDate: '2030-08-31',
+        startTime: '09:00',
+        endTime: '15:00',
+      }),
+  }),
+  row({
+    op: 'updateScheduleRule',
+    setup: (c) => schedule(c),
+    run: (c, s) => updateScheduleRule(c.principal, String(s.rules[0]!.id), { endTime: '15:00', isAvailable: false }),
+  }),
+  row({
+    op: 'deleteScheduleRule',
+    setup: (c) => schedule(c),
+    run: (c, s) => deleteScheduleRule(c.principal, String(s.rules[1]!.id)),
+  }),
 
   // setup
-  row({ op: 'createLocation', setup: async () => undefined, run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }) }),
-  row({ op: 'updateLocation', variant: 'with new hours (two events)', setup: (c) => place(c), run: (c) => updateLocation(c.principal, LOCATION, { name: 'Renamed', operatingHours: { monday: [{ open: '11:00', close: '14:00' }] } }) }),
+  row({
+    op: 'createLocation',
+    setup: async () => undefined,
+    run: (c) => createLocation(c.principal, { name: 'New bistro', timezone: 'Europe/Stockholm', operatingHours: {} }),
+  }),
+  row({
+    op: 'updateLocation',
+    variant: 'with new hours (two events)',
+    setup: (c) => place(c),
+    run: (c) =>
+      updateLocation(c.principal, LOCATION, {
+        name: 'Renamed',
+        operatingHours: { monday: [{ open: '11:00', close: '14:00' }] },
+      }),
+  }),
   row({
     op: 'deleteLocation',
-    setup: (c) => createLocation(c.principal, { name: 'Empty bistro', timezone: 'Europe/Stockholm', operatingHours: {} }, LOCATION),
+    setup: (c) =>
+      createLocation(c.principal, { name: 'Empty bistro', timezone: 'Europe/Stockholm', operatingHours: {} }, LOCATION),
     run: (c) => deleteLocation(c.principal, LOCATION),
   }),
-  row({ op: 'createTable', variant: 'combinable with another', setup: (c) => place(c), run: (c, p) => createTable(c.principal, LOCATION, { name: 'C9', minCapacity: 2, maxCapacity: 4, combinableWith: [p.tableIds[0]!] }) }),
-  row({ op: 'updateTable', variant: 'renamed and combined', setup: (c) => place(c), run: (c, p) => updateTable(c.principal, LOCATION, p.tableIds[0]!, { name: 'Window', combinableWith: [p.tableIds[1]!] }) }),
+  row({
+    op: 'createTable',
+    variant: 'combinable with another',
+    setup: (c) => place(c),
+    run: (c, p) =>
+      createTable(c.principal, LOCATION, {
+        name: 'C9',
+        minCapacity: 2,
+        maxCapacity: 4,
+        combinableWith: [p.tableIds[0]!],
+      }),
+  }),
+  row({
+    op: 'updateTable',
+    variant: 'renamed and combined',
+    setup: (c) => place(c),
+    run: (c, p) =>
+      updateTable(c.principal, LOCATION, p.tableIds[0]!, { name: 'Window', combinableWith: [p.tableIds[1]!] }),
+  }),
   row({
     op: 'deleteTable',
     variant: 'its partner drops it',
     setup: async (c) => {
       const p = await place(c);
-      return createTable(c.principal, LOCATION, { name: 'C9', minCapacity: 2, maxCapacity: 4, combinableWith: [p.tableIds[0]!] });
+      return createTable(c.principal, LOCATION, {
+        name: 'C9',
+        minCapacity: 2,
+        maxCapacity: 4,
+        combinableWith: [p.tableIds[0]!],
+      });
     },
     run: (c, t) => deleteTable(c.principal, LOCATION, t.id),
   }),
-  row({ op: 'createBookingGroup', setup: (c) => place(c), run: (c, p) => createBookingGroup(c.principal, LOCATION, { name: 'Terrace', tableIds: [p.tableIds[0]!] }) }),
+  row({
+    op: 'createBookingGroup',
+    setup: (c) => place(c),
+    run: (c, p) => createBookingGroup(c.principal, LOCATION, { name: 'Terrace', tableIds: [p.tableIds[0]!] }),
+  }),
   row({
     op: 'updateBookingGroup',
     setup: async (c) => {
@@ -471,22 +950,43 @@ const rows: Row<unknown>[] = [
   }),
   row({
     op: 'deleteBookingGroup',
-    setup: async (c) => createBookingGroup(c.principal, LOCATION, { name: 'Terrace', tableIds: [(await place(c)).tableIds[0]!] }),
+    setup: async (c) =>
+      createBookingGroup(c.principal, LOCATION, { name: 'Terrace', tableIds: [(await place(c)).tableIds[0]!] }),
     run: (c, g) => deleteBookingGroup(c.principal, LOCATION, g.id),
   }),
 
   // webhooks
   row({ op: 'createWebhookSubscription', setup: async () => undefined, run: (c) => subscription(c) }),
-  row({ op: 'updateWebhookSubscription', setup: (c) => subscription(c), run: (c, s) => updateSubscription(c.principal, s.id, { events: ['booking.created'], active: false }) }),
-  row({ op: 'deleteWebhookSubscription', setup: (c) => subscription(c), run: (c, s) => deleteSubscription(c.principal, s.id) }),
-  row({ op: 'rotateWebhookSecret', setup: (c) => subscription(c), run: (c, s) => rotateSubscriptionSecret(c.principal, s.id) }),
-  row({ op: 'testWebhookSubscription', setup: (c) => subscription(c), run: (c, s) => sendTestEvent(c.principal, s.id) }),
+  row({
+    op: 'updateWebhookSubscription',
+    setup: (c) => subscription(c),
+    run: (c, s) => updateSubscription(c.principal, s.id, { events: ['booking.created'], active: false }),
+  }),
+  row({
+    op: 'deleteWebhookSubscription',
+    setup: (c) => subscription(c),
+    run: (c, s) => deleteSubscription(c.principal, s.id),
+  }),
+  row({
+    op: 'rotateWebhookSecret',
+    setup: (c) => subscription(c),
+    run: (c, s) => rotateSubscriptionSecret(c.principal, s.id),
+  }),
+  row({
+    op: 'testWebhookSubscription',
+    setup: (c) => subscription(c),
+    run: (c, s) => sendTestEvent(c.principal, s.id),
+  }),
   row({
     op: 'retryWebhookDelivery',
     setup: async (c) => {
       const s = await subscription(c);
       const event = newEvent(c.companyId, 'coursing.created', randomUUID(), { title: 'Starters' });
-      const d = { ...newDelivery(s.id, event.payload, new Date().toISOString()), status: 'failed' as const, attempts: 3 };
+      const d = {
+        ...newDelivery(s.id, event.payload, new Date().toISOString()),
+        status: 'failed' as const,
+        attempts: 3,
+      };
       await deliveries.create(c.companyId, d);
       return d;
     },
@@ -494,7 +994,18 @@ const rows: Row<unknown>[] = [
   }),
 
   // tabs, purchases, reviews (the seated booking's bill: 2 × 9.00 + 29.00 = 47.00)
-  row({ op: 'createTabPurchase', variant: 'pays part of the bill: the purchase, its reference, the tab, the day totals', setup: (c) => seated(c), run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { amount: 2000, paymentProvider: 'card', tip: 300, providerReference: 'pi_crash' }) }),
+  row({
+    op: 'createTabPurchase',
+    variant: 'pays part of the bill: the purchase, its reference, the tab, the day totals',
+    setup: (c) => seated(c),
+    run: (c, s) =>
+      createPurchase(c.principal, s.booking.tab.id, {
+        amount: 2000,
+        paymentProvider: 'card',
+        tip: 300,
+        providerReference: 'pi_crash',
+      }),
+  }),
   row({
     op: 'createTabPurchase',
     variant: 'pays the rest by items: the tab closes, its table is released, the booking records it',
@@ -503,20 +1014,69 @@ const rows: Row<unknown>[] = [
       await createPurchase(c.principal, s.booking.tab.id, { amount: 900, paymentProvider: 'card' });
       return s;
     },
-    run: (c, s) => createPurchase(c.principal, s.booking.tab.id, { items: [{ name: 'Soup', unitPrice: 900, quantity: 1, vatRate: 12 }, { name: 'Steak', unitPrice: 2900, quantity: 1, vatRate: 12 }], paymentProvider: 'swish' }),
+    run: (c, s) =>
+      createPurchase(c.principal, s.booking.tab.id, {
+        items: [
+          { name: 'Soup', unitPrice: 900, quantity: 1, vatRate: 12 },
+          { name: 'Steak', unitPrice: 2900, quantity: 1, vatRate: 12 },
+        ],
+        paymentProvider: 'swish',
+      }),
   }),
-  row({ op: 'createTabPurchase', variant: "pays a booking's deposit on its pre-arrival tab", setup: async (c) => booking(c, await place(c), { depositAmountCents: 5000 }), run: (c, b) => createPurchase(c.principal, b.tab.id, { amount: 5000, paymentProvider: 'card' }) }),
-  row({ op: 'markPurchasePickedUp', setup: async (c) => createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }), run: (c, p) => markPickedUp(c.principal, p.id) }),
-  row({ op: 'addTabAnonymousMember', setup: (c) => seated(c), run: (c, s) => addAnonymousMember(c.principal, s.booking.tab.id) }),
-  row({ op: 'closeAllTabs', variant: "a seated booking's tab: closed, its table released", setup: (c) => seated(c), run: (c) => closeAllTabs(c.principal, undefined) }),
-  row({ op: 'createReview', setup: async (c) => createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }), run: (c, p) => createReview(c.principal, { purchaseIntentId: p.id, rating: 4, reviewTags: ['quick'] }) }),
+  row({
+    op: 'createTabPurchase',
+    variant: "pays a booking's deposit on its pre-arrival tab",
+    setup: async (c) => booking(c, await place(c), { depositAmountCents: 5000 }),
+    run: (c, b) => createPurchase(c.principal, b.tab.id, { amount: 5000, paymentProvider: 'card' }),
+  }),
+  row({
+    op: 'markPurchasePickedUp',
+    setup: async (c) =>
+      createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }),
+    run: (c, p) => markPickedUp(c.principal, p.id),
+  }),
+  row({
+    op: 'addTabAnonymousMember',
+    setup: (c) => seated(c),
+    run: (c, s) => addAnonymousMember(c.principal, s.booking.tab.id),
+  }),
+  row({
+    op: 'closeAllTabs',
+    variant: "a seated booking's tab: closed, its table released",
+    setup: (c) => seated(c),
+    run: (c) => closeAllTabs(c.principal, undefined),
+  }),
+  row({
+    op: 'createReview',
+    setup: async (c) =>
+      createPurchase(c.principal, (await seated(c)).booking.tab.id, { amount: 900, paymentProvider: 'card' }),
+    run: (c, p) => createReview(c.principal, { purchaseIntentId: p.id, rating: 4, reviewTags: ['quick'] }),
+  }),
   // alerts and printing
   row({ op: 'acknowledgeAlert', setup: (c) => alertOf(c), run: (c, a) => acknowledgeAlert(c.principal, a.id) }),
-  row({ op: 'resolveAlert', variant: 'an acknowledged one', setup: async (c) => acknowledgeAlert(c.principal, (await alertOf(c)).id), run: (c, a) => resolveAlert(c.principal, a.id) }),
+  row({
+    op: 'resolveAlert',
+    variant: 'an acknowledged one',
+    setup: async (c) => acknowledgeAlert(c.principal, (await alertOf(c)).id),
+    run: (c, a) => resolveAlert(c.principal, a.id),
+  }),
   row({ op: 'createPrinterGroup', setup: (c) => place(c), run: (c) => printerGroup(c) }),
-  row({ op: 'updatePrinterGroup', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => updatePrinterGroup(c.principal, g.id, { name: 'Kitchen pass', width: 48 }) }),
-  row({ op: 'deletePrinterGroup', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => deletePrinterGroup(c.principal, g.id) }),
-  row({ op: 'putTerminal', variant: 'creates one naming a group', setup: async (c) => (await place(c), printerGroup(c)), run: (c, g) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: g.id }) }),
+  row({
+    op: 'updatePrinterGroup',
+    setup: async (c) => (await place(c), printerGroup(c)),
+    run: (c, g) => updatePrinterGroup(c.principal, g.id, { name: 'Kitchen pass', width: 48 }),
+  }),
+  row({
+    op: 'deletePrinterGroup',
+    setup: async (c) => (await place(c), printerGroup(c)),
+    run: (c, g) => deletePrinterGroup(c.principal, g.id),
+  }),
+  row({
+    op: 'putTerminal',
+    variant: 'creates one naming a group',
+    setup: async (c) => (await place(c), printerGroup(c)),
+    run: (c, g) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 1', printerGroupId: g.id }),
+  }),
   row({
     op: 'putTerminal',
     variant: 'replaces one, moving it to another group',
@@ -528,14 +1088,56 @@ const rows: Row<unknown>[] = [
     },
     run: (c, g) => putTerminal(c.principal, TERMINAL, { locationId: LOCATION, name: 'Bar 2', printerGroupId: g.id }),
   }),
-  row({ op: 'deleteTerminal', setup: async (c) => (await place(c), terminalOf(c)), run: (c, t) => deleteTerminal(c.principal, t.id) }),
-  row({ op: 'terminalPreCheck', setup: async (c) => ({ tabId: (await seated(c)).booking.tab.id, t: await terminalOf(c) }), run: (c, s) => preCheckOf(c, s.t.id, s.tabId) }),
-  row({ op: 'reportPrintJob', variant: 'printed', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'printed' }) }),
-  row({ op: 'reportPrintJob', variant: 'failed: raises an alert', setup: (c) => queuedJob(c), run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'failed', error: 'Out of paper' }) }),
-  row({ op: 'patchReportEmails', variant: 'the first list', setup: (c) => place(c), run: (c) => patchReportEmails(c.principal, LOCATION, { emails: ['books@example.com', 'Books@example.com', 'chef@example.com'] }) }),
-  row({ op: 'patchReportEmails', variant: 'replaces the list', setup: async (c) => (await place(c), patchReportEmails(c.principal, LOCATION, { emails: ['books@example.com'] })), run: (c) => patchReportEmails(c.principal, LOCATION, { emails: ['chef@example.com'] }) }),
-  row({ op: 'putExportSettings', variant: 'creates', setup: (c) => place(c), run: (c) => putExportSettings(c.principal, exportSettingsBody) }),
-  row({ op: 'putExportSettings', variant: 'replaces', setup: async (c) => (await place(c), putExportSettings(c.principal, exportSettingsBody)), run: (c) => putExportSettings(c.principal, { ...exportSettingsBody, exportType: 'gbat10', splitByCostCenter: true }) }),
+  row({
+    op: 'deleteTerminal',
+    setup: async (c) => (await place(c), terminalOf(c)),
+    run: (c, t) => deleteTerminal(c.principal, t.id),
+  }),
+  row({
+    op: 'terminalPreCheck',
+    setup: async (c) => ({ tabId: (await seated(c)).booking.tab.id, t: await terminalOf(c) }),
+    run: (c, s) => preCheckOf(c, s.t.id, s.tabId),
+  }),
+  row({
+    op: 'reportPrintJob',
+    variant: 'printed',
+    setup: (c) => queuedJob(c),
+    run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'printed' }),
+  }),
+  row({
+    op: 'reportPrintJob',
+    variant: 'failed: raises an alert',
+    setup: (c) => queuedJob(c),
+    run: (c, j) => reportPrintJob(c.principal, j.printerGroupId, j.id, { status: 'failed', error: 'Out of paper' }),
+  }),
+  row({
+    op: 'patchReportEmails',
+    variant: 'the first list',
+    setup: (c) => place(c),
+    run: (c) =>
+      patchReportEmails(c.principal, LOCATION, {
+        emails: ['books@example.com', 'Books@example.com', 'chef@example.com'],
+      }),
+  }),
+  row({
+    op: 'patchReportEmails',
+    variant: 'replaces the list',
+    setup: async (c) => (await place(c), patchReportEmails(c.principal, LOCATION, { emails: ['books@example.com'] })),
+    run: (c) => patchReportEmails(c.principal, LOCATION, { emails: ['chef@example.com'] }),
+  }),
+  row({
+    op: 'putExportSettings',
+    variant: 'creates',
+    setup: (c) => place(c),
+    run: (c) => putExportSettings(c.principal, exportSettingsBody),
+  }),
+  row({
+    op: 'putExportSettings',
+    variant: 'replaces',
+    setup: async (c) => (await place(c), putExportSettings(c.principal, exportSettingsBody)),
+    run: (c) =>
+      putExportSettings(c.principal, { ...exportSettingsBody, exportType: 'gbat10', splitByCostCenter: true }),
+  }),
 ];
 
 /** Runs the row's setup in a new company; answers the company and what the setup made. */
@@ -584,7 +1186,9 @@ const name = (r: Row<unknown>) => (r.variant ? `${r.op} (${r.variant})` : r.op);
 describe('every write operation of the route table has a row', () => {
   it('POST, PUT, PATCH and DELETE, the GET that stores default settings and the one that expires a lapsed waitlist offer', () => {
     const writing = routes.filter((r) => r.method !== 'GET').map((r) => r.operationId as string);
-    expect([...new Set(rows.map((r) => r.op))].sort()).toEqual([...writing, 'getBookingSettings', 'getWaitlistByCode'].sort());
+    expect([...new Set(rows.map((r) => r.op))].sort()).toEqual(
+      [...writing, 'getBookingSettings', 'getWaitlistByCode'].sort(),
+    );
   });
 });
 
@@ -622,7 +1226,10 @@ describe('the harness sees a doubled write', () => {
     const start = await stateOf(b.c);
     const run = await crash.under({ kind: 'loseAnswer', newToken: true }, () => r.run(b.c, b.s));
     expect(run.writes.at(-1)!.tokens[1]).not.toBe(run.writes.at(-1)!.tokens[0]);
-    const same = run.error === undefined && JSON.stringify(changeShape(start, await stateOf(b.c))) === JSON.stringify(change) && JSON.stringify(answerShape(run.result)) === JSON.stringify(answerShape(clean.result));
+    const same =
+      run.error === undefined &&
+      JSON.stringify(changeShape(start, await stateOf(b.c))) === JSON.stringify(change) &&
+      JSON.stringify(answerShape(run.result)) === JSON.stringify(answerShape(clean.result));
     expect(same, String(run.error ?? 'no error')).toBe(false);
   });
 });
@@ -630,7 +1237,8 @@ describe('the harness sees a doubled write', () => {
 describe('what mode B leaves outside a company', () => {
   it('a lost answer of an id reservation skips the block it reserved: a gap in the ids, which ids may have', async () => {
     // A kind no other file reserves, so the counter moves only here.
-    const counter = () => snapshot([{ pk: 'SEQ', sk: 'variant' }]).then((items) => Number([...items.values()][0]?.v ?? 0));
+    const counter = () =>
+      snapshot([{ pk: 'SEQ', sk: 'variant' }]).then((items) => Number([...items.values()][0]?.v ?? 0));
     releaseIdBlocks();
     const start = await counter();
     const run = await crash.under({ kind: 'loseAnswer' }, () => nextId('variant'));
@@ -778,7 +1386,8 @@ describe('the fingerprint misses nothing', () => {
   it("every item of the file's companies in the table is one whose key the client recorded", async () => {
     const companies = new Set(crash.companies());
     const recorded = new Set(crash.companies().flatMap((id) => crash.keysOf(id).map((k) => `${k.pk}\u0000${k.sk}`)));
-    const mine = (i: Record<string, unknown>) => companies.has(Number(i.companyId)) || companies.has(Number(/^C#(\d+)/.exec(String(i.pk))?.[1]));
+    const mine = (i: Record<string, unknown>) =>
+      companies.has(Number(i.companyId)) || companies.has(Number(/^C#(\d+)/.exec(String(i.pk))?.[1]));
     const found: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {

@@ -9,7 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
 import { companyKey, defineEntity } from '../../shared/data/entity';
-import { counterStep, decodeCursor, encodeCursor, itemKey, queryAll, queryUntil, readLog, TooMany } from '../../shared/data/paging';
+import {
+  counterStep,
+  decodeCursor,
+  encodeCursor,
+  itemKey,
+  queryAll,
+  queryUntil,
+  readLog,
+  TooMany,
+} from '../../shared/data/paging';
 import { atVersion, transact, updateStep, writeAlone } from '../../shared/data/transact';
 import { AppError } from '../../shared/errors';
 
@@ -30,7 +39,10 @@ const widgets = defineEntity({
   key: (companyId: number, id: string) => companyKey(companyId, `WIDGET#${id}`),
   keyOf: (companyId, w: Widget) => [companyId, w.id] as const,
   fields: ['id', 'name', 'rank', 'version'],
-  indexes: (companyId, w) => ({ gsi1pk: `C#${companyId}#WIDGETS`, gsi1sk: `${String(w.rank).padStart(4, '0')}#${w.id}` }),
+  indexes: (companyId, w) => ({
+    gsi1pk: `C#${companyId}#WIDGETS`,
+    gsi1sk: `${String(w.rank).padStart(4, '0')}#${w.id}`,
+  }),
 });
 const gadgets = defineEntity({
   name: 'TEST_GADGET',
@@ -70,8 +82,18 @@ describe('entity reads', () => {
     const companyId = newCompany();
     const w = widget(3);
     await transact([widgets.newItemStep(companyId, w)]);
-    const raw = await db().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: widgets.key(companyId, w.id) }));
-    expect(raw.Item).toEqual({ ...w, pk: `C#${companyId}`, sk: `WIDGET#${w.id}`, gsi1pk: `C#${companyId}#WIDGETS`, gsi1sk: `0003#${w.id}`, entity: 'TEST_WIDGET', companyId });
+    const raw = await db().send(
+      new GetCommand({ TableName: process.env.TABLE_NAME, Key: widgets.key(companyId, w.id) }),
+    );
+    expect(raw.Item).toEqual({
+      ...w,
+      pk: `C#${companyId}`,
+      sk: `WIDGET#${w.id}`,
+      gsi1pk: `C#${companyId}#WIDGETS`,
+      gsi1sk: `0003#${w.id}`,
+      entity: 'TEST_WIDGET',
+      companyId,
+    });
     expect(await widgets.get(companyId, w.id)).toEqual(w);
     expect(await widgets.get(companyId + 1, w.id)).toBeUndefined();
   });
@@ -95,7 +117,14 @@ describe('entity reads', () => {
     const companyId = newCompany();
     const [a, b, c] = [widget(1), widget(2), widget(3)];
     await addWidgets(companyId, [a, b, c]);
-    const { result, calls } = await countingCalls(() => widgets.getMany([[companyId, c.id], [companyId, randomUUID()], [companyId, a.id], [companyId, c.id]]));
+    const { result, calls } = await countingCalls(() =>
+      widgets.getMany([
+        [companyId, c.id],
+        [companyId, randomUUID()],
+        [companyId, a.id],
+        [companyId, c.id],
+      ]),
+    );
     expect(result.map((w) => w.id)).toEqual([c.id, a.id, c.id]);
     expect(calls).toEqual([BatchGetCommand.name]);
   });
@@ -109,7 +138,10 @@ describe('entity reads', () => {
       readTogether({
         widget: widgets.read(companyId, w.id),
         missing: widgets.read(companyId, randomUUID()),
-        gadgets: gadgets.readMany([[companyId, 5], [companyId, 6]]),
+        gadgets: gadgets.readMany([
+          [companyId, 5],
+          [companyId, 6],
+        ]),
         raw: readItems([counter(companyId)]),
       }),
     );
@@ -135,7 +167,9 @@ describe('entity reads', () => {
     await transact(ids.slice(0, 50).map((id) => gadgets.newItemStep(companyId, { id, label: `g${id}` })));
     await transact(ids.slice(50, 100).map((id) => gadgets.newItemStep(companyId, { id, label: `g${id}` })));
     await transact(ids.slice(100).map((id) => gadgets.newItemStep(companyId, { id, label: `g${id}` })));
-    const { result, calls } = await countingCalls(() => gadgets.getMany(ids.map((id) => [companyId, id] as [number, number])));
+    const { result, calls } = await countingCalls(() =>
+      gadgets.getMany(ids.map((id) => [companyId, id] as [number, number])),
+    );
     expect(result.map((g) => g.id)).toEqual(ids);
     expect(calls).toEqual([BatchGetCommand.name, BatchGetCommand.name]);
   });
@@ -146,8 +180,13 @@ describe('entity write steps', () => {
     const companyId = newCompany();
     const w = widget(1);
     await transact([widgets.newItemStep(companyId, w)]);
-    await expect(transact([widgets.newItemStep(companyId, { ...w, name: 'again' })])).rejects.toMatchObject({ code: 'CONFLICT', message: 'The widget already exists' });
-    await expect(transact([widgets.newItemStep(companyId, w, () => new AppError('CONFLICT', 'taken'))])).rejects.toMatchObject({ message: 'taken' });
+    await expect(transact([widgets.newItemStep(companyId, { ...w, name: 'again' })])).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'The widget already exists',
+    });
+    await expect(
+      transact([widgets.newItemStep(companyId, w, () => new AppError('CONFLICT', 'taken'))]),
+    ).rejects.toMatchObject({ message: 'taken' });
     expect((await widgets.get(companyId, w.id))?.name).toBe('w1');
   });
 
@@ -157,19 +196,29 @@ describe('entity write steps', () => {
     await transact([widgets.newItemStep(companyId, w)]);
     const next = { ...w, name: 'renamed', version: 2 };
     await transact([widgets.versionedPutStep(companyId, next, 1)]);
-    const stale = transact([gadgets.newItemStep(companyId, { id: 1, label: 'side effect' }), widgets.versionedPutStep(companyId, { ...w, name: 'stale', version: 2 }, 1)]);
-    await expect(stale).rejects.toMatchObject({ code: 'CONFLICT', message: 'The widget was changed by another request; read it again and retry' });
+    const stale = transact([
+      gadgets.newItemStep(companyId, { id: 1, label: 'side effect' }),
+      widgets.versionedPutStep(companyId, { ...w, name: 'stale', version: 2 }, 1),
+    ]);
+    await expect(stale).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'The widget was changed by another request; read it again and retry',
+    });
     expect(await gadgets.get(companyId, 1)).toBeUndefined();
     await expect(transact([widgets.versionedDeleteStep(companyId, w)])).rejects.toMatchObject({ code: 'CONFLICT' });
     await transact([widgets.versionedDeleteStep(companyId, next)]);
     expect(await widgets.get(companyId, w.id)).toBeUndefined();
     // A put at a version of an item that no longer exists is refused too.
-    await expect(transact([widgets.versionedPutStep(companyId, { ...next, version: 3 }, 2)])).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(transact([widgets.versionedPutStep(companyId, { ...next, version: 3 }, 2)])).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 
   it('existsStep holds only while the item exists, else 404 naming the entity', async () => {
     const companyId = newCompany();
-    await expect(transact([widgets.existsStep([companyId, 'nope']), gadgets.newItemStep(companyId, { id: 2, label: 'x' })])).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Widget not found' });
+    await expect(
+      transact([widgets.existsStep([companyId, 'nope']), gadgets.newItemStep(companyId, { id: 2, label: 'x' })]),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Widget not found' });
     expect(await gadgets.get(companyId, 2)).toBeUndefined();
     await transact([gadgets.newItemStep(companyId, { id: 3, label: 'y' })]);
     await transact([gadgets.existsStep([companyId, 3]), widgets.newItemStep(companyId, widget(1))]);
@@ -185,12 +234,18 @@ describe('entity write steps', () => {
     expect(again.written).toBe(false);
     expect(again.written === false && widgets.from(again.current!)).toEqual(w);
 
-    const rename = (name: string, from: number) => updateStep(widgets.key(companyId, w.id), { name, version: from + 1 }, { condition: atVersion(from) });
+    const rename = (name: string, from: number) =>
+      updateStep(widgets.key(companyId, w.id), { name, version: from + 1 }, { condition: atVersion(from) });
     expect(await writeAlone(rename('renamed', 1))).toEqual({ written: true });
-    expect(await writeAlone(rename('stale', 1))).toMatchObject({ written: false, current: { name: 'renamed', version: 2 } });
+    expect(await writeAlone(rename('stale', 1))).toMatchObject({
+      written: false,
+      current: { name: 'renamed', version: 2 },
+    });
     expect(await widgets.get(companyId, w.id)).toEqual({ ...w, name: 'renamed', version: 2 });
     // An update whose condition needs the item answers false, without an item, when there is none.
-    expect(await writeAlone(updateStep(widgets.key(companyId, 'nope'), { name: 'x' }, { condition: atVersion(1) }))).toEqual({ written: false, current: undefined });
+    expect(
+      await writeAlone(updateStep(widgets.key(companyId, 'nope'), { name: 'x' }, { condition: atVersion(1) })),
+    ).toEqual({ written: false, current: undefined });
     expect(await widgets.get(companyId, 'nope')).toBeUndefined();
   });
 });
@@ -212,12 +267,21 @@ describe('pages and queries', () => {
     expect(third.pagination.nextCursor).toBeNull();
     // A cursor of another company's list is refused, never followed.
     const other = { ...collection, partition: `C#${companyId + 1}#WIDGETS`, counter: counter(companyId + 1) };
-    await expect(widgets.list(other, { page: 1, limit: 3, cursor: first.pagination.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      widgets.list(other, { page: 1, limit: 3, cursor: first.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('a cursor may carry how many items the pages before it listed (lists whose pages are not all full)', () => {
-    const span = { index: 'gsi1' as const, partition: 'C#1#WIDGETS', range: { op: 'begins_with' as const, value: '00' } };
-    const key = itemKey({ pk: 'C#1', sk: 'WIDGET#a', gsi1pk: 'C#1#WIDGETS', gsi1sk: '0003#a', name: 'not a key' }, 'gsi1');
+    const span = {
+      index: 'gsi1' as const,
+      partition: 'C#1#WIDGETS',
+      range: { op: 'begins_with' as const, value: '00' },
+    };
+    const key = itemKey(
+      { pk: 'C#1', sk: 'WIDGET#a', gsi1pk: 'C#1#WIDGETS', gsi1sk: '0003#a', name: 'not a key' },
+      'gsi1',
+    );
     expect(key).toEqual({ pk: 'C#1', sk: 'WIDGET#a', gsi1pk: 'C#1#WIDGETS', gsi1sk: '0003#a' });
     expect(decodeCursor(encodeCursor(3, key, 17), span)).toEqual({ page: 3, key, listed: 17 });
     expect(decodeCursor(encodeCursor(3, key), span)).toEqual({ page: 3, key });
@@ -236,16 +300,33 @@ describe('pages and queries', () => {
     expect(calls).toEqual([QueryCommand.name]);
     const rest = await queryUntil(span, 10, result.lastKey);
     expect(rest.items.map((i) => i.rank)).toEqual([5, 6]);
-    expect((await queryAll({ ...span, range: { op: 'between', low: '0002', high: '0004~' } })).map((i) => i.rank)).toEqual([2, 3, 4]);
+    expect(
+      (await queryAll({ ...span, range: { op: 'between', low: '0002', high: '0004~' } })).map((i) => i.rank),
+    ).toEqual([2, 3, 4]);
     expect((await queryAll({ ...span, range: { op: 'begins_with', value: '0005' } })).map((i) => i.rank)).toEqual([5]);
-    expect((await queryAll({ ...span, newestFirst: true, filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'odd' } } })).map((i) => i.rank)).toEqual([6, 4, 2]);
+    expect(
+      (
+        await queryAll({
+          ...span,
+          newestFirst: true,
+          filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'odd' } },
+        })
+      ).map((i) => i.rank),
+    ).toEqual([6, 4, 2]);
   });
 
   it('bounds every read: a filter that drops items still counts them, a log page stays short with a cursor, a whole read refuses more than its bound, a deep page is 400', async () => {
     const companyId = newCompany();
     // 30 widgets, of which only the last matches the filter.
-    await addWidgets(companyId, Array.from({ length: 30 }, (_, i) => widget(i + 1, i === 29 ? 'match' : 'other')));
-    const span = { index: 'gsi1' as const, partition: `C#${companyId}#WIDGETS`, filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'match' } } };
+    await addWidgets(
+      companyId,
+      Array.from({ length: 30 }, (_, i) => widget(i + 1, i === 29 ? 'match' : 'other')),
+    );
+    const span = {
+      index: 'gsi1' as const,
+      partition: `C#${companyId}#WIDGETS`,
+      filter: { expression: '#n = :n', names: { '#n': 'name' }, values: { ':n': 'match' } },
+    };
 
     const { calls, result } = await countingCalls(() => queryUntil(span, 10));
     expect(result.items).toEqual([]);
@@ -265,12 +346,20 @@ describe('pages and queries', () => {
     expect(reads).toBe(5);
 
     await expect(queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 20)).rejects.toBeInstanceOf(TooMany);
-    await expect(queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 20)).rejects.toMatchObject({ status: 422 });
+    await expect(queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 20)).rejects.toMatchObject({
+      status: 422,
+    });
     expect(await queryAll({ index: 'gsi1', partition: `C#${companyId}#WIDGETS` }, 30)).toHaveLength(30);
 
     const collection = { index: 'gsi1' as const, partition: `C#${companyId}#WIDGETS`, counter: counter(companyId) };
-    await expect(widgets.list(collection, { page: 11, limit: 100 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/page' }] });
-    await expect(readLog(span, { page: 1001, limit: 1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/page' }] });
+    await expect(widgets.list(collection, { page: 11, limit: 100 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: '/page' }],
+    });
+    await expect(readLog(span, { page: 1001, limit: 1 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: '/page' }],
+    });
     expect((await widgets.list(collection, { page: 10, limit: 100 })).items).toEqual([]);
   });
 });

@@ -11,13 +11,17 @@ const ids = idBlock(import.meta.url);
 const scope: IdempotencyScope = { companyId: ids.next(), subject: 'key:idemtest0001' };
 const anonymous: IdempotencyScope = { companyId: null, subject: 'anon' };
 const now = Date.now();
-const claimAt = (key: string, nowMs: number, owner = randomUUID(), fingerprint = 'f1', s = scope) => idempotencyRecords.claim(s, key, { fingerprint, owner, nowMs, leaseMs: 60_000 });
+const claimAt = (key: string, nowMs: number, owner = randomUUID(), fingerprint = 'f1', s = scope) =>
+  idempotencyRecords.claim(s, key, { fingerprint, owner, nowMs, leaseMs: 60_000 });
 
 describe('idempotency records', () => {
   it('lets one claim hold a key, and answers the holder to the next', async () => {
     const key = randomUUID();
     expect(await claimAt(key, now)).toEqual({ claimed: true });
-    expect(await claimAt(key, now + 1000, randomUUID(), 'f2')).toEqual({ claimed: false, record: { status: 'running', fingerprint: 'f1', leaseUntil: now + 60_000, owner: expect.any(String) } });
+    expect(await claimAt(key, now + 1000, randomUUID(), 'f2')).toEqual({
+      claimed: false,
+      record: { status: 'running', fingerprint: 'f1', leaseUntil: now + 60_000, owner: expect.any(String) },
+    });
   });
 
   it('replays a completed answer, completed only by the owner of the claim', async () => {
@@ -26,7 +30,10 @@ describe('idempotency records', () => {
     await claimAt(key, now, owner);
     await idempotencyRecords.complete(scope, key, randomUUID(), { statusCode: 200, body: 'not mine' });
     await idempotencyRecords.complete(scope, key, owner, { statusCode: 200, body: '{"status":"success"}' });
-    expect(await claimAt(key, now + 1000)).toEqual({ claimed: false, record: { status: 'done', fingerprint: 'f1', response: { statusCode: 200, body: '{"status":"success"}' } } });
+    expect(await claimAt(key, now + 1000)).toEqual({
+      claimed: false,
+      record: { status: 'done', fingerprint: 'f1', response: { statusCode: 200, body: '{"status":"success"}' } },
+    });
     // A done record is never given up by a release.
     await idempotencyRecords.release(scope, key, owner);
     expect((await claimAt(key, now + 2000)).claimed).toBe(false);
@@ -41,7 +48,10 @@ describe('idempotency records', () => {
     expect(await claimAt(key, now + 61_000, taker)).toEqual({ claimed: true });
     await idempotencyRecords.complete(scope, key, old, { statusCode: 200, body: 'late' });
     await idempotencyRecords.complete(scope, key, taker, { statusCode: 200, body: 'taker' });
-    expect(await claimAt(key, now + 62_000)).toMatchObject({ claimed: false, record: { status: 'done', response: { body: 'taker' } } });
+    expect(await claimAt(key, now + 62_000)).toMatchObject({
+      claimed: false,
+      record: { status: 'done', response: { body: 'taker' } },
+    });
   });
 
   it('frees a key released by its owner, not by another', async () => {

@@ -18,9 +18,16 @@ describe('rate windows', () => {
     const window = windowAt(Date.now());
     const hits = await Promise.all(Array.from({ length: 5 }, () => rateWindows.hit(subject, window, 3)));
     expect(hits.filter((h) => h.allowed)).toHaveLength(3);
-    expect(hits.filter((h) => h.allowed).map((h) => h.used).sort()).toEqual([1, 2, 3]);
+    expect(
+      hits
+        .filter((h) => h.allowed)
+        .map((h) => h.used)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     expect(hits.filter((h) => !h.allowed)).toHaveLength(2);
-    const item = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` } }));
+    const item = await db().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` } }),
+    );
     expect(item.Item).toMatchObject({ n: 3, ttl: window.end + 3600 });
   });
 
@@ -61,10 +68,22 @@ describe('id counters', () => {
 describe('API keys', () => {
   it('stores only the hash: a created key authenticates, and its plaintext is in no item', async () => {
     const companyId = ids.next();
-    const { record, key } = await issueApiKey(companyId, { name: 'Till 1', tier: 'premium', permissions: ['coursings.read'], locationIds: [5] });
+    const { record, key } = await issueApiKey(companyId, {
+      name: 'Till 1',
+      tier: 'premium',
+      permissions: ['coursings.read'],
+      locationIds: [5],
+    });
     clearKeyCache();
     const principal = await authenticate({ 'x-api-key': key });
-    expect(principal).toMatchObject({ kind: 'apiKey', companyId, tier: 'premium', permissions: ['coursings.read'], locationIds: [5], apiKeyId: record.id });
+    expect(principal).toMatchObject({
+      kind: 'apiKey',
+      companyId,
+      tier: 'premium',
+      permissions: ['coursings.read'],
+      locationIds: [5],
+      apiKeyId: record.id,
+    });
     const stored = await Promise.all([
       db().send(new GetCommand({ TableName: tableName(), Key: { pk: `KEY#${record.keyId}`, sk: 'KEY' } })),
       db().send(new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk: `APIKEY#${record.id}` } })),

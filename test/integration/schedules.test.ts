@@ -24,7 +24,17 @@ afterEach(() => vi.restoreAllMocks());
 
 async function addLocation(company: number, id: number) {
   const now = new Date().toISOString();
-  const l: Location = { id, name: `L${id}`, timezone: 'Europe/Stockholm', operatingHours: normalizeHours({}), address: null, phone: null, createdAt: now, updatedAt: now, version: 1 };
+  const l: Location = {
+    id,
+    name: `L${id}`,
+    timezone: 'Europe/Stockholm',
+    operatingHours: normalizeHours({}),
+    address: null,
+    phone: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
   await locations.create(company, l, newEvent(company, 'location.created', String(id), { ...l }));
 }
 
@@ -36,7 +46,22 @@ beforeAll(async () => {
 const now = () => new Date().toISOString();
 function rule(scheduleId: number, locationId: number, weekday = 5): ScheduleRule {
   const at = now();
-  return { id: nextId++, scheduleId, locationId, ruleType: 'weekly', weekday, startTime: '11:00', endTime: '14:00', startDate: null, endDate: null, validFrom: null, validTo: null, isAvailable: true, createdAt: at, updatedAt: at };
+  return {
+    id: nextId++,
+    scheduleId,
+    locationId,
+    ruleType: 'weekly',
+    weekday,
+    startTime: '11:00',
+    endTime: '14:00',
+    startDate: null,
+    endDate: null,
+    validFrom: null,
+    validTo: null,
+    isAvailable: true,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 function schedule(o: Partial<Schedule> = {}, ruleCount = 2): Schedule {
   const id = o.id ?? nextId++;
@@ -63,7 +88,12 @@ const create = async (s: Schedule, company = companyId) => {
   await schedules.create(company, s, [newEvent(company, 'schedule.created', String(s.id), { ...s })]);
   return s;
 };
-const bump = (s: Schedule, changes: Partial<Schedule>): Schedule => ({ ...s, ...changes, version: s.version + 1, updatedAt: now() });
+const bump = (s: Schedule, changes: Partial<Schedule>): Schedule => ({
+  ...s,
+  ...changes,
+  version: s.version + 1,
+  updatedAt: now(),
+});
 
 async function counter(sk: string) {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk } }));
@@ -74,7 +104,13 @@ async function ruleRefs(ruleIds: number[]) {
   return found.map((s) => s?.id ?? null);
 }
 async function eventCount(company: number) {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` } }));
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
+    }),
+  );
   return out.Items?.length ?? 0;
 }
 /** The commands sent while `run` runs. */
@@ -115,7 +151,9 @@ describe('schedules repository', () => {
     await create(schedule({ entityType: 'menu_layout', entityId: 'brunch-1', locationId: 12 }));
     await create(schedule({ entityType: 'menu_layout', entityId: 'brunch-2' }));
     let found: Schedule[] = [];
-    const sent = await commandsOf(async () => (found = await schedules.ofEntity(companyId, 11, 'menu_layout', 'brunch-1')));
+    const sent = await commandsOf(
+      async () => (found = await schedules.ofEntity(companyId, 11, 'menu_layout', 'brunch-1')),
+    );
     expect(sent).toEqual(['QueryCommand']);
     expect(found).toEqual([a, b]);
   });
@@ -123,7 +161,9 @@ describe('schedules repository', () => {
   it('lists by location, by entity, by entity type and by isActive, each page one Query', async () => {
     const loc = 12;
     const active = await create(schedule({ locationId: loc, entityType: 'variant_group', entityId: '77' }));
-    const inactive = await create(schedule({ locationId: loc, entityType: 'variant_group', entityId: '78', isActive: false }));
+    const inactive = await create(
+      schedule({ locationId: loc, entityType: 'variant_group', entityId: '78', isActive: false }),
+    );
     const item = await create(schedule({ locationId: loc, entityType: 'item', entityId: '77' }));
     const page = { page: 1, limit: 50 };
     const idsOf = async (f: Parameters<typeof schedules.list>[1]) => {
@@ -142,7 +182,9 @@ describe('schedules repository', () => {
   it('replaces every rule under the version read: new refs written, old refs gone; a stale version writes nothing', async () => {
     const s = await create(schedule());
     const replaced = bump(s, { rules: [rule(s.id, 11, 1), rule(s.id, 11, 2), rule(s.id, 11, 3)] });
-    await schedules.update(companyId, s, replaced, [newEvent(companyId, 'schedule.updated', String(s.id), { ...replaced }, { rules: replaced.rules })]);
+    await schedules.update(companyId, s, replaced, [
+      newEvent(companyId, 'schedule.updated', String(s.id), { ...replaced }, { rules: replaced.rules }),
+    ]);
     expect(await schedules.get(companyId, s.id)).toEqual(replaced);
     expect(await ruleRefs(s.rules.map((r) => r.id))).toEqual([null, null]);
     expect(await ruleRefs(replaced.rules.map((r) => r.id))).toEqual([s.id, s.id, s.id]);
@@ -150,7 +192,9 @@ describe('schedules repository', () => {
     // An added rule read at the old version: refused, nothing written (not its ref, not its event).
     const added = rule(s.id, 11, 4);
     const events = await eventCount(companyId);
-    const refused = schedules.update(companyId, s, bump(s, { rules: [...s.rules, added] }), [newEvent(companyId, 'schedule-rule.created', String(added.id), { ...added })]);
+    const refused = schedules.update(companyId, s, bump(s, { rules: [...s.rules, added] }), [
+      newEvent(companyId, 'schedule-rule.created', String(added.id), { ...added }),
+    ]);
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await schedules.get(companyId, s.id)).toEqual(replaced);
@@ -161,7 +205,10 @@ describe('schedules repository', () => {
   it(`fits a replacement of ${MAX_RULES} rules by ${MAX_RULES} others in one transaction`, async () => {
     const s = await create(schedule({}, MAX_RULES));
     const next = bump(s, { rules: Array.from({ length: MAX_RULES }, () => rule(s.id, 11)) });
-    const events = [newEvent(companyId, 'schedule.updated', String(s.id), { ...next }, { rules: next.rules }), newEvent(companyId, 'menu-layouts.updated', 'x', { locationId: 11 })];
+    const events = [
+      newEvent(companyId, 'schedule.updated', String(s.id), { ...next }, { rules: next.rules }),
+      newEvent(companyId, 'menu-layouts.updated', 'x', { locationId: 11 }),
+    ];
     await schedules.update(companyId, s, next, events);
     expect((await schedules.get(companyId, s.id))!.rules.map((r) => r.id)).toEqual(next.rules.map((r) => r.id));
     expect(await ruleRefs(s.rules.map((r) => r.id))).toEqual(s.rules.map(() => null));
@@ -173,7 +220,9 @@ describe('schedules repository', () => {
     const gone = bump(s, { deletedAt: now() });
     await schedules.update(companyId, s, gone, [newEvent(companyId, 'schedule.deleted', String(s.id), { ...s })]);
     expect(await schedules.ofEntity(companyId, 11, 'location_hours', '11')).toEqual([]);
-    expect((await schedules.list(companyId, { locationId: 11 }, { page: 1, limit: 100 })).items.map((x) => x.id)).not.toContain(s.id);
+    expect(
+      (await schedules.list(companyId, { locationId: 11 }, { page: 1, limit: 100 })).items.map((x) => x.id),
+    ).not.toContain(s.id);
     expect(await counter('COUNT#SCHED#L#000000000011')).toBe(before - 1);
     expect(await schedules.get(companyId, s.id)).toEqual(gone);
     expect(await ruleRefs(s.rules.map((r) => r.id))).toEqual([s.id, s.id]);

@@ -20,16 +20,39 @@ import { idBlock } from '../support/id-blocks';
 
 /** Each test works in its own company, so tests and files can share the table. */
 const ids = idBlock(import.meta.url);
-const admin = (): Principal => ({ kind: 'user', companyId: ids.next(), permissions: [], tier: 'unlimited', locationIds: null, rateSubject: 'test', internalOperator: false });
+const admin = (): Principal => ({
+  kind: 'user',
+  companyId: ids.next(),
+  permissions: [],
+  tier: 'unlimited',
+  locationIds: null,
+  rateSubject: 'test',
+  internalOperator: false,
+});
 
 const hours = { monday: [{ open: '11:00', close: '22:00' }] };
-const newLocation = (p: Principal, name = 'Bistro') => createLocation(p, { name, timezone: 'Europe/Stockholm', operatingHours: hours });
+const newLocation = (p: Principal, name = 'Bistro') =>
+  createLocation(p, { name, timezone: 'Europe/Stockholm', operatingHours: hours });
 const newTable = (p: Principal, locationId: number, name: string, combinableWith: string[] = []) =>
   createTable(p, locationId, { name, minCapacity: 2, maxCapacity: 4, combinableWith });
 
 async function events(companyId: number) {
-  const out = await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` } }));
-  return (out.Items ?? []).map((i) => i.payload as { event: string; resourceId: string; data: Record<string, unknown>; changes: Record<string, unknown> | null });
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
+    }),
+  );
+  return (out.Items ?? []).map(
+    (i) =>
+      i.payload as {
+        event: string;
+        resourceId: string;
+        data: Record<string, unknown>;
+        changes: Record<string, unknown> | null;
+      },
+  );
 }
 
 async function item(companyId: number, sk: string) {
@@ -60,13 +83,21 @@ describe('locations repository', () => {
     const first = await locations.listByIds(p.companyId, ids, { page: 1, limit: 2 });
     expect(first.items.map((l) => l.id)).toEqual([a.id, b.id]);
     expect(first.pagination).toMatchObject({ page: 1, total: 3, totalPages: 2, nextCursor: expect.any(String) });
-    const second = await locations.listByIds(p.companyId, ids, { page: 1, limit: 2, cursor: first.pagination.nextCursor! });
+    const second = await locations.listByIds(p.companyId, ids, {
+      page: 1,
+      limit: 2,
+      cursor: first.pagination.nextCursor!,
+    });
     expect(second.items.map((l) => l.id)).toEqual([c.id]);
     expect(second.pagination).toMatchObject({ page: 2, nextCursor: null });
     // The two kinds of cursor are not interchangeable.
     const companyCursor = (await locations.list(p.companyId, { page: 1, limit: 1 })).pagination.nextCursor!;
-    await expect(locations.listByIds(p.companyId, ids, { page: 1, limit: 2, cursor: companyCursor })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    await expect(locations.list(p.companyId, { page: 1, limit: 2, cursor: first.pagination.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      locations.listByIds(p.companyId, ids, { page: 1, limit: 2, cursor: companyCursor }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      locations.list(p.companyId, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('writes location.updated and location.hours.updated together when the hours change', async () => {
@@ -76,10 +107,19 @@ describe('locations repository', () => {
     await updateLocation(p, l.id, { operatingHours: { sunday: [{ open: '12:00', close: '20:00' }] } });
     const log = await events(p.companyId);
     // Events of one transaction share a timestamp: their order in the log is not defined.
-    expect(log.slice(2).map((e) => e.event).sort()).toEqual(['location.hours.updated', 'location.updated']);
+    expect(
+      log
+        .slice(2)
+        .map((e) => e.event)
+        .sort(),
+    ).toEqual(['location.hours.updated', 'location.updated']);
     expect(log.find((e) => e.event === 'location.hours.updated')).toMatchObject({
       resourceId: String(l.id),
-      data: { id: l.id, timezone: 'Europe/Stockholm', operatingHours: { sunday: [{ open: '12:00', close: '20:00' }], monday: [] } },
+      data: {
+        id: l.id,
+        timezone: 'Europe/Stockholm',
+        operatingHours: { sunday: [{ open: '12:00', close: '20:00' }], monday: [] },
+      },
     });
     expect(log[1]).toMatchObject({ event: 'location.updated', changes: { name: 'Renamed' } });
   });
@@ -87,8 +127,14 @@ describe('locations repository', () => {
   it('refuses a stale update with 409 and keeps the newer state', async () => {
     const p = admin();
     const l = await newLocation(p);
-    await locations.update(p.companyId, { ...l, name: 'First', version: 2 }, 1, [newEvent(p.companyId, 'location.updated', String(l.id), {})]);
-    await expect(locations.update(p.companyId, { ...l, name: 'Stale', version: 2 }, 1, [newEvent(p.companyId, 'location.updated', String(l.id), {})])).rejects.toMatchObject({ status: 409 });
+    await locations.update(p.companyId, { ...l, name: 'First', version: 2 }, 1, [
+      newEvent(p.companyId, 'location.updated', String(l.id), {}),
+    ]);
+    await expect(
+      locations.update(p.companyId, { ...l, name: 'Stale', version: 2 }, 1, [
+        newEvent(p.companyId, 'location.updated', String(l.id), {}),
+      ]),
+    ).rejects.toMatchObject({ status: 409 });
     expect((await locations.get(p.companyId, l.id))?.name).toBe('First');
     expect((await events(p.companyId)).filter((e) => e.event === 'location.updated')).toHaveLength(1);
   });
@@ -97,12 +143,18 @@ describe('locations repository', () => {
     const p = admin();
     const l = await newLocation(p);
     const t = await newTable(p, l.id, 'T1');
-    await expect(deleteLocation(p, l.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('tables') });
+    await expect(deleteLocation(p, l.id)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('tables'),
+    });
     const g = await createBookingGroup(p, l.id, { name: 'Terrace', tableIds: [t.id] });
     await deleteBookingGroup(p, l.id, g.id);
     await deleteTable(p, l.id, t.id);
     const c = await createCoursing(p, { locationId: l.id, title: 'Starters', order: 1 });
-    await expect(deleteLocation(p, l.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('coursings') });
+    await expect(deleteLocation(p, l.id)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('coursings'),
+    });
     expect(await locations.get(p.companyId, l.id)).toEqual(l);
     expect(await coursings.get(p.companyId, c.id)).toBeDefined();
 
@@ -123,8 +175,17 @@ describe('locations repository', () => {
     const t = await newTable(p, l.id, 'T1');
     await createBookingGroup(p, l.id, { name: 'Bar', tableIds: [t.id] });
     // A group needs tables, so the table guard would answer first; zero the table counter to test the group guard alone.
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `C#${p.companyId}`, sk: `COUNT#TABLE#L#${pad(l.id)}` }, UpdateExpression: 'SET n = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
-    await expect(locations.remove(p.companyId, l, newEvent(p.companyId, 'location.deleted', String(l.id), {}))).rejects.toMatchObject({ status: 409, message: expect.stringContaining('booking groups') });
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `C#${p.companyId}`, sk: `COUNT#TABLE#L#${pad(l.id)}` },
+        UpdateExpression: 'SET n = :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+    await expect(
+      locations.remove(p.companyId, l, newEvent(p.companyId, 'location.deleted', String(l.id), {})),
+    ).rejects.toMatchObject({ status: 409, message: expect.stringContaining('booking groups') });
     expect(await locations.get(p.companyId, l.id)).toEqual(l);
   });
 });
@@ -135,8 +196,14 @@ describe('tables repository', () => {
     const l = await newLocation(p);
     const other = await newLocation(p, 'Other');
     await newTable(p, l.id, 'Window 1');
-    const before = { events: (await events(p.companyId)).length, n: (await item(p.companyId, `COUNT#TABLE#L#${pad(l.id)}`))?.n };
-    await expect(newTable(p, l.id, 'WINDOW 1')).rejects.toMatchObject({ status: 409, details: [{ path: '/name', message: expect.any(String) }] });
+    const before = {
+      events: (await events(p.companyId)).length,
+      n: (await item(p.companyId, `COUNT#TABLE#L#${pad(l.id)}`))?.n,
+    };
+    await expect(newTable(p, l.id, 'WINDOW 1')).rejects.toMatchObject({
+      status: 409,
+      details: [{ path: '/name', message: expect.any(String) }],
+    });
     expect((await diningTables.list(p.companyId, l.id, { page: 1, limit: 10 })).items).toHaveLength(1);
     expect((await events(p.companyId)).length).toBe(before.events);
     expect((await item(p.companyId, `COUNT#TABLE#L#${pad(l.id)}`))?.n).toBe(before.n);
@@ -182,8 +249,16 @@ describe('tables repository', () => {
     await deleteTable(p, l.id, c.id);
     expect((await getTable(p, l.id, b.id)).combinableWith).toEqual([]);
     const log = (await events(p.companyId)).slice(before);
-    expect(log.map((e) => [e.event, e.resourceId]).sort()).toEqual([['table.deleted', c.id], ['table.updated', b.id]].sort());
-    expect(log.find((e) => e.resourceId === b.id)).toMatchObject({ data: { id: b.id, combinableWith: [] }, changes: { combinableWith: [] } });
+    expect(log.map((e) => [e.event, e.resourceId]).sort()).toEqual(
+      [
+        ['table.deleted', c.id],
+        ['table.updated', b.id],
+      ].sort(),
+    );
+    expect(log.find((e) => e.resourceId === b.id)).toMatchObject({
+      data: { id: b.id, combinableWith: [] },
+      changes: { combinableWith: [] },
+    });
   });
 
   it('refuses unknown partners with 404 naming their places in the request, and tables of another location', async () => {
@@ -194,10 +269,15 @@ describe('tables repository', () => {
     const unknown = '0b6f3f8e-8c1e-4d0b-9d2a-3c4e5f6a7b8c';
     await expect(newTable(p, l.id, 'B', [a.id, unknown, elsewhere.id])).rejects.toMatchObject({
       status: 404,
-      details: [{ path: '/combinableWith/1' }, { path: '/combinableWith/2' }].map((d) => ({ ...d, message: expect.any(String) })),
+      details: [{ path: '/combinableWith/1' }, { path: '/combinableWith/2' }].map((d) => ({
+        ...d,
+        message: expect.any(String),
+      })),
     });
     expect((await getTable(p, l.id, a.id)).combinableWith).toEqual([]);
-    expect((await diningTables.list(p.companyId, l.id, { page: 1, limit: 10 })).items.map((t) => t.name)).toEqual(['A']);
+    expect((await diningTables.list(p.companyId, l.id, { page: 1, limit: 10 })).items.map((t) => t.name)).toEqual([
+      'A',
+    ]);
   });
 
   it('refuses to give a table a 21st partner (422), writing nothing', async () => {
@@ -208,7 +288,10 @@ describe('tables repository', () => {
     const hub = await newTable(p, l.id, 'Hub', spokes);
     expect(hub.combinableWith).toHaveLength(20);
     const before = (await events(p.companyId)).length;
-    await expect(newTable(p, l.id, 'Extra', [spokes[0]!, hub.id])).rejects.toMatchObject({ status: 422, details: [{ path: '/combinableWith/1', message: expect.any(String) }] });
+    await expect(newTable(p, l.id, 'Extra', [spokes[0]!, hub.id])).rejects.toMatchObject({
+      status: 422,
+      details: [{ path: '/combinableWith/1', message: expect.any(String) }],
+    });
     expect(await getTable(p, l.id, hub.id)).toEqual(hub);
     expect(await events(p.companyId)).toHaveLength(before);
   });
@@ -223,7 +306,7 @@ describe('tables repository', () => {
     const staleA = { next: { ...a, combinableWith: [b.id], version: 2 }, expectedVersion: 1 };
     await expect(diningTables.update(p.companyId, b, next, [staleA], [])).rejects.toMatchObject({ status: 409 });
     expect((await getTable(p, l.id, b.id)).combinableWith).toEqual([]);
-    expect((await getTable(p, l.id, a.id))).toMatchObject({ combinableWith: [], maxCapacity: 6 });
+    expect(await getTable(p, l.id, a.id)).toMatchObject({ combinableWith: [], maxCapacity: 6 });
   });
 });
 
@@ -235,7 +318,10 @@ describe('booking groups repository', () => {
     const g = await createBookingGroup(p, l.id, { name: 'Terrace', tableIds: [t1.id, t2.id] });
     expect(await bookingGroups.get(p.companyId, l.id, g.id)).toEqual(g);
     expect((await diningTables.get(p.companyId, l.id, t1.id))?.groupIds).toEqual([g.id]);
-    await expect(deleteTable(p, l.id, t1.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining(g.id) });
+    await expect(deleteTable(p, l.id, t1.id)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining(g.id),
+    });
     await expect(diningTables.remove(p.companyId, t1, [], [])).rejects.toMatchObject({ status: 409 });
     expect(await getTable(p, l.id, t1.id)).toEqual(t1);
 
@@ -262,12 +348,15 @@ describe('booking groups repository', () => {
     expect(await events(p.companyId)).toHaveLength(before);
   });
 
-  it('leaves a table\'s own updates and its memberships independent', async () => {
+  it("leaves a table's own updates and its memberships independent", async () => {
     const p = admin();
     const l = await newLocation(p);
     const t = await newTable(p, l.id, 'T1');
     const g = await createBookingGroup(p, l.id, { name: 'Bar', tableIds: [t.id] });
     await updateTable(p, l.id, t.id, { name: 'T1b', maxCapacity: 8 });
-    expect((await diningTables.get(p.companyId, l.id, t.id))).toMatchObject({ table: { name: 'T1b', maxCapacity: 8, version: 2 }, groupIds: [g.id] });
+    expect(await diningTables.get(p.companyId, l.id, t.id)).toMatchObject({
+      table: { name: 'T1b', maxCapacity: 8, version: 2 },
+      groupIds: [g.id],
+    });
   });
 });

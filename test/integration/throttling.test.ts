@@ -40,7 +40,13 @@ const answer = (type: string, extra: Record<string, unknown> = {}) => ({
   response: {
     statusCode: 400,
     headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': `injected-${sent}` },
-    body: new TextEncoder().encode(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, message: 'Throughput exceeds the current capacity of your table or index', ...extra })),
+    body: new TextEncoder().encode(
+      JSON.stringify({
+        __type: `com.amazonaws.dynamodb.v20120810#${type}`,
+        message: 'Throughput exceeds the current capacity of your table or index',
+        ...extra,
+      }),
+    ),
   },
 });
 
@@ -57,7 +63,11 @@ function injectThrottles(): void {
       if (operation !== 'TransactWriteItems') return answer(THROTTLED_ITEM) as never;
       // A throttled transaction is cancelled, one reason per item: the throttled item's, None for the rest.
       const count = (JSON.parse(request.body ?? '{}') as { TransactItems?: unknown[] }).TransactItems?.length ?? 1;
-      const reasons = Array.from({ length: count }, (_, i) => (i === 0 ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index' } : { Code: 'None' }));
+      const reasons = Array.from({ length: count }, (_, i) =>
+        i === 0
+          ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index' }
+          : { Code: 'None' },
+      );
       return answer(THROTTLED_TRANSACTION, { CancellationReasons: reasons }) as never;
     },
     { step: 'deserialize', name: 'injectedThrottles', priority: 'low' },
@@ -83,19 +93,41 @@ const createGuestEvent = (email: string): APIGatewayProxyEvent =>
   }) as unknown as APIGatewayProxyEvent;
 
 async function createGuest(email: string) {
-  const out = (await invokeThroughGateway({ permission: 'bookings.create' }, createGuestHandler, createGuestEvent(email), context)) as APIGatewayProxyResult;
-  return { status: out.statusCode, headers: out.headers ?? {}, json: JSON.parse(out.body) as { data?: { id: number }; error?: { code: string; message: string } } };
+  const out = (await invokeThroughGateway(
+    { permission: 'bookings.create' },
+    createGuestHandler,
+    createGuestEvent(email),
+    context,
+  )) as APIGatewayProxyResult;
+  return {
+    status: out.statusCode,
+    headers: out.headers ?? {},
+    json: JSON.parse(out.body) as { data?: { id: number }; error?: { code: string; message: string } },
+  };
 }
 
 /** The company's stored items for a guest with this email (its contact item, by key; strongly consistent). */
 const guestsWithEmail = async (email: string) =>
-  (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': `C#${companyId}`, ':sk': `GUESTCONTACT#E#${email}` }, ConsistentRead: true }))).Items ?? [];
+  (
+    await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': `C#${companyId}`, ':sk': `GUESTCONTACT#E#${email}` },
+        ConsistentRead: true,
+      }),
+    )
+  ).Items ?? [];
 
 const emailOf = (name: string) => `${name}.${companyId}@example.com`;
 
 beforeAll(async () => {
   await onboardCompany({ id: companyId, name: 'Throttled Bistro' });
-  ({ key } = await issueApiKey(companyId, { name: 'throttling', tier: 'unlimited', permissions: ['bookings.create', 'bookings.read'] }));
+  ({ key } = await issueApiKey(companyId, {
+    name: 'throttling',
+    tier: 'unlimited',
+    permissions: ['bookings.create', 'bookings.read'],
+  }));
   injectThrottles();
 });
 
@@ -130,16 +162,19 @@ describe('a throttle that outlasts the retries', () => {
   it.each([
     ['single-item write (the rate window count)', 'UpdateItem'],
     ['transaction (the guest)', 'TransactWriteItems'],
-  ])('answers 503 UNAVAILABLE with Retry-After after 3 attempts of a throttled %s, writing no guest', async (_, operation) => {
-    throttle = { operation, times: Infinity };
-    const email = emailOf(`down-${operation}`);
-    const out = await createGuest(email);
-    expect(out.status).toBe(503);
-    expect(out.headers['Retry-After']).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    expect(out.json.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.any(String) });
-    expect(sent).toBe(3);
-    expect(await guestsWithEmail(email)).toEqual([]);
-  });
+  ])(
+    'answers 503 UNAVAILABLE with Retry-After after 3 attempts of a throttled %s, writing no guest',
+    async (_, operation) => {
+      throttle = { operation, times: Infinity };
+      const email = emailOf(`down-${operation}`);
+      const out = await createGuest(email);
+      expect(out.status).toBe(503);
+      expect(out.headers['Retry-After']).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(out.json.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.any(String) });
+      expect(sent).toBe(3);
+      expect(await guestsWithEmail(email)).toEqual([]);
+    },
+  );
 
   it("answers 503 with Retry-After when the authorizer's key lookup is throttled, and the handler never runs", async () => {
     clearKeyCache();
@@ -155,12 +190,21 @@ describe('a throttle that outlasts the retries', () => {
 });
 
 describe('which cancellations count as throttles', () => {
-  const cancelled = (...codes: string[]) => ({ name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+  const cancelled = (...codes: string[]) => ({
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
   it('marks a cancellation whose reasons are throttles and None retryable, and no other', () => {
-    expect(markThrottledCancellation(cancelled('None', 'ThrottlingError'))).toMatchObject({ $retryable: { throttling: true } });
-    expect(markThrottledCancellation(cancelled('ProvisionedThroughputExceeded'))).toMatchObject({ $retryable: { throttling: true } });
+    expect(markThrottledCancellation(cancelled('None', 'ThrottlingError'))).toMatchObject({
+      $retryable: { throttling: true },
+    });
+    expect(markThrottledCancellation(cancelled('ProvisionedThroughputExceeded'))).toMatchObject({
+      $retryable: { throttling: true },
+    });
     // A failed condition or a conflict is an answer, not a throttle: retrying would repeat it or hide it.
-    expect(markThrottledCancellation(cancelled('ThrottlingError', 'ConditionalCheckFailed'))).not.toHaveProperty('$retryable');
+    expect(markThrottledCancellation(cancelled('ThrottlingError', 'ConditionalCheckFailed'))).not.toHaveProperty(
+      '$retryable',
+    );
     expect(markThrottledCancellation(cancelled('TransactionConflict', 'None'))).not.toHaveProperty('$retryable');
     expect(markThrottledCancellation(cancelled('None'))).not.toHaveProperty('$retryable');
     expect(markThrottledCancellation({ name: 'ValidationException' })).not.toHaveProperty('$retryable');

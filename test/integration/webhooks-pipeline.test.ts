@@ -46,15 +46,35 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
-async function addSubscription(companyId: number, overrides: Partial<StoredSubscription> = {}): Promise<StoredSubscription> {
+async function addSubscription(
+  companyId: number,
+  overrides: Partial<StoredSubscription> = {},
+): Promise<StoredSubscription> {
   const now = new Date(Date.now() - 60_000).toISOString();
-  const s: StoredSubscription = { id: randomUUID(), url: receiverUrl, events: ['*'], description: null, active: true, previousSecretExpiresAt: null, version: 1, createdAt: now, updatedAt: now, secret: newSecret(), previousSecret: null, ...overrides };
+  const s: StoredSubscription = {
+    id: randomUUID(),
+    url: receiverUrl,
+    events: ['*'],
+    description: null,
+    active: true,
+    previousSecretExpiresAt: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    secret: newSecret(),
+    previousSecret: null,
+    ...overrides,
+  };
   await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, { id: s.id }));
   return s;
 }
 
 /** Dispatches an event and returns the references queued. */
-async function dispatchEvent(companyId: number, name: EventName = 'coursing.created', data: Record<string, unknown> = { title: 'Starters' }) {
+async function dispatchEvent(
+  companyId: number,
+  name: EventName = 'coursing.created',
+  data: Record<string, unknown> = { title: 'Starters' },
+) {
   const event = newEvent(companyId, name, randomUUID(), data);
   const queued: DeliveryRef[] = [];
   await dispatch({ kind: 'event', event }, async (refs) => void queued.push(...refs));
@@ -77,8 +97,17 @@ describe('dispatch', () => {
     const { event, queued } = await dispatchEvent(companyId);
     expect(queued.map((r) => r.subscriptionId).sort()).toEqual([all.id, coursings.id].sort());
     for (const ref of queued) {
-      expect(ref).toEqual({ companyId, subscriptionId: ref.subscriptionId, deliveryId: deliveryIdFor(event.payload.id, ref.subscriptionId), round: 1 });
-      expect(await deliveries.get(companyId, ref.deliveryId)).toMatchObject({ status: 'pending', eventId: event.payload.id, event: 'coursing.created' });
+      expect(ref).toEqual({
+        companyId,
+        subscriptionId: ref.subscriptionId,
+        deliveryId: deliveryIdFor(event.payload.id, ref.subscriptionId),
+        round: 1,
+      });
+      expect(await deliveries.get(companyId, ref.deliveryId)).toMatchObject({
+        status: 'pending',
+        eventId: event.payload.id,
+        event: 'coursing.created',
+      });
     }
   });
 
@@ -123,9 +152,24 @@ describe('a delivery attempt', () => {
     expect(timestamp).toBe(Math.floor(at / 1000)); // the attempt's own time, in Unix seconds
     expect(request!.headers['webhook-signature']).toBe(sign(s.secret, id, timestamp, request!.body));
     expect(JSON.parse(request!.body)).toEqual({ ...event.payload, id, eventId: event.payload.id });
-    expect(await deliveries.get(companyId, id)).toMatchObject({ status: 'delivered', attempts: 1, lastHttpStatus: 204, lastError: null, deliveredAt: expect.any(String), nextAttemptAt: null });
+    expect(await deliveries.get(companyId, id)).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastHttpStatus: 204,
+      lastError: null,
+      deliveredAt: expect.any(String),
+      nextAttemptAt: null,
+    });
     expect((await attempts.page(companyId, s.id, { page: 1, limit: 10 }))!.items).toEqual([
-      expect.objectContaining({ deliveryId: id, eventId: event.payload.id, round: 1, attempt: 1, status: 'delivered', httpStatus: 204, error: null }),
+      expect.objectContaining({
+        deliveryId: id,
+        eventId: event.payload.id,
+        round: 1,
+        attempt: 1,
+        status: 'delivered',
+        httpStatus: 204,
+        error: null,
+      }),
     ]);
   });
 
@@ -133,12 +177,22 @@ describe('a delivery attempt', () => {
     const companyId = freshCompany();
     const old = newSecret();
     const fresh = newSecret();
-    await addSubscription(companyId, { secret: fresh, previousSecret: old, previousSecretExpiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    await addSubscription(companyId, {
+      secret: fresh,
+      previousSecret: old,
+      previousSecretExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
     answer = () => ({ status: 200 });
     let before = received.length;
     await attemptDelivery((await dispatchEvent(companyId)).queued[0]!, { settings });
     let [request] = received.slice(before);
-    const signed = (secret: string) => sign(secret, String(request!.headers['webhook-id']), Number(request!.headers['webhook-timestamp']), request!.body);
+    const signed = (secret: string) =>
+      sign(
+        secret,
+        String(request!.headers['webhook-id']),
+        Number(request!.headers['webhook-timestamp']),
+        request!.body,
+      );
     expect(String(request!.headers['webhook-signature']).split(' ')).toEqual([signed(fresh), signed(old)]);
 
     const later = Date.now() + 2 * 3600_000;
@@ -148,7 +202,7 @@ describe('a delivery attempt', () => {
     expect(request!.headers['webhook-signature']).toBe(signed(fresh));
   });
 
-  it('follows the schedule on failures, and after the 8th marks the delivery dead with an alert at the event\'s location', async () => {
+  it("follows the schedule on failures, and after the 8th marks the delivery dead with an alert at the event's location", async () => {
     const companyId = freshCompany();
     const s = await addSubscription(companyId);
     const { queued } = await dispatchEvent(companyId, 'coursing.created', { title: 'Starters', locationId: 42 });
@@ -161,7 +215,10 @@ describe('a delivery attempt', () => {
       const outcome = await attemptDelivery(ref, { settings, now, random: middle });
       expect(outcome).toEqual({ kind: 'retry', at: clock + RETRY_DELAYS_MS[attempt - 1]! });
       // Not before it is due…
-      expect(await attemptDelivery(ref, { settings, now: () => clock + 1, random: middle })).toEqual({ kind: 'wait', at: clock + RETRY_DELAYS_MS[attempt - 1]! });
+      expect(await attemptDelivery(ref, { settings, now: () => clock + 1, random: middle })).toEqual({
+        kind: 'wait',
+        at: clock + RETRY_DELAYS_MS[attempt - 1]!,
+      });
       clock += RETRY_DELAYS_MS[attempt - 1]!;
     }
     const dead = await attemptDelivery(ref, { settings, now, random: middle });
@@ -169,17 +226,32 @@ describe('a delivery attempt', () => {
     expect(await attemptDelivery(ref, { settings, now })).toEqual({ kind: 'stale' });
 
     const delivery = await deliveries.get(companyId, ref.deliveryId);
-    expect(delivery).toMatchObject({ status: 'dead', attempts: MAX_ATTEMPTS, nextAttemptAt: null, lastHttpStatus: 500, lastError: 'status 500', alertId: (dead as { alertId: string }).alertId });
+    expect(delivery).toMatchObject({
+      status: 'dead',
+      attempts: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+      lastHttpStatus: 500,
+      lastError: 'status 500',
+      alertId: (dead as { alertId: string }).alertId,
+    });
     const alert = await alerts.get(companyId, delivery!.alertId!);
     expect(alert).toMatchObject({
       alertType: DEAD_ALERT_TYPE,
       severity: 'error',
       latestStatus: 'active',
       locationId: 42,
-      details: { subscriptionId: s.id, deliveryId: ref.deliveryId, attempts: MAX_ATTEMPTS, lastHttpStatus: 500, url: receiverUrl },
+      details: {
+        subscriptionId: s.id,
+        deliveryId: ref.deliveryId,
+        attempts: MAX_ATTEMPTS,
+        lastHttpStatus: 500,
+        url: receiverUrl,
+      },
     });
     const log = (await attempts.page(companyId, s.id, { page: 1, limit: 20 }))!.items;
-    expect(log.map((a) => [a.attempt, a.status])).toEqual(Array.from({ length: MAX_ATTEMPTS }, (_, i) => [MAX_ATTEMPTS - i, i === 0 ? 'dead' : 'failed']));
+    expect(log.map((a) => [a.attempt, a.status])).toEqual(
+      Array.from({ length: MAX_ATTEMPTS }, (_, i) => [MAX_ATTEMPTS - i, i === 0 ? 'dead' : 'failed']),
+    );
   });
 
   it('lets one of two concurrent workers attempt; the other waits for the claim to run out', async () => {
@@ -188,7 +260,10 @@ describe('a delivery attempt', () => {
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 100 });
     const before = received.length;
-    const outcomes = await Promise.all([attemptDelivery(queued[0]!, { settings }), attemptDelivery(queued[0]!, { settings })]);
+    const outcomes = await Promise.all([
+      attemptDelivery(queued[0]!, { settings }),
+      attemptDelivery(queued[0]!, { settings }),
+    ]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(['delivered', expect.stringMatching(/^(wait|stale)$/)]);
     expect(received.length - before).toBe(1);
   });
@@ -199,7 +274,11 @@ describe('a delivery attempt', () => {
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 600 });
     expect(await attemptDelivery(queued[0]!, { settings, random: middle })).toMatchObject({ kind: 'retry' });
-    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({ status: 'failed', lastHttpStatus: null, lastError: 'timeout' });
+    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({
+      status: 'failed',
+      lastHttpStatus: null,
+      lastError: 'timeout',
+    });
   });
 
   it('leaves an aborted attempt unrecorded and claimed until its lease ends', async () => {
@@ -216,12 +295,20 @@ describe('a delivery attempt', () => {
     stop.abort();
     await expect(attempt).rejects.toMatchObject({ name: 'AbortError' });
     const held = await deliveries.get(companyId, queued[0]!.deliveryId);
-    expect(held).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: new Date(at + leaseMs(settings.timeoutMs)).toISOString() });
-    expect(await attemptDelivery(queued[0]!, { settings, now: () => at + leaseMs(settings.timeoutMs) - 1 })).toMatchObject({ kind: 'wait' });
+    expect(held).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(at + leaseMs(settings.timeoutMs)).toISOString(),
+    });
+    expect(
+      await attemptDelivery(queued[0]!, { settings, now: () => at + leaseMs(settings.timeoutMs) - 1 }),
+    ).toMatchObject({ kind: 'wait' });
     // Once the lease ends it is sent again; the receiver answers at once now (a slow answer on a
     // loaded machine could pass the timeout, which is another test's case).
     answer = () => ({ status: 200 });
-    expect(await attemptDelivery(queued[0]!, { settings, now: () => Date.parse(held!.nextAttemptAt!) })).toEqual({ kind: 'delivered' });
+    expect(await attemptDelivery(queued[0]!, { settings, now: () => Date.parse(held!.nextAttemptAt!) })).toEqual({
+      kind: 'delivered',
+    });
   });
 
   it('does nothing for another round, and cancels the delivery when its subscription is gone', async () => {
@@ -229,10 +316,17 @@ describe('a delivery attempt', () => {
     const s = await addSubscription(companyId);
     const { queued } = await dispatchEvent(companyId);
     expect(await attemptDelivery({ ...queued[0]!, round: 2 }, { settings })).toEqual({ kind: 'stale' });
-    await subscriptions.remove(companyId, s.id, newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id }));
+    await subscriptions.remove(
+      companyId,
+      s.id,
+      newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id }),
+    );
     const before = received.length;
     expect(await attemptDelivery(queued[0]!, { settings })).toEqual({ kind: 'stale' });
     expect(received.length).toBe(before);
-    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({ status: 'cancelled', lastError: 'the subscription was deleted' });
+    expect(await deliveries.get(companyId, queued[0]!.deliveryId)).toMatchObject({
+      status: 'cancelled',
+      lastError: 'the subscription was deleted',
+    });
   });
 });

@@ -24,27 +24,89 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function subscription(overrides: Partial<StoredSubscription> = {}): StoredSubscription {
   const now = new Date().toISOString();
-  return { id: randomUUID(), url: 'https://hooks.example.com/x', events: ['*'], description: null, active: true, previousSecretExpiresAt: null, version: 1, createdAt: now, updatedAt: now, secret: newSecret(), previousSecret: null, ...overrides };
+  return {
+    id: randomUUID(),
+    url: 'https://hooks.example.com/x',
+    events: ['*'],
+    description: null,
+    active: true,
+    previousSecretExpiresAt: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    secret: newSecret(),
+    previousSecret: null,
+    ...overrides,
+  };
 }
 
-async function addSubscription(companyId: number, overrides: Partial<StoredSubscription> = {}): Promise<StoredSubscription> {
+async function addSubscription(
+  companyId: number,
+  overrides: Partial<StoredSubscription> = {},
+): Promise<StoredSubscription> {
   const s = subscription(overrides);
   const { secret: _secret, previousSecret: _previous, ...shown } = s;
   await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, shown));
   return s;
 }
 
-const raw = async (pk: string, sk: string) => (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }))).Item;
+const raw = async (pk: string, sk: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }))).Item;
 const outbox = async (companyId: number) =>
-  (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` } }))).Items ?? [];
+  (
+    await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
+      }),
+    )
+  ).Items ?? [];
 const requests = async (companyId: number) =>
-  (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `C#${companyId}#WHREQUESTS` } }))).Items ?? [];
+  (
+    await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `C#${companyId}#WHREQUESTS` },
+      }),
+    )
+  ).Items ?? [];
 
-function failedRecord(d: StoredDelivery, at: number, status: AttemptRecord['delivery']['status'], next: number | null): AttemptRecord {
+function failedRecord(
+  d: StoredDelivery,
+  at: number,
+  status: AttemptRecord['delivery']['status'],
+  next: number | null,
+): AttemptRecord {
   const attempt = d.attempts + 1;
   return {
-    delivery: { status, attempts: attempt, nextAttemptAt: next === null ? null : iso(next), lastAttemptAt: iso(at), lastHttpStatus: 500, lastError: 'status 500', deliveredAt: null, alertId: null, updatedAt: iso(at) },
-    attempt: { id: randomUUID(), deliveryId: d.id, eventId: d.eventId, event: d.event, round: d.round, attempt, status: status as 'failed', httpStatus: 500, error: 'status 500', durationMs: 3, startedAt: iso(at), finishedAt: iso(at), nextAttemptAt: next === null ? null : iso(next) },
+    delivery: {
+      status,
+      attempts: attempt,
+      nextAttemptAt: next === null ? null : iso(next),
+      lastAttemptAt: iso(at),
+      lastHttpStatus: 500,
+      lastError: 'status 500',
+      deliveredAt: null,
+      alertId: null,
+      updatedAt: iso(at),
+    },
+    attempt: {
+      id: randomUUID(),
+      deliveryId: d.id,
+      eventId: d.eventId,
+      event: d.event,
+      round: d.round,
+      attempt,
+      status: status as 'failed',
+      httpStatus: 500,
+      error: 'status 500',
+      durationMs: 3,
+      startedAt: iso(at),
+      finishedAt: iso(at),
+      nextAttemptAt: next === null ? null : iso(next),
+    },
   };
 }
 
@@ -54,15 +116,23 @@ describe('subscriptions', () => {
     const s = await addSubscription(companyId, { events: ['coursing.created'] });
     const { secret: _s, previousSecret: _p, ...shown } = s;
     expect(await subscriptions.get(companyId, s.id)).toEqual(shown);
-    expect(await raw(`C#${companyId}#WHSUB#${s.id}`, 'SUBSCRIPTION')).toMatchObject({ secret: s.secret, entity: 'WEBHOOK_SUBSCRIPTION' });
+    expect(await raw(`C#${companyId}#WHSUB#${s.id}`, 'SUBSCRIPTION')).toMatchObject({
+      secret: s.secret,
+      entity: 'WEBHOOK_SUBSCRIPTION',
+    });
     expect((await raw(`C#${companyId}`, 'COUNT#WHSUB'))?.n).toBe(1);
     const [event] = await outbox(companyId);
-    expect(event).toMatchObject({ entity: 'OUTBOX', gsi1pk: `C#${companyId}#EVENTS#webhook-subscription.created`, gsi1sk: event!.sk, payload: { resourceId: s.id } });
+    expect(event).toMatchObject({
+      entity: 'OUTBOX',
+      gsi1pk: `C#${companyId}#EVENTS#webhook-subscription.created`,
+      gsi1sk: event!.sk,
+      payload: { resourceId: s.id },
+    });
     expect(JSON.stringify(event)).not.toContain(s.secret);
     expect(await subscriptions.get(freshCompany(), s.id)).toBeUndefined();
   });
 
-  it('lists the company\'s subscriptions with their total, and its active ones with secrets for the dispatcher', async () => {
+  it("lists the company's subscriptions with their total, and its active ones with secrets for the dispatcher", async () => {
     const companyId = freshCompany();
     const on = await addSubscription(companyId);
     const off = await addSubscription(companyId, { active: false });
@@ -77,11 +147,22 @@ describe('subscriptions', () => {
     const companyId = freshCompany();
     const s = await addSubscription(companyId);
     const next = { ...(await subscriptions.get(companyId, s.id))!, url: 'https://hooks.example.com/new', version: 2 };
-    await subscriptions.update(companyId, next, 1, newEvent(companyId, 'webhook-subscription.updated', s.id, next, { url: next.url }));
+    await subscriptions.update(
+      companyId,
+      next,
+      1,
+      newEvent(companyId, 'webhook-subscription.updated', s.id, next, { url: next.url }),
+    );
     const stale = { ...next, description: 'stale', version: 2 };
-    const err = await subscriptions.update(companyId, stale, 1, newEvent(companyId, 'webhook-subscription.updated', s.id, stale)).catch((e: unknown) => e);
+    const err = await subscriptions
+      .update(companyId, stale, 1, newEvent(companyId, 'webhook-subscription.updated', s.id, stale))
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 409 });
-    expect(await subscriptions.get(companyId, s.id)).toMatchObject({ url: 'https://hooks.example.com/new', description: null, version: 2 });
+    expect(await subscriptions.get(companyId, s.id)).toMatchObject({
+      url: 'https://hooks.example.com/new',
+      description: null,
+      version: 2,
+    });
     expect(await raw(`C#${companyId}#WHSUB#${s.id}`, 'SUBSCRIPTION')).toMatchObject({ secret: s.secret });
   });
 
@@ -91,19 +172,44 @@ describe('subscriptions', () => {
     const fresh = newSecret();
     const until = iso(Date.now() + 86_400_000);
     const next = { ...(await subscriptions.get(companyId, s.id))!, previousSecretExpiresAt: until, version: 2 };
-    await subscriptions.rotateSecret(companyId, next, 1, fresh, newEvent(companyId, 'webhook-subscription.updated', s.id, next));
-    expect(await raw(`C#${companyId}#WHSUB#${s.id}`, 'SUBSCRIPTION')).toMatchObject({ secret: fresh, previousSecret: s.secret, previousSecretExpiresAt: until, version: 2 });
-    await expect(subscriptions.rotateSecret(companyId, next, 1, newSecret(), newEvent(companyId, 'webhook-subscription.updated', s.id, next))).rejects.toMatchObject({ status: 409 });
+    await subscriptions.rotateSecret(
+      companyId,
+      next,
+      1,
+      fresh,
+      newEvent(companyId, 'webhook-subscription.updated', s.id, next),
+    );
+    expect(await raw(`C#${companyId}#WHSUB#${s.id}`, 'SUBSCRIPTION')).toMatchObject({
+      secret: fresh,
+      previousSecret: s.secret,
+      previousSecretExpiresAt: until,
+      version: 2,
+    });
+    await expect(
+      subscriptions.rotateSecret(
+        companyId,
+        next,
+        1,
+        newSecret(),
+        newEvent(companyId, 'webhook-subscription.updated', s.id, next),
+      ),
+    ).rejects.toMatchObject({ status: 409 });
   });
 
   it('removes a subscription and its count; an unknown one is 404 and changes nothing', async () => {
     const companyId = freshCompany();
     const s = await addSubscription(companyId);
-    await subscriptions.remove(companyId, s.id, newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id }));
+    await subscriptions.remove(
+      companyId,
+      s.id,
+      newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id }),
+    );
     expect(await subscriptions.get(companyId, s.id)).toBeUndefined();
     expect((await raw(`C#${companyId}`, 'COUNT#WHSUB'))?.n).toBe(0);
     const before = (await outbox(companyId)).length;
-    await expect(subscriptions.remove(companyId, s.id, newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id }))).rejects.toMatchObject({ status: 404 });
+    await expect(
+      subscriptions.remove(companyId, s.id, newEvent(companyId, 'webhook-subscription.deleted', s.id, { id: s.id })),
+    ).rejects.toMatchObject({ status: 404 });
     expect(await outbox(companyId)).toHaveLength(before);
   });
 
@@ -125,7 +231,10 @@ describe('deliveries', () => {
     const s = await addSubscription(companyId);
     const d = newDelivery(s.id, event(companyId).payload, iso(Date.now()));
     expect(await deliveries.create(companyId, d)).toEqual({ created: true });
-    expect(await deliveries.create(companyId, { ...d, createdAt: iso(Date.now() + 1) })).toEqual({ created: false, existing: d });
+    expect(await deliveries.create(companyId, { ...d, createdAt: iso(Date.now() + 1) })).toEqual({
+      created: false,
+      existing: d,
+    });
   });
 
   it('is claimed by one worker at a time, only when due, and recorded only by the claim holder', async () => {
@@ -135,7 +244,9 @@ describe('deliveries', () => {
     const d = newDelivery(s.id, event(companyId).payload, iso(now));
     await deliveries.create(companyId, d);
 
-    const claims = await Promise.all(['a', 'b', 'c'].map((c) => deliveries.claim(companyId, d, c, iso(now), iso(now + 60_000))));
+    const claims = await Promise.all(
+      ['a', 'b', 'c'].map((c) => deliveries.claim(companyId, d, c, iso(now), iso(now + 60_000))),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
     const holder = ['a', 'b', 'c'][claims.indexOf(true)]!;
     expect((await deliveries.get(companyId, d.id))?.nextAttemptAt).toBe(iso(now + 60_000));
@@ -143,11 +254,32 @@ describe('deliveries', () => {
     const record = failedRecord(d, now, 'failed', now + 5_000);
     expect(await deliveries.record(companyId, d, 'someone-else', record)).toBe(false);
     expect(await deliveries.record(companyId, d, holder, record)).toBe(true);
-    expect(await deliveries.get(companyId, d.id)).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: iso(now + 5_000), lastHttpStatus: 500 });
+    expect(await deliveries.get(companyId, d.id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      nextAttemptAt: iso(now + 5_000),
+      lastHttpStatus: 500,
+    });
     // Not due again before its time; then claimable for attempt 2 only.
-    expect(await deliveries.claim(companyId, { ...d, status: 'failed', attempts: 1 }, 'x', iso(now + 1_000), iso(now + 61_000))).toBe(false);
+    expect(
+      await deliveries.claim(
+        companyId,
+        { ...d, status: 'failed', attempts: 1 },
+        'x',
+        iso(now + 1_000),
+        iso(now + 61_000),
+      ),
+    ).toBe(false);
     expect(await deliveries.claim(companyId, d, 'x', iso(now + 6_000), iso(now + 66_000))).toBe(false);
-    expect(await deliveries.claim(companyId, { ...d, status: 'failed', attempts: 1 }, 'x', iso(now + 6_000), iso(now + 66_000))).toBe(true);
+    expect(
+      await deliveries.claim(
+        companyId,
+        { ...d, status: 'failed', attempts: 1 },
+        'x',
+        iso(now + 6_000),
+        iso(now + 66_000),
+      ),
+    ).toBe(true);
   });
 
   it('leaves the due index when delivered or dead, and a dead one raises its alert in the same write', async () => {
@@ -156,7 +288,10 @@ describe('deliveries', () => {
     const now = Date.now();
     const d = newDelivery(s.id, event(companyId).payload, iso(now));
     await deliveries.create(companyId, d);
-    expect(await raw(`C#${companyId}`, `WHDELIVERY#${d.id}`)).toMatchObject({ gsi2pk: expect.stringMatching(/^WHDUE#[0-7]$/), gsi2sk: `${d.nextAttemptAt}#${companyId}#${d.id}` });
+    expect(await raw(`C#${companyId}`, `WHDELIVERY#${d.id}`)).toMatchObject({
+      gsi2pk: expect.stringMatching(/^WHDUE#[0-7]$/),
+      gsi2sk: `${d.nextAttemptAt}#${companyId}#${d.id}`,
+    });
     expect((await deliveries.upcoming(100)).map((r) => r.deliveryId)).toContain(d.id);
 
     await deliveries.claim(companyId, d, 'c', iso(now), iso(now + 60_000));
@@ -164,8 +299,23 @@ describe('deliveries', () => {
     const dead = failedRecord(d, now, 'dead', null);
     dead.delivery.alertId = alertId;
     dead.alert = {
-      id: alertId, locationId: null, alertType: 'webhook.delivery.dead', severity: 'error', title: 't', message: 'm', details: { deliveryId: d.id }, stackTrace: null, context: null,
-      latestStatus: 'active', resolvedAt: null, resolvedBy: null, acknowledgedAt: null, acknowledgedBy: null, version: 1, createdAt: iso(now), updatedAt: iso(now),
+      id: alertId,
+      locationId: null,
+      alertType: 'webhook.delivery.dead',
+      severity: 'error',
+      title: 't',
+      message: 'm',
+      details: { deliveryId: d.id },
+      stackTrace: null,
+      context: null,
+      latestStatus: 'active',
+      resolvedAt: null,
+      resolvedBy: null,
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      version: 1,
+      createdAt: iso(now),
+      updatedAt: iso(now),
     };
     expect(await deliveries.record(companyId, d, 'c', dead)).toBe(true);
     const item = await raw(`C#${companyId}`, `WHDELIVERY#${d.id}`);
@@ -190,7 +340,13 @@ describe('deliveries', () => {
     const next = { ...was, status: 'pending' as const, round: 2, attempts: 0, nextAttemptAt: at, updatedAt: at };
     await deliveries.retry(companyId, was, next);
     expect(await deliveries.get(companyId, d.id)).toEqual(next);
-    expect(await requests(companyId)).toEqual([expect.objectContaining({ entity: 'OUTBOX', companyId, deliveryRequest: { subscriptionId: s.id, deliveryId: d.id, round: 2 } })]);
+    expect(await requests(companyId)).toEqual([
+      expect.objectContaining({
+        entity: 'OUTBOX',
+        companyId,
+        deliveryRequest: { subscriptionId: s.id, deliveryId: d.id, round: 2 },
+      }),
+    ]);
     await expect(deliveries.retry(companyId, was, next)).rejects.toMatchObject({ status: 409 });
     expect(await requests(companyId)).toHaveLength(1);
   });
@@ -218,13 +374,17 @@ describe('deliveries', () => {
     const d = newDelivery(s.id, event(companyId).payload, iso(Date.now()));
     await deliveries.create(companyId, d);
     await deliveries.cancel(companyId, d, 'the subscription was deleted', iso(Date.now()));
-    expect(await deliveries.get(companyId, d.id)).toMatchObject({ status: 'cancelled', nextAttemptAt: null, lastError: 'the subscription was deleted' });
+    expect(await deliveries.get(companyId, d.id)).toMatchObject({
+      status: 'cancelled',
+      nextAttemptAt: null,
+      lastError: 'the subscription was deleted',
+    });
     expect((await raw(`C#${companyId}`, `WHDELIVERY#${d.id}`))?.gsi2pk).toBeUndefined();
   });
 });
 
 describe('attempts log', () => {
-  it('pages a subscription\'s attempts newest first; an unknown subscription is undefined; cursors stay in their subscription', async () => {
+  it("pages a subscription's attempts newest first; an unknown subscription is undefined; cursors stay in their subscription", async () => {
     const companyId = freshCompany();
     const s = await addSubscription(companyId);
     const start = Date.now() - 100_000;
@@ -236,7 +396,13 @@ describe('attempts log', () => {
     }
     const first = (await attempts.page(companyId, s.id, { page: 1, limit: 2 }))!;
     expect(first.items.map((a) => a.startedAt)).toEqual([iso(start + 4000), iso(start + 3000)]);
-    expect(first.items[0]).toMatchObject({ attempt: 1, status: 'failed', httpStatus: 500, error: 'status 500', durationMs: 3 });
+    expect(first.items[0]).toMatchObject({
+      attempt: 1,
+      status: 'failed',
+      httpStatus: 500,
+      error: 'status 500',
+      durationMs: 3,
+    });
     expect(first.pagination).toMatchObject({ page: 1, limit: 2, nextCursor: expect.any(String) });
     const second = (await attempts.page(companyId, s.id, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }))!;
     expect(second.items.map((a) => a.startedAt)).toEqual([iso(start + 2000), iso(start + 1000)]);
@@ -248,7 +414,9 @@ describe('attempts log', () => {
     expect(await attempts.page(companyId, randomUUID(), { page: 1, limit: 2 })).toBeUndefined();
     expect(await attempts.page(freshCompany(), s.id, { page: 1, limit: 2 })).toBeUndefined();
     const other = await addSubscription(companyId);
-    await expect(attempts.page(companyId, other.id, { page: 1, limit: 2, cursor: first.pagination.nextCursor! })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      attempts.page(companyId, other.id, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
@@ -259,11 +427,12 @@ describe('event log', () => {
     return e.payload;
   }
 
-  it('pages the company\'s events oldest first, by type, since a time or after an event, one Query per page', async () => {
+  it("pages the company's events oldest first, by type, since a time or after an event, one Query per page", async () => {
     const companyId = freshCompany();
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
     const created = [];
-    for (let i = 0; i < 6; i++) created.push(await record(companyId, i % 2 ? 'coursing.updated' : 'coursing.created', t0 + i * 1000));
+    for (let i = 0; i < 6; i++)
+      created.push(await record(companyId, i % 2 ? 'coursing.updated' : 'coursing.created', t0 + i * 1000));
     await record(freshCompany(), 'coursing.created', t0); // another company's
 
     const send = vi.spyOn(db(), 'send');
@@ -272,7 +441,13 @@ describe('event log', () => {
     send.mockRestore();
     expect(all.items.map((e) => e.id)).toEqual(created.slice(0, 4).map((e) => e.id));
     expect(all.items[0]).toEqual({ ...created[0], cursor: expect.any(String) });
-    expect(all.pagination).toMatchObject({ page: 1, limit: 4, total: 5, totalPages: 2, nextCursor: expect.any(String) });
+    expect(all.pagination).toMatchObject({
+      page: 1,
+      limit: 4,
+      total: 5,
+      totalPages: 2,
+      nextCursor: expect.any(String),
+    });
     const rest = await eventLog.page(companyId, { page: 1, limit: 4, cursor: all.pagination.nextCursor! });
     expect(rest.items.map((e) => e.id)).toEqual(created.slice(4).map((e) => e.id));
     expect(rest.pagination).toMatchObject({ page: 2, total: 6, totalPages: 2, nextCursor: null });
@@ -284,7 +459,12 @@ describe('event log', () => {
     expect(since.items.map((e) => e.id)).toEqual(created.slice(2).map((e) => e.id));
     const after = await eventLog.page(companyId, { page: 1, limit: 10, after: eventPosition(all.items[2]!.cursor) });
     expect(after.items.map((e) => e.id)).toEqual(created.slice(3).map((e) => e.id));
-    const afterByType = await eventLog.page(companyId, { page: 1, limit: 10, type: 'coursing.updated', after: eventPosition(all.items[2]!.cursor) });
+    const afterByType = await eventLog.page(companyId, {
+      page: 1,
+      limit: 10,
+      type: 'coursing.updated',
+      after: eventPosition(all.items[2]!.cursor),
+    });
     expect(afterByType.items.map((e) => e.id)).toEqual([created[3], created[5]].map((e) => e!.id));
   });
 
@@ -293,8 +473,19 @@ describe('event log', () => {
     const t0 = Date.parse('2026-03-02T10:00:00.000Z');
     for (let i = 0; i < 3; i++) await record(companyId, 'coursing.created', t0 + i);
     const page = await eventLog.page(companyId, { page: 1, limit: 1, type: 'coursing.created' });
-    await expect(eventLog.page(companyId, { page: 1, limit: 1, type: 'coursing.updated', cursor: page.pagination.nextCursor! })).rejects.toMatchObject({ status: 400 });
-    await expect(eventLog.page(freshCompany(), { page: 1, limit: 1, type: 'coursing.created', cursor: page.pagination.nextCursor! })).rejects.toMatchObject({ status: 400 });
-    await expect(eventLog.page(companyId, { page: 1, limit: 1, cursor: 'bm9wZQ' })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      eventLog.page(companyId, { page: 1, limit: 1, type: 'coursing.updated', cursor: page.pagination.nextCursor! }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      eventLog.page(freshCompany(), {
+        page: 1,
+        limit: 1,
+        type: 'coursing.created',
+        cursor: page.pagination.nextCursor!,
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(eventLog.page(companyId, { page: 1, limit: 1, cursor: 'bm9wZQ' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

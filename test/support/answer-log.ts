@@ -26,7 +26,11 @@ const MAX_PROBLEMS = 50;
 
 export const answerTotals = (log: AnswerLog) => {
   const all = Object.values(log.operations);
-  return { answers: all.reduce((n, o) => n + o.answers, 0), typed: all.reduce((n, o) => n + o.typed, 0), operations: all.length };
+  return {
+    answers: all.reduce((n, o) => n + o.answers, 0),
+    typed: all.reduce((n, o) => n + o.typed, 0),
+    operations: all.length,
+  };
 };
 
 /** Starts checking the answers of the server on `port` into `file`; answers a function that stops it. */
@@ -35,13 +39,21 @@ export function recordAnswers(port: number, file: string): () => void {
   const save = () => writeFileSync(file, JSON.stringify(log));
   save();
   const onRequest = (message: unknown) => {
-    const { request, response, server } = message as { request: IncomingMessage; response: ServerResponse; server: Server };
+    const { request, response, server } = message as {
+      request: IncomingMessage;
+      response: ServerResponse;
+      server: Server;
+    };
     const address = server.address();
     if (typeof address !== 'object' || address?.port !== port) return;
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      chunks.push(
+        Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
     };
     // headers given to writeHead go straight to the wire, not into getHeaders(): keep them too
     const written: Record<string, string> = {};
@@ -63,7 +75,15 @@ export function recordAnswers(port: number, file: string): () => void {
       } catch {
         // not JSON: checked as its text (the description says JSON, so it will not match)
       }
-      const headers = { ...Object.fromEntries(Object.entries(response.getHeaders()).map(([k, v]) => [k.toLowerCase(), v === undefined ? undefined : String(v)])), ...written };
+      const headers = {
+        ...Object.fromEntries(
+          Object.entries(response.getHeaders()).map(([k, v]) => [
+            k.toLowerCase(),
+            v === undefined ? undefined : String(v),
+          ]),
+        ),
+        ...written,
+      };
       const url = new URL(request.url ?? '/', 'http://stage').href;
       const checked = checkAnswer(request.method ?? 'GET', url, response.statusCode, headers, body);
       const entry = (log.operations[checked.operation] ??= { answers: 0, typed: 0, statuses: {} });
@@ -72,7 +92,10 @@ export function recordAnswers(port: number, file: string): () => void {
       entry.statuses[response.statusCode] = (entry.statuses[response.statusCode] ?? 0) + 1;
       if (checked.problems.length) {
         log.problemCount++;
-        if (log.problems.length < MAX_PROBLEMS) log.problems.push(`${request.method} ${request.url} → ${response.statusCode} (${checked.operation}): ${checked.problems.join('; ')}`);
+        if (log.problems.length < MAX_PROBLEMS)
+          log.problems.push(
+            `${request.method} ${request.url} → ${response.statusCode} (${checked.operation}): ${checked.problems.join('; ')}`,
+          );
       }
       save();
     });

@@ -16,7 +16,9 @@ import { statusOf, type ErrorCode } from '../../shared/errors';
 import { matchRoute } from '../../shared/http/router';
 import { openApiDocument, type Json } from '../../shared/openapi/document';
 
-const document = openApiDocument() as Json & { paths: Record<string, Record<string, { responses: Record<string, Json> }>> };
+const document = openApiDocument() as Json & {
+  paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
+};
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 ajv.addSchema(document, 'openapi.json');
@@ -42,7 +44,13 @@ export interface Checked {
 }
 
 /** Checks one answer; `headers` by lower-case name. A body that is not JSON is given as its text. */
-export function checkAnswer(method: string, url: string, status: number, headers: Record<string, string | undefined>, body: unknown): Checked {
+export function checkAnswer(
+  method: string,
+  url: string,
+  status: number,
+  headers: Record<string, string | undefined>,
+  body: unknown,
+): Checked {
   // A browser's preflight answered by the edge, as the gateway's MOCK OPTIONS methods answer it
   // (infra/cors.ts, shared/http/cors.ts): no function runs, so it counts nothing and has no body.
   if (method === 'OPTIONS' && status === 204) {
@@ -60,27 +68,44 @@ export function checkAnswer(method: string, url: string, status: number, headers
   // A page or its script (the docs page): text in the media type its row names, as it is.
   if (match.kind === 'route' && match.route.asset && status === 200) {
     const type = (headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (type !== match.route.asset.mediaType) problems.push(`Content-Type is ${headers['content-type']}, not ${match.route.asset.mediaType}`);
-    if (typeof body !== 'string' || body.length === 0) problems.push('the answer is empty, or JSON where a page or a script was described');
+    if (type !== match.route.asset.mediaType)
+      problems.push(`Content-Type is ${headers['content-type']}, not ${match.route.asset.mediaType}`);
+    if (typeof body !== 'string' || body.length === 0)
+      problems.push('the answer is empty, or JSON where a page or a script was described');
     return { operation, typed: false, problems };
   }
   // A file download's success is its bytes in a media type its row names, sent as an attachment.
   if (match.kind === 'route' && match.route.download && status === 200) {
     const type = (headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (!match.route.download.mediaTypes.includes(type)) problems.push(`Content-Type is ${headers['content-type']}, not one of ${match.route.download.mediaTypes.join(', ')}`);
-    if (!/^attachment; filename=/.test(headers['content-disposition'] ?? '')) problems.push(`Content-Disposition is ${headers['content-disposition']}, not an attachment naming its file`);
+    if (!match.route.download.mediaTypes.includes(type))
+      problems.push(
+        `Content-Type is ${headers['content-type']}, not one of ${match.route.download.mediaTypes.join(', ')}`,
+      );
+    if (!/^attachment; filename=/.test(headers['content-disposition'] ?? ''))
+      problems.push(`Content-Disposition is ${headers['content-disposition']}, not an attachment naming its file`);
     return { operation, typed: false, problems };
   }
-  if (!/^application\/json\b/.test(headers['content-type'] ?? '')) problems.push(`Content-Type is ${headers['content-type']}, not application/json`);
+  if (!/^application\/json\b/.test(headers['content-type'] ?? ''))
+    problems.push(`Content-Type is ${headers['content-type']}, not application/json`);
   let schemaPath: string | undefined;
   if (match.kind === 'route') {
     const { route } = match;
     const responses = document.paths[route.path]![route.method.toLowerCase()]!.responses;
     const described = responses[String(status)] ?? (status === 500 ? responses.default : undefined);
     if (!described) problems.push(`status ${status} is not one the description gives ${route.method} ${route.path}`);
-    else if (typeof described.$ref === 'string') schemaPath = `components/schemas/Error_${described.$ref.split('/').pop()}`;
+    else if (typeof described.$ref === 'string')
+      schemaPath = `components/schemas/Error_${described.$ref.split('/').pop()}`;
     else {
-      schemaPath = pointer('paths', route.path, route.method.toLowerCase(), 'responses', String(status), 'content', 'application/json', 'schema');
+      schemaPath = pointer(
+        'paths',
+        route.path,
+        route.method.toLowerCase(),
+        'responses',
+        String(status),
+        'content',
+        'application/json',
+        'schema',
+      );
       typed = route.schemas.response !== undefined;
     }
   } else {
@@ -91,7 +116,9 @@ export function checkAnswer(method: string, url: string, status: number, headers
   if (schemaPath) {
     const validate = validator(schemaPath);
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
       problems.push(`the ${status} answer does not match its description:\n  ${errors.join('\n  ')}`);
     }
   }

@@ -60,14 +60,17 @@ const dynamoAction = (commandName: string) => {
 
 type Input = Record<string, unknown>;
 /** Marshalled (`{ S: 'x' }`) or plain: the data layer's commands are seen either way. */
-const text = (value: unknown): string => (value && typeof value === 'object' && 'S' in value ? String((value as { S: unknown }).S) : String(value));
+const text = (value: unknown): string =>
+  value && typeof value === 'object' && 'S' in value ? String((value as { S: unknown }).S) : String(value);
 
 /**
  * One entry per family of partitions: a company's partitions with numbers and UUIDs blanked
  * (`C#0#WHSUB#U`), the others by their first segment (`KEY#…`, `RATE#…`, `CODE#…`).
  */
 export const normalizePartition = (pk: string) =>
-  pk.startsWith('C#') ? pk.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'U').replace(/\d+/g, '0') : pk.replace(/#.*/s, '#…');
+  pk.startsWith('C#')
+    ? pk.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'U').replace(/\d+/g, '0')
+    : pk.replace(/#.*/s, '#…');
 
 const partitionOfKey = (key: unknown) => text((key as Input)[table.partitionKey]);
 
@@ -85,26 +88,52 @@ function queryPartition(input: Input): string {
 type Request = Omit<AwsCall, 'fn' | 'count'>;
 
 /** The data layer's table as `{table}`; any other table by its own name (no role names it: denied). */
-const tableResource = (name: unknown) => (name === process.env.TABLE_NAME ? '{table}' : `arn:aws:dynamodb:us-east-1:123456789012:table/${String(name)}`);
+const tableResource = (name: unknown) =>
+  name === process.env.TABLE_NAME ? '{table}' : `arn:aws:dynamodb:us-east-1:123456789012:table/${String(name)}`;
 
 /** The IAM requests of one DynamoDB command: each item action with its table (or index) and leading key. */
 export function dynamoRequests(commandName: string, input: Input): Request[] {
   const action = dynamoAction(commandName);
-  const item = (a: string, tableName: unknown, pk: string): Request => ({ action: `dynamodb:${a}`, resource: tableResource(tableName), leadingKey: normalizePartition(pk) });
+  const item = (a: string, tableName: unknown, pk: string): Request => ({
+    action: `dynamodb:${a}`,
+    resource: tableResource(tableName),
+    leadingKey: normalizePartition(pk),
+  });
   switch (action) {
     case 'Query':
-      return [{ ...item(action, input.TableName, queryPartition(input)), ...(input.IndexName ? { resource: `${tableResource(input.TableName)}/index/${String(input.IndexName)}` } : {}) }];
+      return [
+        {
+          ...item(action, input.TableName, queryPartition(input)),
+          ...(input.IndexName
+            ? { resource: `${tableResource(input.TableName)}/index/${String(input.IndexName)}` }
+            : {}),
+        },
+      ];
     case 'BatchGetItem':
-      return Object.entries(input.RequestItems as Record<string, { Keys: unknown[] }>).flatMap(([name, r]) => r.Keys.map((k) => item(action, name, partitionOfKey(k))));
+      return Object.entries(input.RequestItems as Record<string, { Keys: unknown[] }>).flatMap(([name, r]) =>
+        r.Keys.map((k) => item(action, name, partitionOfKey(k))),
+      );
     case 'BatchWriteItem':
       return Object.entries(input.RequestItems as Record<string, Input[]>).flatMap(([name, r]) =>
-        r.map((w) => item(action, name, partitionOfKey((w.PutRequest as Input | undefined)?.Item ?? (w.DeleteRequest as Input).Key))),
+        r.map((w) =>
+          item(
+            action,
+            name,
+            partitionOfKey((w.PutRequest as Input | undefined)?.Item ?? (w.DeleteRequest as Input).Key),
+          ),
+        ),
       );
     // A transaction is authorized item by item, as the item action each entry is.
     case 'TransactWriteItems':
     case 'TransactGetItems':
       return (input.TransactItems as Input[]).flatMap((t) =>
-        Object.entries(t).map(([kind, step]) => item(dynamoActions[kind]!, (step as Input).TableName, partitionOfKey((step as Input).Key ?? (step as Input).Item))),
+        Object.entries(t).map(([kind, step]) =>
+          item(
+            dynamoActions[kind]!,
+            (step as Input).TableName,
+            partitionOfKey((step as Input).Key ?? (step as Input).Item),
+          ),
+        ),
       );
     case 'GetItem':
     case 'PutItem':
@@ -136,7 +165,9 @@ function plan(id: unknown): string {
 
 /** API Gateway's management API is authorized by HTTP method on the resource path. */
 export function apiGatewayRequests(commandName: string, input: Input): Request[] {
-  const gateway = (method: string, path: string): Request[] => [{ action: `apigateway:${method}`, resource: `arn:aws:apigateway:us-east-1::${path}` }];
+  const gateway = (method: string, path: string): Request[] => [
+    { action: `apigateway:${method}`, resource: `arn:aws:apigateway:us-east-1::${path}` },
+  ];
   switch (commandName) {
     case 'CreateApiKeyCommand':
       return gateway('POST', '/apikeys');
@@ -207,7 +238,10 @@ export class AwsCallLog {
 
 const MIDDLEWARE = 'brigadeAwsCallLog';
 
-type Middleware = (next: (args: { input: unknown }) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => (args: { input: unknown }) => Promise<unknown>;
+type Middleware = (
+  next: (args: { input: unknown }) => Promise<unknown>,
+  context: { clientName?: string; commandName?: string },
+) => (args: { input: unknown }) => Promise<unknown>;
 /** Any AWS SDK v3 client (its middleware stack is all this needs). */
 export interface SdkClient {
   middlewareStack: { add: (...args: never[]) => void; remove(name: string): boolean };
@@ -218,7 +252,10 @@ export interface SdkClient {
  * a function that stops recording it.
  */
 export function recordClient(client: SdkClient, log: AwsCallLog): () => void {
-  const add = client.middlewareStack.add.bind(client.middlewareStack) as (middleware: Middleware, options: Record<string, unknown>) => void;
+  const add = client.middlewareStack.add.bind(client.middlewareStack) as (
+    middleware: Middleware,
+    options: Record<string, unknown>,
+  ) => void;
   add(
     (next, context) => async (args) => {
       log.add(String(context.clientName ?? client.constructor.name), context.commandName ?? '', args.input as Input);
@@ -229,7 +266,11 @@ export function recordClient(client: SdkClient, log: AwsCallLog): () => void {
   return () => void client.middlewareStack.remove(MIDDLEWARE);
 }
 
-type Send = (this: { constructor: { name: string } }, command: { input: unknown; constructor: { name: string } }, ...rest: unknown[]) => unknown;
+type Send = (
+  this: { constructor: { name: string } },
+  command: { input: unknown; constructor: { name: string } },
+  ...rest: unknown[]
+) => unknown;
 
 /**
  * Records every command sent through the `send` of these prototypes (each must own one): the AWS
@@ -240,7 +281,10 @@ type Send = (this: { constructor: { name: string } }, command: { input: unknown;
  */
 export function recordSends(prototypes: readonly object[], log: AwsCallLog): () => void {
   const restores = prototypes.map((proto) => {
-    if (!Object.hasOwn(proto, 'send')) throw new Error(`recordSends: ${proto.constructor.name}.prototype has no send of its own (its base class's would record twice)`);
+    if (!Object.hasOwn(proto, 'send'))
+      throw new Error(
+        `recordSends: ${proto.constructor.name}.prototype has no send of its own (its base class's would record twice)`,
+      );
     const target = proto as { send: Send };
     const inner = target.send;
     target.send = function (this: { constructor: { name: string } }, command, ...rest) {

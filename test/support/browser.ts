@@ -12,7 +12,9 @@ export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();
   if (!existsSync(executablePath)) {
-    throw new Error(`The browser tests need Chromium at ${executablePath}: install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH to its binary`);
+    throw new Error(
+      `The browser tests need Chromium at ${executablePath}: install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH to its binary`,
+    );
   }
   return chromium.launch({ executablePath, headless: true });
 }

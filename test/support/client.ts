@@ -42,7 +42,13 @@ const answerCheck: Middleware = {
   async onResponse({ request, response }) {
     const text = await response.clone().text();
     const json = /^application\/([\w.+-]+\+)?json\b/.test(response.headers.get('content-type') ?? '');
-    assertAnswer(request.method, request.url, response.status, response.headers, text && json ? JSON.parse(text) : text || undefined);
+    assertAnswer(
+      request.method,
+      request.url,
+      response.status,
+      response.headers,
+      text && json ? JSON.parse(text) : text || undefined,
+    );
     return response;
   },
 };
@@ -71,16 +77,33 @@ export function successOf<T>(result: Result<T>): T {
 export const dataOf = <T>(result: Result<{ data: T }>): T => successOf(result).data;
 
 /** An operation's JSON request body: `BodyOf<'/api/v1/companies', 'post'>` is `{ name: string }`. */
-export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
 /** An operation's query parameters. */
-export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
 
 /** The body of an operation's 200: the success envelope (`data`, `meta`). */
-export type SuccessOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer S } } } } ? S : never;
+export type SuccessOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer S } } };
+}
+  ? S
+  : never;
 
 /** The type of the `data` of an operation's 200: `DataOf<'/api/v1/companies', 'post'>` is a company. */
-export type DataOf<P extends keyof paths, M extends keyof paths[P]> = SuccessOf<P, M> extends { data: infer D } ? D : never;
+export type DataOf<P extends keyof paths, M extends keyof paths[P]> =
+  SuccessOf<P, M> extends { data: infer D } ? D : never;
 
 /** The result as `call()` answers (status, headers, body): for the helpers that take an `Answer`, such as `expectRefused`. */
-export const answerOf = (result: Result): Answer => ({ status: result.response.status, headers: result.response.headers, body: result.data ?? result.error });
+export const answerOf = (result: Result): Answer => ({
+  status: result.response.status,
+  headers: result.response.headers,
+  body: result.data ?? result.error,
+});

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 export function assetSources(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.assets.json'))) {
-    const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
+    const manifest = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      files?: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
+    };
     for (const asset of Object.values(manifest.files ?? {})) {
       for (const destination of Object.values(asset.destinations)) out.set(destination.objectKey, asset.source.path);
     }

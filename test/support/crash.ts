@@ -38,13 +38,20 @@ export class InjectedCrash extends Error {
   override name = 'InjectedCrash';
 }
 
-const writeCommands = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+const writeCommands = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+]);
 /** Platform-wide counters other files move too (id blocks, rate windows): not part of a company's state. */
 const shared = (k: Key) => k.pk === 'SEQ' || k.pk.startsWith('RATE#');
 
 /** A key attribute as the command holds it: plain (document client) or marshalled. */
 const plain = (v: unknown) => (v && typeof v === 'object' && 'S' in v ? (v as { S: string }).S : (v as string));
-const keyOf = (item: Record<string, unknown> | undefined): Key[] => (item ? [{ pk: plain(item.pk), sk: plain(item.sk) }] : []);
+const keyOf = (item: Record<string, unknown> | undefined): Key[] =>
+  item ? [{ pk: plain(item.pk), sk: plain(item.sk) }] : [];
 
 /** The keys a write command names (a ConditionCheck writes nothing, but naming it does no harm). */
 function keysOf(command: string, input: Record<string, any>): Key[] {
@@ -55,15 +62,20 @@ function keysOf(command: string, input: Record<string, any>): Key[] {
     case 'DeleteItemCommand':
       return keyOf(input.Key);
     case 'TransactWriteItemsCommand':
-      return (input.TransactItems as Record<string, any>[]).flatMap((t) => keyOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key));
+      return (input.TransactItems as Record<string, any>[]).flatMap((t) =>
+        keyOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
+      );
     case 'BatchWriteItemCommand':
-      return Object.values(input.RequestItems as Record<string, Record<string, any>[]>).flatMap((requests) => requests.flatMap((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
+      return Object.values(input.RequestItems as Record<string, Record<string, any>[]>).flatMap((requests) =>
+        requests.flatMap((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
+      );
     default:
       return [];
   }
 }
 
-const bodyText = (body: unknown) => (typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '');
+const bodyText = (body: unknown) =>
+  typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '';
 
 /** The injecting client, and what it saw. */
 export class CrashClient {
@@ -77,7 +89,12 @@ export class CrashClient {
 
   constructor() {
     const { region, dynamoEndpoint } = config();
-    const base = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 3 });
+    const base = new DynamoDBClient({
+      region,
+      endpoint: dynamoEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 3,
+    });
     const byCommand = new WeakMap<object, SentWrite>();
     // Before the SDK's retries: once per command. Records the keys, and fails the k-th write (mode A).
     base.middlewareStack.add(
@@ -86,11 +103,13 @@ export class CrashClient {
         if (!writeCommands.has(command)) return next(args);
         const keys = this.touched.get(this.companyId) ?? new Map<string, Key>();
         this.touched.set(this.companyId, keys);
-        for (const k of keysOf(command, args.input as Record<string, any>)) if (!shared(k)) keys.set(`${k.pk}\u0000${k.sk}`, k);
+        for (const k of keysOf(command, args.input as Record<string, any>))
+          if (!shared(k)) keys.set(`${k.pk}\u0000${k.sk}`, k);
         const write: SentWrite = { command, attempts: 0, tokens: [] };
         this.sent.push(write);
         byCommand.set(context, write);
-        if (this.mode.kind === 'fail' && this.sent.length === this.mode.at) throw new InjectedCrash(`injected: ${command} (write ${this.mode.at}) failed`);
+        if (this.mode.kind === 'fail' && this.sent.length === this.mode.at)
+          throw new InjectedCrash(`injected: ${command} (write ${this.mode.at}) failed`);
         return next(args);
       },
       { step: 'initialize', name: 'crashInjection' },
@@ -109,7 +128,10 @@ export class CrashClient {
         write.tokens.push(/"ClientRequestToken":"([^"]+)"/.exec(bodyText(request.body))?.[1]);
         const answer = await next(args);
         if (this.mode.kind === 'loseAnswer' && write.attempts === 1) {
-          throw Object.assign(new Error('socket hang up: the write committed, its answer was lost'), { name: 'AnswerLost', code: 'ECONNRESET' });
+          throw Object.assign(new Error('socket hang up: the write committed, its answer was lost'), {
+            name: 'AnswerLost',
+            code: 'ECONNRESET',
+          });
         }
         return answer;
       },
@@ -153,7 +175,9 @@ export async function snapshot(keys: readonly Key[]): Promise<Map<string, Item>>
   for (let i = 0; i < keys.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
     while (pending?.length) {
-      const out: BatchGetCommandOutput = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      const out: BatchGetCommandOutput = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
+      );
       found.push(...(out.Responses?.[tableName()] ?? []));
       pending = out.UnprocessedKeys?.[tableName()]?.Keys;
     }
@@ -162,7 +186,11 @@ export async function snapshot(keys: readonly Key[]): Promise<Map<string, Item>>
 }
 
 /** Times inside values, masked: two runs differ in them, and moving them is not a change of state. */
-const timeless = (v: unknown) => JSON.stringify(v, (_k, x) => (x instanceof Set ? [...x].sort() : x))?.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'T');
+const timeless = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (x instanceof Set ? [...x].sort() : x))?.replace(
+    /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g,
+    'T',
+  );
 
 /** What an item is, for a reader of a change: its entity, and an event's name. */
 function kind(item: Item): string {
@@ -188,7 +216,10 @@ export function changeShape(before: Map<string, Item>, after: Map<string, Item>)
       if (f === 'ttl' && f in was && f in item) return []; // epoch seconds: a time, not a count
       if (!(f in was)) return [`+${f}`];
       if (!(f in item)) return [`-${f}`];
-      if (typeof was[f] === 'number' && typeof item[f] === 'number') return was[f] === item[f] ? [] : [`${f}${(item[f] as number) > (was[f] as number) ? '+' : ''}${(item[f] as number) - (was[f] as number)}`];
+      if (typeof was[f] === 'number' && typeof item[f] === 'number')
+        return was[f] === item[f]
+          ? []
+          : [`${f}${(item[f] as number) > (was[f] as number) ? '+' : ''}${(item[f] as number) - (was[f] as number)}`];
       return timeless(was[f]) === timeless(item[f]) ? [] : [f];
     });
     if (fields.length) lines.push(`~ ${kind(item)} ${fields.join(' ')}`);
@@ -200,6 +231,7 @@ export function changeShape(before: Map<string, Item>, after: Map<string, Item>)
 /** The shape of an answer: its fields and their types, not their values (ids and times differ between runs). */
 export function answerShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(answerShape);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, answerShape(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, answerShape(v)]));
   return value === null ? null : typeof value;
 }

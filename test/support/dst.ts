@@ -9,7 +9,10 @@ const SEARCH_DAYS = 2 * 366;
 
 /** Whether local 02:30 exists on the day of `date` in its zone: Luxon moves a time the clocks skip forward. */
 const halfPastTwoExists = (date: DateTime) => {
-  const t = DateTime.fromObject({ year: date.year, month: date.month, day: date.day, hour: 2, minute: 30 }, { zone: date.zone });
+  const t = DateTime.fromObject(
+    { year: date.year, month: date.month, day: date.day, hour: 2, minute: 30 },
+    { zone: date.zone },
+  );
   return t.hour === 2 && t.minute === 30;
 };
 
@@ -33,7 +36,8 @@ function firstChangeDay(zone: string, from: Date, changes: (day: DateTime) => bo
  * The first local date after `from`'s own local date in `zone` whose 02:30 does not exist (the
  * clocks jump over it), as YYYY-MM-DD; undefined when the zone skips no such hour within two years.
  */
-export const nextSpringForward = (zone: string, from: Date = new Date()): string | undefined => firstChangeDay(zone, from, (day) => !halfPastTwoExists(day));
+export const nextSpringForward = (zone: string, from: Date = new Date()): string | undefined =>
+  firstChangeDay(zone, from, (day) => !halfPastTwoExists(day));
 
 /**
  * The first local date after `from`'s own local date in `zone` on which the clocks go back (the
@@ -52,6 +56,7 @@ export function soonestSpringForward(zones: string[], from: Date = new Date()): 
     const date = nextSpringForward(zone, from);
     return date ? [{ zone, date }] : [];
   });
-  if (found.length === 0) throw new Error(`None of ${zones.join(', ')} skips 02:30 within two years of ${from.toISOString()}`);
+  if (found.length === 0)
+    throw new Error(`None of ${zones.join(', ')} skips 02:30 within two years of ${from.toISOString()}`);
   return found.reduce((a, b) => (b.date < a.date ? b : a));
 }

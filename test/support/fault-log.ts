@@ -21,7 +21,8 @@ export interface FaultCounts {
 }
 
 /** The record of the scenario file `file` (its import.meta.url or path). */
-export const faultRecordOf = (file: string) => `${faultsDir}${basename(file.startsWith('file:') ? fileURLToPath(file) : file).replace(/\.test\.ts$/, '')}.json`;
+export const faultRecordOf = (file: string) =>
+  `${faultsDir}${basename(file.startsWith('file:') ? fileURLToPath(file) : file).replace(/\.test\.ts$/, '')}.json`;
 
 export function recordFault(file: string, scenario: string, counts: FaultCounts): void {
   mkdirSync(faultsDir, { recursive: true });

@@ -42,7 +42,11 @@ export class Receiver {
       req.on('data', (c: Buffer) => (body += c));
       req.on('end', () => {
         const json = JSON.parse(body) as { event: string; resourceId: string };
-        this.arrivals.push({ webhookId: String(req.headers['webhook-id']), event: json.event, resourceId: String(json.resourceId) });
+        this.arrivals.push({
+          webhookId: String(req.headers['webhook-id']),
+          event: json.event,
+          resourceId: String(json.resourceId),
+        });
         res.writeHead(200).end();
         this.changes.changed();
       });
@@ -97,8 +101,15 @@ export async function createGuest(baseUrl: string, key: string, email: string, n
       body: JSON.stringify({ name, email }),
     });
     const body = (await res.json()) as { data?: { id: number }; error?: { code: string } };
-    if (res.status === 200 && body.data) return { email, kind: 'acknowledged', id: body.data.id, at: performance.now() };
-    return { email, kind: 'refused', status: res.status, code: body.error?.code ?? '(no envelope)', retryAfter: res.headers.get('retry-after') };
+    if (res.status === 200 && body.data)
+      return { email, kind: 'acknowledged', id: body.data.id, at: performance.now() };
+    return {
+      email,
+      kind: 'refused',
+      status: res.status,
+      code: body.error?.code ?? '(no envelope)',
+      retryAfter: res.headers.get('retry-after'),
+    };
   } catch (err) {
     return { email, kind: 'lost', error: String((err as Error).cause ?? err) };
   }
@@ -119,7 +130,8 @@ export async function burstOfGuests(options: {
   fault: () => Promise<void>;
 }): Promise<Burst> {
   const outcomes: Outcome[] = [];
-  const acknowledged = () => outcomes.filter((o): o is Extract<Outcome, { kind: 'acknowledged' }> => o.kind === 'acknowledged');
+  const acknowledged = () =>
+    outcomes.filter((o): o is Extract<Outcome, { kind: 'acknowledged' }> => o.kind === 'acknowledged');
   let next = 0;
   let faulted: Promise<void> | undefined;
   let faultAt = Number.NaN;
@@ -140,13 +152,21 @@ export async function burstOfGuests(options: {
 
 /** A document client on a DynamoDB Local endpoint, for reading what was stored, strongly consistent. */
 function tableReader(endpoint: string, tableName: string) {
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
   const query = async (pk: string, prefix: string) => {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const out = await client.send(
-        new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': prefix }, ConsistentRead: true, ExclusiveStartKey: start }),
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': pk, ':p': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
       );
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
@@ -194,26 +214,35 @@ async function storedGuests(reader: ReturnType<typeof tableReader>, companyId: n
  */
 function expectNothingLost(burst: Burst, stored: Awaited<ReturnType<typeof storedGuests>>, receiver: Receiver) {
   const storedByEmail = new Map(stored.map((g) => [g.email, g]));
-  const unstored = burst.acknowledged().filter((ack) => storedByEmail.get(ack.email)?.id !== ack.id || !storedByEmail.get(ack.email)?.hasGuest);
+  const unstored = burst
+    .acknowledged()
+    .filter((ack) => storedByEmail.get(ack.email)?.id !== ack.id || !storedByEmail.get(ack.email)?.hasGuest);
   // DynamoDB Local's own window (docs/testing.md, "Faults"): when its JVM is killed, a transaction it
   // answered in the last moments before may be missing, whole. Only such a write is let off, and
   // only when nothing of it is stored and no event of it was delivered (checked below).
   const inWindow = (ack: (typeof unstored)[number]) => burst.faultAt - ack.at < DYNAMODB_LOCAL_ACK_WINDOW_MS;
   const missing = unstored.filter((ack) => !inWindow(ack));
-  expect(missing.map((m) => `${m.email} (${m.id}, ${(burst.faultAt - m.at).toFixed(1)} ms before the fault)`), `acknowledged, not stored (of ${burst.acknowledged().length} acknowledged, ${stored.length} stored)`).toEqual([]);
+  expect(
+    missing.map((m) => `${m.email} (${m.id}, ${(burst.faultAt - m.at).toFixed(1)} ms before the fault)`),
+    `acknowledged, not stored (of ${burst.acknowledged().length} acknowledged, ${stored.length} stored)`,
+  ).toEqual([]);
   const excused = unstored.filter(inWindow);
   for (const ack of excused) {
     expect(stored.orphans, `nothing of ${ack.email} (${ack.id}) is stored`).not.toContain(ack.id);
-    expect(receiver.idsByResource('guest.created').has(String(ack.id)), `no event of ${ack.email} (${ack.id})`).toBe(false);
+    expect(receiver.idsByResource('guest.created').has(String(ack.id)), `no event of ${ack.email} (${ack.id})`).toBe(
+      false,
+    );
   }
   expect(stored.orphans, 'guest items without their contact').toEqual([]);
-  for (const g of stored) expect(g, `${g.email} is whole`).toMatchObject({ hasGuest: true, tokens: expect.any(Number) });
+  for (const g of stored)
+    expect(g, `${g.email} is whole`).toMatchObject({ hasGuest: true, tokens: expect.any(Number) });
   for (const g of stored) expect(g.tokens, `${g.email} has its search tokens`).toBeGreaterThan(0);
   const delivered = receiver.idsByResource('guest.created');
   const burstIds = new Set(stored.map((g) => String(g.id)));
   const deliveredOfBurst = [...delivered.entries()].filter(([id]) => burstIds.has(id));
   expect(new Set(deliveredOfBurst.map(([id]) => id)), 'a delivery for each stored guest').toEqual(burstIds);
-  for (const [id, webhookIds] of deliveredOfBurst) expect([...webhookIds], `guest ${id}: one webhook-id`).toHaveLength(1);
+  for (const [id, webhookIds] of deliveredOfBurst)
+    expect([...webhookIds], `guest ${id}: one webhook-id`).toHaveLength(1);
   // An event for a guest the burst made but the table does not hold would be a delivery of an unwritten write.
   const emails = new Set(burst.outcomes.map((o) => o.email));
   expect(stored.every((g) => emails.has(g.email))).toBe(true);

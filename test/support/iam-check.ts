@@ -11,7 +11,16 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { functionRoles, queueArnOf, resolvedResources, simulate, tableArn, type AwsRequest, type FunctionRole, type TemplateSource } from '../infra/iam';
+import {
+  functionRoles,
+  queueArnOf,
+  resolvedResources,
+  simulate,
+  tableArn,
+  type AwsRequest,
+  type FunctionRole,
+  type TemplateSource,
+} from '../infra/iam';
 import { apiGatewayRequests, LOCAL_QUEUE, UNATTRIBUTED, type AwsCall } from './aws-call-log';
 
 /** The stage the tests synthesize: a function `x` of the call log is `brigade-dev-x` in its template. */
@@ -42,8 +51,17 @@ export interface CheckedCall {
 function concreteResource(synth: TemplateSource, role: FunctionRole, resource: string): string {
   return resource
     .replace('{table}', tableArn(synth))
-    .replace(/\{queue:(\w+)\}/, (_, env: string) => (role.environment[env] ? queueArnOf(role.environment[env]) : `arn:aws:sqs:us-east-1:123456789012:(${env} is not in the environment)`))
-    .replace(/\{plan:(\w+)\}/, (_, tier: string) => (JSON.parse(role.environment.USAGE_PLAN_IDS ?? '{}') as Record<string, string>)[tier] ?? `(no ${tier} plan in USAGE_PLAN_IDS)`);
+    .replace(/\{queue:(\w+)\}/, (_, env: string) =>
+      role.environment[env]
+        ? queueArnOf(role.environment[env])
+        : `arn:aws:sqs:us-east-1:123456789012:(${env} is not in the environment)`,
+    )
+    .replace(
+      /\{plan:(\w+)\}/,
+      (_, tier: string) =>
+        (JSON.parse(role.environment.USAGE_PLAN_IDS ?? '{}') as Record<string, string>)[tier] ??
+        `(no ${tier} plan in USAGE_PLAN_IDS)`,
+    );
 }
 
 /** What AWS does with each function's role that no test sees, and what CDK's functions do, from the template. */
@@ -51,13 +69,23 @@ export function declaredCalls(synth: TemplateSource): CheckedCall[] {
   const roles = [...functionRoles(synth).values()];
   const byArn = new Map(roles.map((r) => [r.arn, r]));
   const out: CheckedCall[] = [];
-  const declare = (role: FunctionRole | undefined, declared: string, action: string, resource: string) => role && out.push({ function: role.functionName, action, resource, count: 0, declared });
+  const declare = (role: FunctionRole | undefined, declared: string, action: string, resource: string) =>
+    role && out.push({ function: role.functionName, action, resource, count: 0, declared });
   for (const role of roles) {
     const stream = `arn:aws:logs:us-east-1:123456789012:log-group:${role.logGroup}:log-stream:2026/01/01/[$LATEST]0`;
-    for (const action of ['logs:CreateLogStream', 'logs:PutLogEvents']) declare(role, 'Lambda writes its logs', action, stream);
-    if (role.tracing) for (const action of ['xray:PutTraceSegments', 'xray:PutTelemetryRecords']) declare(role, 'active tracing', action, '*');
+    for (const action of ['logs:CreateLogStream', 'logs:PutLogEvents'])
+      declare(role, 'Lambda writes its logs', action, stream);
+    if (role.tracing)
+      for (const action of ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'])
+        declare(role, 'active tracing', action, '*');
     for (const queue of role.consumedQueues) {
-      for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ChangeMessageVisibility']) declare(role, "Lambda's SQS poller", action, queue);
+      for (const action of [
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:ChangeMessageVisibility',
+      ])
+        declare(role, "Lambda's SQS poller", action, queue);
     }
   }
   // AwsCustomResource: the SDK calls the template spells out (onCreate/onUpdate/onDelete).
@@ -65,16 +93,29 @@ export function declaredCalls(synth: TemplateSource): CheckedCall[] {
     const role = byArn.get(custom.ServiceToken as string);
     for (const phase of ['Create', 'Update', 'Delete']) {
       if (typeof custom[phase] !== 'string') continue;
-      const call = JSON.parse(custom[phase]) as { service: string; action: string; parameters: Record<string, unknown> };
-      if (call.service !== 'APIGateway') throw new Error(`declared calls: a custom resource calls ${call.service}.${call.action}; add its IAM request`);
-      for (const r of apiGatewayRequests(`${call.action.replace(/^./, (c) => c.toUpperCase())}Command`, call.parameters)) {
+      const call = JSON.parse(custom[phase]) as {
+        service: string;
+        action: string;
+        parameters: Record<string, unknown>;
+      };
+      if (call.service !== 'APIGateway')
+        throw new Error(`declared calls: a custom resource calls ${call.service}.${call.action}; add its IAM request`);
+      for (const r of apiGatewayRequests(
+        `${call.action.replace(/^./, (c) => c.toUpperCase())}Command`,
+        call.parameters,
+      )) {
         declare(role, `custom resource ${phase}`, r.action, r.resource.replace(/\{plan:([^}]+)\}/, '$1'));
       }
     }
   }
   // The triggers provider invokes the trigger's function.
   for (const trigger of resolvedResources(synth, 'Custom::Trigger')) {
-    declare(byArn.get(trigger.ServiceToken as string), 'trigger provider', 'lambda:InvokeFunction', trigger.HandlerArn as string);
+    declare(
+      byArn.get(trigger.ServiceToken as string),
+      'trigger provider',
+      'lambda:InvokeFunction',
+      trigger.HandlerArn as string,
+    );
   }
   return out;
 }
@@ -99,10 +140,15 @@ export interface IamReport {
   observedActions: Record<string, string[]>;
 }
 
-const describeCall = (c: CheckedCall) => `${c.function}: ${c.action} on ${c.resource}${c.leadingKey ? ` (leading key ${c.leadingKey})` : ''}${c.declared ? ` [declared: ${c.declared}]` : ''}`;
+const describeCall = (c: CheckedCall) =>
+  `${c.function}: ${c.action} on ${c.resource}${c.leadingKey ? ` (leading key ${c.leadingKey})` : ''}${c.declared ? ` [declared: ${c.declared}]` : ''}`;
 
 /** Asks every call of its function's role; answers the report (denials included, not thrown). */
-export async function checkCalls(synth: TemplateSource, recorded: readonly AwsCall[], { declared = true } = {}): Promise<IamReport> {
+export async function checkCalls(
+  synth: TemplateSource,
+  recorded: readonly AwsCall[],
+  { declared = true } = {},
+): Promise<IamReport> {
   const roles = functionRoles(synth);
   // The same call from several files is one distinct call.
   const merged = new Map<string, CheckedCall>();
@@ -123,7 +169,8 @@ export async function checkCalls(synth: TemplateSource, recorded: readonly AwsCa
     const key = `${fn} ${call.action} ${resource} ${call.leadingKey ?? ''}`;
     const known = merged.get(key);
     if (known) known.count += call.count;
-    else merged.set(key, { function: fn, action: call.action, resource, leadingKey: call.leadingKey, count: call.count });
+    else
+      merged.set(key, { function: fn, action: call.action, resource, leadingKey: call.leadingKey, count: call.count });
   }
   const observed = [...merged.values()];
   const all = [...observed, ...(declared ? declaredCalls(synth) : [])];
@@ -132,14 +179,19 @@ export async function checkCalls(synth: TemplateSource, recorded: readonly AwsCa
     all.map(async (c) => {
       const role = roles.get(c.function);
       if (!role) return void denied.push(`${describeCall(c)}: no such function in the template`);
-      const request: AwsRequest = { action: c.action, resource: c.resource, ...(c.leadingKey ? { context: { 'dynamodb:LeadingKeys': [c.leadingKey] } } : {}) };
+      const request: AwsRequest = {
+        action: c.action,
+        resource: c.resource,
+        ...(c.leadingKey ? { context: { 'dynamodb:LeadingKeys': [c.leadingKey] } } : {}),
+      };
       const decision = await simulate(role, request);
       if (decision !== 'Allowed') denied.push(`${describeCall(c)}: ${decision}`);
     }),
   );
 
   const observedActions: Record<string, string[]> = {};
-  for (const c of observed) observedActions[c.function] = [...new Set([...(observedActions[c.function] ?? []), c.action])].sort();
+  for (const c of observed)
+    observedActions[c.function] = [...new Set([...(observedActions[c.function] ?? []), c.action])].sort();
   const exercised = [...roles.keys()].filter((f) => observedActions[f]);
   // Per role: allowed actions (Allow statements; logs and X-Ray are Lambda's, declared above) never observed.
   const unexercised: Record<string, string[]> = {};

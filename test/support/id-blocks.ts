@@ -11,15 +11,41 @@ export const BLOCK_SIZE = 100_000;
 const FIRST = 100_000_000;
 
 /** Files with a block, in block order: a file's block is its index here, so add new files at the end. */
-export const blockFiles = ['access-catalog', 'access-keys', 'booking-members', 'bookings', 'coursings', 'guests', 'platform', 'setup', 'webhooks-pipeline', 'webhooks', 'crash', 'capacity', 'bookings-selling', 'waitlist', 'idempotency', 'alerts', 'schedules', 'throttling', 'catalog-sync'] as const;
+export const blockFiles = [
+  'access-catalog',
+  'access-keys',
+  'booking-members',
+  'bookings',
+  'coursings',
+  'guests',
+  'platform',
+  'setup',
+  'webhooks-pipeline',
+  'webhooks',
+  'crash',
+  'capacity',
+  'bookings-selling',
+  'waitlist',
+  'idempotency',
+  'alerts',
+  'schedules',
+  'throttling',
+  'catalog-sync',
+] as const;
 
 /**
  * Files that still pick their ids at random from ranges of their own (ranges no other file uses;
  * they move to a block when they are next changed). The blocks keep clear of these.
  */
 export const legacyRanges: Record<string, [number, number][]> = {
-  'bookings-sweeper': [[21_000, 21_999], [31_000, 31_999]],
-  'bookings-unseat': [[23_000, 23_999], [33_000, 33_999]],
+  'bookings-sweeper': [
+    [21_000, 21_999],
+    [31_000, 31_999],
+  ],
+  'bookings-unseat': [
+    [23_000, 23_999],
+    [33_000, 33_999],
+  ],
   entity: [[900_000_000, 989_999_999]],
 };
 

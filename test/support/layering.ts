@@ -53,7 +53,11 @@ function importsOf(file: string, text: string): { specifier: string; typeOnly: b
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.importClause?.isTypeOnly ?? false });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push({ specifier: node.argument.literal.text, typeOnly: true });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -95,7 +99,8 @@ export function importGraph(root: string): Graph {
   return graph;
 }
 
-const under = (file: string, prefixes: readonly string[]) => prefixes.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+const under = (file: string, prefixes: readonly string[]) =>
+  prefixes.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
 
 /** What each rule says, by the name a violation carries. */
 export const rules = {
@@ -105,10 +110,12 @@ export const rules = {
   schemas: 'shared/schemas is the bottom layer: it imports nothing from shared/domain, auth, data, http or routes',
   domain: 'shared/domain imports nothing from shared/http or shared/routes: a domain call takes plain arguments',
   functions: 'nothing imports from functions/ (each file is a Lambda entry point); only tests do, to exercise handlers',
-  handlers: "a handler loads its own operation module (shared/http/operations/), not the route table; `import type` of it is erased (functions/fallback.ts excepted: it answers 404/405 from the table)",
+  handlers:
+    'a handler loads its own operation module (shared/http/operations/), not the route table; `import type` of it is erased (functions/fallback.ts excepted: it answers 404/405 from the table)',
   infra: "infra/ reaches the route table, the schemas and plain data only, nothing of the handlers' runtime",
   infraPackages: "infra/ loads no package of the handlers' runtime, directly or through the files it reaches",
-  openapi: 'shared/openapi (the description built from the route table) is read only by the scripts that write it (bin/tools/), the handlers that serve it and the docs page (functions/openapi/) and tests',
+  openapi:
+    'shared/openapi (the description built from the route table) is read only by the scripts that write it (bin/tools/), the handlers that serve it and the docs page (functions/openapi/) and tests',
 } as const;
 export type Rule = keyof typeof rules;
 
@@ -119,12 +126,25 @@ export interface Violation {
 }
 
 /** Imports from files under `from` (any file when absent) of files under `to` are refused. */
-const forbidden: { rule: Rule; from?: readonly string[]; to: readonly string[]; importersExcept?: readonly string[] }[] = [
+const forbidden: {
+  rule: Rule;
+  from?: readonly string[];
+  to: readonly string[];
+  importersExcept?: readonly string[];
+}[] = [
   { rule: 'data', from: ['shared/data/'], to: ['shared/domain/', 'shared/auth/', 'shared/http/', 'shared/routes/'] },
-  { rule: 'schemas', from: ['shared/schemas/'], to: ['shared/domain/', 'shared/auth/', 'shared/data/', 'shared/http/', 'shared/routes/'] },
+  {
+    rule: 'schemas',
+    from: ['shared/schemas/'],
+    to: ['shared/domain/', 'shared/auth/', 'shared/data/', 'shared/http/', 'shared/routes/'],
+  },
   { rule: 'domain', from: ['shared/domain/'], to: ['shared/http/', 'shared/routes/'] },
   { rule: 'functions', to: ['functions/'], importersExcept: ['test/'] },
-  { rule: 'openapi', to: ['shared/openapi/'], importersExcept: ['shared/openapi/', 'bin/tools/', 'functions/openapi/', 'test/'] },
+  {
+    rule: 'openapi',
+    to: ['shared/openapi/'],
+    importersExcept: ['shared/openapi/', 'bin/tools/', 'functions/openapi/', 'test/'],
+  },
 ];
 
 /** The handlers' runtime, which infra/ must not reach; and the plain-data files inside those folders, which it may. */
@@ -212,14 +232,19 @@ export function checkLayering(graph: Graph): Violation[] {
   const edges = [...new Map(graph.edges.map((e) => [`${e.from} ${e.to}`, e])).values()];
 
   const scoped = edges.filter((e) => under(e.from, CYCLE_SCOPE) && under(e.to, CYCLE_SCOPE));
-  for (const component of cycles(graph.files.filter((f) => under(f, CYCLE_SCOPE)), scoped)) {
+  for (const component of cycles(
+    graph.files.filter((f) => under(f, CYCLE_SCOPE)),
+    scoped,
+  )) {
     const members = new Set(component);
-    for (const e of scoped) if (members.has(e.from) && members.has(e.to)) out.push({ rule: 'cycles', from: e.from, to: e.to });
+    for (const e of scoped)
+      if (members.has(e.from) && members.has(e.to)) out.push({ rule: 'cycles', from: e.from, to: e.to });
   }
 
   for (const f of forbidden) {
     for (const e of edges) {
-      if ((!f.from || under(e.from, f.from)) && under(e.to, f.to) && !under(e.from, f.importersExcept ?? [])) out.push({ rule: f.rule, from: e.from, to: e.to });
+      if ((!f.from || under(e.from, f.from)) && under(e.to, f.to) && !under(e.from, f.importersExcept ?? []))
+        out.push({ rule: f.rule, from: e.from, to: e.to });
     }
   }
 
@@ -229,7 +254,8 @@ export function checkLayering(graph: Graph): Violation[] {
   for (const e of edges) if (reach.has(e.from) && isRuntime(e.to)) out.push({ rule: 'infra', from: e.from, to: e.to });
   const loaded = new Map(graph.packages.filter((p) => !p.typeOnly).map((p) => [`${p.from} ${p.to}`, p]));
   for (const p of loaded.values()) {
-    if (reach.has(p.from) && !p.to.startsWith('node:') && !INFRA_PACKAGES.includes(p.to)) out.push({ rule: 'infraPackages', from: p.from, to: p.to });
+    if (reach.has(p.from) && !p.to.startsWith('node:') && !INFRA_PACKAGES.includes(p.to))
+      out.push({ rule: 'infraPackages', from: p.from, to: p.to });
   }
 
   return out.sort((a, b) => a.rule.localeCompare(b.rule) || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
@@ -239,5 +265,7 @@ export function checkLayering(graph: Graph): Violation[] {
 export function describeViolations(violations: readonly Violation[]): string {
   const byRule = new Map<Rule, Violation[]>();
   for (const v of violations) byRule.set(v.rule, [...(byRule.get(v.rule) ?? []), v]);
-  return [...byRule].map(([rule, vs]) => [`${rules[rule]}:`, ...vs.map((v) => `  ${v.from} → ${v.to}`)].join('\n')).join('\n');
+  return [...byRule]
+    .map(([rule, vs]) => [`${rules[rule]}:`, ...vs.map((v) => `  ${v.from} → ${v.to}`)].join('\n'))
+    .join('\n');
 }

@@ -23,7 +23,14 @@ export const monthZone = 'Europe/Stockholm';
 const kitchen = { code: 'KITCHEN', name: 'Kitchen' };
 const bar = { code: 'BAR', name: 'Bar' };
 
-const line = (itemId: number | null, name: string, quantity: number, unitPrice: number, vatRate: number | null, costCenter: PurchaseLine['costCenter']): PurchaseLine => ({ itemId, name, quantity, unitPrice, amount: quantity * unitPrice, vatRate, costCenter });
+const line = (
+  itemId: number | null,
+  name: string,
+  quantity: number,
+  unitPrice: number,
+  vatRate: number | null,
+  costCenter: PurchaseLine['costCenter'],
+): PurchaseLine => ({ itemId, name, quantity, unitPrice, amount: quantity * unitPrice, vatRate, costCenter });
 
 export interface TestMonth {
   /** The spring-forward day D and the days around it. */
@@ -39,17 +46,41 @@ export function testMonth(locationId: number, from: Date = new Date()): TestMont
   if (!dst) throw new Error(`${monthZone} has no spring-forward day within two years`);
   const day = DateTime.fromISO(dst, { zone: monthZone });
   const at = (d: DateTime, hour: number, minute: number) => d.set({ hour, minute }).toMillis();
-  const purchase = (ms: number, spec: { items?: PurchaseLine[]; amount?: number; vatRows?: { vatRate: number; amount: number }[]; tip?: number; serviceFee?: number; provider: string }): Purchase => {
+  const purchase = (
+    ms: number,
+    spec: {
+      items?: PurchaseLine[];
+      amount?: number;
+      vatRows?: { vatRate: number; amount: number }[];
+      tip?: number;
+      serviceFee?: number;
+      provider: string;
+    },
+  ): Purchase => {
     const items = spec.items ?? [];
     const amount = spec.amount ?? items.reduce((sum, l) => sum + l.amount, 0);
     const tip = spec.tip ?? 0;
     const serviceFee = spec.serviceFee ?? 0;
     const createdAt = new Date(ms).toISOString();
     return {
-      id: randomUUID(), tabId: randomUUID(), bookingId: null, locationId, status: 'succeeded', items, amount,
-      vatRows: purchaseVat(spec.items, amount, spec.vatRows), tip, serviceFee, total: amount + tip + serviceFee,
-      paymentProvider: spec.provider, providerReference: null, localDate: localDateTime(ms, monthZone).date,
-      pickedUpAt: null, createdAt, updatedAt: createdAt, version: 1,
+      id: randomUUID(),
+      tabId: randomUUID(),
+      bookingId: null,
+      locationId,
+      status: 'succeeded',
+      items,
+      amount,
+      vatRows: purchaseVat(spec.items, amount, spec.vatRows),
+      tip,
+      serviceFee,
+      total: amount + tip + serviceFee,
+      paymentProvider: spec.provider,
+      providerReference: null,
+      localDate: localDateTime(ms, monthZone).date,
+      pickedUpAt: null,
+      createdAt,
+      updatedAt: createdAt,
+      version: 1,
     };
   };
   return {
@@ -57,10 +88,30 @@ export function testMonth(locationId: number, from: Date = new Date()): TestMont
     dst,
     after: day.plus({ days: 1 }).toISODate()!,
     purchases: [
-      purchase(at(day, 0, 30), { items: [line(501, 'Toast Skagen', 2, 14500, 12, kitchen), line(502, 'Wine glass', 1, 12000, 25, bar)], tip: 2000, provider: 'stripe' }),
-      purchase(at(day.minus({ days: 1 }), 23, 59), { items: [line(null, 'Coffee', 1, 3500, 12, null)], provider: 'swish' }),
-      purchase(at(day, 19, 0), { amount: 10000, vatRows: [{ vatRate: 25, amount: 8000 }, { vatRate: 12, amount: 2000 }], serviceFee: 500, provider: 'stripe' }),
-      purchase(at(day.plus({ days: 1 }), 12, 0), { items: [line(502, 'Wine glass', 3, 12000, 25, bar), line(null, 'Gift card', 1, 5000, null, null)], tip: 1000, serviceFee: 300, provider: 'adyen' }),
+      purchase(at(day, 0, 30), {
+        items: [line(501, 'Toast Skagen', 2, 14500, 12, kitchen), line(502, 'Wine glass', 1, 12000, 25, bar)],
+        tip: 2000,
+        provider: 'stripe',
+      }),
+      purchase(at(day.minus({ days: 1 }), 23, 59), {
+        items: [line(null, 'Coffee', 1, 3500, 12, null)],
+        provider: 'swish',
+      }),
+      purchase(at(day, 19, 0), {
+        amount: 10000,
+        vatRows: [
+          { vatRate: 25, amount: 8000 },
+          { vatRate: 12, amount: 2000 },
+        ],
+        serviceFee: 500,
+        provider: 'stripe',
+      }),
+      purchase(at(day.plus({ days: 1 }), 12, 0), {
+        items: [line(502, 'Wine glass', 3, 12000, 25, bar), line(null, 'Gift card', 1, 5000, null, null)],
+        tip: 1000,
+        serviceFee: 300,
+        provider: 'adyen',
+      }),
       purchase(at(day, 3, 30), { amount: 1500, provider: 'cash' }),
     ],
   };

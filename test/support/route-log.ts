@@ -21,7 +21,11 @@ export function recordRoutes(port: number, file: string): () => void {
   const log: RouteLog = {};
   writeFileSync(file, '{}');
   const onFinish = (message: unknown) => {
-    const { request, response, server } = message as { request: IncomingMessage; response: ServerResponse; server: Server };
+    const { request, response, server } = message as {
+      request: IncomingMessage;
+      response: ServerResponse;
+      server: Server;
+    };
     const address = server.address();
     if (typeof address !== 'object' || address?.port !== port) return;
     const match = matchRoute(request.method ?? '', new URL(request.url ?? '/', 'http://stage').pathname);

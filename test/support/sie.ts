@@ -63,7 +63,10 @@ export function minorUnits(amount: string): number {
 }
 
 export function readSie(bytes: Uint8Array): SieFile {
-  const lines = decodeCp437(bytes).split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = decodeCp437(bytes)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const file: SieFile = { records: new Map(), accounts: new Map(), vouchers: [] };
   let voucher: SieVoucher | undefined;
   let open = false;
@@ -101,6 +104,7 @@ export function readSie(bytes: Uint8Array): SieFile {
 /** Every account's total over the vouchers (minor units, debit positive). */
 export function accountTotals(file: SieFile): Map<string, number> {
   const totals = new Map<string, number>();
-  for (const v of file.vouchers) for (const t of v.trans) totals.set(t.account, (totals.get(t.account) ?? 0) + t.amount);
+  for (const v of file.vouchers)
+    for (const t of v.trans) totals.set(t.account, (totals.get(t.account) ?? 0) + t.amount);
   return totals;
 }

@@ -42,7 +42,10 @@ function connect() {
 }
 
 /** A new API key of a seeded company, straight into the stage's table; returns the plaintext. */
-export async function testKey(companyId: number, options: { permissions: string[]; tier?: Tier; locationIds?: number[] | null; name?: string }): Promise<string> {
+export async function testKey(
+  companyId: number,
+  options: { permissions: string[]; tier?: Tier; locationIds?: number[] | null; name?: string },
+): Promise<string> {
   connect();
   const { key } = await issueApiKey(companyId, {
     name: options.name ?? 'test key',
@@ -88,20 +91,35 @@ export async function freshCompany(name: string): Promise<OwnCompany> {
   const companyId = await nextId('company');
   const { roleIds } = await onboardCompany({ id: companyId, name });
   const [admin, readonly] = await Promise.all([
-    issueApiKey(companyId, { name: 'Own admin key', tier: 'unlimited', roleId: roleIds[ADMIN_ROLE]!, locationIds: null }),
-    issueApiKey(companyId, { name: 'Own read-only key', tier: 'standard', permissions: readPermissions(), locationIds: null }),
+    issueApiKey(companyId, {
+      name: 'Own admin key',
+      tier: 'unlimited',
+      roleId: roleIds[ADMIN_ROLE]!,
+      locationIds: null,
+    }),
+    issueApiKey(companyId, {
+      name: 'Own read-only key',
+      tier: 'standard',
+      permissions: readPermissions(),
+      locationIds: null,
+    }),
   ]);
   return { companyId, name, keys: { admin: admin.key, readonly: readonly.key } };
 }
 
 /** A bearer token of a user of the company who is not an internal operator, signed with the stage's secret. */
-export const userToken = (companyId: number, perms: string[], sub = '5550') => signLocalToken({ sub, cid: companyId, perms }, inject('jwtSecret'));
+export const userToken = (companyId: number, perms: string[], sub = '5550') =>
+  signLocalToken({ sub, cid: companyId, perms }, inject('jwtSecret'));
 
 /** The id of a company's hidden platform-operator role, which no API shows. */
 export async function platformOperatorRoleId(companyId: number): Promise<number> {
   connect();
   const out = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk AND begins_with(sk, :role)', ExpressionAttributeValues: { ':pk': `C#${companyId}`, ':role': 'ROLE#' } }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :role)',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}`, ':role': 'ROLE#' },
+    }),
   );
   return (out.Items ?? []).find((r) => r.platformOperator === true)!.id as number;
 }
@@ -116,7 +134,11 @@ export async function stageItems(): Promise<Record<string, unknown>[]> {
  * A tab opened at a location without a booking (a walk-in or bar tab), straight into the stage's
  * table: the area that opens such tabs is not built yet, and seating can link one to a booking.
  */
-export async function tabWithoutBooking(companyId: number, locationId: number, status: Tab['status'] = 'open'): Promise<Tab> {
+export async function tabWithoutBooking(
+  companyId: number,
+  locationId: number,
+  status: Tab['status'] = 'open',
+): Promise<Tab> {
   connect();
   const now = new Date().toISOString();
   const tab: Tab = {
@@ -142,11 +164,27 @@ export async function tabWithoutBooking(companyId: number, locationId: number, s
  * Claims an Idempotency-Key in the stage's table as a first request that is still running would
  * (or, with a lease already over, as one that died), for the in-flight cases the API cannot stage.
  */
-export async function runningIdempotentRequest(companyId: number, apiKey: string, idempotencyKey: string, request: { path: string; body: unknown }, leaseMs: number): Promise<void> {
+export async function runningIdempotentRequest(
+  companyId: number,
+  apiKey: string,
+  idempotencyKey: string,
+  request: { path: string; body: unknown },
+  leaseMs: number,
+): Promise<void> {
   connect();
   const subject = `key:${parseApiKey(apiKey, 'local')!.keyId}`;
-  const fingerprintOf = fingerprint({ httpMethod: 'POST', path: request.path, queryStringParameters: {}, body: request.body });
-  const out = await idempotencyRecords.claim({ companyId, subject }, idempotencyKey, { fingerprint: fingerprintOf, owner: randomUUID(), nowMs: Date.now(), leaseMs });
+  const fingerprintOf = fingerprint({
+    httpMethod: 'POST',
+    path: request.path,
+    queryStringParameters: {},
+    body: request.body,
+  });
+  const out = await idempotencyRecords.claim({ companyId, subject }, idempotencyKey, {
+    fingerprint: fingerprintOf,
+    owner: randomUUID(),
+    nowMs: Date.now(),
+    leaseMs,
+  });
   if (!out.claimed) throw new Error('the key is taken already');
 }
 

@@ -15,7 +15,11 @@ import { startLocalStage } from '../../bin/local/stage';
 import { db } from '../../shared/data/client';
 import { AwsCallLog, recordClient } from './aws-call-log';
 
-const stage = await startLocalStage({ port: 0, dataDir: process.env.DATA_DIR, localDir: process.env.LOCAL_DIR ?? '.local' });
+const stage = await startLocalStage({
+  port: 0,
+  dataDir: process.env.DATA_DIR,
+  localDir: process.env.LOCAL_DIR ?? '.local',
+});
 const { baseUrl, dynamoEndpoint, tableName, devKeys } = stage;
 const calls = process.env.AWS_CALL_LOG ? new AwsCallLog(process.env.AWS_CALL_LOG) : undefined;
 if (calls) recordClient(db(), calls);

@@ -29,7 +29,9 @@ export default class SummaryReporter implements Reporter {
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) count.failed++; // a file that failed to load
     }
-    process.stdout.write(`\n${this.answerLine()}${iamLines(modules)}${sweepLine(modules)}${fuzzLine(modules)}${faultLines(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`);
+    process.stdout.write(
+      `\n${this.answerLine()}${iamLines(modules)}${sweepLine(modules)}${fuzzLine(modules)}${faultLines(modules)}${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped\n`,
+    );
   }
 
   /** The answer check's totals, when the api project ran in this run. */
@@ -58,14 +60,24 @@ function sweepLine(modules: ReadonlyArray<TestModule>): string {
 function fuzzLine(modules: ReadonlyArray<TestModule>): string {
   const file = new URL('../../.local/fuzz.json', import.meta.url).pathname;
   if (!ran(modules, 'test/api/fuzz.test.ts') || !existsSync(file)) return '';
-  const f = JSON.parse(readFileSync(file, 'utf8')) as { seed: number; routes: number; requests: number; refused: number; fiveXX: number; faults: number; stateChanges: number };
+  const f = JSON.parse(readFileSync(file, 'utf8')) as {
+    seed: number;
+    routes: number;
+    requests: number;
+    refused: number;
+    fiveXX: number;
+    faults: number;
+    stateChanges: number;
+  };
   return `fuzz: ${f.requests} requests to ${f.routes} routes (${f.refused} refused), ${f.fiveXX} answered 5xx, ${f.faults} wrong answers, ${f.stateChanges} state changes on refusals; seed ${f.seed}; per route in ${file}\n`;
 }
 
 /** What each fault scenario's burst did (test/support/fault-log.ts), for the scenarios that ran and passed. */
 function faultLines(modules: ReadonlyArray<TestModule>): string {
   return modules
-    .filter((m) => m.moduleId.includes('/test/faults/') && m.state() === 'passed' && existsSync(faultRecordOf(m.moduleId)))
+    .filter(
+      (m) => m.moduleId.includes('/test/faults/') && m.state() === 'passed' && existsSync(faultRecordOf(m.moduleId)),
+    )
     .map((m) => {
       const f = JSON.parse(readFileSync(faultRecordOf(m.moduleId), 'utf8')) as FaultCounts & { scenario: string };
       return `faults: ${f.scenario}: ${f.sent} writes sent, ${f.acknowledged} acknowledged, ${f.refused} refused 503, ${f.lost} without an answer; ${f.stored} stored, each whole, ${f.delivered} delivered once each by webhook-id (${f.arrivals} arrivals); acknowledged but missing: ${f.lostToDynamoDbLocal} (whole, in DynamoDB Local's window before its kill; docs/testing.md)\n`;

@@ -64,9 +64,39 @@ export type Resource = keyof WorldIds;
 
 /** The order `buildWorld` makes the resources in: a resource may belong to one made before it, never after. */
 export const creationOrder: readonly Resource[] = [
-  'company', 'location', 'otherLocation', 'guest', 'table', 'otherTable', 'item', 'otherItem', 'coursing', 'printerGroup', 'capacitySetting', 'role', 'apiKey', 'webhook',
-  'schedule', 'rule', 'alert', 'tab', 'bookingGroup', 'booking', 'bookingCode', 'variantGroup', 'variant', 'customTag', 'terminal', 'waitlistEntry', 'waitlistCode', 'order', 'dispatch',
-  'member', 'purchase', 'printJob', 'delivery',
+  'company',
+  'location',
+  'otherLocation',
+  'guest',
+  'table',
+  'otherTable',
+  'item',
+  'otherItem',
+  'coursing',
+  'printerGroup',
+  'capacitySetting',
+  'role',
+  'apiKey',
+  'webhook',
+  'schedule',
+  'rule',
+  'alert',
+  'tab',
+  'bookingGroup',
+  'booking',
+  'bookingCode',
+  'variantGroup',
+  'variant',
+  'customTag',
+  'terminal',
+  'waitlistEntry',
+  'waitlistCode',
+  'order',
+  'dispatch',
+  'member',
+  'purchase',
+  'printJob',
+  'delivery',
 ];
 
 export interface World {
@@ -119,14 +149,22 @@ export const segmentResource: Record<string, Resource> = {
 };
 
 /** The resource the parameter at `segments[i]` names, by the segments before it (`segmentResource`). */
-const resourceAt = (segments: string[], i: number): Resource | undefined => segmentResource[segments.slice(Math.max(i - 2, 0), i).join('/')] ?? segmentResource[segments[i - 1] ?? ''];
+const resourceAt = (segments: string[], i: number): Resource | undefined =>
+  segmentResource[segments.slice(Math.max(i - 2, 0), i).join('/')] ?? segmentResource[segments[i - 1] ?? ''];
 
 /**
  * Resources of the company as a whole, not of one of its locations: a key limited to some locations
  * still reaches them (docs/access.md: key records are read company-wide; roles, webhooks and guests
  * have no location). Every other resource lives at a location.
  */
-export const companyWide: ReadonlySet<Resource> = new Set<Resource>(['company', 'guest', 'role', 'apiKey', 'webhook', 'delivery']);
+export const companyWide: ReadonlySet<Resource> = new Set<Resource>([
+  'company',
+  'guest',
+  'role',
+  'apiKey',
+  'webhook',
+  'delivery',
+]);
 
 const plusMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
@@ -137,7 +175,10 @@ const plusMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000)
 function bodyValues(world: World): Record<string, { value: (example: unknown) => unknown; names?: Resource }> {
   const { ids } = world;
   const one = (names: Resource) => ({ value: () => ids[names], names });
-  const list = (names: Resource) => ({ value: (example: unknown) => (Array.isArray(example) ? [ids[names]] : example), names });
+  const list = (names: Resource) => ({
+    value: (example: unknown) => (Array.isArray(example) ? [ids[names]] : example),
+    names,
+  });
   const is = (value: () => unknown) => ({ value });
   return {
     locationId: one('location'),
@@ -204,7 +245,8 @@ export interface WorldRequest {
 const handlerSource = new Map<string, string>();
 /** Whether the route's handler reads the X-Location-Id header (the location a request acts on when it names none). */
 export function readsLocationHeader(route: Route): boolean {
-  if (!handlerSource.has(route.handler)) handlerSource.set(route.handler, readFileSync(new URL(`../../${route.handler}`, import.meta.url), 'utf8'));
+  if (!handlerSource.has(route.handler))
+    handlerSource.set(route.handler, readFileSync(new URL(`../../${route.handler}`, import.meta.url), 'utf8'));
   const source = handlerSource.get(route.handler)!;
   return source.includes("'x-location-id'") || source.includes('req.headers)');
 }
@@ -244,7 +286,9 @@ export function requestFor(route: Route, world: World): WorldRequest {
     })
     .join('/');
   const query = new URLSearchParams();
-  const schema = route.schemas.query as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  const schema = route.schemas.query as
+    | { properties?: Record<string, { default?: unknown }>; required?: string[] }
+    | undefined;
   const values = queryValues(world);
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
     const required = (schema?.required ?? []).includes(name) && property.default === undefined;
@@ -262,7 +306,17 @@ export function requestFor(route: Route, world: World): WorldRequest {
   const body = route.schemas.body ? replaceIds(example ?? {}, bodyValues(world), named) : undefined;
   if (route.schemas.body && example === undefined) missing.push('a body example');
   const search = query.toString();
-  return { operationId: route.operationId, method: route.method, url: `${path}${search ? `?${search}` : ''}`, params, query: Object.fromEntries(query), body, headers, names: [...named], missing };
+  return {
+    operationId: route.operationId,
+    method: route.method,
+    url: `${path}${search ? `?${search}` : ''}`,
+    params,
+    query: Object.fromEntries(query),
+    body,
+    headers,
+    names: [...named],
+    missing,
+  };
 }
 
 /**
@@ -272,9 +326,16 @@ export function requestFor(route: Route, world: World): WorldRequest {
  * stopping at the first answer the description lacks.
  */
 export async function send(request: WorldRequest, credential: { key: string } | { token: string }): Promise<Answer> {
-  const headers: Record<string, string> = { ...request.headers, ...('key' in credential ? { 'X-API-Key': credential.key } : { Authorization: `Bearer ${credential.token}` }) };
+  const headers: Record<string, string> = {
+    ...request.headers,
+    ...('key' in credential ? { 'X-API-Key': credential.key } : { Authorization: `Bearer ${credential.token}` }),
+  };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${devKeys().baseUrl}${request.url}`, { method: request.method, headers, ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }) });
+  const res = await fetch(`${devKeys().baseUrl}${request.url}`, {
+    method: request.method,
+    headers,
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
   const text = await res.text();
   let body: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
@@ -305,7 +366,12 @@ async function made(world: Pick<World, 'company'>, method: string, path: string,
 }
 
 /** Every day of the week open from 11:00 to 23:00. */
-const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '11:00', close: '23:00' }]]));
+const everyDay = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ open: '11:00', close: '23:00' }],
+  ]),
+);
 
 /** An example body of a route of the table, with the world's ids in it (the same rule as `requestFor`). */
 function exampleBody(operationId: string, all: readonly Route[], world: World): unknown {
@@ -330,25 +396,58 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   [ids.location, ids.otherLocation, ids.guest] = await Promise.all([
     a('POST', '/api/v1/locations', { name: `${name} (main)`, timezone, operatingHours: everyDay }).then((l) => l.id),
     a('POST', '/api/v1/locations', { name: `${name} (other)`, timezone, operatingHours: everyDay }).then((l) => l.id),
-    a('POST', '/api/v1/users/guests', { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` }).then((g) => g.id),
+    a('POST', '/api/v1/users/guests', { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` }).then(
+      (g) => g.id,
+    ),
   ]);
   const at = ids.location;
-  const item = (n: string) => a('POST', '/api/v1/items', { locationId: at, name: n, price: 10000, vatRate: 12, categoryHandle: 'mains' }).then((i) => i.id);
-  const table = (n: string) => a('POST', `/api/v1/locations/${at}/tables`, { name: n, minCapacity: 1, maxCapacity: 6 }).then((t) => t.id);
+  const item = (n: string) =>
+    a('POST', '/api/v1/items', { locationId: at, name: n, price: 10000, vatRate: 12, categoryHandle: 'mains' }).then(
+      (i) => i.id,
+    );
+  const table = (n: string) =>
+    a('POST', `/api/v1/locations/${at}/tables`, { name: n, minCapacity: 1, maxCapacity: 6 }).then((t) => t.id);
   let schedule: { id: string; rules: { id: string }[] };
-  [ids.table, ids.otherTable, ids.item, ids.otherItem, ids.coursing, ids.printerGroup, ids.capacitySetting, ids.role, ids.apiKey, ids.webhook, schedule, ids.alert, ids.tab] = await Promise.all([
+  [
+    ids.table,
+    ids.otherTable,
+    ids.item,
+    ids.otherItem,
+    ids.coursing,
+    ids.printerGroup,
+    ids.capacitySetting,
+    ids.role,
+    ids.apiKey,
+    ids.webhook,
+    schedule,
+    ids.alert,
+    ids.tab,
+  ] = await Promise.all([
     table('W1'),
     table('W2'),
     item('World steak'),
     item('World fries'),
     a('POST', '/api/v1/coursings', { locationId: at, title: 'Mains', order: 1 }).then((c) => c.id),
     a('POST', '/api/v1/printer-groups', { locationId: at, name: 'Kitchen printers' }).then((g) => g.id),
-    a('POST', `/api/v1/locations/${at}/capacity-settings`, { name: 'World rush', validOnDays: [1, 2, 3, 4, 5, 6, 7], orderCapacity: 1000, timeStart: '00:00:00', timeEnd: '23:59:59' }).then((s) => s.id),
+    a('POST', `/api/v1/locations/${at}/capacity-settings`, {
+      name: 'World rush',
+      validOnDays: [1, 2, 3, 4, 5, 6, 7],
+      orderCapacity: 1000,
+      timeStart: '00:00:00',
+      timeEnd: '23:59:59',
+    }).then((s) => s.id),
     a('POST', '/api/v1/roles', { name: 'World role', permissionIds: [1] }).then((r) => r.id),
-    a('POST', '/api/v1/api-keys', { name: 'World key', tier: 'standard', permissions: ['bookings.read'] }).then((k) => k.id),
+    a('POST', '/api/v1/api-keys', { name: 'World key', tier: 'standard', permissions: ['bookings.read'] }).then(
+      (k) => k.id,
+    ),
     a('POST', '/api/v1/webhooks/subscriptions', { url: receiverUrl, events: ['company.created'] }).then((s) => s.id),
     a('POST', '/api/v1/schedules', exampleBody('createSchedule', all, world)),
-    stageAlert(company.companyId, { locationId: at, alertType: 'print_job.failed', severity: 'error', title: 'World alert' }).then((x) => x.id),
+    stageAlert(company.companyId, {
+      locationId: at,
+      alertType: 'print_job.failed',
+      severity: 'error',
+      title: 'World alert',
+    }).then((x) => x.id),
     tabWithoutBooking(company.companyId, at).then((t) => t.id),
     a('PUT', `/api/v1/locations/${at}/booking-settings`, { maxAdvanceDays: 365, operatingHours: everyDay }),
   ]);
@@ -358,12 +457,36 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   let order: { id: string; dispatches: { id: string }[] };
   let booking: { id: string; confirmationCode: string };
   [ids.bookingGroup, booking, group, ids.customTag, ids.terminal, order] = await Promise.all([
-    a('POST', `/api/v1/locations/${at}/booking-groups`, { name: 'World terrace', tableIds: [ids.table] }).then((g) => g.id),
-    a('POST', '/api/v1/bookings', { locationId: at, bookingDate: day, startTime: '19:00', guestCount: 2, tableIds: [ids.otherTable], guestName: 'Ada Lovelace' }),
-    a('POST', '/api/v1/variant-groups', { locationId: at, name: 'Size', type: 'single', min: 1, max: 1, variants: [{ name: 'Regular' }] }),
-    a('POST', '/api/v1/custom-tags', { itemId: ids.item, categoryHandle: 'allergens', key: 'Gluten free' }).then((t) => t.id),
-    a('PUT', `/api/v1/terminals/${randomUUID()}`, { locationId: at, name: 'World terminal', printerGroupId: ids.printerGroup }).then((t) => t.id),
-    a('POST', `/api/v1/tabs/${ids.tab}/orders`, { items: [{ itemId: ids.item, quantity: 1, coursingId: ids.coursing }] }),
+    a('POST', `/api/v1/locations/${at}/booking-groups`, { name: 'World terrace', tableIds: [ids.table] }).then(
+      (g) => g.id,
+    ),
+    a('POST', '/api/v1/bookings', {
+      locationId: at,
+      bookingDate: day,
+      startTime: '19:00',
+      guestCount: 2,
+      tableIds: [ids.otherTable],
+      guestName: 'Ada Lovelace',
+    }),
+    a('POST', '/api/v1/variant-groups', {
+      locationId: at,
+      name: 'Size',
+      type: 'single',
+      min: 1,
+      max: 1,
+      variants: [{ name: 'Regular' }],
+    }),
+    a('POST', '/api/v1/custom-tags', { itemId: ids.item, categoryHandle: 'allergens', key: 'Gluten free' }).then(
+      (t) => t.id,
+    ),
+    a('PUT', `/api/v1/terminals/${randomUUID()}`, {
+      locationId: at,
+      name: 'World terminal',
+      printerGroupId: ids.printerGroup,
+    }).then((t) => t.id),
+    a('POST', `/api/v1/tabs/${ids.tab}/orders`, {
+      items: [{ itemId: ids.item, quantity: 1, coursingId: ids.coursing }],
+    }),
   ]);
   ids.booking = booking.id;
   ids.bookingCode = booking.confirmationCode;
@@ -372,7 +495,8 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   ids.dispatch = order.dispatches[0]!.id;
   let waiting: { id: string; code: string };
   [ids.variant, waiting, ids.member, ids.purchase, ids.printJob, ids.delivery] = await Promise.all([
-    group.variants?.[0]?.id ?? a('POST', `/api/v1/variant-groups/${group.id}/variants`, { name: 'Regular' }).then((v) => v.id),
+    group.variants?.[0]?.id ??
+      a('POST', `/api/v1/variant-groups/${group.id}/variants`, { name: 'Regular' }).then((v) => v.id),
     a('POST', '/api/v1/booking-waitlist', exampleBody('joinWaitlist', all, world)),
     a('POST', `/api/v1/bookings/${ids.booking}/members`, { guestName: 'Grace Hopper' }).then((m) => m.id),
     // a part of the bill: the tab stays open
@@ -382,6 +506,9 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   ]);
   ids.waitlistEntry = waiting.id;
   ids.waitlistCode = waiting.code;
-  await Promise.all([a('POST', '/api/v1/reviews', { purchaseIntentId: ids.purchase, rating: 5 }), settledDelivery(company.companyId, ids.delivery)]);
+  await Promise.all([
+    a('POST', '/api/v1/reviews', { purchaseIntentId: ids.purchase, rating: 5 }),
+    settledDelivery(company.companyId, ids.delivery),
+  ]);
   return world;
 }

@@ -7,7 +7,14 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey, randomBase62 } from '../../shared/auth/apiKey';
-import { authenticate, BCRYPT_ATTEMPTS_PER_KEY_ID, clearKeyCache, forgetApiKey, KEY_CACHE_TTL_MS, keyCacheStats } from '../../shared/auth/authenticate';
+import {
+  authenticate,
+  BCRYPT_ATTEMPTS_PER_KEY_ID,
+  clearKeyCache,
+  forgetApiKey,
+  KEY_CACHE_TTL_MS,
+  keyCacheStats,
+} from '../../shared/auth/authenticate';
 import { builtInPermissions } from '../../shared/auth/catalog';
 import { holds } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
@@ -50,13 +57,23 @@ beforeEach(() => {
   clearKeyCache();
   bcryptRuns.count = 0;
   ddb.on(GetCommand).resolves({});
-  const item = { apiKeyId: 'a1', companyId: 1, hash: key.hash, tier: 'standard', permissions: [], roleId: 7, locationIds: null, revoked: false, usageKey: null };
+  const item = {
+    apiKeyId: 'a1',
+    companyId: 1,
+    hash: key.hash,
+    tier: 'standard',
+    permissions: [],
+    roleId: 7,
+    locationIds: null,
+    revoked: false,
+    usageKey: null,
+  };
   ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: item });
   ddb.on(GetCommand, { Key: roleKey }).resolves({ Item: { permissionKeys: ['roles.read', 'coursings.read'] } });
 });
 
 describe('a key with a role', () => {
-  it('holds the role\'s permissions, read with one GetItem of the role', async () => {
+  it("holds the role's permissions, read with one GetItem of the role", async () => {
     expect((await auth()).permissions).toEqual(['roles.read', 'coursings.read']);
     expect(ddb.commandCalls(GetCommand, { Key: roleKey })).toHaveLength(1);
   });
@@ -65,7 +82,10 @@ describe('a key with a role', () => {
     const t0 = Date.now();
     await auth(key.plaintext, t0);
     ddb.on(GetCommand, { Key: roleKey }).resolves({ Item: { permissionKeys: ['roles.read'] } });
-    expect((await auth(key.plaintext, t0 + KEY_CACHE_TTL_MS - 1)).permissions).toEqual(['roles.read', 'coursings.read']);
+    expect((await auth(key.plaintext, t0 + KEY_CACHE_TTL_MS - 1)).permissions).toEqual([
+      'roles.read',
+      'coursings.read',
+    ]);
     expect((await auth(key.plaintext, t0 + KEY_CACHE_TTL_MS + 1)).permissions).toEqual(['roles.read']);
   });
 });
@@ -76,7 +96,9 @@ describe('forgetting a key', () => {
     await auth();
     expect(lookups()).toBe(1);
     forgetApiKey(key.keyId);
-    ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: { apiKeyId: 'a1', companyId: 1, hash: key.hash, revoked: true } });
+    ddb
+      .on(GetCommand, { Key: lookupKey() })
+      .resolves({ Item: { apiKeyId: 'a1', companyId: 1, hash: key.hash, revoked: true } });
     await expect(auth()).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(lookups()).toBe(2);
   });
@@ -99,9 +121,21 @@ describe('forgetting a key', () => {
 describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, () => {
   /** A well-formed key of the local stage with this keyId and a random secret. */
   const forged = (keyId = randomBase62(12).toLowerCase()) => `brigade_dev_${keyId}_${randomBase62(40)}`;
-  const refusedCount = async (keys: string[], now?: number) => (await Promise.allSettled(keys.map((k) => auth(k, now)))).filter((r) => r.status === 'rejected').length;
+  const refusedCount = async (keys: string[], now?: number) =>
+    (await Promise.allSettled(keys.map((k) => auth(k, now)))).filter((r) => r.status === 'rejected').length;
   const getCalls = () => ddb.commandCalls(GetCommand).length;
-  const lookupItem = (over: Record<string, unknown> = {}) => ({ apiKeyId: 'a1', companyId: 1, hash: key.hash, tier: 'standard', permissions: ['tabs.read'], roleId: null, locationIds: null, revoked: false, usageKey: null, ...over });
+  const lookupItem = (over: Record<string, unknown> = {}) => ({
+    apiKeyId: 'a1',
+    companyId: 1,
+    hash: key.hash,
+    tier: 'standard',
+    permissions: ['tabs.read'],
+    roleId: null,
+    locationIds: null,
+    revoked: false,
+    usageKey: null,
+    ...over,
+  });
 
   it('refuses keys that do not parse without a read, a bcrypt run or a cache entry', async () => {
     const junk = [
@@ -118,7 +152,9 @@ describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, (
   it('caches refusals apart: a flood of more refused keys than the cache holds does not evict a verified principal', async () => {
     // The lookup itself is stubbed here (10,500 reads through the SDK mock would take a while); the other tests read through it.
     const found = lookupItem();
-    const findAuth = vi.spyOn(apiKeys, 'findAuth').mockImplementation(async (keyId) => (keyId === key.keyId ? (found as ApiKeyAuth) : undefined));
+    const findAuth = vi
+      .spyOn(apiKeys, 'findAuth')
+      .mockImplementation(async (keyId) => (keyId === key.keyId ? (found as ApiKeyAuth) : undefined));
     try {
       const t0 = Date.now();
       await auth(key.plaintext, t0);
@@ -156,7 +192,12 @@ describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, (
     expect(bcryptRuns.count).toBe(1);
     // Later, once the real key's entry is older than the TTL: a flood, all at once.
     const t1 = t0 + KEY_CACHE_TTL_MS + 1;
-    expect(await refusedCount(Array.from({ length: 100 }, () => forged(key.keyId)), t1)).toBe(100);
+    expect(
+      await refusedCount(
+        Array.from({ length: 100 }, () => forged(key.keyId)),
+        t1,
+      ),
+    ).toBe(100);
     expect(bcryptRuns.count).toBe(1 + BCRYPT_ATTEMPTS_PER_KEY_ID);
     // The real key is read again (revocation still bites) but needs no bcrypt: it verified against this hash before.
     const reads = lookups();
@@ -173,10 +214,13 @@ describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, (
     expect(lookups()).toBe(1);
   });
 
-  it('states its limit: a container that never verified a key without a fingerprint refuses it while a flood has spent the minute\'s bcrypt runs', async () => {
+  it("states its limit: a container that never verified a key without a fingerprint refuses it while a flood has spent the minute's bcrypt runs", async () => {
     ddb.on(GetCommand, { Key: lookupKey() }).resolves({ Item: lookupItem() });
     const t0 = Date.now();
-    await refusedCount(Array.from({ length: 20 }, () => forged(key.keyId)), t0);
+    await refusedCount(
+      Array.from({ length: 20 }, () => forged(key.keyId)),
+      t0,
+    );
     expect(bcryptRuns.count).toBe(BCRYPT_ATTEMPTS_PER_KEY_ID);
     await expect(auth(key.plaintext, t0 + 1)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     // Not remembered as refused: once the minute is over it verifies.
@@ -196,7 +240,9 @@ describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, (
 
 describe('a key of the admin role', () => {
   it('holds every built-in and any permission the catalog gains after it was verified', async () => {
-    ddb.on(GetCommand, { Key: roleKey }).resolves({ Item: { permissionKeys: [...builtInPermissions], allPermissions: true } });
+    ddb
+      .on(GetCommand, { Key: roleKey })
+      .resolves({ Item: { permissionKeys: [...builtInPermissions], allPermissions: true } });
     const principal = await auth();
     expect(principal.permissions).toEqual(expect.arrayContaining([...builtInPermissions]));
     expect(holds(principal, 'loyalty_tiers.manage')).toBe(true);

@@ -23,12 +23,20 @@ beforeEach(() => {
 });
 
 describe('API Gateway usage plans', () => {
-  it('attaches a new key: an enabled gateway key with a 40-character value, in its tier\'s plan', async () => {
+  it("attaches a new key: an enabled gateway key with a 40-character value, in its tier's plan", async () => {
     const usageKey = await adapter().attach('abcdefghij12', 'premium');
     const created = gateway.commandCalls(CreateApiKeyCommand)[0]!.args[0].input;
-    expect(created).toEqual({ name: 'brigade-dev-abcdefghij12', enabled: true, value: expect.stringMatching(/^[A-Za-z0-9]{40}$/) });
+    expect(created).toEqual({
+      name: 'brigade-dev-abcdefghij12',
+      enabled: true,
+      value: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
+    });
     expect(usageKey).toEqual({ id: 'gw-key-1', value: created.value });
-    expect(gateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({ usagePlanId: 'plan-prem', keyId: 'gw-key-1', keyType: 'API_KEY' });
+    expect(gateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
+      usagePlanId: 'plan-prem',
+      keyId: 'gw-key-1',
+      keyType: 'API_KEY',
+    });
   });
 
   it('deletes the gateway key again when it cannot join the plan, and answers 503', async () => {
@@ -45,14 +53,26 @@ describe('API Gateway usage plans', () => {
 
   it('moves a key between tiers: out of the old plan, into the new one', async () => {
     await adapter().move({ id: 'gw-key-1', value: 'v' }, 'standard', 'unlimited');
-    expect(gateway.commandCalls(DeleteUsagePlanKeyCommand)[0]!.args[0].input).toEqual({ usagePlanId: 'plan-std', keyId: 'gw-key-1' });
-    expect(gateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({ usagePlanId: 'plan-unl', keyId: 'gw-key-1', keyType: 'API_KEY' });
+    expect(gateway.commandCalls(DeleteUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
+      usagePlanId: 'plan-std',
+      keyId: 'gw-key-1',
+    });
+    expect(gateway.commandCalls(CreateUsagePlanKeyCommand)[0]!.args[0].input).toEqual({
+      usagePlanId: 'plan-unl',
+      keyId: 'gw-key-1',
+      keyType: 'API_KEY',
+    });
   });
 
   it('puts a key back in its old plan when the new one refuses it', async () => {
     gateway.on(CreateUsagePlanKeyCommand, { usagePlanId: 'plan-unl' }).rejects(failure());
-    await expect(adapter().move({ id: 'gw-key-1', value: 'v' }, 'standard', 'unlimited')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
-    expect(gateway.commandCalls(CreateUsagePlanKeyCommand).map((c) => c.args[0].input.usagePlanId)).toEqual(['plan-unl', 'plan-std']);
+    await expect(adapter().move({ id: 'gw-key-1', value: 'v' }, 'standard', 'unlimited')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+    });
+    expect(gateway.commandCalls(CreateUsagePlanKeyCommand).map((c) => c.args[0].input.usagePlanId)).toEqual([
+      'plan-unl',
+      'plan-std',
+    ]);
   });
 
   it('detaches by deleting the gateway key, and never throws', async () => {

@@ -1,6 +1,15 @@
 /** The pure rules of access: the catalog and system roles, catalog paging, and who may grant what. */
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_OPERATOR_ROLE, builtInPermissions, describeBuiltIn, isBuiltInPermission, platformPermissions, readPermissions, systemRoles, tenantPermissions } from '../../shared/auth/catalog';
+import {
+  PLATFORM_OPERATOR_ROLE,
+  builtInPermissions,
+  describeBuiltIn,
+  isBuiltInPermission,
+  platformPermissions,
+  readPermissions,
+  systemRoles,
+  tenantPermissions,
+} from '../../shared/auth/catalog';
 import type { Principal } from '../../shared/auth/principal';
 import type { ApiKeyRecord } from '../../shared/data/apiKeys';
 import type { Permission } from '../../shared/data/permissions';
@@ -58,22 +67,36 @@ describe('built-in catalog and system roles', () => {
   it("keeps the platform's onboarding permissions to the platform-operator role", () => {
     expect(platformPermissions).toEqual(['companies.create', 'companies.manage', 'companies.read']);
     expect([...tenantPermissions, ...platformPermissions].sort()).toEqual([...builtInPermissions]);
-    for (const [name, grant] of Object.entries(systemRoles)) for (const p of platformPermissions) expect(grant, name).not.toContain(p);
+    for (const [name, grant] of Object.entries(systemRoles))
+      for (const p of platformPermissions) expect(grant, name).not.toContain(p);
     expect(readPermissions()).not.toContain('companies.read');
   });
 
   it('keeps access and integration administration from managers, and back-office reads from staff', () => {
-    for (const p of ['roles.create', 'roles.update', 'api_keys.manage', 'webhooks.manage', 'permissions.create']) expect(systemRoles.manager).not.toContain(p);
-    expect(systemRoles.manager).toEqual(expect.arrayContaining(['bookings.manage', 'locations.manage', 'reports.read', 'roles.read']));
-    expect(systemRoles.staff).toEqual(expect.arrayContaining(['bookings.create', 'tabs.manage', 'orders.manage', 'coursings.read']));
-    for (const p of ['api_keys.read', 'roles.read', 'reports.read', 'permissions.read', 'locations.manage']) expect(systemRoles.staff).not.toContain(p);
-    for (const grant of Object.values(systemRoles)) expect(builtInPermissions).toEqual(expect.arrayContaining([...grant]));
+    for (const p of ['roles.create', 'roles.update', 'api_keys.manage', 'webhooks.manage', 'permissions.create'])
+      expect(systemRoles.manager).not.toContain(p);
+    expect(systemRoles.manager).toEqual(
+      expect.arrayContaining(['bookings.manage', 'locations.manage', 'reports.read', 'roles.read']),
+    );
+    expect(systemRoles.staff).toEqual(
+      expect.arrayContaining(['bookings.create', 'tabs.manage', 'orders.manage', 'coursings.read']),
+    );
+    for (const p of ['api_keys.read', 'roles.read', 'reports.read', 'permissions.read', 'locations.manage'])
+      expect(systemRoles.staff).not.toContain(p);
+    for (const grant of Object.values(systemRoles))
+      expect(builtInPermissions).toEqual(expect.arrayContaining([...grant]));
   });
 });
 
 describe('paging the catalog', () => {
   const stamp = '2026-11-20T00:00:00.000Z';
-  const p = (id: number, key: string, name: string, category: string | null, description: string | null = null): Permission => ({
+  const p = (
+    id: number,
+    key: string,
+    name: string,
+    category: string | null,
+    description: string | null = null,
+  ): Permission => ({
     id,
     key,
     name,
@@ -103,8 +126,12 @@ describe('paging the catalog', () => {
     expect(next.pagination).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2, nextCursor: null });
     // A permission added before the cursor's position does not shift the next page (it would with page=2).
     const added = [...all, p(5, 'alerts.read', 'Read alerts', 'alerts')];
-    expect(pagePermissions(added, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }).items.map((x) => x.key)).toEqual(['loyalty.read', 'tabs.read']);
-    expect(() => pagePermissions(all, { page: 1, limit: 2, cursor: 'garbage' })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(
+      pagePermissions(added, { page: 1, limit: 2, cursor: first.pagination.nextCursor! }).items.map((x) => x.key),
+    ).toEqual(['loyalty.read', 'tabs.read']);
+    expect(() => pagePermissions(all, { page: 1, limit: 2, cursor: 'garbage' })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED' }),
+    );
   });
 
   it('filters by exact category', () => {
@@ -136,7 +163,11 @@ describe('granting permissions', () => {
   });
 
   it('lets internal operators grant any permission', () => {
-    expect(() => assertMayGrant(principal({ kind: 'user', internalOperator: true, permissions: [] }), [{ key: 'loyalty.read', path: '/permissionIds/0' }])).not.toThrow();
+    expect(() =>
+      assertMayGrant(principal({ kind: 'user', internalOperator: true, permissions: [] }), [
+        { key: 'loyalty.read', path: '/permissionIds/0' },
+      ]),
+    ).not.toThrow();
   });
 });
 
@@ -159,7 +190,9 @@ describe('API key rules', () => {
   it('keeps a key from giving a higher tier than its own; users are not bounded by their rate tier', () => {
     expect(() => assertTierAllowed(principal({ tier: 'premium' }), 'premium')).not.toThrow();
     expect(() => assertTierAllowed(principal({ tier: 'premium' }), 'standard')).not.toThrow();
-    expect(caught(() => assertTierAllowed(principal({ tier: 'premium' }), 'unlimited')).details).toEqual([{ path: '/tier', message: 'at most premium' }]);
+    expect(caught(() => assertTierAllowed(principal({ tier: 'premium' }), 'unlimited')).details).toEqual([
+      { path: '/tier', message: 'at most premium' },
+    ]);
     expect(caught(() => assertTierAllowed(principal({ tier: 'standard' }), 'premium')).code).toBe('FORBIDDEN');
     expect(() => assertTierAllowed(principal({ kind: 'user', tier: 'standard' }), 'unlimited')).not.toThrow();
   });

@@ -9,7 +9,7 @@ describe('API key format', () => {
     expect(keyPrefix('local')).toBe('brigade_dev_');
   });
 
-  it('generates <prefix><12 a-z0-9>_<40 base62>, under bcrypt\'s 72-byte limit, verifiable', async () => {
+  it("generates <prefix><12 a-z0-9>_<40 base62>, under bcrypt's 72-byte limit, verifiable", async () => {
     const key = await generateApiKey('dev');
     expect(key.plaintext).toMatch(/^brigade_dev_[a-z0-9]{12}_[A-Za-z0-9]{40}$/);
     expect(key.plaintext.startsWith(`brigade_dev_${key.keyId}_`)).toBe(true);
@@ -24,13 +24,20 @@ describe('API key format', () => {
     for (const stage of ['dev', 'prod'] as const) expect(hashCost(stage, { API_KEY_HASH_COST: '4' })).toBe(10);
     expect(hashCost('local', {})).toBe(10);
     expect(hashCost('local', { API_KEY_HASH_COST: '4' })).toBe(4);
-    for (const bad of ['3', '11', '4.5', 'four']) expect(() => hashCost('local', { API_KEY_HASH_COST: bad }), bad).toThrow(/from 4 to 10/);
+    for (const bad of ['3', '11', '4.5', 'four'])
+      expect(() => hashCost('local', { API_KEY_HASH_COST: bad }), bad).toThrow(/from 4 to 10/);
   });
 
   it('parses well-formed keys of its own environment only', () => {
     const secret = 'A'.repeat(40);
-    expect(parseApiKey(`brigade_dev_abcdef012345_${secret}`, 'dev')).toEqual({ environment: 'dev', keyId: 'abcdef012345' });
-    expect(parseApiKey(`brigade_live_abcdef012345_${secret}`, 'prod')).toEqual({ environment: 'live', keyId: 'abcdef012345' });
+    expect(parseApiKey(`brigade_dev_abcdef012345_${secret}`, 'dev')).toEqual({
+      environment: 'dev',
+      keyId: 'abcdef012345',
+    });
+    expect(parseApiKey(`brigade_live_abcdef012345_${secret}`, 'prod')).toEqual({
+      environment: 'live',
+      keyId: 'abcdef012345',
+    });
     expect(parseApiKey(`brigade_live_abcdef012345_${secret}`, 'dev')).toBeUndefined();
     expect(parseApiKey(`brigade_dev_abcdef012345_${secret}`, 'prod')).toBeUndefined();
   });

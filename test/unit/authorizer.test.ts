@@ -6,7 +6,12 @@ import { unauthenticated, unavailable } from '../../shared/errors';
 
 vi.mock('../../shared/auth/authenticate', () => ({ authenticate: vi.fn() }));
 
-const usageKeys = { standard: 'standardkey0000000000', premium: 'premiumkey00000000000', unlimited: 'unlimitedkey000000000', anonymous: 'anonymouskey000000000' };
+const usageKeys = {
+  standard: 'standardkey0000000000',
+  premium: 'premiumkey00000000000',
+  unlimited: 'unlimitedkey000000000',
+  anonymous: 'anonymouskey000000000',
+};
 process.env.USAGE_KEYS = JSON.stringify(usageKeys);
 const { handler } = await import('../../functions/authorizer');
 
@@ -37,7 +42,10 @@ describe('authorizer', () => {
   it('verifies the credential from lower-cased headers', async () => {
     vi.mocked(authenticate).mockResolvedValue(principal);
     await handler(event({ 'X-API-Key': 'brigade_dev_abcdefghij12_secret', Authorization: 'Bearer t' }));
-    expect(authenticate).toHaveBeenCalledWith({ 'x-api-key': 'brigade_dev_abcdefghij12_secret', authorization: 'Bearer t' });
+    expect(authenticate).toHaveBeenCalledWith({
+      'x-api-key': 'brigade_dev_abcdefghij12_secret',
+      authorization: 'Bearer t',
+    });
   });
 
   it('allows the whole stage for a verified credential, with the principal and its tier key', async () => {
@@ -51,7 +59,7 @@ describe('authorizer', () => {
     });
   });
 
-  it("meters a key by its own usage key when it has one", async () => {
+  it('meters a key by its own usage key when it has one', async () => {
     vi.mocked(authenticate).mockResolvedValue({ ...principal, usageKey: 'ownkey000000000000000' });
     expect((await handler(event({ 'x-api-key': 'k' }))).usageIdentifierKey).toBe('ownkey000000000000000');
   });

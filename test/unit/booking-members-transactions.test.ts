@@ -40,11 +40,24 @@ const cancelled = (steps: number, failing: number, code: string) =>
 /** The stored item the mocked table answers for the code lookup, which carries the booking (status as given). */
 function stage(status = 'confirmed') {
   const booking = { id: BOOKING_ID, locationId: 101, guestCount: 4, status, confirmationCode: CODE, version: 1 };
-  ddb.on(GetCommand, { Key: { pk: `CODE#${CODE}`, sk: 'CODE' } }).resolves({ Item: { companyId: 7, bookingId: BOOKING_ID, booking } });
+  ddb
+    .on(GetCommand, { Key: { pk: `CODE#${CODE}`, sk: 'CODE' } })
+    .resolves({ Item: { companyId: 7, bookingId: BOOKING_ID, booking } });
 }
 
-const stored = (m: StoredMember) => ({ pk: 'C#7', sk: `BOOKING#${BOOKING_ID}#MEMBER#${m.id}`, entity: 'BOOKING_MEMBER', companyId: 7, ...m });
-const reply = { confirmationCode: CODE, guestName: 'Åsa L.', guestEmail: 'ASA@example.com', rsvpStatus: 'accepted' as const };
+const stored = (m: StoredMember) => ({
+  pk: 'C#7',
+  sk: `BOOKING#${BOOKING_ID}#MEMBER#${m.id}`,
+  entity: 'BOOKING_MEMBER',
+  companyId: 7,
+  ...m,
+});
+const reply = {
+  confirmationCode: CODE,
+  guestName: 'Åsa L.',
+  guestEmail: 'ASA@example.com',
+  rsvpStatus: 'accepted' as const,
+};
 
 beforeEach(() => {
   ddb.reset();
@@ -65,8 +78,14 @@ describe('bookingMembers.add', () => {
       `BOOKING#${BOOKING_ID}#MEMBERCONTACT#E#asa@example.com`,
       `BOOKING#${BOOKING_ID}#MEMBERCONTACT#U#5001`,
     ]);
-    expect(items[4]!.Update).toMatchObject({ Key: { pk: 'C#7', sk: `COUNT#MEMBER#B#${BOOKING_ID}` }, ExpressionAttributeValues: { ':limit': 14 } });
-    expect(items[5]!.Put!.Item).toMatchObject({ entity: 'OUTBOX', payload: { event: 'booking-member.added', resource: 'booking-member' } });
+    expect(items[4]!.Update).toMatchObject({
+      Key: { pk: 'C#7', sk: `COUNT#MEMBER#B#${BOOKING_ID}` },
+      ExpressionAttributeValues: { ':limit': 14 },
+    });
+    expect(items[5]!.Put!.Item).toMatchObject({
+      entity: 'OUTBOX',
+      payload: { event: 'booking-member.added', resource: 'booking-member' },
+    });
   });
 
   it.each([
@@ -82,7 +101,11 @@ describe('bookingMembers.add', () => {
 
   it('answers 422 naming the limit when the party is full', async () => {
     ddb.on(TransactWriteCommand).rejects(cancelled(6, 4, 'ConditionalCheckFailed'));
-    await expect(add()).rejects.toMatchObject({ status: 422, code: 'UNPROCESSABLE', message: 'A booking for 4 guests can have at most 14 members' });
+    await expect(add()).rejects.toMatchObject({
+      status: 422,
+      code: 'UNPROCESSABLE',
+      message: 'A booking for 4 guests can have at most 14 members',
+    });
   });
 });
 
@@ -93,8 +116,13 @@ describe('rsvp', () => {
     ddb.on(TransactWriteCommand).resolves({});
     expect(await rsvp(reply)).toEqual({ guestName: 'Åsa Lind', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
     const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
-    expect(items[1]!.Put).toMatchObject({ Item: { rsvpStatus: 'accepted', version: 4 }, ExpressionAttributeValues: { ':v': 3 } });
-    expect(items[2]!.Put!.Item).toMatchObject({ payload: { event: 'booking-member.updated', changes: { rsvpStatus: 'accepted' } } });
+    expect(items[1]!.Put).toMatchObject({
+      Item: { rsvpStatus: 'accepted', version: 4 },
+      ExpressionAttributeValues: { ':v': 3 },
+    });
+    expect(items[2]!.Put!.Item).toMatchObject({
+      payload: { event: 'booking-member.updated', changes: { rsvpStatus: 'accepted' } },
+    });
     expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input.ConsistentRead).toBe(true);
   });
 
@@ -107,11 +135,22 @@ describe('rsvp', () => {
 
   it('after losing the race to add the email, sets the reply on the member the winner added', async () => {
     stage();
-    ddb.on(QueryCommand).resolvesOnce({ Items: [] }).resolves({ Items: [stored(member)] });
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(5, 2, 'ConditionalCheckFailed')).resolves({});
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [] })
+      .resolves({ Items: [stored(member)] });
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(5, 2, 'ConditionalCheckFailed'))
+      .resolves({});
     expect(await rsvp(reply)).toEqual({ guestName: 'Åsa Lind', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
     const [first, second] = ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems!);
-    expect(first![1]!.Put!.Item).toMatchObject({ entity: 'BOOKING_MEMBER', guestName: 'Åsa L.', guestEmail: 'asa@example.com', version: 1 });
+    expect(first![1]!.Put!.Item).toMatchObject({
+      entity: 'BOOKING_MEMBER',
+      guestName: 'Åsa L.',
+      guestEmail: 'asa@example.com',
+      version: 1,
+    });
     expect(second![1]!.Put!.Item).toMatchObject({ id: member.id, rsvpStatus: 'accepted', version: 4 });
   });
 
@@ -133,7 +172,10 @@ describe('rsvp', () => {
 
   it('refuses a cancelled booking with 409 before reading its members', async () => {
     stage('cancelled');
-    await expect(rsvp(reply)).rejects.toMatchObject({ status: 409, message: 'The booking is cancelled: its members cannot change' });
+    await expect(rsvp(reply)).rejects.toMatchObject({
+      status: 409,
+      message: 'The booking is cancelled: its members cannot change',
+    });
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
   });
 

@@ -1,7 +1,13 @@
 /** Booking members without AWS: who a member is, the party limit, the views, and the schemas' bounds. */
 import { describe, expect, it } from 'vitest';
 import type { StoredMember } from '../../shared/data/bookingMembers';
-import { memberLimit, memberRequest, memberResource, normalizeName, publicMember } from '../../shared/domain/bookingMembers';
+import {
+  memberLimit,
+  memberRequest,
+  memberResource,
+  normalizeName,
+  publicMember,
+} from '../../shared/domain/bookingMembers';
 import { AppError } from '../../shared/errors';
 import { operation as addBookingMember } from '../../shared/http/operations/addBookingMember';
 import { operation as addBookingMemberByCode } from '../../shared/http/operations/addBookingMemberByCode';
@@ -41,7 +47,11 @@ describe('memberRequest', () => {
   });
 
   it('normalizes a name (trimmed, one space between words) and an email (trimmed, lower case)', () => {
-    expect(memberRequest({ guestName: '  Karin \t Öberg ', guestEmail: ' Karin.Oberg@Example.COM ' })).toEqual({ userId: null, guestName: 'Karin Öberg', guestEmail: 'karin.oberg@example.com' });
+    expect(memberRequest({ guestName: '  Karin \t Öberg ', guestEmail: ' Karin.Oberg@Example.COM ' })).toEqual({
+      userId: null,
+      guestName: 'Karin Öberg',
+      guestEmail: 'karin.oberg@example.com',
+    });
     expect(memberRequest({ guestName: 'Plus one' })).toEqual({ userId: null, guestName: 'Plus one', guestEmail: null });
   });
 
@@ -82,9 +92,14 @@ describe('views', () => {
 });
 
 /** Field paths a generated validator reports, or [] when the value passes. */
-function problems(validate: { (data: unknown): boolean; errors?: { instancePath: string; params: Record<string, string> }[] | null }, data: unknown): string[] {
+function problems(
+  validate: { (data: unknown): boolean; errors?: { instancePath: string; params: Record<string, string> }[] | null },
+  data: unknown,
+): string[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).map((e) => e.instancePath || `/${e.params.missingProperty ?? e.params.additionalProperty ?? ''}`);
+  return (validate.errors ?? []).map(
+    (e) => e.instancePath || `/${e.params.missingProperty ?? e.params.additionalProperty ?? ''}`,
+  );
 }
 
 describe('schemas', () => {
@@ -104,7 +119,14 @@ describe('schemas', () => {
     ['a space', 'K7MQ 2XH'],
   ])('refuses a code with %s', (_, code) => {
     expect(problems(listBookingMembersByCode.validators.path, { code })).toEqual(['/code']);
-    expect(problems(rsvpBooking.validators.body, { confirmationCode: code, guestName: 'A', guestEmail: 'a@example.com', rsvpStatus: 'accepted' })).toEqual(['/confirmationCode']);
+    expect(
+      problems(rsvpBooking.validators.body, {
+        confirmationCode: code,
+        guestName: 'A',
+        guestEmail: 'a@example.com',
+        rsvpStatus: 'accepted',
+      }),
+    ).toEqual(['/confirmationCode']);
   });
 
   it('takes every status on an add or update, and defaults it on add', () => {
@@ -118,7 +140,8 @@ describe('schemas', () => {
 
   it('takes only an answer on an RSVP: invited is not one', () => {
     const body = { confirmationCode: 'K7MQ2XHP', guestName: 'A', guestEmail: 'a@example.com' };
-    for (const rsvpStatus of ['accepted', 'declined', 'tentative']) expect(problems(rsvpBooking.validators.body, { ...body, rsvpStatus })).toEqual([]);
+    for (const rsvpStatus of ['accepted', 'declined', 'tentative'])
+      expect(problems(rsvpBooking.validators.body, { ...body, rsvpStatus })).toEqual([]);
     expect(problems(rsvpBooking.validators.body, { ...body, rsvpStatus: 'invited' })).toEqual(['/rsvpStatus']);
   });
 
@@ -137,10 +160,20 @@ describe('schemas', () => {
 
   it('accepts names of 1 and 200 characters and emails of 254', () => {
     expect(problems(addBookingMember.validators.body, { guestName: 'a' })).toEqual([]);
-    expect(problems(addBookingMember.validators.body, { guestName: 'a'.repeat(200), guestEmail: `${'a'.repeat(242)}@example.com` })).toEqual([]);
+    expect(
+      problems(addBookingMember.validators.body, {
+        guestName: 'a'.repeat(200),
+        guestEmail: `${'a'.repeat(242)}@example.com`,
+      }),
+    ).toEqual([]);
   });
 
   it('requires every RSVP field', () => {
-    expect(problems(rsvpBooking.validators.body, {}).sort()).toEqual(['/confirmationCode', '/guestEmail', '/guestName', '/rsvpStatus']);
+    expect(problems(rsvpBooking.validators.body, {}).sort()).toEqual([
+      '/confirmationCode',
+      '/guestEmail',
+      '/guestName',
+      '/rsvpStatus',
+    ]);
   });
 });

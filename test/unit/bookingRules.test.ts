@@ -3,7 +3,13 @@ import { clashes, firstClash } from '../../shared/domain/bookings/occupancy';
 import { newConfirmationCode } from '../../shared/domain/bookings/confirmationCode';
 import { CONFIRMATION_PATTERN } from '../../shared/schemas/confirmationCode';
 import type { Booking } from '../../shared/data/bookings';
-import { activeChange, assertBookingRules, brokenRule, type BookingFacts, type BookingRuleSettings } from '../../shared/domain/bookings/rules';
+import {
+  activeChange,
+  assertBookingRules,
+  brokenRule,
+  type BookingFacts,
+  type BookingRuleSettings,
+} from '../../shared/domain/bookings/rules';
 
 const HOUR = 3_600_000;
 const at = (h: number) => Date.parse('2026-06-01T00:00:00Z') + h * HOUR;
@@ -28,7 +34,7 @@ describe('table holds', () => {
     expect(clashes(a, { bookingId: 'b', startMs: at(16), endMs: at(17.5) }, 30)).toBe(false);
   });
 
-  it('ignore the booking\'s own hold (moving a booking within its slot)', () => {
+  it("ignore the booking's own hold (moving a booking within its slot)", () => {
     expect(firstClash([a], { ...a, startMs: at(18.5) }, 15)).toBeUndefined();
     expect(firstClash([a], { bookingId: 'b', startMs: at(18.5), endMs: at(19) }, 15)).toBe(a);
   });
@@ -44,7 +50,14 @@ describe('confirmation codes', () => {
 });
 
 describe('booking rules', () => {
-  const settings: BookingRuleSettings = { maxPartySize: 8, allowedPartySizes: [], minAdvanceHours: 2, maxAdvanceDays: 30, bookingWindowDays: null, maxActiveBookingsPerGuest: null };
+  const settings: BookingRuleSettings = {
+    maxPartySize: 8,
+    allowedPartySizes: [],
+    minAdvanceHours: 2,
+    maxAdvanceDays: 30,
+    bookingWindowDays: null,
+    maxActiveBookingsPerGuest: null,
+  };
   const now = at(0);
   const facts = { guestCount: 4, startMs: at(24), nowMs: now, atTheDoor: false };
 
@@ -59,33 +72,47 @@ describe('booking rules', () => {
     ['maxAdvanceDays', { startMs: at(24 * 31) }, {}],
     ['bookingWindowDays', { startMs: at(24 * 8) }, { bookingWindowDays: 7 }],
     ['maxActiveBookingsPerGuest', { activeBookingsOfGuest: 2 }, { maxActiveBookingsPerGuest: 2 }],
-  ] as [keyof BookingRuleSettings, Partial<BookingFacts>, Partial<BookingRuleSettings>][])('names %s when it is broken', (rule, factChange, settingsChange) => {
-    expect(brokenRule({ ...settings, ...settingsChange }, { ...facts, ...factChange })?.rule).toBe(rule);
-    expect(() => assertBookingRules({ ...settings, ...settingsChange }, { ...facts, ...factChange })).toThrow(
-      expect.objectContaining({ code: 'UNPROCESSABLE', details: [expect.objectContaining({ path: `/settings/${rule}` })] }),
-    );
-  });
+  ] as [keyof BookingRuleSettings, Partial<BookingFacts>, Partial<BookingRuleSettings>][])(
+    'names %s when it is broken',
+    (rule, factChange, settingsChange) => {
+      expect(brokenRule({ ...settings, ...settingsChange }, { ...facts, ...factChange })?.rule).toBe(rule);
+      expect(() => assertBookingRules({ ...settings, ...settingsChange }, { ...facts, ...factChange })).toThrow(
+        expect.objectContaining({
+          code: 'UNPROCESSABLE',
+          details: [expect.objectContaining({ path: `/settings/${rule}` })],
+        }),
+      );
+    },
+  );
 
   it('keeps the edges: exactly the max party, exactly the minimum notice, one guest under the active cap', () => {
     expect(brokenRule(settings, { ...facts, guestCount: 8 })).toBeUndefined();
     expect(brokenRule(settings, { ...facts, startMs: at(2) })).toBeUndefined();
-    expect(brokenRule({ ...settings, maxActiveBookingsPerGuest: 2 }, { ...facts, activeBookingsOfGuest: 1 })).toBeUndefined();
+    expect(
+      brokenRule({ ...settings, maxActiveBookingsPerGuest: 2 }, { ...facts, activeBookingsOfGuest: 1 }),
+    ).toBeUndefined();
   });
 
   it('does not apply advance rules at the door, nor party sizes to walk-ins of 0', () => {
     expect(brokenRule(settings, { ...facts, startMs: now, atTheDoor: true })).toBeUndefined();
-    expect(brokenRule({ ...settings, allowedPartySizes: [2] }, { ...facts, guestCount: 0, atTheDoor: true })).toBeUndefined();
+    expect(
+      brokenRule({ ...settings, allowedPartySizes: [2] }, { ...facts, guestCount: 0, atTheDoor: true }),
+    ).toBeUndefined();
   });
 });
 
-describe('the guest\'s active count', () => {
-  const booking = (change: Partial<Booking>): Booking => ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
+describe("the guest's active count", () => {
+  const booking = (change: Partial<Booking>): Booking =>
+    ({ id: 'b', tableIds: [], tabs: [], status: 'confirmed', ...change }) as Booking;
 
   it('grows with a new active booking (capped when the settings say so) and shrinks when it ends', () => {
     const confirmed = booking({ status: 'confirmed' });
     const grown = activeChange(undefined, confirmed, 3);
     expect(grown).toMatchObject({ delta: 1, cap: { max: 3 } });
-    expect(grown.cap!.error()).toMatchObject({ code: 'UNPROCESSABLE', details: [{ path: '/settings/maxActiveBookingsPerGuest' }] });
+    expect(grown.cap!.error()).toMatchObject({
+      code: 'UNPROCESSABLE',
+      details: [{ path: '/settings/maxActiveBookingsPerGuest' }],
+    });
     expect(activeChange(confirmed, booking({ status: 'seated' }))).toEqual({ delta: 0, cap: undefined });
     expect(activeChange(confirmed, booking({ status: 'cancelled' })).delta).toBe(-1);
     expect(activeChange(booking({ status: 'cancelled' }), booking({ status: 'cancelled' })).delta).toBe(0);

@@ -1,6 +1,14 @@
 /** Every row of decisions.md §5, and every transition it does not list refused with 409. */
 import { describe, expect, it } from 'vitest';
-import { bookingStatuses, nextStatus, nextTabStatus, tabStatuses, type BookingOperation, type BookingStatus, type TabOperation } from '../../shared/domain/bookings/states';
+import {
+  bookingStatuses,
+  nextStatus,
+  nextTabStatus,
+  tabStatuses,
+  type BookingOperation,
+  type BookingStatus,
+  type TabOperation,
+} from '../../shared/domain/bookings/states';
 
 const allowed: [BookingStatus, BookingOperation, BookingStatus][] = [
   ['pending', 'confirm', 'confirmed'],
@@ -29,7 +37,9 @@ describe('booking state machine', () => {
   });
 
   const listed = new Set(allowed.map(([from, op]) => `${from}/${op}`).concat(['seated/unseat']));
-  const refused = bookingStatuses.flatMap((from) => operations.filter((op) => !listed.has(`${from}/${op}`)).map((op) => [from, op] as const));
+  const refused = bookingStatuses.flatMap((from) =>
+    operations.filter((op) => !listed.has(`${from}/${op}`)).map((op) => [from, op] as const),
+  );
 
   it('refuses every other transition (there are many)', () => {
     expect(refused.length).toBeGreaterThan(30);
@@ -52,7 +62,9 @@ describe('tab state machine', () => {
   });
 
   const ops: TabOperation[] = ['open', 'return-to-pre-arrival', 'close'];
-  const tabRefused = tabStatuses.flatMap((from) => ops.filter((op) => !tabAllowed.some(([f, o]) => f === from && o === op)).map((op) => [from, op] as const));
+  const tabRefused = tabStatuses.flatMap((from) =>
+    ops.filter((op) => !tabAllowed.some(([f, o]) => f === from && o === op)).map((op) => [from, op] as const),
+  );
   it.each(tabRefused)('refuses %s --%s--> with 409', (from, op) => {
     expect(() => nextTabStatus(from, op)).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
   });

@@ -6,15 +6,39 @@
 import { describe, expect, it } from 'vitest';
 import type { DiningTable } from '../../shared/data/tables';
 import { chooseTables, type SeatingFloor } from '../../shared/domain/bookings/assignment';
-import { freeSets, holdsByTable, isFree, MAX_COMBINED_TABLES, MAX_TABLE_SETS, seatsNeeded, seatsParty, tableSets, type Placed } from '../../shared/domain/bookings/fit';
-import { compareScores, oversize, sellableSeatMinutes, staysLeft, type SellingTerms } from '../../shared/domain/bookings/sellable';
+import {
+  freeSets,
+  holdsByTable,
+  isFree,
+  MAX_COMBINED_TABLES,
+  MAX_TABLE_SETS,
+  seatsNeeded,
+  seatsParty,
+  tableSets,
+  type Placed,
+} from '../../shared/domain/bookings/fit';
+import {
+  compareScores,
+  oversize,
+  sellableSeatMinutes,
+  staysLeft,
+  type SellingTerms,
+} from '../../shared/domain/bookings/sellable';
 
 const MINUTE = 60_000;
 const at = (hhmm: string) => (Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3))) * MINUTE;
 const stay = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
 
 const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id, locationId: 1, name: id, minCapacity, maxCapacity, combinableWith, createdAt: '', updatedAt: '', version: 1,
+  id,
+  locationId: 1,
+  name: id,
+  minCapacity,
+  maxCapacity,
+  combinableWith,
+  createdAt: '',
+  updatedAt: '',
+  version: 1,
 });
 const ids = (sets: { tableIds: string[] }[]) => sets.map((s) => s.tableIds.join('+'));
 
@@ -46,7 +70,16 @@ describe('table sets', () => {
 
   it('are bounded where every table combines with every other', () => {
     const all = Array.from({ length: 24 }, (_, i) => `T${i}`);
-    const sets = tableSets(all.map((id) => table(id, 1, 2, all.filter((o) => o !== id))));
+    const sets = tableSets(
+      all.map((id) =>
+        table(
+          id,
+          1,
+          2,
+          all.filter((o) => o !== id),
+        ),
+      ),
+    );
     expect(sets.length).toBe(MAX_TABLE_SETS);
     expect(Math.max(...sets.map((s) => s.tableIds.length))).toBeLessThanOrEqual(MAX_COMBINED_TABLES);
     expect(new Set(sets.map((s) => [...s.tableIds].sort().join())).size).toBe(sets.length);
@@ -63,7 +96,7 @@ describe('seating a party', () => {
   const placed: Placed[] = [{ id: 'x', tableIds: ['A', 'B'], ...stay('19:00', '21:00') }];
   const holds = holdsByTable(placed);
 
-  it('is possible where no hold clashes, buffers counted, the booking\'s own hold aside', () => {
+  it("is possible where no hold clashes, buffers counted, the booking's own hold aside", () => {
     expect(isFree(holds, ['A'], stay('17:00', '19:00'), 0)).toBe(true);
     expect(isFree(holds, ['A'], stay('17:00', '19:00'), 15)).toBe(false);
     expect(isFree(holds, ['C'], stay('19:00', '21:00'), 15)).toBe(true);
@@ -80,7 +113,11 @@ describe('seating a party', () => {
 });
 
 describe('what a table can still sell', () => {
-  const evening = (bufferMinutes: number): SellingTerms => ({ service: [stay('17:00', '23:00')], stayMinutes: 120, bufferMinutes });
+  const evening = (bufferMinutes: number): SellingTerms => ({
+    service: [stay('17:00', '23:00')],
+    stayMinutes: 120,
+    bufferMinutes,
+  });
 
   it('counts the stays of the default length that fit in each free window, buffers between them', () => {
     // 360 minutes: two stays with a buffer of 15 (2·120 + 15), three without.
@@ -94,7 +131,11 @@ describe('what a table can still sell', () => {
   });
 
   it('counts within each span of the service, holds in any order, holds outside it ignored', () => {
-    const day: SellingTerms = { service: [stay('11:00', '15:00'), stay('17:00', '23:00')], stayMinutes: 90, bufferMinutes: 0 };
+    const day: SellingTerms = {
+      service: [stay('11:00', '15:00'), stay('17:00', '23:00')],
+      stayMinutes: 90,
+      bufferMinutes: 0,
+    };
     expect(staysLeft([], day)).toBe(2 + 4);
     expect(staysLeft([stay('20:00', '21:30'), stay('12:00', '13:30'), stay('15:00', '17:00')], day)).toBe(1 + 3);
     // A hold over the start of a span: only what is left after it.
@@ -128,19 +169,28 @@ describe("automatic assignment's choice", () => {
   it('gives a couple the two-top, not the eight-top the evening needs', () => {
     const floor = floorOf([table('EIGHT', 2, 8), table('TWO', 1, 2)], []);
     // The eight-top would lose one stay of 8 seats (960 seat-minutes), the two-top one of 2 (240).
-    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:00', '21:00') })).toEqual({ set: { tableIds: ['TWO'], min: 1, max: 2 }, sellableLost: 240, oversizeSeatMinutes: 0 });
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:00', '21:00') })).toEqual({
+      set: { tableIds: ['TWO'], min: 1, max: 2 },
+      sellableLost: 240,
+      oversizeSeatMinutes: 0,
+    });
   });
 
   it('takes the table whose leftover is lost anyway, not one whose evening it would cut', () => {
     // A is free all evening (3 stays); B has 20:00-22:00 (1 stay left before it, 17:00-20:00).
     // 18:00-19:30 on A leaves 19:30-23:00: 1 stay, losing 2; on B it loses only the 1 B had.
-    const floor = floorOf([table('A', 1, 4), table('B', 1, 4)], [{ id: 'x', tableIds: ['B'], ...stay('20:00', '22:00') }]);
+    const floor = floorOf(
+      [table('A', 1, 4), table('B', 1, 4)],
+      [{ id: 'x', tableIds: ['B'], ...stay('20:00', '22:00') }],
+    );
     expect(chooseTables(floor, { guestCount: 2, stay: stay('18:00', '19:30') })?.set.tableIds).toEqual(['B']);
   });
 
   it('pushes tables together only when no table alone seats the party, and then the fewest seats', () => {
     const tables = [table('A', 2, 4, ['B']), table('B', 2, 4, ['A', 'C']), table('C', 1, 2, ['B']), table('SIX', 3, 6)];
-    expect(chooseTables(floorOf(tables, []), { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['SIX']);
+    expect(chooseTables(floorOf(tables, []), { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual([
+      'SIX',
+    ]);
     const busy = floorOf(tables, [{ id: 'x', tableIds: ['SIX'], ...stay('18:00', '20:00') }]);
     expect(chooseTables(busy, { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['B', 'C']);
   });
@@ -153,6 +203,8 @@ describe("automatic assignment's choice", () => {
 
   it("sets a booking's own hold aside when it chooses again for it", () => {
     const floor = floorOf([table('A', 1, 4)], [{ id: 'x', tableIds: ['A'], ...stay('19:00', '21:00') }], 15);
-    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:30', '21:30'), bookingId: 'x' })?.set.tableIds).toEqual(['A']);
+    expect(chooseTables(floor, { guestCount: 2, stay: stay('19:30', '21:30'), bookingId: 'x' })?.set.tableIds).toEqual([
+      'A',
+    ]);
   });
 });

@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/data/bookings';
 import type { DiningTable } from '../../shared/data/tables';
 import type { TableDay } from '../../shared/data/tableDays';
-import { holdDays, holdReads, holdsOf, holdWrites, localDates, MAX_BUFFER_MINUTES, planHolds, possibleHoldDates, releaseOf } from '../../shared/domain/bookings/holds';
+import {
+  holdDays,
+  holdReads,
+  holdsOf,
+  holdWrites,
+  localDates,
+  MAX_BUFFER_MINUTES,
+  planHolds,
+  possibleHoldDates,
+  releaseOf,
+} from '../../shared/domain/bookings/holds';
 import { slotOf } from '../../shared/domain/bookings/time';
 
 const zone = 'Europe/Stockholm';
@@ -13,7 +23,10 @@ const slot = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) }
 describe('the local days an interval touches', () => {
   it('is one day for an evening, two across midnight (end exclusive)', () => {
     expect(localDates(slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z'), zone)).toEqual(['2026-06-01']);
-    expect(localDates(slot('2026-06-01T20:00:00Z', '2026-06-01T23:00:00Z'), zone)).toEqual(['2026-06-01', '2026-06-02']);
+    expect(localDates(slot('2026-06-01T20:00:00Z', '2026-06-01T23:00:00Z'), zone)).toEqual([
+      '2026-06-01',
+      '2026-06-02',
+    ]);
     // Ends exactly at local midnight: the next day is not touched.
     expect(localDates(slot('2026-06-01T20:00:00Z', '2026-06-01T22:00:00Z'), zone)).toEqual(['2026-06-01']);
   });
@@ -30,13 +43,21 @@ describe('the local days an interval touches', () => {
 });
 
 describe('placing a hold', () => {
-  const day = (tableId: string, date: string, holds: TableDay['holds'], version: number | null = 3): TableDay => ({ tableId, date, holds, version });
+  const day = (tableId: string, date: string, holds: TableDay['holds'], version: number | null = 3): TableDay => ({
+    tableId,
+    date,
+    holds,
+    version,
+  });
   const evening = slot('2026-06-01T17:00:00Z', '2026-06-01T19:00:00Z');
 
   it('writes the hold into its days, keeping the others, at the version read', () => {
     const plan = planHolds({
       bookingId: 'new',
-      read: [day('t1', '2026-06-01', { old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')] }), day('t2', '2026-06-01', {}, null)],
+      read: [
+        day('t1', '2026-06-01', { old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')] }),
+        day('t2', '2026-06-01', {}, null),
+      ],
       tableIds: ['t1', 't2'],
       slot: evening,
       holdDates: ['2026-06-01'],
@@ -44,7 +65,15 @@ describe('placing a hold', () => {
     });
     expect(plan).toEqual({
       writes: [
-        { tableId: 't1', date: '2026-06-01', holds: { old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')], new: [evening.startMs, evening.endMs] }, expectedVersion: 3 },
+        {
+          tableId: 't1',
+          date: '2026-06-01',
+          holds: {
+            old: [at('2026-06-01T10:00:00Z'), at('2026-06-01T12:00:00Z')],
+            new: [evening.startMs, evening.endMs],
+          },
+          expectedVersion: 3,
+        },
         { tableId: 't2', date: '2026-06-01', holds: { new: [evening.startMs, evening.endMs] }, expectedVersion: null },
       ],
     });
@@ -59,7 +88,12 @@ describe('placing a hold', () => {
       holdDates: ['2026-06-01'],
       bufferMinutes: 15,
     });
-    expect(plan).toEqual({ clash: { tableId: 't1', with: { bookingId: 'other', startMs: at('2026-06-01T15:00:00Z'), endMs: at('2026-06-01T16:50:00Z') } } });
+    expect(plan).toEqual({
+      clash: {
+        tableId: 't1',
+        with: { bookingId: 'other', startMs: at('2026-06-01T15:00:00Z'), endMs: at('2026-06-01T16:50:00Z') },
+      },
+    });
   });
 
   it('moves a booking: its old hold leaves the table and day it no longer uses, and never clashes with itself', () => {
@@ -81,13 +115,20 @@ describe('placing a hold', () => {
 
   it('counts a hold spanning midnight once', () => {
     const late: [number, number] = [at('2026-06-01T21:00:00Z'), at('2026-06-01T23:00:00Z')];
-    expect(holdsOf([day('t1', '2026-06-01', { late }), day('t1', '2026-06-02', { late })])).toEqual([{ bookingId: 'late', startMs: late[0], endMs: late[1] }]);
+    expect(holdsOf([day('t1', '2026-06-01', { late }), day('t1', '2026-06-02', { late })])).toEqual([
+      { bookingId: 'late', startMs: late[0], endMs: late[1] },
+    ]);
   });
 });
 
 describe('releasing a hold', () => {
-  it('names the booking\'s tables and the local days its interval touches', () => {
-    const late = { tableIds: ['a'], startsAt: '2026-06-01T20:00:00.000Z', endsAt: '2026-06-01T23:00:00.000Z', timezone: 'Europe/Stockholm' } as Booking;
+  it("names the booking's tables and the local days its interval touches", () => {
+    const late = {
+      tableIds: ['a'],
+      startsAt: '2026-06-01T20:00:00.000Z',
+      endsAt: '2026-06-01T23:00:00.000Z',
+      timezone: 'Europe/Stockholm',
+    } as Booking;
     expect(releaseOf(late)).toEqual({ tableIds: ['a'], dates: ['2026-06-01', '2026-06-02'] });
   });
 });
@@ -99,18 +140,43 @@ describe('placing a hold', () => {
   const empty = (tableId: string, date: string): TableDay => ({ tableId, date, holds: {}, version: null });
 
   it('reads the guard days of the new tables and the days of the old hold', () => {
-    expect(holdReads(placement)).toEqual([{ tableId: 't1', date: '2026-06-01' }, { tableId: 't2', date: '2026-06-01' }]);
-    const moved = { ...placement, requested: { field: '/tableId' as const, tableIds: ['t2'] }, before: { tableIds: ['t1'], slot: slot('2026-05-31T20:00:00Z', '2026-05-31T23:00:00Z') } };
-    expect(holdReads(moved)).toEqual([{ tableId: 't2', date: '2026-06-01' }, { tableId: 't1', date: '2026-05-31' }, { tableId: 't1', date: '2026-06-01' }]);
+    expect(holdReads(placement)).toEqual([
+      { tableId: 't1', date: '2026-06-01' },
+      { tableId: 't2', date: '2026-06-01' },
+    ]);
+    const moved = {
+      ...placement,
+      requested: { field: '/tableId' as const, tableIds: ['t2'] },
+      before: { tableIds: ['t1'], slot: slot('2026-05-31T20:00:00Z', '2026-05-31T23:00:00Z') },
+    };
+    expect(holdReads(moved)).toEqual([
+      { tableId: 't2', date: '2026-06-01' },
+      { tableId: 't1', date: '2026-05-31' },
+      { tableId: 't1', date: '2026-06-01' },
+    ]);
   });
 
-  it('writes every day read, and answers 409 naming the taken table\'s place and name', () => {
+  it("writes every day read, and answers 409 naming the taken table's place and name", () => {
     const writes = holdWrites(placement, [empty('t1', '2026-06-01'), empty('t2', '2026-06-01')], []);
-    expect(writes.map((w) => [w.tableId, w.holds.b, w.expectedVersion])).toEqual([['t1', [evening.startMs, evening.endMs], null], ['t2', [evening.startMs, evening.endMs], null]]);
-    const taken: TableDay = { tableId: 't2', date: '2026-06-01', holds: { other: [at('2026-06-01T19:00:00Z'), at('2026-06-01T20:00:00Z')] }, version: 3 };
+    expect(writes.map((w) => [w.tableId, w.holds.b, w.expectedVersion])).toEqual([
+      ['t1', [evening.startMs, evening.endMs], null],
+      ['t2', [evening.startMs, evening.endMs], null],
+    ]);
+    const taken: TableDay = {
+      tableId: 't2',
+      date: '2026-06-01',
+      holds: { other: [at('2026-06-01T19:00:00Z'), at('2026-06-01T20:00:00Z')] },
+      version: 3,
+    };
     const tables = [{ id: 't2', name: 'Window' }] as DiningTable[];
     expect(() => holdWrites(placement, [empty('t1', '2026-06-01'), taken], tables)).toThrow(
-      expect.objectContaining({ code: 'CONFLICT', message: 'Table Window is already booked at that time', details: [{ path: '/tableIds/1', message: 'is booked 2026-06-01 21:00-22:00 (with 15 minutes between bookings)' }] }),
+      expect.objectContaining({
+        code: 'CONFLICT',
+        message: 'Table Window is already booked at that time',
+        details: [
+          { path: '/tableIds/1', message: 'is booked 2026-06-01 21:00-22:00 (with 15 minutes between bookings)' },
+        ],
+      }),
     );
   });
 });

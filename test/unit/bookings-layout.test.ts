@@ -5,13 +5,26 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const rules = ['states', 'rules', 'requestTables', 'time', 'holds', 'occupancy', 'tabs', 'dispatches', 'confirmationCode'];
+const rules = [
+  'states',
+  'rules',
+  'requestTables',
+  'time',
+  'holds',
+  'occupancy',
+  'tabs',
+  'dispatches',
+  'confirmationCode',
+];
 const operations = ['create', 'update', 'transitions', 'seating', 'orders', 'read', 'settings', 'holdPlacement'];
 
 /** The import specifiers of a module, with whether the import is for types only. */
 function importsOf(name: string): { from: string; typeOnly: boolean }[] {
   const source = readFileSync(new URL(`../../shared/domain/bookings/${name}.ts`, import.meta.url), 'utf8');
-  return [...source.matchAll(/^import (type )?[^;]*? from '([^']+)';$/gms)].map((m) => ({ from: m[2]!, typeOnly: m[1] !== undefined }));
+  return [...source.matchAll(/^import (type )?[^;]*? from '([^']+)';$/gms)].map((m) => ({
+    from: m[2]!,
+    typeOnly: m[1] !== undefined,
+  }));
 }
 
 describe('bookings domain layout', () => {

@@ -11,14 +11,28 @@ import type { DiningTable } from '../../shared/data/tables';
 import type { TableDay } from '../../shared/data/tableDays';
 import { holdsByTable, isFree, seatsParty, tableSets } from '../../shared/domain/bookings/fit';
 import { groupHoldWrites, writeOrder, type PlannedMove } from '../../shared/domain/bookings/moves';
-import { isMovable, optimizeSeating, problemOf, scoreOf, type SeatingProblem } from '../../shared/domain/bookings/optimizer';
+import {
+  isMovable,
+  optimizeSeating,
+  problemOf,
+  scoreOf,
+  type SeatingProblem,
+} from '../../shared/domain/bookings/optimizer';
 import { compareScores } from '../../shared/domain/bookings/sellable';
 
 const MINUTE = 60_000;
 const at = (hhmm: string) => (Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3))) * MINUTE;
 const stay = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
 const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id, locationId: 1, name: id, minCapacity, maxCapacity, combinableWith, createdAt: '', updatedAt: '', version: 1,
+  id,
+  locationId: 1,
+  name: id,
+  minCapacity,
+  maxCapacity,
+  combinableWith,
+  createdAt: '',
+  updatedAt: '',
+  version: 1,
 });
 const evening = (bufferMinutes = 0) => ({ service: [stay('17:00', '23:00')], stayMinutes: 120, bufferMinutes });
 
@@ -41,7 +55,8 @@ function expectValid(p: SeatingProblem, seating: Map<string, readonly string[]>)
   }
   const placed = [...p.fixed, ...p.movable.map((b) => ({ ...b, tableIds: [...seating.get(b.id)!] }))];
   const holds = holdsByTable(placed);
-  for (const b of placed) expect(isFree(holds, b.tableIds, b, p.terms.bufferMinutes, b.id), `${b.id} clashes`).toBe(true);
+  for (const b of placed)
+    expect(isFree(holds, b.tableIds, b, p.terms.bufferMinutes, b.id), `${b.id} clashes`).toBe(true);
 }
 
 describe('the optimizer against an exact solver', () => {
@@ -56,7 +71,9 @@ describe('the optimizer against an exact solver', () => {
   it('places as many guests as the optimum and keeps within 1 % of its sellable seat-minutes on every problem', () => {
     for (const { seed, plan, exact } of results) {
       expect(plan.after.placedCovers, `seed ${seed}`).toBe(exact.score.placedCovers);
-      expect(plan.after.sellableSeatMinutes, `seed ${seed}`).toBeGreaterThanOrEqual(0.99 * exact.score.sellableSeatMinutes);
+      expect(plan.after.sellableSeatMinutes, `seed ${seed}`).toBeGreaterThanOrEqual(
+        0.99 * exact.score.sellableSeatMinutes,
+      );
     }
   });
 
@@ -165,18 +182,44 @@ describe('which bookings the optimizer may move', () => {
 
   it('the others hold their tables as they are; bookings that hold none are left out', () => {
     const b = (id: string, extra: Partial<Booking>) =>
-      ({ id, tableIds: ['A'], guestCount: 2, startsAt: '2020-01-10T18:00:00.000Z', endsAt: '2020-01-10T20:00:00.000Z', ...base, ...extra }) as Booking;
-    const p = problemOf('2020-01-10', [b('move', {}), b('locked', { locked: true }), b('seated', { status: 'seated' }), b('gone', { status: 'cancelled' }), b('eve', { bookingDate: '2020-01-09' })], [table('A', 1, 4)], evening());
+      ({
+        id,
+        tableIds: ['A'],
+        guestCount: 2,
+        startsAt: '2020-01-10T18:00:00.000Z',
+        endsAt: '2020-01-10T20:00:00.000Z',
+        ...base,
+        ...extra,
+      }) as Booking;
+    const p = problemOf(
+      '2020-01-10',
+      [
+        b('move', {}),
+        b('locked', { locked: true }),
+        b('seated', { status: 'seated' }),
+        b('gone', { status: 'cancelled' }),
+        b('eve', { bookingDate: '2020-01-09' }),
+      ],
+      [table('A', 1, 4)],
+      evening(),
+    );
     expect(p.movable.map((m) => m.id)).toEqual(['move']);
     expect(p.fixed.map((f) => f.id)).toEqual(['locked', 'seated', 'eve']);
   });
 });
 
 describe('writing the moves', () => {
-  const move = (bookingId: string, from: string[], to: string[], s = stay('19:00', '21:00')): PlannedMove => ({ bookingId, from, to, stay: s });
+  const move = (bookingId: string, from: string[], to: string[], s = stay('19:00', '21:00')): PlannedMove => ({
+    bookingId,
+    from,
+    to,
+    stay: s,
+  });
 
   it('writes moves that do not wait on each other apart, in any order', () => {
-    expect(writeOrder([move('a', ['T1'], ['T2']), move('b', ['T3'], ['T4'])], 0).map((g) => g.map((m) => m.bookingId))).toEqual([['a'], ['b']]);
+    expect(
+      writeOrder([move('a', ['T1'], ['T2']), move('b', ['T3'], ['T4'])], 0).map((g) => g.map((m) => m.bookingId)),
+    ).toEqual([['a'], ['b']]);
   });
 
   it('writes a move after the one that leaves its table', () => {
@@ -190,10 +233,17 @@ describe('writing the moves', () => {
   });
 
   it('does not wait for a move whose stay is far from its own', () => {
-    expect(writeOrder([move('b', ['T2'], ['T1'], stay('12:00', '13:00')), move('a', ['T1'], ['T3'])], 15)).toHaveLength(2);
+    expect(writeOrder([move('b', ['T2'], ['T1'], stay('12:00', '13:00')), move('a', ['T1'], ['T3'])], 15)).toHaveLength(
+      2,
+    );
   });
 
-  const day = (tableId: string, holds: TableDay['holds'], version: number | null): TableDay => ({ tableId, date: '2020-01-10', holds, version });
+  const day = (tableId: string, holds: TableDay['holds'], version: number | null): TableDay => ({
+    tableId,
+    date: '2020-01-10',
+    holds,
+    version,
+  });
 
   it("writes a swap's table days once each, at the versions read", () => {
     const [a, b] = [stay('19:00', '21:00'), stay('19:30', '21:30')];
@@ -202,19 +252,33 @@ describe('writing the moves', () => {
         { bookingId: 'a', tableIds: ['T2'], slot: a, holdDates: ['2020-01-10'] },
         { bookingId: 'b', tableIds: ['T1'], slot: b, holdDates: ['2020-01-10'] },
       ],
-      [day('T1', { a: [a.startMs, a.endMs], other: [at('12:00'), at('14:00')] }, 4), day('T2', { b: [b.startMs, b.endMs] }, 7)],
+      [
+        day('T1', { a: [a.startMs, a.endMs], other: [at('12:00'), at('14:00')] }, 4),
+        day('T2', { b: [b.startMs, b.endMs] }, 7),
+      ],
       15,
     );
     expect(plan).toEqual({
       writes: [
-        { tableId: 'T1', date: '2020-01-10', holds: { other: [at('12:00'), at('14:00')], b: [b.startMs, b.endMs] }, expectedVersion: 4 },
+        {
+          tableId: 'T1',
+          date: '2020-01-10',
+          holds: { other: [at('12:00'), at('14:00')], b: [b.startMs, b.endMs] },
+          expectedVersion: 4,
+        },
         { tableId: 'T2', date: '2020-01-10', holds: { a: [a.startMs, a.endMs] }, expectedVersion: 7 },
       ],
     });
   });
 
   it('answers the clash when a table was taken by someone else meanwhile', () => {
-    const plan = groupHoldWrites([{ bookingId: 'a', tableIds: ['T2'], slot: stay('19:00', '21:00'), holdDates: ['2020-01-10'] }], [day('T2', { late: [at('20:00'), at('22:00')] }, 2)], 0);
-    expect(plan).toEqual({ clash: { tableId: 'T2', with: { bookingId: 'late', startMs: at('20:00'), endMs: at('22:00') } } });
+    const plan = groupHoldWrites(
+      [{ bookingId: 'a', tableIds: ['T2'], slot: stay('19:00', '21:00'), holdDates: ['2020-01-10'] }],
+      [day('T2', { late: [at('20:00'), at('22:00')] }, 2)],
+      0,
+    );
+    expect(plan).toEqual({
+      clash: { tableId: 'T2', with: { bookingId: 'late', startMs: at('20:00'), endMs: at('22:00') } },
+    });
   });
 });

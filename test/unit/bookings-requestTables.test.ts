@@ -5,7 +5,10 @@ import { assertTablesFound, requestedTables, tableAt } from '../../shared/domain
 
 describe('the tables a request names', () => {
   it('takes tableIds over the legacy tableId, and the fallback when neither is sent', () => {
-    expect(requestedTables({ tableIds: ['a', 'b'], tableId: 'c' }, [])).toEqual({ field: '/tableIds', tableIds: ['a', 'b'] });
+    expect(requestedTables({ tableIds: ['a', 'b'], tableId: 'c' }, [])).toEqual({
+      field: '/tableIds',
+      tableIds: ['a', 'b'],
+    });
     expect(requestedTables({ tableId: 'c' }, ['x'])).toEqual({ field: '/tableId', tableIds: ['c'] });
     expect(requestedTables({}, ['x'])).toEqual({ field: '/tableId', tableIds: ['x'] });
   });
@@ -18,7 +21,12 @@ describe('the tables a request names', () => {
   it('answers 404 for the first table checked that the location does not have', () => {
     const requested = { field: '/tableIds' as const, tableIds: ['a', 'b', 'c'] };
     const found = [{ id: 'a' }, { id: 'c' }] as DiningTable[];
-    expect(() => assertTablesFound(101, requested, found)).toThrow(expect.objectContaining({ code: 'NOT_FOUND', details: [{ path: '/tableIds/1', message: 'no table with this id at this location' }] }));
+    expect(() => assertTablesFound(101, requested, found)).toThrow(
+      expect.objectContaining({
+        code: 'NOT_FOUND',
+        details: [{ path: '/tableIds/1', message: 'no table with this id at this location' }],
+      }),
+    );
     expect(() => assertTablesFound(101, requested, found, ['c'])).not.toThrow();
   });
 });

@@ -6,7 +6,15 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { CapacitySetting } from '../../shared/data/capacitySettings';
-import { breaks, claimMoves, covers, effectiveSetting, settingProblems, slotAt, type TimeSlot } from '../../shared/domain/capacity/rules';
+import {
+  breaks,
+  claimMoves,
+  covers,
+  effectiveSetting,
+  settingProblems,
+  slotAt,
+  type TimeSlot,
+} from '../../shared/domain/capacity/rules';
 import { nextFallBack, nextSpringForward } from '../support/dst';
 
 const zone = 'Europe/Stockholm';
@@ -34,7 +42,8 @@ function setting(id: string, over: Partial<CapacitySetting> = {}): CapacitySetti
 }
 
 /** The slot of a local wall time ("2030-05-03T19:07", a Friday) in Stockholm. */
-const slotOf = (local: string, interval = 15, z = zone): TimeSlot => slotAt(DateTime.fromISO(local, { zone: z }).toMillis(), z, interval);
+const slotOf = (local: string, interval = 15, z = zone): TimeSlot =>
+  slotAt(DateTime.fromISO(local, { zone: z }).toMillis(), z, interval);
 
 /** A wall time on Stockholm's summer time (+02:00), named explicitly: the first of the two 02:xx on the day clocks go back. */
 const summerTime = (date: string, time: string) => DateTime.fromISO(`${date}T${time}:00+02:00`).setZone(zone);
@@ -45,11 +54,21 @@ const sat = (time: string) => `2030-05-04T${time}`;
 
 describe('slotAt: the slot an instant falls in', () => {
   const cases: [string, string, number, Partial<TimeSlot>][] = [
-    ['19:07 on a 15-minute grid', fri('19:07'), 15, { date: '2030-05-03', weekday: 5, start: '19:00:00', end: '19:15:00', startsAt: '2030-05-03T17:00:00.000Z' }],
+    [
+      '19:07 on a 15-minute grid',
+      fri('19:07'),
+      15,
+      { date: '2030-05-03', weekday: 5, start: '19:00:00', end: '19:15:00', startsAt: '2030-05-03T17:00:00.000Z' },
+    ],
     ['a boundary starts its own slot', fri('19:15'), 15, { start: '19:15:00', end: '19:30:00' }],
     ['19:07 on a 90-minute grid from midnight', fri('19:07'), 90, { start: '18:00:00', end: '19:30:00' }],
     ['the last slot of the day ends at 24:00:00', fri('23:50'), 45, { start: '23:15:00', end: '24:00:00' }],
-    ['midnight starts the next day (and weekday)', sat('00:00'), 30, { date: '2030-05-04', weekday: 6, start: '00:00:00', end: '00:30:00' }],
+    [
+      'midnight starts the next day (and weekday)',
+      sat('00:00'),
+      30,
+      { date: '2030-05-04', weekday: 6, start: '00:00:00', end: '00:30:00' },
+    ],
     ['Sunday is weekday 7', '2030-05-05T12:00', 60, { weekday: 7, start: '12:00:00' }],
     ['seconds fall in the slot of their minute', fri('19:14:59'), 15, { start: '19:00:00' }],
   ];
@@ -89,40 +108,174 @@ describe('effectiveSetting: the enabled, covering setting with the lowest priori
     ['no settings: none', [], fri('19:00'), undefined],
     ['one all-day setting', [setting('a')], fri('19:00'), 'a'],
     ['a disabled one never applies', [setting('a', { enabled: false })], fri('19:00'), undefined],
-    ['a disabled one with a lower value gives way to an enabled one', [setting('off', { enabled: false, priority: 0 }), setting('on', { priority: 9 })], fri('19:00'), 'on'],
-    ['the lower priority value wins', [setting('five', { priority: 5 }), setting('one', { priority: 1 })], fri('19:00'), 'one'],
-    ['priority 0 beats 1000', [setting('max', { priority: 1000 }), setting('zero', { priority: 0 })], fri('19:00'), 'zero'],
-    ['a tie goes to the setting created first, whatever the order given', [setting('new', { createdAt: '2026-02-01T00:00:00.000Z' }), setting('old', { createdAt: '2026-01-15T00:00:00.000Z' })], fri('19:00'), 'old'],
+    [
+      'a disabled one with a lower value gives way to an enabled one',
+      [setting('off', { enabled: false, priority: 0 }), setting('on', { priority: 9 })],
+      fri('19:00'),
+      'on',
+    ],
+    [
+      'the lower priority value wins',
+      [setting('five', { priority: 5 }), setting('one', { priority: 1 })],
+      fri('19:00'),
+      'one',
+    ],
+    [
+      'priority 0 beats 1000',
+      [setting('max', { priority: 1000 }), setting('zero', { priority: 0 })],
+      fri('19:00'),
+      'zero',
+    ],
+    [
+      'a tie goes to the setting created first, whatever the order given',
+      [
+        setting('new', { createdAt: '2026-02-01T00:00:00.000Z' }),
+        setting('old', { createdAt: '2026-01-15T00:00:00.000Z' }),
+      ],
+      fri('19:00'),
+      'old',
+    ],
     ['a tie of priority and age goes to the lower id', [setting('b'), setting('a')], fri('19:00'), 'a'],
-    ['a better one that does not cover the slot does not count', [setting('lunch', { priority: 0, timeStart: '11:00:00', timeEnd: '14:00:00' }), setting('all', { priority: 5 })], fri('19:00'), 'all'],
+    [
+      'a better one that does not cover the slot does not count',
+      [setting('lunch', { priority: 0, timeStart: '11:00:00', timeEnd: '14:00:00' }), setting('all', { priority: 5 })],
+      fri('19:00'),
+      'all',
+    ],
     ['a day not listed: none', [setting('weekdays', { validOnDays: weekdays })], sat('19:00'), undefined],
     ['a day listed', [setting('weekdays', { validOnDays: weekdays })], fri('19:00'), 'weekdays'],
-    ['window 11-14: the slot before it', [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })], fri('10:45'), undefined],
-    ['window 11-14: its first slot', [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })], fri('11:00'), 'lunch'],
-    ['window 11-14: its last slot', [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })], fri('13:59'), 'lunch'],
-    ['window 11-14: the slot at its end', [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })], fri('14:00'), undefined],
-    ['a window with seconds: the slot starting before it', [setting('odd', { timeStart: '11:00:30', timeEnd: '14:00:00' })], fri('11:00'), undefined],
+    [
+      'window 11-14: the slot before it',
+      [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })],
+      fri('10:45'),
+      undefined,
+    ],
+    [
+      'window 11-14: its first slot',
+      [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })],
+      fri('11:00'),
+      'lunch',
+    ],
+    [
+      'window 11-14: its last slot',
+      [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })],
+      fri('13:59'),
+      'lunch',
+    ],
+    [
+      'window 11-14: the slot at its end',
+      [setting('lunch', { timeStart: '11:00:00', timeEnd: '14:00:00' })],
+      fri('14:00'),
+      undefined,
+    ],
+    [
+      'a window with seconds: the slot starting before it',
+      [setting('odd', { timeStart: '11:00:30', timeEnd: '14:00:00' })],
+      fri('11:00'),
+      undefined,
+    ],
     ['no end: until midnight', [setting('evening', { timeStart: '17:00:00' })], fri('23:59'), 'evening'],
     ['no end: not before the start', [setting('evening', { timeStart: '17:00:00' })], fri('16:45'), undefined],
     ['no start: from midnight', [setting('morning', { timeEnd: '11:00:00' })], fri('00:00'), 'morning'],
     ['no start: not at the end', [setting('morning', { timeEnd: '11:00:00' })], fri('11:00'), undefined],
-    ['past midnight, Friday 22-02: Friday 22:00', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], fri('22:00'), 'late'],
-    ['past midnight, Friday 22-02: Friday 21:45', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], fri('21:45'), undefined],
-    ['past midnight, Friday 22-02: Saturday 01:45 is Friday\'s', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], sat('01:45'), 'late'],
-    ['past midnight, Friday 22-02: Saturday 02:00 is after it', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], sat('02:00'), undefined],
-    ['past midnight, Friday 22-02: Saturday 22:00 is not Friday', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], sat('22:00'), undefined],
-    ['past midnight, Friday 22-02: Friday 01:00 belongs to Thursday', [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })], fri('01:00'), undefined],
-    ['past midnight from Sunday runs into Monday', [setting('sun', { validOnDays: [7], timeStart: '23:00:00', timeEnd: '01:00:00' })], '2030-05-06T00:30', 'sun'],
-    ['a window ending at midnight (00:00:00) runs to the end of its day', [setting('night', { validOnDays: [5], timeStart: '20:00:00', timeEnd: '00:00:00' })], fri('23:45'), 'night'],
-    ['a window ending at midnight covers nothing of the next day', [setting('night', { validOnDays: [5], timeStart: '20:00:00', timeEnd: '00:00:00' })], sat('00:00'), undefined],
-    ['the last slot of a day and the first of the next belong to their own days', [setting('fri', { validOnDays: [5] }), setting('sat', { validOnDays: [6], priority: 1 })], sat('00:00'), 'sat'],
+    [
+      'past midnight, Friday 22-02: Friday 22:00',
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      fri('22:00'),
+      'late',
+    ],
+    [
+      'past midnight, Friday 22-02: Friday 21:45',
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      fri('21:45'),
+      undefined,
+    ],
+    [
+      "past midnight, Friday 22-02: Saturday 01:45 is Friday's",
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      sat('01:45'),
+      'late',
+    ],
+    [
+      'past midnight, Friday 22-02: Saturday 02:00 is after it',
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      sat('02:00'),
+      undefined,
+    ],
+    [
+      'past midnight, Friday 22-02: Saturday 22:00 is not Friday',
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      sat('22:00'),
+      undefined,
+    ],
+    [
+      'past midnight, Friday 22-02: Friday 01:00 belongs to Thursday',
+      [setting('late', { validOnDays: [5], timeStart: '22:00:00', timeEnd: '02:00:00' })],
+      fri('01:00'),
+      undefined,
+    ],
+    [
+      'past midnight from Sunday runs into Monday',
+      [setting('sun', { validOnDays: [7], timeStart: '23:00:00', timeEnd: '01:00:00' })],
+      '2030-05-06T00:30',
+      'sun',
+    ],
+    [
+      'a window ending at midnight (00:00:00) runs to the end of its day',
+      [setting('night', { validOnDays: [5], timeStart: '20:00:00', timeEnd: '00:00:00' })],
+      fri('23:45'),
+      'night',
+    ],
+    [
+      'a window ending at midnight covers nothing of the next day',
+      [setting('night', { validOnDays: [5], timeStart: '20:00:00', timeEnd: '00:00:00' })],
+      sat('00:00'),
+      undefined,
+    ],
+    [
+      'the last slot of a day and the first of the next belong to their own days',
+      [setting('fri', { validOnDays: [5] }), setting('sat', { validOnDays: [6], priority: 1 })],
+      sat('00:00'),
+      'sat',
+    ],
     ['before validFrom', [setting('season', { validFrom: '2030-05-03T17:00:00.000Z' })], fri('18:45'), undefined],
-    ['at validFrom (a slot starting at it)', [setting('season', { validFrom: '2030-05-03T17:00:00.000Z' })], fri('19:00'), 'season'],
-    ['validFrom inside the slot: the slot starts before it', [setting('season', { validFrom: '2030-05-03T17:05:00.000Z' })], fri('19:10'), undefined],
-    ['the last slot before validTo', [setting('season', { validTo: '2030-05-03T17:00:00.000Z' })], fri('18:45'), 'season'],
+    [
+      'at validFrom (a slot starting at it)',
+      [setting('season', { validFrom: '2030-05-03T17:00:00.000Z' })],
+      fri('19:00'),
+      'season',
+    ],
+    [
+      'validFrom inside the slot: the slot starts before it',
+      [setting('season', { validFrom: '2030-05-03T17:05:00.000Z' })],
+      fri('19:10'),
+      undefined,
+    ],
+    [
+      'the last slot before validTo',
+      [setting('season', { validTo: '2030-05-03T17:00:00.000Z' })],
+      fri('18:45'),
+      'season',
+    ],
     ['at validTo', [setting('season', { validTo: '2030-05-03T17:00:00.000Z' })], fri('19:00'), undefined],
-    ['a dated exception beats the standing rule while it is valid', [setting('standing', { priority: 10 }), setting('holiday', { priority: 1, validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-04T00:00:00.000Z' })], fri('19:00'), 'holiday'],
-    ['the standing rule again once the exception has ended', [setting('standing', { priority: 10 }), setting('holiday', { priority: 1, validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-04T00:00:00.000Z' })], sat('19:00'), 'standing'],
+    [
+      'a dated exception beats the standing rule while it is valid',
+      [
+        setting('standing', { priority: 10 }),
+        setting('holiday', { priority: 1, validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-04T00:00:00.000Z' }),
+      ],
+      fri('19:00'),
+      'holiday',
+    ],
+    [
+      'the standing rule again once the exception has ended',
+      [
+        setting('standing', { priority: 10 }),
+        setting('holiday', { priority: 1, validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-04T00:00:00.000Z' }),
+      ],
+      sat('19:00'),
+      'standing',
+    ],
   ];
   it.each(cases)('%s', (_, settings, local, expected) => {
     expect(effectiveSetting(settings, slotOf(local))?.id).toBe(expected);
@@ -142,7 +295,7 @@ describe('effectiveSetting: the enabled, covering setting with the lowest priori
     expect(covers(night, slotAt(first.plus({ hours: 2 }).toMillis(), zone, 30))).toBe(false); // 03:30
   });
 
-  it('reads validOnDays in the location\'s zone, not in UTC', () => {
+  it("reads validOnDays in the location's zone, not in UTC", () => {
     // Saturday 00:30 in Stockholm is still Friday in UTC.
     const saturday = slotOf(sat('00:30'));
     expect(new Date(saturday.startsAt).getUTCDay()).toBe(5);
@@ -152,18 +305,48 @@ describe('effectiveSetting: the enabled, covering setting with the lowest priori
 });
 
 describe('settingProblems: what the schema cannot see', () => {
-  const valid: Pick<CapacitySetting, 'timeStart' | 'timeEnd' | 'validFrom' | 'validTo'> = { timeStart: null, timeEnd: null, validFrom: null, validTo: null };
+  const valid: Pick<CapacitySetting, 'timeStart' | 'timeEnd' | 'validFrom' | 'validTo'> = {
+    timeStart: null,
+    timeEnd: null,
+    validFrom: null,
+    validTo: null,
+  };
   const cases: [string, Partial<typeof valid>, object, string[]][] = [
     ['the whole day', {}, {}, []],
     ['a window', { timeStart: '11:00:00', timeEnd: '14:00:00' }, {}, []],
     ['a window past midnight', { timeStart: '22:00:00', timeEnd: '02:00:00' }, {}, []],
     ['equal times', { timeStart: '11:00:00', timeEnd: '11:00:00' }, { timeStart: 1, timeEnd: 1 }, ['/timeEnd']],
-    ['equal times, only timeStart sent', { timeStart: '11:00:00', timeEnd: '11:00:00' }, { timeStart: 1 }, ['/timeStart']],
+    [
+      'equal times, only timeStart sent',
+      { timeStart: '11:00:00', timeEnd: '11:00:00' },
+      { timeStart: 1 },
+      ['/timeStart'],
+    ],
     ['an end at midnight with no start is empty', { timeEnd: '00:00:00' }, { timeEnd: 1 }, ['/timeEnd']],
-    ['validTo before validFrom', { validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-02T00:00:00.000Z' }, { validFrom: 1, validTo: 1 }, ['/validTo']],
-    ['validTo at validFrom, only validFrom sent', { validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-03T00:00:00.000Z' }, { validFrom: 1 }, ['/validFrom']],
+    [
+      'validTo before validFrom',
+      { validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-02T00:00:00.000Z' },
+      { validFrom: 1, validTo: 1 },
+      ['/validTo'],
+    ],
+    [
+      'validTo at validFrom, only validFrom sent',
+      { validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-03T00:00:00.000Z' },
+      { validFrom: 1 },
+      ['/validFrom'],
+    ],
     ['validFrom alone', { validFrom: '2030-05-03T00:00:00.000Z' }, {}, []],
-    ['both problems at once', { timeStart: '11:00:00', timeEnd: '11:00:00', validFrom: '2030-05-03T00:00:00.000Z', validTo: '2030-05-02T00:00:00.000Z' }, {}, ['/timeEnd', '/validTo']],
+    [
+      'both problems at once',
+      {
+        timeStart: '11:00:00',
+        timeEnd: '11:00:00',
+        validFrom: '2030-05-03T00:00:00.000Z',
+        validTo: '2030-05-02T00:00:00.000Z',
+      },
+      {},
+      ['/timeEnd', '/validTo'],
+    ],
   ];
   it.each(cases)('%s', (_, change, sent, paths) => {
     expect(settingProblems({ ...valid, ...change }, sent).map((p) => p.path)).toEqual(paths);
@@ -171,18 +354,42 @@ describe('settingProblems: what the schema cannot see', () => {
 });
 
 describe('claimMoves and breaks: how an order moves the slot counters', () => {
-  const claim = (settingId: string, items: number, slotStartsAt = '2030-05-03T17:00:00.000Z') => ({ settingId, slotStartsAt, items });
-  const moves: [string, ReturnType<typeof claim> | null, ReturnType<typeof claim> | null, { settingId: string; orders: number; items: number }[]][] = [
+  const claim = (settingId: string, items: number, slotStartsAt = '2030-05-03T17:00:00.000Z') => ({
+    settingId,
+    slotStartsAt,
+    items,
+  });
+  const moves: [
+    string,
+    ReturnType<typeof claim> | null,
+    ReturnType<typeof claim> | null,
+    { settingId: string; orders: number; items: number }[],
+  ][] = [
     ['a new order takes one order and its items', null, claim('a', 3), [{ settingId: 'a', orders: 1, items: 3 }]],
     ['no setting governs: nothing moves', null, null, []],
-    ['a pre-order grown in the same slot moves only the difference', claim('a', 3), claim('a', 5), [{ settingId: 'a', orders: 0, items: 2 }]],
+    [
+      'a pre-order grown in the same slot moves only the difference',
+      claim('a', 3),
+      claim('a', 5),
+      [{ settingId: 'a', orders: 0, items: 2 }],
+    ],
     ['a pre-order shrunk gives items back', claim('a', 5), claim('a', 2), [{ settingId: 'a', orders: 0, items: -3 }]],
     ['the same items: nothing moves', claim('a', 3), claim('a', 3), []],
-    ['another setting now governs: give back, then take', claim('a', 3), claim('b', 4), [{ settingId: 'a', orders: -1, items: -3 }, { settingId: 'b', orders: 1, items: 4 }]],
+    [
+      'another setting now governs: give back, then take',
+      claim('a', 3),
+      claim('b', 4),
+      [
+        { settingId: 'a', orders: -1, items: -3 },
+        { settingId: 'b', orders: 1, items: 4 },
+      ],
+    ],
     ['no setting governs any more: give back', claim('a', 3), null, [{ settingId: 'a', orders: -1, items: -3 }]],
   ];
   it.each(moves)('%s', (_, before, after, expected) => {
-    expect(claimMoves(before, after).map(({ settingId, orders, items }) => ({ settingId, orders, items }))).toEqual(expected);
+    expect(claimMoves(before, after).map(({ settingId, orders, items }) => ({ settingId, orders, items }))).toEqual(
+      expected,
+    );
   });
 
   it('moves to another slot under the same setting when the booking moved', () => {
@@ -194,7 +401,13 @@ describe('claimMoves and breaks: how an order moves the slot counters', () => {
 
   const move = (orders: number, items: number) => ({ settingId: 'a', slotStartsAt: 'x', orders, items });
   const limits = (orderCapacity: number | null, itemCapacity: number | null) => ({ orderCapacity, itemCapacity });
-  const breaking: [string, { orders: number; items: number }, ReturnType<typeof move>, ReturnType<typeof limits>, string | undefined][] = [
+  const breaking: [
+    string,
+    { orders: number; items: number },
+    ReturnType<typeof move>,
+    ReturnType<typeof limits>,
+    string | undefined,
+  ][] = [
     ['room left', { orders: 1, items: 4 }, move(1, 2), limits(2, 10), undefined],
     ['the last order place', { orders: 1, items: 0 }, move(1, 1), limits(2, null), undefined],
     ['orders at capacity', { orders: 2, items: 0 }, move(1, 1), limits(2, null), 'orderCapacity'],
@@ -203,7 +416,13 @@ describe('claimMoves and breaks: how an order moves the slot counters', () => {
     ['no limits', { orders: 500, items: 9000 }, move(1, 50), limits(null, null), undefined],
     ['orderCapacity 0 refuses any order alone', { orders: 0, items: 0 }, move(1, 1), limits(0, null), 'orderCapacity'],
     ['an order larger than itemCapacity alone', { orders: 0, items: 0 }, move(1, 11), limits(null, 10), 'itemCapacity'],
-    ['a replaced pre-order adds no order, even at orderCapacity', { orders: 2, items: 2 }, move(0, 1), limits(2, null), undefined],
+    [
+      'a replaced pre-order adds no order, even at orderCapacity',
+      { orders: 2, items: 2 },
+      move(0, 1),
+      limits(2, null),
+      undefined,
+    ],
     ['giving back is never refused', { orders: 9, items: 99 }, move(-1, -5), limits(2, 10), undefined],
   ];
   it.each(breaking)('breaks: %s', (_, held, m, l, expected) => {

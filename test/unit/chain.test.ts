@@ -2,7 +2,13 @@
  * The Middy chain, in process, with DynamoDB mocked: authentication, the rate window, permissions,
  * body handling, validation and the error envelope, in the order the contract needs.
  */
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { locationEntity } from '../../shared/data/locations';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -34,7 +40,9 @@ let keyHash: string;
 let keyId: string;
 const context = { awsRequestId: 'ctx', getRemainingTimeInMillis: () => 5000 } as unknown as Context;
 
-function event(overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<string, string> } = {}): APIGatewayProxyEvent {
+function event(
+  overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<string, string> } = {},
+): APIGatewayProxyEvent {
   return {
     resource: '/api/v1/coursings',
     path: '/api/v1/coursings',
@@ -47,7 +55,10 @@ function event(overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<str
     stageVariables: null,
     body: null,
     isBase64Encoded: false,
-    requestContext: { requestId: 'req-1', identity: { sourceIp: '203.0.113.9' } } as APIGatewayProxyEvent['requestContext'],
+    requestContext: {
+      requestId: 'req-1',
+      identity: { sourceIp: '203.0.113.9' },
+    } as APIGatewayProxyEvent['requestContext'],
     ...overrides,
   };
 }
@@ -59,7 +70,9 @@ function event(overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<str
 const probes = new Set<unknown>([live, ready, health]);
 const invoke = async (fn: typeof listCoursings, e: APIGatewayProxyEvent) => {
   const direct = probes.has(fn) || e.requestContext.authorizer != null;
-  const out = direct ? await fn(e, context) : await invokeThroughGateway({ permission: 'behind-the-authorizer' }, fn, e, context);
+  const out = direct
+    ? await fn(e, context)
+    : await invokeThroughGateway({ permission: 'behind-the-authorizer' }, fn, e, context);
   return { ...out, json: JSON.parse(out.body) };
 };
 
@@ -116,7 +129,11 @@ describe('authentication', () => {
       error: { code: 'UNAUTHENTICATED', message: expect.any(String), details: [] },
       meta: { requestId: 'req-1' },
     });
-    expect(out.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '993', 'X-Request-Id': 'req-1' });
+    expect(out.headers).toMatchObject({
+      'X-RateLimit-Limit': '1000',
+      'X-RateLimit-Remaining': '993',
+      'X-Request-Id': 'req-1',
+    });
     // An anonymous request counts against its IP's window.
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
   });
@@ -124,10 +141,18 @@ describe('authentication', () => {
   it("counts an anonymous request against the gateway's source address, never X-Forwarded-For, and an IPv6 client by its /64", async () => {
     await invoke(listCoursings, event({ headers: { 'X-Forwarded-For': '198.51.100.1', 'X-Real-Ip': '198.51.100.2' } }));
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input.Key).toMatchObject({ pk: 'RATE#ip:203.0.113.9' });
-    const ipv6 = (sourceIp: string) => event({ requestContext: { requestId: 'req-6', identity: { sourceIp } } as APIGatewayProxyEvent['requestContext'] });
+    const ipv6 = (sourceIp: string) =>
+      event({
+        requestContext: { requestId: 'req-6', identity: { sourceIp } } as APIGatewayProxyEvent['requestContext'],
+      });
     await invoke(listCoursings, ipv6('2001:db8:aa:1:1111:2222:3333:4444'));
     await invoke(listCoursings, ipv6('2001:DB8:AA:1::9'));
-    expect(ddb.commandCalls(UpdateCommand).slice(1).map((c) => c.args[0].input.Key)).toEqual([
+    expect(
+      ddb
+        .commandCalls(UpdateCommand)
+        .slice(1)
+        .map((c) => c.args[0].input.Key),
+    ).toEqual([
       expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
       expect.objectContaining({ pk: 'RATE#ip:2001:db8:aa:1::/64' }),
     ]);
@@ -144,13 +169,22 @@ describe('authentication', () => {
   });
 
   it('verifies a key with bcrypt once and then serves it from the cache', async () => {
-    for (let i = 0; i < 3; i++) expect((await invoke(listCoursings, event({ headers: { 'x-api-key': key } }))).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await invoke(listCoursings, event({ headers: { 'x-api-key': key } }))).statusCode).toBe(200);
     const lookups = ddb.commandCalls(GetCommand).filter((c) => c.args[0].input.Key?.pk === `KEY#${keyId}`);
     expect(lookups).toHaveLength(1);
   });
 
   it('trusts the principal the API Gateway authorizer passed', async () => {
-    const principal: Principal = { kind: 'apiKey', companyId: 1, permissions: ['coursings.read'], tier: 'premium', locationIds: null, rateSubject: 'key:abc', internalOperator: false };
+    const principal: Principal = {
+      kind: 'apiKey',
+      companyId: 1,
+      permissions: ['coursings.read'],
+      tier: 'premium',
+      locationIds: null,
+      rateSubject: 'key:abc',
+      internalOperator: false,
+    };
     const e = event();
     e.requestContext.authorizer = { principal: JSON.stringify(principal) };
     const out = await invoke(listCoursings, e);
@@ -166,7 +200,9 @@ describe('authentication', () => {
   });
 
   it('answers 503 from the gateway, and runs no handler, when the authorizer cannot check the key', async () => {
-    ddb.on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } }).rejects(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    ddb
+      .on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } })
+      .rejects(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const out = await invoke(listCoursings, event({ headers: { 'X-API-Key': key } }));
     expect(out.statusCode).toBe(503);
     expect(out.json.error.code).toBe('UNAVAILABLE');
@@ -185,11 +221,21 @@ describe('rate window', () => {
 
   it('refuses over the limit with Retry-After, writing nothing', async () => {
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' }));
-    const out = await invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ locationId: 101, title: 'Mains', order: 2 }) }));
+    const out = await invoke(
+      createCoursing,
+      event({
+        httpMethod: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ locationId: 101, title: 'Mains', order: 2 }),
+      }),
+    );
     expect(out.statusCode).toBe(429);
     expect(out.json.error.code).toBe('RATE_LIMITED');
     expect(out.headers!['Retry-After']).toBe('1'); // the window ends a millisecond later; Retry-After is at least 1
-    expect(out.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) });
+    expect(out.headers).toMatchObject({
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(windowAt(FROZEN).end),
+    });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
@@ -214,20 +260,67 @@ describe('rate window', () => {
 describe('the rate window beside the work', () => {
   freezeTheClock();
   // Through the authorizer's principal: no key lookup, so every GetItem below is the operation's.
-  const principal: Principal = { kind: 'apiKey', companyId: 1, permissions: ['locations.read', 'coursings.update'], tier: 'standard', locationIds: null, rateSubject: 'key:beside', internalOperator: false };
+  const principal: Principal = {
+    kind: 'apiKey',
+    companyId: 1,
+    permissions: ['locations.read', 'coursings.update'],
+    tier: 'standard',
+    locationIds: null,
+    rateSubject: 'key:beside',
+    internalOperator: false,
+  };
   const authorized = (e: APIGatewayProxyEvent, as: Principal = principal) => {
     e.requestContext.authorizer = { principal: JSON.stringify(as) };
     return e;
   };
-  const readLocation = () => authorized(event({ resource: '/api/v1/locations/{locationId}', path: '/api/v1/locations/101', pathParameters: { locationId: '101' } }));
+  const readLocation = () =>
+    authorized(
+      event({
+        resource: '/api/v1/locations/{locationId}',
+        path: '/api/v1/locations/101',
+        pathParameters: { locationId: '101' },
+      }),
+    );
   const coursingId = '3f1c8a52-6d4e-4b7a-9c21-5e8f0a6b2d19';
   const renameCoursing = () =>
-    authorized(event({ httpMethod: 'PUT', resource: '/api/v1/coursings/{id}', path: `/api/v1/coursings/${coursingId}`, pathParameters: { id: coursingId }, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Desserts' }) }));
+    authorized(
+      event({
+        httpMethod: 'PUT',
+        resource: '/api/v1/coursings/{id}',
+        path: `/api/v1/coursings/${coursingId}`,
+        pathParameters: { id: coursingId },
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Desserts' }),
+      }),
+    );
   const stamp = '2026-11-01T12:00:00.000Z';
-  const location = { id: 101, name: 'Bistro', timezone: 'Europe/Stockholm', operatingHours: {}, address: null, phone: null, createdAt: stamp, updatedAt: stamp, version: 1 };
-  const coursing = { id: coursingId, locationId: 101, title: 'Starters', order: 1, color: null, version: 2, createdAt: stamp, updatedAt: stamp };
+  const location = {
+    id: 101,
+    name: 'Bistro',
+    timezone: 'Europe/Stockholm',
+    operatingHours: {},
+    address: null,
+    phone: null,
+    createdAt: stamp,
+    updatedAt: stamp,
+    version: 1,
+  };
+  const coursing = {
+    id: coursingId,
+    locationId: 101,
+    title: 'Starters',
+    order: 1,
+    color: null,
+    version: 2,
+    createdAt: stamp,
+    updatedAt: stamp,
+  };
   const refusal = () => Object.assign(new Error('full'), { name: 'ConditionalCheckFailedException' });
-  const windowFull = { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) };
+  const windowFull = {
+    'X-RateLimit-Limit': '1000',
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(windowAt(FROZEN).end),
+  };
 
   function signal() {
     let fire!: () => void;
@@ -253,7 +346,11 @@ describe('the rate window beside the work', () => {
     const out = await invoke(getLocation, readLocation());
     expect(out.statusCode).toBe(200);
     expect(out.json.data).toEqual(location);
-    expect(out.headers).toMatchObject({ 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '993', 'X-RateLimit-Reset': String(windowAt(FROZEN).end) });
+    expect(out.headers).toMatchObject({
+      'X-RateLimit-Limit': '1000',
+      'X-RateLimit-Remaining': '993',
+      'X-RateLimit-Reset': String(windowAt(FROZEN).end),
+    });
   });
 
   it('answers 429 instead of what was read when the window refuses', async () => {
@@ -371,7 +468,9 @@ describe('CORS headers of the answers (shared/http/cors.ts)', () => {
   it('lets any origin read a public answer, and lists the headers a script may read', async () => {
     const out = await invoke(live, event({ path: '/live', headers: { Origin: 'https://guest.example' } }));
     expect(out.headers).toMatchObject({ 'Access-Control-Allow-Origin': '*' });
-    expect(String(out.headers!['Access-Control-Expose-Headers']).split(',')).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining', 'Retry-After']));
+    expect(String(out.headers!['Access-Control-Expose-Headers']).split(',')).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Remaining', 'Retry-After']),
+    );
   });
 
   it('gives an operation with a credential no CORS header on a stage without origins', async () => {
@@ -386,7 +485,10 @@ describe('CORS headers of the answers (shared/http/cors.ts)', () => {
       const refused = await invoke(listCoursings, event({ headers: { Origin: 'https://app.example' } }));
       expect(refused.statusCode).toBe(401);
       expect(refused.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
-      const other = await invoke(listCoursings, event({ headers: { 'X-API-Key': key, Origin: 'https://evil.example' } }));
+      const other = await invoke(
+        listCoursings,
+        event({ headers: { 'X-API-Key': key, Origin: 'https://evil.example' } }),
+      );
       expect(other.headers).not.toHaveProperty('Access-Control-Allow-Origin');
       expect(other.headers).toMatchObject({ Vary: 'Origin' });
     });
@@ -398,7 +500,9 @@ describe('permission, body and validation', () => {
     invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body }));
 
   it('answers 403 when the credential lacks the permission', async () => {
-    ddb.on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } }).resolves({ Item: keyRecord({ permissions: ['coursings.read'] }) });
+    ddb
+      .on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } })
+      .resolves({ Item: keyRecord({ permissions: ['coursings.read'] }) });
     const out = await post(JSON.stringify({ locationId: 101, title: 'Mains', order: 2 }));
     expect(out.statusCode).toBe(403);
     expect(out.json.error.code).toBe('FORBIDDEN');
@@ -425,7 +529,15 @@ describe('permission, body and validation', () => {
   it('decodes a base64 body as API Gateway hands it over (every media type is binary), before parsing and validation', async () => {
     const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
     const encoded = (text: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-      invoke(createCoursing, event({ httpMethod: 'POST', headers: { 'X-API-Key': key, ...headers }, body: base64(text), isBase64Encoded: true }));
+      invoke(
+        createCoursing,
+        event({
+          httpMethod: 'POST',
+          headers: { 'X-API-Key': key, ...headers },
+          body: base64(text),
+          isBase64Encoded: true,
+        }),
+      );
     const ok = await encoded(JSON.stringify({ locationId: 101, title: 'Smårätter', order: 2 }));
     expect(ok.statusCode).toBe(200);
     expect(ok.json.data).toMatchObject({ title: 'Smårätter', order: 2 });
@@ -433,7 +545,9 @@ describe('permission, body and validation', () => {
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json.error.details).toEqual([{ path: '/title', message: expect.any(String) }]);
     expect((await encoded('{"title": ')).json.error.code).toBe('VALIDATION_FAILED');
-    expect((await encoded('title=Mains', { 'Content-Type': 'application/x-www-form-urlencoded' })).statusCode).toBe(415);
+    expect((await encoded('title=Mains', { 'Content-Type': 'application/x-www-form-urlencoded' })).statusCode).toBe(
+      415,
+    );
     // The limit is on the decoded body: base64 text is a third longer.
     const nearLimit = JSON.stringify({ locationId: 101, title: 'x'.repeat(250 * 1024), order: 1 });
     expect(base64(nearLimit).length).toBeGreaterThan(256 * 1024);
@@ -468,10 +582,18 @@ describe('permission, body and validation', () => {
 
   it('coerces query strings and fills defaults; rejects out-of-bounds paging', async () => {
     // An empty page reads the location, to tell "none here" from "no such location" (listedAt).
-    ddb.on(GetCommand, { Key: locationEntity.key(1, 101) }).resolves({ Item: { ...locationEntity.key(1, 101), id: 101 } });
-    const ok = await invoke(listCoursings, event({ headers: { 'X-API-Key': key }, queryStringParameters: { locationId: '101' } }));
+    ddb
+      .on(GetCommand, { Key: locationEntity.key(1, 101) })
+      .resolves({ Item: { ...locationEntity.key(1, 101), id: 101 } });
+    const ok = await invoke(
+      listCoursings,
+      event({ headers: { 'X-API-Key': key }, queryStringParameters: { locationId: '101' } }),
+    );
     expect(ok.json.meta.pagination).toMatchObject({ page: 1, limit: 20 });
-    const bad = await invoke(listCoursings, event({ headers: { 'X-API-Key': key }, queryStringParameters: { limit: '101', page: '0' } }));
+    const bad = await invoke(
+      listCoursings,
+      event({ headers: { 'X-API-Key': key }, queryStringParameters: { limit: '101', page: '0' } }),
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/limit', '/page']);
   });
@@ -509,7 +631,10 @@ describe('health probes', () => {
     ddb.on(GetCommand, probeKey).resolves({});
     const out = await invoke(ready, event({ path: '/ready' }));
     expect(out.statusCode).toBe(200);
-    expect(out.json).toMatchObject({ status: 'healthy', dependencies: { database: { status: 'healthy', error: null } } });
+    expect(out.json).toMatchObject({
+      status: 'healthy',
+      dependencies: { database: { status: 'healthy', error: null } },
+    });
   });
 
   it('/ready is degraded when the table is slow, /health still healthy', async () => {
@@ -522,12 +647,20 @@ describe('health probes', () => {
   });
 
   it('/ready and /health are unhealthy (503) with the error when the table is down', async () => {
-    ddb.on(GetCommand, probeKey).rejects(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { name: 'Error', code: 'ECONNREFUSED' }));
+    ddb
+      .on(GetCommand, probeKey)
+      .rejects(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { name: 'Error', code: 'ECONNREFUSED' }));
     const r = await invoke(ready, event({ path: '/ready' }));
     expect(r.statusCode).toBe(503);
-    expect(r.json).toMatchObject({ status: 'unhealthy', dependencies: { database: { status: 'unhealthy', error: expect.stringContaining('unreachable') } } });
+    expect(r.json).toMatchObject({
+      status: 'unhealthy',
+      dependencies: { database: { status: 'unhealthy', error: expect.stringContaining('unreachable') } },
+    });
     const h = await invoke(health, event({ path: '/health' }));
     expect(h.statusCode).toBe(503);
-    expect(h.json).toMatchObject({ status: 'unhealthy', data: { database: { status: 'unhealthy' }, cache: { status: 'healthy' } } });
+    expect(h.json).toMatchObject({
+      status: 'unhealthy',
+      data: { database: { status: 'unhealthy' }, cache: { status: 'healthy' } },
+    });
   });
 });

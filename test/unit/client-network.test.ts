@@ -57,7 +57,16 @@ describe('clientNetwork', () => {
       fc.property(groups, groups, fc.boolean(), (a, b, samePrefix) => {
         fc.pre(!(a[0] === 0 && a[1] === 0 && a[2] === 0 && a[3] === 0 && a[4] === 0 && a[5] === 0xffff));
         const other = samePrefix ? [...a.slice(0, 4), ...b.slice(4)] : b;
-        fc.pre(!(other[0] === 0 && other[1] === 0 && other[2] === 0 && other[3] === 0 && other[4] === 0 && other[5] === 0xffff));
+        fc.pre(
+          !(
+            other[0] === 0 &&
+            other[1] === 0 &&
+            other[2] === 0 &&
+            other[3] === 0 &&
+            other[4] === 0 &&
+            other[5] === 0xffff
+          ),
+        );
         const same = other.slice(0, 4).every((n, i) => n === a[i]);
         expect(clientNetwork(forms(a)[0]!) === clientNetwork(forms(other)[1]!)).toBe(same);
       }),

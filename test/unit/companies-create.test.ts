@@ -12,7 +12,8 @@ import { newEvent } from '../../shared/events/catalog';
 const ddb = mockClient(DynamoDBDocumentClient);
 
 const company: Company = { id: 4711, name: 'Trattoria Roma AB', createdAt: '2026-11-20T12:00:00.000Z' };
-const create = () => companies.create(company, 9001, [], newEvent(company.id, 'company.created', String(company.id), { ...company }));
+const create = () =>
+  companies.create(company, 9001, [], newEvent(company.id, 'company.created', String(company.id), { ...company }));
 
 /** A cancelled transaction, with one reason per step: company, list count, event. */
 const cancelled = (failing: number, code: string) =>
@@ -30,13 +31,24 @@ describe('companies.create', () => {
     ddb.on(TransactWriteCommand).resolves({});
     await create();
     const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
-    expect(items[0]!.Put).toMatchObject({ Item: { entity: 'COMPANY', id: 4711, adminRoleId: 9001, gsi1pk: 'COMPANIES', gsi1sk: '000000004711' }, ConditionExpression: 'attribute_not_exists(pk)' });
-    expect(items[1]!.Update).toMatchObject({ Key: { pk: 'COMPANIES', sk: 'COUNT#COMPANY' }, UpdateExpression: 'ADD n :d SET entity = :e', ExpressionAttributeValues: { ':d': 1 } });
+    expect(items[0]!.Put).toMatchObject({
+      Item: { entity: 'COMPANY', id: 4711, adminRoleId: 9001, gsi1pk: 'COMPANIES', gsi1sk: '000000004711' },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    expect(items[1]!.Update).toMatchObject({
+      Key: { pk: 'COMPANIES', sk: 'COUNT#COMPANY' },
+      UpdateExpression: 'ADD n :d SET entity = :e',
+      ExpressionAttributeValues: { ':d': 1 },
+    });
     expect((items[2]!.Put!.Item as { entity: string }).entity).toBe('OUTBOX');
   });
 
   it('tries again when a concurrent creation held the list count, and succeeds', async () => {
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(1, 'TransactionConflict')).rejectsOnce(cancelled(1, 'TransactionConflict')).resolves({});
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(1, 'TransactionConflict'))
+      .rejectsOnce(cancelled(1, 'TransactionConflict'))
+      .resolves({});
     await create();
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(3);
   });

@@ -31,10 +31,21 @@ describe('preflight', () => {
   });
 
   it('echoes a listed origin with all the methods it may call, and refuses (no origin header) another', () => {
-    expect(preflight(keyed, 'https://app.example', ORIGINS)).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', 'Access-Control-Allow-Methods': 'GET,POST,OPTIONS', Vary: 'Origin' });
+    expect(preflight(keyed, 'https://app.example', ORIGINS)).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://app.example',
+      'Access-Control-Allow-Methods': 'GET,POST,OPTIONS',
+      Vary: 'Origin',
+    });
     expect(preflight(keyed, 'https://evil.example', ORIGINS)).toEqual({ Vary: 'Origin' });
-    expect(preflight(mixed, 'https://evil.example', ORIGINS)).toMatchObject({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET,OPTIONS', Vary: 'Origin' });
-    expect(preflight(mixed, 'https://app.example', ORIGINS)).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', 'Access-Control-Allow-Methods': 'GET,DELETE,OPTIONS' });
+    expect(preflight(mixed, 'https://evil.example', ORIGINS)).toMatchObject({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET,OPTIONS',
+      Vary: 'Origin',
+    });
+    expect(preflight(mixed, 'https://app.example', ORIGINS)).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://app.example',
+      'Access-Control-Allow-Methods': 'GET,DELETE,OPTIONS',
+    });
   });
 });
 
@@ -42,18 +53,27 @@ describe('answer headers', () => {
   it('are `*` on public operations, the echoed listed origin on the others, nothing without origins', () => {
     expect(answerHeaders(true, undefined, [])).toMatchObject({ 'Access-Control-Allow-Origin': '*' });
     expect(answerHeaders(false, 'https://app.example', [])).toEqual({});
-    expect(answerHeaders(false, 'https://app.example', ORIGINS)).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
+    expect(answerHeaders(false, 'https://app.example', ORIGINS)).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://app.example',
+      Vary: 'Origin',
+    });
     expect(answerHeaders(false, 'https://evil.example', ORIGINS)).toEqual({ Vary: 'Origin' });
   });
 });
 
 describe('the origins setting', () => {
   it('takes comma-separated origins, trimmed, once each', () => {
-    expect(parseCorsOrigins(' https://a.example , http://localhost:5173,https://a.example ')).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(parseCorsOrigins(' https://a.example , http://localhost:5173,https://a.example ')).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
     expect(parseCorsOrigins('')).toEqual([]);
   });
 
-  it.each(['*', 'https://a.example/', 'a.example', 'https://a.example/path', 'ftp://a.example'])('refuses %s', (origin) => {
-    expect(() => parseCorsOrigins(origin)).toThrow(/not an origin/);
-  });
+  it.each(['*', 'https://a.example/', 'a.example', 'https://a.example/path', 'ftp://a.example'])(
+    'refuses %s',
+    (origin) => {
+      expect(() => parseCorsOrigins(origin)).toThrow(/not an origin/);
+    },
+  );
 });

@@ -39,7 +39,9 @@ describe('the docs page', () => {
 
   it('is answered under a policy that lets the browser load and send to its own origin only', () => {
     const policy = docsPage(undefined).headers['Content-Security-Policy'].split('; ');
-    expect(policy).toEqual(expect.arrayContaining(["default-src 'self'", "connect-src 'self'", "script-src 'self' 'unsafe-inline'"]));
+    expect(policy).toEqual(
+      expect.arrayContaining(["default-src 'self'", "connect-src 'self'", "script-src 'self' 'unsafe-inline'"]),
+    );
     for (const directive of policy) expect(directive, directive).not.toMatch(/\*|https?:/);
   });
 
@@ -59,7 +61,11 @@ describe("the docs page's script module", () => {
     expect(scalarScript()).toBe(scalarBundle().bytes.toString('utf8'));
     expect(scalarScript()).toContain('createApiReference');
     // what the function hands Lambda: the proxy result as JSON, the script escaped in it
-    const answer = JSON.stringify({ statusCode: 200, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'X-Request-Id': randomUUID() }, body: scalarScript() });
+    const answer = JSON.stringify({
+      statusCode: 200,
+      headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'X-Request-Id': randomUUID() },
+      body: scalarScript(),
+    });
     expect(Buffer.byteLength(answer)).toBeLessThan(LAMBDA_RESPONSE_LIMIT - 64 * 1024);
   });
 });

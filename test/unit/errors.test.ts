@@ -8,8 +8,18 @@ import { Page } from '../../shared/page';
 describe('error mapping', () => {
   it('gives every code its contract status', () => {
     expect(statusOf).toEqual({
-      VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, CONFLICT: 409,
-      PAYLOAD_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, UNPROCESSABLE: 422, RATE_LIMITED: 429, UNAVAILABLE: 503, INTERNAL: 500,
+      VALIDATION_FAILED: 400,
+      UNAUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      METHOD_NOT_ALLOWED: 405,
+      CONFLICT: 409,
+      PAYLOAD_TOO_LARGE: 413,
+      UNSUPPORTED_MEDIA_TYPE: 415,
+      UNPROCESSABLE: 422,
+      RATE_LIMITED: 429,
+      UNAVAILABLE: 503,
+      INTERNAL: 500,
     });
   });
 
@@ -26,7 +36,9 @@ describe('error mapping', () => {
 
   it('maps unreachable-network errors to UNAVAILABLE, including wrapped causes', () => {
     expect((toAppError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })) as AppError).code).toBe('UNAVAILABLE');
-    expect((toAppError(Object.assign(new Error('x'), { cause: { code: 'ECONNRESET' } })) as AppError).code).toBe('UNAVAILABLE');
+    expect((toAppError(Object.assign(new Error('x'), { cause: { code: 'ECONNRESET' } })) as AppError).code).toBe(
+      'UNAVAILABLE',
+    );
   });
 
   it('leaves unknown errors alone for the 500 path, which hides their message', () => {
@@ -47,7 +59,11 @@ describe('error mapping', () => {
 
 describe('envelope', () => {
   it('wraps data and lists', () => {
-    expect(JSON.parse(successBody({ a: 1 }, 'r1'))).toEqual({ status: 'success', data: { a: 1 }, meta: { requestId: 'r1' } });
+    expect(JSON.parse(successBody({ a: 1 }, 'r1'))).toEqual({
+      status: 'success',
+      data: { a: 1 },
+      meta: { requestId: 'r1' },
+    });
     const page = new Page([{ a: 1 }], { page: 1, limit: 20, total: 1, totalPages: 1, nextCursor: null });
     expect(JSON.parse(successBody(page, 'r2'))).toEqual({
       status: 'success',

@@ -7,7 +7,13 @@ import { canReadEvent, loggedEventNames, readableEvents } from '../../shared/dom
 import { eventCatalog, eventLocation, resourceAccess } from '../../shared/events/catalog';
 
 const principal = (permissions: string[], locationIds: number[] | null = null): Principal => ({
-  kind: 'apiKey', companyId: 1, permissions, tier: 'standard', locationIds, rateSubject: 'k', internalOperator: false,
+  kind: 'apiKey',
+  companyId: 1,
+  permissions,
+  tier: 'standard',
+  locationIds,
+  rateSubject: 'k',
+  internalOperator: false,
 });
 
 describe('resourceAccess', () => {
@@ -34,7 +40,7 @@ describe('resourceAccess', () => {
 });
 
 describe('eventLocation', () => {
-  it('is the data\'s locationId, or the id of a location or its settings, else null', () => {
+  it("is the data's locationId, or the id of a location or its settings, else null", () => {
     expect(eventLocation({ resource: 'booking', resourceId: 'x', data: { locationId: 101 } })).toBe(101);
     expect(eventLocation({ resource: 'location', resourceId: '102', data: { id: 102 } })).toBe(102);
     expect(eventLocation({ resource: 'booking-settings', resourceId: '103', data: {} })).toBe(103);
@@ -45,9 +51,18 @@ describe('eventLocation', () => {
 
 describe('visibilityFilter', () => {
   it('lets through the events seen anywhere, and the others only at the locations', () => {
-    const f = visibilityFilter({ anywhere: ['api-key.created'], atLocations: ['booking.created', 'booking.updated'], locations: [101] });
+    const f = visibilityFilter({
+      anywhere: ['api-key.created'],
+      atLocations: ['booking.created', 'booking.updated'],
+      locations: [101],
+    });
     expect(f.expression).toBe('#payload.#event IN (:e0) OR (#payload.#event IN (:le0, :le1) AND #locationId IN (:l0))');
-    expect(f.values).toEqual({ ':e0': 'api-key.created', ':le0': 'booking.created', ':le1': 'booking.updated', ':l0': 101 });
+    expect(f.values).toEqual({
+      ':e0': 'api-key.created',
+      ':le0': 'booking.created',
+      ':le1': 'booking.updated',
+      ':l0': 101,
+    });
   });
 
   it('drops the location part when no location-bound event is readable', () => {

@@ -1,12 +1,28 @@
 /** Guests without AWS: contact normalization, search tokens and prefixes, the stored items, the history step. */
 import { describe, expect, it } from 'vitest';
 import { guestHistoryStep, guestItems, type Guest } from '../../shared/data/guests';
-import { MAX_TOKEN_LENGTH, foldText, isLocalPhone, normalizeEmail, parsePhone, searchPrefix, searchTokens } from '../../shared/domain/contact';
+import {
+  MAX_TOKEN_LENGTH,
+  foldText,
+  isLocalPhone,
+  normalizeEmail,
+  parsePhone,
+  searchPrefix,
+  searchTokens,
+} from '../../shared/domain/contact';
 import { normalizeGuestInput } from '../../shared/domain/guests';
 import { AppError } from '../../shared/errors';
 
 const STAMP = '2026-11-20T12:00:00.000Z';
-const guest = (over: Partial<Guest> = {}): Guest => ({ id: 1234, name: 'Anna Bergström', email: 'anna@example.com', phone: '+46701234567', createdAt: STAMP, updatedAt: STAMP, ...over });
+const guest = (over: Partial<Guest> = {}): Guest => ({
+  id: 1234,
+  name: 'Anna Bergström',
+  email: 'anna@example.com',
+  phone: '+46701234567',
+  createdAt: STAMP,
+  updatedAt: STAMP,
+  ...over,
+});
 
 describe('foldText', () => {
   it.each([
@@ -78,9 +94,9 @@ describe('parsePhone (libphonenumber-js)', () => {
 
 describe('searchTokens', () => {
   it('indexes the name from each word on, the folded email and the phone digits', () => {
-    expect(searchTokens({ name: 'Anna Maria Bergström', email: 'am.berg@example.com', phone: '+46701234567' }).sort()).toEqual(
-      ['am berg example com', 'anna maria bergstrom', 'bergstrom', 'maria bergstrom', '46701234567'].sort(),
-    );
+    expect(
+      searchTokens({ name: 'Anna Maria Bergström', email: 'am.berg@example.com', phone: '+46701234567' }).sort(),
+    ).toEqual(['am berg example com', 'anna maria bergstrom', 'bergstrom', 'maria bergstrom', '46701234567'].sort());
   });
 
   it('drops a token that starts another one', () => {
@@ -100,7 +116,9 @@ describe('searchTokens', () => {
   it('clips long tokens to the maximum length without a trailing space', () => {
     const tokens = searchTokens({ name: `${'a'.repeat(63)} bcd`, email: null, phone: null });
     expect(tokens).toEqual(['a'.repeat(63), 'bcd']);
-    expect(Math.max(...searchTokens({ name: 'x'.repeat(200), email: null, phone: null }).map((t) => t.length))).toBe(MAX_TOKEN_LENGTH);
+    expect(Math.max(...searchTokens({ name: 'x'.repeat(200), email: null, phone: null }).map((t) => t.length))).toBe(
+      MAX_TOKEN_LENGTH,
+    );
   });
 });
 
@@ -131,27 +149,40 @@ describe('searchPrefix', () => {
     ['+46 70 12', 'GB', '467012'],
     ['0046 70', 'US', '4670'],
     ['Anna B', 'SE', 'anna b'],
-  ])('reads a local number in the location\'s country: %j at %s → %j', (q, country, prefix) => {
+  ])("reads a local number in the location's country: %j at %s → %j", (q, country, prefix) => {
     expect(searchPrefix(q, country)).toBe(prefix);
   });
 
   it('matches the tokens of the guest it names', () => {
     const tokens = searchTokens({ name: 'Åsa-Lena Öberg', email: 'ASA@Example.com', phone: '+46701234567' });
     for (const q of ['åsa', 'ASA LE', 'lena öb', 'öberg', 'asa@exa', '+46 701', '0046701']) {
-      expect(tokens.some((t) => t.startsWith(searchPrefix(q)!)), q).toBe(true);
+      expect(
+        tokens.some((t) => t.startsWith(searchPrefix(q)!)),
+        q,
+      ).toBe(true);
     }
-    for (const q of ['berg', 'sa', '701234', 'example']) expect(tokens.some((t) => t.startsWith(searchPrefix(q)!)), q).toBe(false);
+    for (const q of ['berg', 'sa', '701234', 'example'])
+      expect(
+        tokens.some((t) => t.startsWith(searchPrefix(q)!)),
+        q,
+      ).toBe(false);
   });
 });
 
 describe('normalizeGuestInput', () => {
   it('trims the name, lower-cases the email and stores the phone as E.164', () => {
-    expect(normalizeGuestInput({ name: '  Anna   Berg ', email: 'Anna@Example.com', phone: '0046 70 123 45 67' })).toEqual({
+    expect(
+      normalizeGuestInput({ name: '  Anna   Berg ', email: 'Anna@Example.com', phone: '0046 70 123 45 67' }),
+    ).toEqual({
       name: 'Anna Berg',
       email: 'anna@example.com',
       phone: '+46701234567',
     });
-    expect(normalizeGuestInput({ name: 'Anna', phone: '+46701234567' })).toEqual({ name: 'Anna', email: null, phone: '+46701234567' });
+    expect(normalizeGuestInput({ name: 'Anna', phone: '+46701234567' })).toEqual({
+      name: 'Anna',
+      email: null,
+      phone: '+46701234567',
+    });
   });
 
   it('refuses a guest without email and phone, naming both fields', () => {
@@ -169,13 +200,20 @@ describe('normalizeGuestInput', () => {
 
   it('refuses a phone without a country code with a clear message, unless it is given at a location with a country', () => {
     expect(() => normalizeGuestInput({ name: 'Anna', phone: '070 123 45 67' })).toThrowError(
-      expect.objectContaining({ code: 'VALIDATION_FAILED', details: [{ path: '/phone', message: expect.stringContaining('country code') }] }),
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: '/phone', message: expect.stringContaining('country code') }],
+      }),
     );
     expect(normalizeGuestInput({ name: 'Anna', phone: '070 123 45 67' }, 'SE').phone).toBe('+46701234567');
   });
 
   it('takes a guest without a name (spec 2.11 asks for an email or a phone)', () => {
-    expect(normalizeGuestInput({ email: 'Anna@Example.com' })).toEqual({ name: null, email: 'anna@example.com', phone: null });
+    expect(normalizeGuestInput({ email: 'Anna@Example.com' })).toEqual({
+      name: null,
+      email: 'anna@example.com',
+      phone: null,
+    });
     expect(searchTokens({ name: null, email: null, phone: '+46701234567' })).toEqual(['46701234567']);
   });
 });
@@ -203,7 +241,8 @@ describe('stored items', () => {
       ['C#7#GS#be', 'bergstrom#000000001234'],
     ]);
     // Every index item carries the guest and its tokens in index order (for listing a guest once).
-    for (const i of index) expect(i).toMatchObject({ ...g, tokens: ['46701234567', 'anna bergstrom', 'anna example com', 'bergstrom'] });
+    for (const i of index)
+      expect(i).toMatchObject({ ...g, tokens: ['46701234567', 'anna bergstrom', 'anna example com', 'bergstrom'] });
   });
 
   it('writes no contact item for a missing email or phone', () => {
@@ -213,10 +252,20 @@ describe('stored items', () => {
 });
 
 /** An Update's SET and ADD clauses as attribute → value, with the expression's names and values resolved. */
-function resolved(update: { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> }) {
+function resolved(update: {
+  UpdateExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}) {
   const [, set = '', add = ''] = /^(?:SET (.*?))?(?: ?ADD (.*))?$/.exec(update.UpdateExpression!)!;
   const clause = (text: string, separator: string) =>
-    Object.fromEntries(text.split(', ').filter(Boolean).map((part) => part.split(separator)).map(([name, value]) => [update.ExpressionAttributeNames![name!], update.ExpressionAttributeValues![value!]]));
+    Object.fromEntries(
+      text
+        .split(', ')
+        .filter(Boolean)
+        .map((part) => part.split(separator))
+        .map(([name, value]) => [update.ExpressionAttributeNames![name!], update.ExpressionAttributeValues![value!]]),
+    );
   return { set: clause(set, ' = '), add: clause(add, ' ') };
 }
 

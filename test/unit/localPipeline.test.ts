@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { repairEmptyMaps } from '../../bin/local/pipeline';
 
 describe('local stream images', () => {
-  it('turn DynamoDB Local\'s bare {} back into empty maps, at any depth, so they unmarshall', () => {
+  it("turn DynamoDB Local's bare {} back into empty maps, at any depth, so they unmarshall", () => {
     // What DynamoDB Local's stream actually sends for {m: {}, l: [], nested: {e: {}}, list: [{}]}.
     const image = { pk: { S: 'a' }, m: {}, l: { L: [] }, nested: { M: { e: {} } }, list: { L: [{}] } } as never;
     expect(() => unmarshall(image)).toThrow();

@@ -12,20 +12,42 @@ import { documentModule, documentModuleSource } from '../../bin/tools/gen-openap
 import { API_VERSION } from '../../shared/config';
 import { statusOf } from '../../shared/errors';
 import { eventNames } from '../../shared/events/catalog';
-import { errorCodesOf, isEnveloped, isPaged, openApiDocument, openApiJson, summaryOf, titleConflicts, type Json } from '../../shared/openapi/document';
+import {
+  errorCodesOf,
+  isEnveloped,
+  isPaged,
+  openApiDocument,
+  openApiJson,
+  summaryOf,
+  titleConflicts,
+  type Json,
+} from '../../shared/openapi/document';
 import { routes, type Route } from '../../shared/routes';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 const all = routes as readonly Route[];
-type Operation = Json & { operationId: string; summary: string; description: string; 'x-permission': string | null; security: unknown[]; parameters: Json[]; requestBody?: Json; responses: Record<string, Json> };
-const document = openApiDocument() as Json & { paths: Record<string, Record<string, Operation>>; webhooks: Record<string, unknown>; info: { version: string } };
+type Operation = Json & {
+  operationId: string;
+  summary: string;
+  description: string;
+  'x-permission': string | null;
+  security: unknown[];
+  parameters: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+};
+const document = openApiDocument() as Json & {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, unknown>;
+  info: { version: string };
+};
 const operationOf = (r: Route) => document.paths[r.path]![r.method.toLowerCase()]!;
 
 /**
  * Areas whose response schemas and body examples another branch is writing (issue 14). The lead
  * empties this list when that branch lands; from then on every row must have both.
  */
-
 
 describe('the OpenAPI document', () => {
   it('validates against the OpenAPI 3.1 schema with no errors', async () => {
@@ -37,7 +59,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes exactly the operations of the route table', () => {
-    const described = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const described = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(described.sort()).toEqual(all.map((r) => `${r.method} ${r.path}`).sort());
     expect(new Set(described).size).toBe(all.length);
   });
@@ -62,21 +86,36 @@ describe('the OpenAPI document', () => {
   it('names every path and query parameter of a row, path parameters required', () => {
     for (const r of all) {
       const params = operationOf(r).parameters.filter((p) => p.in === 'path' || p.in === 'query');
-      const expected = (['path', 'query'] as const).flatMap((part) => Object.keys((r.schemas[part] as { properties?: object } | undefined)?.properties ?? {}).map((name) => `${part}:${name}`));
+      const expected = (['path', 'query'] as const).flatMap((part) =>
+        Object.keys((r.schemas[part] as { properties?: object } | undefined)?.properties ?? {}).map(
+          (name) => `${part}:${name}`,
+        ),
+      );
       expect(params.map((p) => `${p.in}:${p.name}`).sort(), r.operationId).toEqual(expected.sort());
-      for (const name of r.path.match(/\{(\w+)\}/g) ?? []) expect(params.some((p) => p.in === 'path' && `{${p.name}}` === name && p.required === true), `${r.operationId} ${name}`).toBe(true);
+      for (const name of r.path.match(/\{(\w+)\}/g) ?? [])
+        expect(
+          params.some((p) => p.in === 'path' && `{${p.name}}` === name && p.required === true),
+          `${r.operationId} ${name}`,
+        ).toBe(true);
     }
   });
 
   it('describes the errors of each operation by reference to the error envelope with their codes, and rate-limit headers on every answer', () => {
     for (const r of all) {
       const responses = operationOf(r).responses;
-      for (const code of errorCodesOf(r)) expect(responses[String(statusOf[code])], `${r.operationId} ${code}`).toEqual({ $ref: `#/components/responses/${code}` });
+      for (const code of errorCodesOf(r))
+        expect(responses[String(statusOf[code])], `${r.operationId} ${code}`).toEqual({
+          $ref: `#/components/responses/${code}`,
+        });
       expect(responses.default).toEqual({ $ref: '#/components/responses/INTERNAL' });
-      expect(Object.keys((responses['200']!.headers ?? {}) as object)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+      expect(Object.keys((responses['200']!.headers ?? {}) as object)).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      );
     }
     const components = document.components as { responses: Record<string, { headers: object }> };
-    expect(Object.keys(components.responses.RATE_LIMITED!.headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Reset']));
+    expect(Object.keys(components.responses.RATE_LIMITED!.headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'X-RateLimit-Reset']),
+    );
   });
 
   it('puts meta.pagination in the success envelope of every paged list', () => {
@@ -84,8 +123,15 @@ describe('the OpenAPI document', () => {
     expect(paged.length).toBeGreaterThan(20);
     for (const r of all) {
       if (!isEnveloped(r)) continue;
-      const schema = (operationOf(r).responses['200']!.content as Record<string, { schema: { properties: { meta: { $ref: string } } } }>)['application/json']!.schema;
-      expect(schema.properties.meta.$ref, r.operationId).toBe(isPaged(r) ? '#/components/schemas/PagedMeta' : '#/components/schemas/Meta');
+      const schema = (
+        operationOf(r).responses['200']!.content as Record<
+          string,
+          { schema: { properties: { meta: { $ref: string } } } }
+        >
+      )['application/json']!.schema;
+      expect(schema.properties.meta.$ref, r.operationId).toBe(
+        isPaged(r) ? '#/components/schemas/PagedMeta' : '#/components/schemas/Meta',
+      );
     }
   });
 
@@ -98,7 +144,9 @@ describe('the OpenAPI document', () => {
   it('names each titled schema once in components (no two different schemas share a title)', () => {
     expect(titleConflicts()).toEqual([]);
     const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
-    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['Location', 'ApiKey', 'WebhookSubscription', 'Error', 'Pagination']));
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining(['Location', 'ApiKey', 'WebhookSubscription', 'Error', 'Pagination']),
+    );
   });
 
   it('is what the served module holds (run `npm run gen:operations` or `npm run openapi` after changing a row or a schema)', () => {
@@ -113,7 +161,11 @@ describe('every operation typed', () => {
   });
 
   it('has an example for every request body', () => {
-    expect(all.filter((r) => r.schemas.body && !((r.schemas.body as { examples?: unknown[] }).examples?.length ?? 0)).map((r) => r.operationId)).toEqual([]);
+    expect(
+      all
+        .filter((r) => r.schemas.body && !((r.schemas.body as { examples?: unknown[] }).examples?.length ?? 0))
+        .map((r) => r.operationId),
+    ).toEqual([]);
   });
 
   it('has body examples its own body schema accepts', () => {
@@ -122,7 +174,11 @@ describe('every operation typed', () => {
     for (const r of all) {
       const examples = (r.schemas.body as { examples?: unknown[] } | undefined)?.examples ?? [];
       const validate = r.schemas.body && ajv.compile(r.schemas.body);
-      for (const example of examples) expect(validate!(structuredClone(example)) ? [] : validate!.errors, `${r.operationId} example ${JSON.stringify(example)}`).toEqual([]);
+      for (const example of examples)
+        expect(
+          validate!(structuredClone(example)) ? [] : validate!.errors,
+          `${r.operationId} example ${JSON.stringify(example)}`,
+        ).toEqual([]);
     }
   });
 
@@ -134,7 +190,8 @@ describe('every operation typed', () => {
       if (s.type === 'object' && s.properties && s.additionalProperties !== false) loose.push(at);
       for (const [key, value] of Object.entries(s)) if (typeof value === 'object') walk(value, `${at}/${key}`);
     };
-    for (const r of all) if (r.schemas.response && !r.bare) walk(JSON.parse(JSON.stringify(r.schemas.response)), r.operationId);
+    for (const r of all)
+      if (r.schemas.response && !r.bare) walk(JSON.parse(JSON.stringify(r.schemas.response)), r.operationId);
     expect(loose).toEqual([]);
   });
 });

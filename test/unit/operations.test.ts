@@ -12,7 +12,11 @@ describe('generated operation modules', () => {
   const generated = generateOperations();
 
   it('match the route table (run `npm run gen:operations` after changing a row or a schema)', () => {
-    expect(readdirSync(operationsDir).filter((f) => f.endsWith('.ts')).sort()).toEqual([...generated.keys()].sort());
+    expect(
+      readdirSync(operationsDir)
+        .filter((f) => f.endsWith('.ts'))
+        .sort(),
+    ).toEqual([...generated.keys()].sort());
     for (const [file, source] of generated) expect(readFileSync(join(operationsDir, file), 'utf8'), file).toBe(source);
   });
 
@@ -29,7 +33,9 @@ describe('generated operation modules', () => {
   it('are each imported by the handler of their own operation', () => {
     for (const r of routes as readonly Route[]) {
       expect(existsSync(r.handler), r.handler).toBe(true);
-      const imports = [...readFileSync(r.handler, 'utf8').matchAll(/shared\/http\/operations\/(\w+)'/g)].map((m) => m[1]);
+      const imports = [...readFileSync(r.handler, 'utf8').matchAll(/shared\/http\/operations\/(\w+)'/g)].map(
+        (m) => m[1],
+      );
       expect(imports, r.handler).toEqual([r.operationId]);
     }
   });
@@ -39,14 +45,22 @@ describe('absent bodies', () => {
   const compile = (schema: object) => new Ajv({ useDefaults: true }).compile(schema);
 
   it('are empty bodies when the schema requires nothing (defaults applied)', () => {
-    const validate = eventValidator({ body: compile({ type: 'object', properties: { closeTab: { type: 'boolean', default: true } }, additionalProperties: false }) })!;
+    const validate = eventValidator({
+      body: compile({
+        type: 'object',
+        properties: { closeTab: { type: 'boolean', default: true } },
+        additionalProperties: false,
+      }),
+    })!;
     const event: { body?: unknown } = {};
     expect(validate(event)).toBe(true);
     expect(event.body).toEqual({ closeTab: true });
   });
 
   it('are refused when the schema requires a field', () => {
-    const validate = eventValidator({ body: compile({ type: 'object', required: ['title'], properties: { title: { type: 'string' } } }) })!;
+    const validate = eventValidator({
+      body: compile({ type: 'object', required: ['title'], properties: { title: { type: 'string' } } }),
+    })!;
     expect(validate({})).toBe(false);
     expect(validate.errors).toEqual([{ path: '/', message: 'a JSON body is required' }]);
   });

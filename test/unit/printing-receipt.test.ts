@@ -1,8 +1,19 @@
 /** The pre-check renderer (shared/domain/printing/receipt.ts): layout, widths at the bounds, wrapping, unicode, money, VAT. */
 import { describe, expect, it } from 'vitest';
-import { MAX_WIDTH, MIN_WIDTH, money, renderReceipt, row, vatOf, vatSummary, wrap, type Receipt } from '../../shared/domain/printing/receipt';
+import {
+  MAX_WIDTH,
+  MIN_WIDTH,
+  money,
+  renderReceipt,
+  row,
+  vatOf,
+  vatSummary,
+  wrap,
+  type Receipt,
+} from '../../shared/domain/printing/receipt';
 
-const graphemes = (s: string) => Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)).length;
+const graphemes = (s: string) =>
+  Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)).length;
 
 const receipt = (extra: Partial<Receipt> = {}): Receipt => ({
   width: 32,
@@ -27,7 +38,16 @@ function expectFits(lines: string[], width: number) {
 
 describe('money', () => {
   it('prints minor units with two decimals', () => {
-    expect([money(0), money(5), money(99), money(100), money(14500), money(100_000_000), money(-5), money(-1250)]).toEqual(['0.00', '0.05', '0.99', '1.00', '145.00', '1000000.00', '-0.05', '-12.50']);
+    expect([
+      money(0),
+      money(5),
+      money(99),
+      money(100),
+      money(14500),
+      money(100_000_000),
+      money(-5),
+      money(-1250),
+    ]).toEqual(['0.00', '0.05', '0.99', '1.00', '145.00', '1000000.00', '-0.05', '-12.50']);
   });
 });
 
@@ -52,7 +72,22 @@ describe('the receipt', () => {
   });
 
   it('names the terminal when known, and prints a zero-price modification without a price', () => {
-    const lines = renderReceipt(receipt({ terminalName: 'Bar 1', lines: [{ name: 'Coffee', price: 3500, modifications: [{ name: 'Oat milk', price: 0 }, { name: 'No sugar', price: -500 }] }], totalAmount: 3000 }));
+    const lines = renderReceipt(
+      receipt({
+        terminalName: 'Bar 1',
+        lines: [
+          {
+            name: 'Coffee',
+            price: 3500,
+            modifications: [
+              { name: 'Oat milk', price: 0 },
+              { name: 'No sugar', price: -500 },
+            ],
+          },
+        ],
+        totalAmount: 3000,
+      }),
+    );
     expect(lines).toContain('Terminal Bar 1');
     expect(lines).toContain('  + Oat milk');
     expect(lines.find((l) => l.startsWith('  + No sugar'))).toMatch(/^ {2}\+ No sugar {2,}-5\.00$/);
@@ -70,14 +105,27 @@ describe('the receipt', () => {
     const long = 'Slow-roasted shoulder of lamb with rosemary, garlic confit and a very long description';
     const word = 'Supercalifragilisticexpialidocious-Smörgåsbord-Deluxe-Edition';
     for (const width of [MIN_WIDTH, 42, MAX_WIDTH]) {
-      const lines = renderReceipt(receipt({ width, locationName: `The ${long} restaurant`, tableName: word, lines: [{ name: long, price: 100_000_000, vatRate: 25, modifications: [{ name: word, price: -100_000_000 }] }], totalAmount: 10_000_000_000 }));
+      const lines = renderReceipt(
+        receipt({
+          width,
+          locationName: `The ${long} restaurant`,
+          tableName: word,
+          lines: [
+            { name: long, price: 100_000_000, vatRate: 25, modifications: [{ name: word, price: -100_000_000 }] },
+          ],
+          totalAmount: 10_000_000_000,
+        }),
+      );
       expectFits(lines, width);
       // The price rides on the first line of the name; the wrapped rest is indented.
       const first = lines.findIndex((l) => l.startsWith('Slow-roasted'));
       expect(lines[first]!.endsWith('1000000.00')).toBe(true);
       expect(lines[first + 1]!.startsWith('  ')).toBe(true);
       // Nothing of the name is lost.
-      const nameLines = lines.slice(first, lines.findIndex((l, i) => i > first && l.startsWith('  + ')));
+      const nameLines = lines.slice(
+        first,
+        lines.findIndex((l, i) => i > first && l.startsWith('  + ')),
+      );
       expect(nameLines.map((l) => l.replace(/\s+1000000\.00$/, '').trim()).join(' ')).toBe(long);
     }
     expect(renderReceipt(receipt({ width: MIN_WIDTH }))).toContain('-'.repeat(MIN_WIDTH));
@@ -95,7 +143,14 @@ describe('the receipt', () => {
     const [line] = row(combining, '45.00', 24);
     expect(line).toBe(`${combining}       45.00`);
     expect(graphemes(line!)).toBe(24);
-    const lines = renderReceipt(receipt({ width: 24, locationName: '寿司 🍣 Sushi-ya', lines: [{ name: '🍣🍣🍣 Omakase 寿司 盛り合わせ deluxe', price: 59000, modifications: [] }], totalAmount: 59000 }));
+    const lines = renderReceipt(
+      receipt({
+        width: 24,
+        locationName: '寿司 🍣 Sushi-ya',
+        lines: [{ name: '🍣🍣🍣 Omakase 寿司 盛り合わせ deluxe', price: 59000, modifications: [] }],
+        totalAmount: 59000,
+      }),
+    );
     expectFits(lines, 24);
     expect(lines[0]!.trim()).toBe('寿司 🍣 Sushi-ya');
   });
@@ -130,7 +185,9 @@ describe('the VAT summary', () => {
   });
 
   it('prints a rate with decimals as it is', () => {
-    const lines = renderReceipt(receipt({ lines: [{ name: 'Tea', price: 1077, vatRate: 7.7, modifications: [] }], totalAmount: 1077 }));
+    const lines = renderReceipt(
+      receipt({ lines: [{ name: 'Tea', price: 1077, vatRate: 7.7, modifications: [] }], totalAmount: 1077 }),
+    );
     expect(lines).toContain('VAT 7.7%                    0.77');
   });
 });

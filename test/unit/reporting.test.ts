@@ -6,20 +6,38 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTERS_PER_UPDATE, dayTotals, type Purchase } from '../../shared/data/purchases';
 import { distinctEmails } from '../../shared/domain/reporting/operations';
-import { decodeCp437, encodeCp437, gbat10File, missingAccounts, sieFile, voucherOf } from '../../shared/domain/reporting/ledger';
+import {
+  decodeCp437,
+  encodeCp437,
+  gbat10File,
+  missingAccounts,
+  sieFile,
+  voucherOf,
+} from '../../shared/domain/reporting/ledger';
 import { sumCounters, summarize } from '../../shared/domain/reporting/summary';
 import { monthAccounts, monthLegacy, monthSplit, testMonth } from '../support/reporting-month';
 import { accountTotals, readSie } from '../support/sie';
 
 const month = testMonth(101);
 const days = (purchases: Purchase[]) => purchases.map((p) => ({ localDate: p.localDate, counters: dayTotals(p) }));
-const header = { companyName: 'Smörgås & Co', locationName: 'Bistro Åre', generated: '2026-01-31', programVersion: '20260101-0000-1' };
+const header = {
+  companyName: 'Smörgås & Co',
+  locationName: 'Bistro Åre',
+  generated: '2026-01-31',
+  programVersion: '20260101-0000-1',
+};
 const settings = { accounts: monthAccounts, includeServiceFees: true, splitByCostCenter: false };
 
 describe('the purchase summary', () => {
   it('puts each purchase on its local date: just after midnight on the spring-forward day is that day, one minute before is the day before', () => {
     const [p1, p2, p3, p4, p5] = month.purchases;
-    expect([p1!.localDate, p2!.localDate, p3!.localDate, p4!.localDate, p5!.localDate]).toEqual([month.dst, month.before, month.dst, month.after, month.dst]);
+    expect([p1!.localDate, p2!.localDate, p3!.localDate, p4!.localDate, p5!.localDate]).toEqual([
+      month.dst,
+      month.before,
+      month.dst,
+      month.after,
+      month.dst,
+    ]);
     expect(p1!.createdAt.slice(0, 10)).toBe(month.before); // 00:30 local is 23:30 UTC the day before
   });
 
@@ -32,18 +50,67 @@ describe('the purchase summary', () => {
 
   it('sums one day alone: the spring-forward day holds P1, P3 and P5', () => {
     const dst = summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.dst))), false);
-    expect(dst.totals).toEqual({ count: 3, amount: 52500, vat: 3107 + 2400 + 1600 + 214, net: 52500 - 7321, tip: 2000, serviceFee: 500, total: 55000 });
+    expect(dst.totals).toEqual({
+      count: 3,
+      amount: 52500,
+      vat: 3107 + 2400 + 1600 + 214,
+      net: 52500 - 7321,
+      tip: 2000,
+      serviceFee: 500,
+      total: 55000,
+    });
   });
 
   it('keeps names and codes with any character apart (they are encoded in the counter names)', () => {
-    const p: Purchase = { ...month.purchases[0]!, items: [{ itemId: null, name: 'Fish | chips 100%', quantity: 1, unitPrice: 100, amount: 100, vatRate: 12, costCenter: { code: 'A|B', name: 'Kök | bar' } }], amount: 100, vatRows: [{ vatRate: 12, amount: 100, vat: 11 }], tip: 0 };
+    const p: Purchase = {
+      ...month.purchases[0]!,
+      items: [
+        {
+          itemId: null,
+          name: 'Fish | chips 100%',
+          quantity: 1,
+          unitPrice: 100,
+          amount: 100,
+          vatRate: 12,
+          costCenter: { code: 'A|B', name: 'Kök | bar' },
+        },
+      ],
+      amount: 100,
+      vatRows: [{ vatRate: 12, amount: 100, vat: 11 }],
+      tip: 0,
+    };
     const s = summarize(dayTotals(p), true);
-    expect(s.items).toEqual([{ itemId: null, name: 'Fish | chips 100%', unitPrice: 100, vatRate: 12, quantity: 1, amount: 100, costCenterCode: 'A|B', costCenterName: 'Kök | bar' }]);
+    expect(s.items).toEqual([
+      {
+        itemId: null,
+        name: 'Fish | chips 100%',
+        unitPrice: 100,
+        vatRate: 12,
+        quantity: 1,
+        amount: 100,
+        costCenterCode: 'A|B',
+        costCenterName: 'Kök | bar',
+      },
+    ]);
   });
 
   it('spreads a purchase with many distinct lines over several day items, each one update of at most COUNTERS_PER_UPDATE counters', () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({ itemId: i + 1, name: `Dish ${i}`, quantity: 1, unitPrice: 100, amount: 100, vatRate: 12, costCenter: { code: `CC${i}`, name: `Center ${i}` } }));
-    const p: Purchase = { ...month.purchases[0]!, items, amount: 10000, vatRows: [{ vatRate: 12, amount: 10000, vat: 1071 }], tip: 0 };
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      itemId: i + 1,
+      name: `Dish ${i}`,
+      quantity: 1,
+      unitPrice: 100,
+      amount: 100,
+      vatRate: 12,
+      costCenter: { code: `CC${i}`, name: `Center ${i}` },
+    }));
+    const p: Purchase = {
+      ...month.purchases[0]!,
+      items,
+      amount: 10000,
+      vatRows: [{ vatRate: 12, amount: 10000, vat: 1071 }],
+      tip: 0,
+    };
     const counters = Object.keys(dayTotals(p)).length;
     expect(counters).toBeGreaterThan(COUNTERS_PER_UPDATE);
     expect(Math.ceil(counters / COUNTERS_PER_UPDATE)).toBeLessThanOrEqual(3);
@@ -51,15 +118,23 @@ describe('the purchase summary', () => {
 });
 
 describe('the export', () => {
-  const byDay = [month.before, month.dst, month.after].map((date) => voucherOf(date, summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === date))), false), settings));
+  const byDay = [month.before, month.dst, month.after].map((date) =>
+    voucherOf(date, summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === date))), false), settings),
+  );
 
-  it('writes one voucher per day that balances, and reads back to the summary\'s totals', () => {
+  it("writes one voucher per day that balances, and reads back to the summary's totals", () => {
     const file = readSie(encodeCp437(sieFile(header, byDay, settings)));
     expect(file.records.get('#FORMAT')).toEqual([['PC8']]);
     expect(file.records.get('#SIETYP')).toEqual([['4']]);
     expect(file.records.get('#FNAMN')).toEqual([['Smörgås & Co']]);
-    expect(file.vouchers.map((v) => v.date)).toEqual([month.before, month.dst, month.after].map((d) => d.replaceAll('-', '')));
-    for (const v of file.vouchers) expect(v.trans.reduce((sum, t) => sum + t.amount, 0), v.date).toBe(0);
+    expect(file.vouchers.map((v) => v.date)).toEqual(
+      [month.before, month.dst, month.after].map((d) => d.replaceAll('-', '')),
+    );
+    for (const v of file.vouchers)
+      expect(
+        v.trans.reduce((sum, t) => sum + t.amount, 0),
+        v.date,
+      ).toBe(0);
     const totals = accountTotals(file);
     const { totals: t, vats, psp } = monthLegacy;
     expect(-(totals.get('3001')! + totals.get('3002')! + totals.get('3000')!)).toBe(t.net);
@@ -74,25 +149,47 @@ describe('the export', () => {
 
   it('leaves service fees out when the settings do (the providers are debited without them)', () => {
     const without = { ...settings, includeServiceFees: false };
-    const v = voucherOf(month.after, summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.after))), false), without);
+    const v = voucherOf(
+      month.after,
+      summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.after))), false),
+      without,
+    );
     expect(v.postings.find((p) => p.account === '3590')).toBeUndefined();
     expect(v.postings.find((p) => p.account === '1582')!.amount).toBe(41000 + 1000);
   });
 
   it('puts sales on their cost center when split (SIE objects of dimension 1)', () => {
     const split = { ...settings, splitByCostCenter: true };
-    const vouchers = [voucherOf(month.after, summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.after))), true), split)];
+    const vouchers = [
+      voucherOf(
+        month.after,
+        summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.after))), true),
+        split,
+      ),
+    ];
     const file = readSie(encodeCp437(sieFile(header, vouchers, split)));
     expect(file.records.get('#OBJEKT')).toEqual([['1', 'BAR', 'Bar']]);
-    expect(file.vouchers[0]!.trans.find((t) => t.account === '3001' && t.objects.length)).toEqual({ account: '3001', objects: [['1', 'BAR']], amount: -28800 });
+    expect(file.vouchers[0]!.trans.find((t) => t.account === '3001' && t.objects.length)).toEqual({
+      account: '3001',
+      objects: [['1', 'BAR']],
+      amount: -28800,
+    });
   });
 
   it('names every account the range needs and the settings lack', () => {
     const summary = summarize(sumCounters(days(month.purchases)), false);
     const partial = { ...monthAccounts, sales: { '25': '3001' }, paymentProviders: { stripe: '1580' } };
-    expect(missingAccounts(summary, { accounts: partial, includeServiceFees: true }).map((p) => p.path).sort()).toEqual(
-      ['/accounts/paymentProviders/adyen', '/accounts/paymentProviders/cash', '/accounts/paymentProviders/swish', '/accounts/sales/12', '/accounts/sales/none'],
-    );
+    expect(
+      missingAccounts(summary, { accounts: partial, includeServiceFees: true })
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([
+      '/accounts/paymentProviders/adyen',
+      '/accounts/paymentProviders/cash',
+      '/accounts/paymentProviders/swish',
+      '/accounts/sales/12',
+      '/accounts/sales/none',
+    ]);
   });
 
   it('writes GBAT10 as 29 semicolon-separated columns, one line per posting', () => {
@@ -100,7 +197,16 @@ describe('the export', () => {
     expect(lines.length).toBe(byDay.reduce((n, v) => n + v.postings.length, 0));
     const first = lines[0]!.split(';');
     expect(first.length).toBe(29);
-    expect(first.slice(0, 8)).toEqual(['GBAT10', '1', month.before.replaceAll('-', ''), '1', month.before.slice(5, 7), month.before.slice(0, 4), first[6], '0']);
+    expect(first.slice(0, 8)).toEqual([
+      'GBAT10',
+      '1',
+      month.before.replaceAll('-', ''),
+      '1',
+      month.before.slice(5, 7),
+      month.before.slice(0, 4),
+      first[6],
+      '0',
+    ]);
     expect(lines.map((l) => Math.round(Number(l.split(';')[8]) * 100)).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
@@ -113,6 +219,8 @@ describe('the export', () => {
 
 describe('report emails', () => {
   it('keeps each address once, compared without case, first spelling first', () => {
-    expect(distinctEmails(['Ann@Example.com', 'bo@example.com', 'ann@example.COM', 'BO@example.com', 'cy@example.com'])).toEqual(['Ann@Example.com', 'bo@example.com', 'cy@example.com']);
+    expect(
+      distinctEmails(['Ann@Example.com', 'bo@example.com', 'ann@example.COM', 'BO@example.com', 'cy@example.com']),
+    ).toEqual(['Ann@Example.com', 'bo@example.com', 'cy@example.com']);
   });
 });

@@ -59,7 +59,15 @@ import type * as variantGroups from '../../shared/schemas/variantGroups';
 import type * as waitlist from '../../shared/schemas/waitlist';
 
 /** The routes whose answers this file's schemas describe. */
-const areaRoutes: readonly Route[] = [...bookingsRoutes, ...bookingMembersRoutes, ...waitlistRoutes, ...tabsRoutes, ...capacityRoutes, ...schedulesRoutes, ...menuRoutes];
+const areaRoutes: readonly Route[] = [
+  ...bookingsRoutes,
+  ...bookingMembersRoutes,
+  ...waitlistRoutes,
+  ...tabsRoutes,
+  ...capacityRoutes,
+  ...schedulesRoutes,
+  ...menuRoutes,
+];
 
 /** The object schemas inside a schema, with where they are. */
 function objectsOf(schema: unknown, at = ''): { at: string; schema: Record<string, unknown> }[] {
@@ -74,7 +82,8 @@ function objectsOf(schema: unknown, at = ''): { at: string; schema: Record<strin
   return [...own, ...children];
 }
 
-const examplesOf = (schema: TSchema): unknown[] => ((schema as { examples?: unknown }).examples as unknown[] | undefined) ?? [];
+const examplesOf = (schema: TSchema): unknown[] =>
+  ((schema as { examples?: unknown }).examples as unknown[] | undefined) ?? [];
 
 describe('response schemas of bookings, booking members, waitlist, tabs, capacity, schedules and menu', () => {
   it('every route says what its 200 answers', () => {
@@ -82,7 +91,11 @@ describe('response schemas of bookings, booking members, waitlist, tabs, capacit
   });
 
   it('every object of an answer names all its fields (additionalProperties: false)', () => {
-    const open = areaRoutes.flatMap((r) => objectsOf(r.schemas.response).filter((o) => o.schema.additionalProperties !== false).map((o) => `${r.operationId} ${o.at}`));
+    const open = areaRoutes.flatMap((r) =>
+      objectsOf(r.schemas.response)
+        .filter((o) => o.schema.additionalProperties !== false)
+        .map((o) => `${r.operationId} ${o.at}`),
+    );
     expect(open).toEqual([]);
   });
 
@@ -97,13 +110,37 @@ describe('response schemas of bookings, booking members, waitlist, tabs, capacit
     };
     for (const r of areaRoutes) visit(r.schemas.response);
     expect([...byTitle].filter(([, shapes]) => shapes.size > 1).map(([title]) => title)).toEqual([]);
-    expect([...byTitle.keys()]).toEqual(expect.arrayContaining(['Booking', 'Order', 'BookingMember', 'WaitlistEntry', 'Tab', 'Purchase', 'CapacitySetting', 'Schedule', 'Coursing', 'Item', 'VariantGroup', 'CustomTag']));
+    expect([...byTitle.keys()]).toEqual(
+      expect.arrayContaining([
+        'Booking',
+        'Order',
+        'BookingMember',
+        'WaitlistEntry',
+        'Tab',
+        'Purchase',
+        'CapacitySetting',
+        'Schedule',
+        'Coursing',
+        'Item',
+        'VariantGroup',
+        'CustomTag',
+      ]),
+    );
   });
 
   it('the check rejects an answer with a field the schema does not name, without one it requires, or with a malformed instant', () => {
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
-    const coursing = { id: '1e9a7c3b-5d2f-4a8e-b6c4-0f1d2e3a4b5c', locationId: 101, title: 'Starters', order: 1, color: null, version: 1, createdAt: '2026-11-23T05:00:00.000Z', updatedAt: '2026-11-23T05:00:00.000Z' };
+    const coursing = {
+      id: '1e9a7c3b-5d2f-4a8e-b6c4-0f1d2e3a4b5c',
+      locationId: 101,
+      title: 'Starters',
+      order: 1,
+      color: null,
+      version: 1,
+      createdAt: '2026-11-23T05:00:00.000Z',
+      updatedAt: '2026-11-23T05:00:00.000Z',
+    };
     const validate = ajv.compile(menuRoutes.find((r) => r.operationId === 'createCoursing')!.schemas.response!);
     expect(validate(coursing)).toBe(true);
     expect(validate({ ...coursing, secret: 'x' })).toBe(false);
@@ -127,7 +164,8 @@ describe('body examples of the same routes', () => {
       examplesOf(r.schemas.body!).forEach((example, i) => {
         const validate = operation.validators.body!;
         // The validator fills defaults into what it checks: give it a copy, keep the example as written.
-        if (!validate(structuredClone(example))) refused.push(`${r.operationId} example ${i}: ${JSON.stringify(validate.errors)}`);
+        if (!validate(structuredClone(example)))
+          refused.push(`${r.operationId} example ${i}: ${JSON.stringify(validate.errors)}`);
       });
     }
     expect(refused).toEqual([]);

@@ -20,7 +20,9 @@ describe('integration id blocks', () => {
   });
 
   it('list every integration test file, each once', () => {
-    const files = readdirSync(new URL('../integration/', import.meta.url)).filter((f) => f.endsWith('.test.ts')).map((f) => f.replace(/\.test\.ts$/, ''));
+    const files = readdirSync(new URL('../integration/', import.meta.url))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => f.replace(/\.test\.ts$/, ''));
     const listed = [...blockFiles, ...Object.keys(legacyRanges)];
     expect(listed.sort()).toEqual(files.sort());
   });

@@ -37,7 +37,10 @@ interface CompileError {
  */
 function typeErrors<Name extends string>(types: string, snippets: Record<Name, string>): Record<Name, CompileError[]> {
   const names = Object.keys(snippets) as Name[];
-  const memory = new Map([[typesFile, types], ...names.map((name): [string, string] => [join(dir, `${name}.ts`), snippets[name]])]);
+  const memory = new Map([
+    [typesFile, types],
+    ...names.map((name): [string, string] => [join(dir, `${name}.ts`), snippets[name]]),
+  ]);
   const host = ts.createCompilerHost(options);
   const { fileExists, directoryExists, readFile, getSourceFile } = host;
   host.fileExists = (f) => memory.has(f) || fileExists.call(host, f);
@@ -96,7 +99,8 @@ export async function mistakes(): Promise<unknown[]> {
   ];
 }
 `;
-const markedLines = (source: string) => source.split('\n').flatMap((line, i) => (line.includes('// MISTAKE') ? [i + 1] : []));
+const markedLines = (source: string) =>
+  source.split('\n').flatMap((line, i) => (line.includes('// MISTAKE') ? [i + 1] : []));
 
 /** Follows a local `$ref` of the document. */
 function resolve(document: Json, node: Json): Json {
@@ -138,18 +142,25 @@ describe('the typed client (openapi-typescript + openapi-fetch)', () => {
     expect(readFileSync(apiTypesModule, 'utf8')).toBe(types);
   });
 
-  it('compiles a correct use with the types of the document, and refuses each mistake on its own line', { timeout: 60_000 }, () => {
+  it('compiles a correct use with the types of the document, and refuses each mistake on its own line', {
+    timeout: 60_000,
+  }, () => {
     const errors = typeErrors(types, { correctUse, misuse });
     expect(errors.correctUse).toEqual([]);
     expect([...new Set(errors.misuse.map((e) => e.line))]).toEqual(markedLines(misuse));
   });
 
-  it('stops compiling the same correct use once a response field is renamed and a required body field added, naming both', { timeout: 60_000 }, async () => {
+  it('stops compiling the same correct use once a response field is renamed and a required body field added, naming both', {
+    timeout: 60_000,
+  }, async () => {
     const changed = await apiTypesSource(JSON.stringify(changedDocument()));
     const errors = typeErrors(changed, { correctUse }).correctUse;
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(errors.map((e) => e.message)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/Property 'name' does not exist on type/), expect.stringMatching(/Property 'taxId' is missing in type/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/Property 'name' does not exist on type/),
+        expect.stringMatching(/Property 'taxId' is missing in type/),
+      ]),
     );
   });
 });

@@ -22,7 +22,10 @@ const expected: Record<WaitlistAction, Record<WaitlistStatus, WaitlistStatus | n
 };
 
 describe('the entry state machine', () => {
-  for (const [action, byStatus] of Object.entries(expected) as [WaitlistAction, Record<WaitlistStatus, WaitlistStatus | null>][]) {
+  for (const [action, byStatus] of Object.entries(expected) as [
+    WaitlistAction,
+    Record<WaitlistStatus, WaitlistStatus | null>,
+  ][]) {
     for (const status of waitlistStatuses) {
       const to = byStatus[status];
       it(`${action} from ${status}: ${to ?? '409'}`, () => {
@@ -92,7 +95,8 @@ describe("an offer's lapse", () => {
   });
 
   it('only an entry still marked offered lapses (an accepted or declined one keeps its last offer)', () => {
-    for (const status of ['accepted', 'declined', 'left', 'expired'] as const) expect(offerLapsed(entry(status, expiresAt), at(expiresAt) + 1)).toBe(false);
+    for (const status of ['accepted', 'declined', 'left', 'expired'] as const)
+      expect(offerLapsed(entry(status, expiresAt), at(expiresAt) + 1)).toBe(false);
     expect(offerLapsed(entry('waiting', null), at(expiresAt) + 1)).toBe(false);
   });
 
@@ -104,7 +108,13 @@ describe("an offer's lapse", () => {
 
   it('moves the version and the update time with the status', () => {
     const e = entry('offered', expiresAt);
-    expect(moved(e, 'accept', '2030-06-01T12:05:00.000Z', { bookingId: 'b1' })).toEqual({ ...e, status: 'accepted', bookingId: 'b1', version: 3, updatedAt: '2030-06-01T12:05:00.000Z' });
+    expect(moved(e, 'accept', '2030-06-01T12:05:00.000Z', { bookingId: 'b1' })).toEqual({
+      ...e,
+      status: 'accepted',
+      bookingId: 'b1',
+      version: 3,
+      updatedAt: '2030-06-01T12:05:00.000Z',
+    });
   });
 });
 
@@ -120,15 +130,63 @@ describe('holds that lapse by themselves (an offer in the table days)', () => {
   });
 
   it('refuses a booking at the same time while it holds, lets it in and drops it once lapsed', () => {
-    const request = { bookingId: 'walk-in', read: [offered], tableIds: ['t1'], slot: evening, holdDates: ['2030-06-01'], bufferMinutes: 15 };
-    expect(planHolds({ ...request, nowMs: expiresMs - 1 })).toEqual({ clash: { tableId: 't1', with: { bookingId: 'offer', ...evening } } });
-    expect(planHolds({ ...request, nowMs: expiresMs })).toEqual({ writes: [{ tableId: 't1', date: '2030-06-01', holds: { 'walk-in': [evening.startMs, evening.endMs] }, expectedVersion: 4 }] });
+    const request = {
+      bookingId: 'walk-in',
+      read: [offered],
+      tableIds: ['t1'],
+      slot: evening,
+      holdDates: ['2030-06-01'],
+      bufferMinutes: 15,
+    };
+    expect(planHolds({ ...request, nowMs: expiresMs - 1 })).toEqual({
+      clash: { tableId: 't1', with: { bookingId: 'offer', ...evening } },
+    });
+    expect(planHolds({ ...request, nowMs: expiresMs })).toEqual({
+      writes: [
+        {
+          tableId: 't1',
+          date: '2030-06-01',
+          holds: { 'walk-in': [evening.startMs, evening.endMs] },
+          expectedVersion: 4,
+        },
+      ],
+    });
   });
 
   it('is written with its expiry, and the booking that takes it over (same id) holds without one', () => {
-    const placed = planHolds({ bookingId: 'offer', read: [day({})], tableIds: ['t1'], slot: evening, holdDates: ['2030-06-01'], bufferMinutes: 15, expiresMs, nowMs: expiresMs - 60_000 });
-    expect(placed).toEqual({ writes: [{ tableId: 't1', date: '2030-06-01', holds: { offer: [evening.startMs, evening.endMs, expiresMs] }, expectedVersion: 4 }] });
-    const accepted = planHolds({ bookingId: 'offer', read: [offered], tableIds: ['t1'], slot: evening, holdDates: ['2030-06-01'], bufferMinutes: 15, nowMs: expiresMs - 1 });
-    expect(accepted).toEqual({ writes: [{ tableId: 't1', date: '2030-06-01', holds: { offer: [evening.startMs, evening.endMs] }, expectedVersion: 4 }] });
+    const placed = planHolds({
+      bookingId: 'offer',
+      read: [day({})],
+      tableIds: ['t1'],
+      slot: evening,
+      holdDates: ['2030-06-01'],
+      bufferMinutes: 15,
+      expiresMs,
+      nowMs: expiresMs - 60_000,
+    });
+    expect(placed).toEqual({
+      writes: [
+        {
+          tableId: 't1',
+          date: '2030-06-01',
+          holds: { offer: [evening.startMs, evening.endMs, expiresMs] },
+          expectedVersion: 4,
+        },
+      ],
+    });
+    const accepted = planHolds({
+      bookingId: 'offer',
+      read: [offered],
+      tableIds: ['t1'],
+      slot: evening,
+      holdDates: ['2030-06-01'],
+      bufferMinutes: 15,
+      nowMs: expiresMs - 1,
+    });
+    expect(accepted).toEqual({
+      writes: [
+        { tableId: 't1', date: '2030-06-01', holds: { offer: [evening.startMs, evening.endMs] }, expectedVersion: 4 },
+      ],
+    });
   });
 });

@@ -2,7 +2,12 @@
  * The pipeline's Lambda edges, with the shared attempt and dispatch code stubbed and SQS mocked:
  * how an outcome becomes a deleted message, a deferred one (partial batch failure) or a dead letter.
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -23,7 +28,11 @@ vi.mock('../../shared/webhooks/dispatch', () => ({
 const QUEUE = 'https://sqs.eu-north-1.amazonaws.com/123456789012/delivery';
 const DLQ = 'https://sqs.eu-north-1.amazonaws.com/123456789012/delivery-dlq';
 const sqs = mockClient(SQSClient);
-const context = { functionName: 'test', awsRequestId: 'r-1', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
+const context = {
+  functionName: 'test',
+  awsRequestId: 'r-1',
+  getRemainingTimeInMillis: () => 60_000,
+} as unknown as Context;
 
 const ref = (deliveryId: string): DeliveryRef => ({ companyId: 1, subscriptionId: 's-1', deliveryId, round: 1 });
 const sqsEvent = (bodies: string[]): SQSEvent => ({
@@ -41,7 +50,12 @@ const sqsEvent = (bodies: string[]): SQSEvent => ({
 });
 
 beforeAll(() => {
-  Object.assign(process.env, { DELIVERY_QUEUE_URL: QUEUE, DELIVERY_DLQ_URL: DLQ, STAGE: 'dev', AWS_REGION: 'eu-north-1' });
+  Object.assign(process.env, {
+    DELIVERY_QUEUE_URL: QUEUE,
+    DELIVERY_DLQ_URL: DLQ,
+    STAGE: 'dev',
+    AWS_REGION: 'eu-north-1',
+  });
 });
 beforeEach(() => {
   sqs.reset();
@@ -76,9 +90,16 @@ describe('delivery Lambda', () => {
       { QueueUrl: QUEUE, ReceiptHandle: 'rh-1', VisibilityTimeout: 300 },
       { QueueUrl: QUEUE, ReceiptHandle: 'rh-2', VisibilityTimeout: 5 },
     ]);
-    expect(sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input)).toEqual([{ QueueUrl: DLQ, MessageBody: bodies[3] }]);
+    expect(sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: DLQ, MessageBody: bodies[3] },
+    ]);
     const metric = emitted.map((line) => JSON.parse(line)).find((m) => m._aws?.CloudWatchMetrics);
-    expect(metric).toMatchObject({ WebhookDeliveriesDead: 1, service: 'brigade', stage: 'dev', _aws: { CloudWatchMetrics: [{ Namespace: 'Brigade' }] } });
+    expect(metric).toMatchObject({
+      WebhookDeliveriesDead: 1,
+      service: 'brigade',
+      stage: 'dev',
+      _aws: { CloudWatchMetrics: [{ Namespace: 'Brigade' }] },
+    });
   });
 
   it('never asks SQS for more than its 12-hour visibility limit', async () => {
@@ -98,21 +119,41 @@ describe('delivery Lambda', () => {
 describe('dispatcher Lambda', () => {
   it('reads the outbox item from the EventBridge event the Pipe sent, and queues deliveries ten per call', async () => {
     const { handler } = await import('../../functions/pipeline/dispatcher');
-    const payload = { id: 'e-1', event: 'coursing.created', resource: 'coursing', resourceId: 'c-1', timestamp: '2026-01-01T00:00:00.000Z', apiVersion: 'v', data: {}, changes: null };
-    const detail = { eventName: 'INSERT', dynamodb: { NewImage: marshall({ pk: 'C#1#EVENTS', entity: 'OUTBOX', companyId: 1, payload }) } };
-    const out = await handler(sqsEvent([JSON.stringify({ source: 'brigade.outbox', 'detail-type': 'Outbox item', detail })]), context);
+    const payload = {
+      id: 'e-1',
+      event: 'coursing.created',
+      resource: 'coursing',
+      resourceId: 'c-1',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      apiVersion: 'v',
+      data: {},
+      changes: null,
+    };
+    const detail = {
+      eventName: 'INSERT',
+      dynamodb: { NewImage: marshall({ pk: 'C#1#EVENTS', entity: 'OUTBOX', companyId: 1, payload }) },
+    };
+    const out = await handler(
+      sqsEvent([JSON.stringify({ source: 'brigade.outbox', 'detail-type': 'Outbox item', detail })]),
+      context,
+    );
 
     expect(out.batchItemFailures).toEqual([]);
     expect(dispatched.calls.map((c) => c.message)).toEqual([{ kind: 'event', event: { companyId: 1, payload } }]);
     const refs = Array.from({ length: 12 }, (_, i) => ref(`d-${i}`));
     await dispatched.calls[0]!.enqueue(refs);
     const batches = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
-    expect(batches.map((b) => [b.QueueUrl, b.Entries!.length])).toEqual([[QUEUE, 10], [QUEUE, 2]]);
+    expect(batches.map((b) => [b.QueueUrl, b.Entries!.length])).toEqual([
+      [QUEUE, 10],
+      [QUEUE, 2],
+    ]);
     expect(JSON.parse(batches[1]!.Entries![1]!.MessageBody!)).toEqual(refs[11]);
   });
 
   it('does not report success when SQS did not take every delivery (the fan-out message comes back)', async () => {
-    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] });
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolves({ Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] });
     const { sqsEnqueue } = await import('../../shared/webhooks/sqs');
     await expect(sqsEnqueue(QUEUE)([ref('d-1')])).rejects.toThrow(/not queued: InternalError/);
   });

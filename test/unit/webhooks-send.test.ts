@@ -47,7 +47,10 @@ describe('postWebhook', () => {
     expect(await post('/ok')).toMatchObject({ httpStatus: 204, error: null });
     expect(await post('/accepted')).toMatchObject({ httpStatus: 202, error: null });
     const last = received.at(-1)!;
-    expect(last).toMatchObject({ body: '{"id":"d-1"}', headers: { 'content-type': 'application/json', 'webhook-id': 'd-1' } });
+    expect(last).toMatchObject({
+      body: '{"id":"d-1"}',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'd-1' },
+    });
   });
 
   it('fails on other statuses, and does not follow redirects', async () => {
@@ -68,7 +71,10 @@ describe('postWebhook', () => {
     await new Promise<void>((ok) => closed.listen(0, '127.0.0.1', ok));
     const port = (closed.address() as { port: number }).port;
     await new Promise<void>((ok) => closed.close(() => ok()));
-    expect(await postWebhook(`http://127.0.0.1:${port}/`, '{}', {}, local)).toMatchObject({ httpStatus: null, error: 'refused' });
+    expect(await postWebhook(`http://127.0.0.1:${port}/`, '{}', {}, local)).toMatchObject({
+      httpStatus: null,
+      error: 'refused',
+    });
   });
 
   it('records a TLS failure as tls (https to a receiver that speaks plain http)', async () => {
@@ -77,14 +83,30 @@ describe('postWebhook', () => {
   });
 
   it('records a host that does not resolve as dns, and other connection failures as network', () => {
-    expect(failureOf(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' }))).toBe('dns');
+    expect(failureOf(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' }))).toBe(
+      'dns',
+    );
     expect(failureOf(Object.assign(new Error('getaddrinfo EAI_AGAIN x'), { code: 'EAI_AGAIN' }))).toBe('dns');
-    expect(failureOf(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe('network');
-    expect(failureOf(Object.assign(new Error('connect EHOSTUNREACH 10.1.2.3:443'), { code: 'EHOSTUNREACH' }))).toBe('network');
+    expect(failureOf(Object.assign(new Error('connect ECONNRESET 10.1.2.3:443'), { code: 'ECONNRESET' }))).toBe(
+      'network',
+    );
+    expect(failureOf(Object.assign(new Error('connect EHOSTUNREACH 10.1.2.3:443'), { code: 'EHOSTUNREACH' }))).toBe(
+      'network',
+    );
     expect(failureOf(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }))).toBe('tls');
-    expect(failureOf(Object.assign(new Error("Hostname/IP does not match certificate's altnames"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }))).toBe('tls');
-    expect(failureOf(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }))).toBe('tls');
-    expect(failureOf(Object.assign(new Error('connect ETIMEDOUT 10.1.2.3:443'), { code: 'ETIMEDOUT' }))).toBe('timeout');
+    expect(
+      failureOf(
+        Object.assign(new Error("Hostname/IP does not match certificate's altnames"), {
+          code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        }),
+      ),
+    ).toBe('tls');
+    expect(
+      failureOf(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })),
+    ).toBe('tls');
+    expect(failureOf(Object.assign(new Error('connect ETIMEDOUT 10.1.2.3:443'), { code: 'ETIMEDOUT' }))).toBe(
+      'timeout',
+    );
     expect(failureOf(new Error('something else'))).toBe('network');
   });
 
@@ -102,11 +124,19 @@ describe('postWebhook', () => {
     const before = received.length;
     // Each is recorded as the category alone: no address, no socket text.
     expect(await post('/ok', { stage: 'dev' })).toMatchObject({ httpStatus: null, error: 'blocked' });
-    expect(await postWebhook('https://127.0.0.1/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
-    expect(await postWebhook('https://localhost/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
-    expect(await postWebhook('https://[::ffff:7f00:1]/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
+    expect(await postWebhook('https://127.0.0.1/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({
+      error: 'blocked',
+    });
+    expect(await postWebhook('https://localhost/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({
+      error: 'blocked',
+    });
+    expect(await postWebhook('https://[::ffff:7f00:1]/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({
+      error: 'blocked',
+    });
     // Another port than 443 on a deployed stage, even to a public address.
-    expect(await postWebhook('https://93.184.215.14:8443/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({ error: 'blocked' });
+    expect(await postWebhook('https://93.184.215.14:8443/hook', '{}', {}, { ...local, stage: 'prod' })).toMatchObject({
+      error: 'blocked',
+    });
     expect(received.length).toBe(before);
   });
 });
@@ -119,7 +149,9 @@ describe('guardedLookup', () => {
 
   it('answers the addresses it allows, in both lookup forms', async () => {
     expect((await lookup(() => true, false)).address).toMatch(/^(127\.0\.0\.1|::1)$/);
-    expect((await lookup(() => true, true)).address).toEqual(expect.arrayContaining([expect.objectContaining({ address: expect.any(String) })]));
+    expect((await lookup(() => true, true)).address).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: expect.any(String) })]),
+    );
   });
 
   it('fails the connection when any address is refused', async () => {

@@ -17,9 +17,14 @@ const HOUR = 3600_000;
 describe('signing (Standard Webhooks)', () => {
   it('reproduces the published example signature', () => {
     // The example of the Standard Webhooks specification and its reference libraries.
-    expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    );
+    expect(
+      sign(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('makes secrets of whsec_ and the base64 of 32 random bytes, all different', () => {
@@ -55,7 +60,8 @@ describe('retry schedule', () => {
   it('adds at most ±10 % jitter, and never waits longer than SQS can hold a message (12 h)', () => {
     expect(retryDelayMs(1, 1, () => 0)).toBe(5_000 * (1 - JITTER));
     expect(retryDelayMs(1, 1, () => 0.999999)).toBeCloseTo(5_000 * (1 + JITTER), -1);
-    for (let failed = 1; failed < MAX_ATTEMPTS; failed++) expect(retryDelayMs(failed, 1, () => 0.999999)!).toBeLessThan(12 * HOUR);
+    for (let failed = 1; failed < MAX_ATTEMPTS; failed++)
+      expect(retryDelayMs(failed, 1, () => 0.999999)!).toBeLessThan(12 * HOUR);
   });
 
   it('scales every delay by WEBHOOK_BACKOFF_SCALE', () => {
@@ -75,7 +81,10 @@ describe('settings', () => {
   });
 
   it('reads WEBHOOK_TIMEOUT_MS and WEBHOOK_BACKOFF_SCALE, and refuses nonsense', () => {
-    expect(webhookSettings({ WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_BACKOFF_SCALE: '0.001' })).toEqual({ timeoutMs: 1500, backoffScale: 0.001 });
+    expect(webhookSettings({ WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_BACKOFF_SCALE: '0.001' })).toEqual({
+      timeoutMs: 1500,
+      backoffScale: 0.001,
+    });
     expect(() => webhookSettings({ WEBHOOK_TIMEOUT_MS: '0' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
     expect(() => webhookSettings({ WEBHOOK_TIMEOUT_MS: 'soon' })).toThrow(/WEBHOOK_TIMEOUT_MS/);
     expect(() => webhookSettings({ WEBHOOK_BACKOFF_SCALE: '-1' })).toThrow(/WEBHOOK_BACKOFF_SCALE/);
@@ -83,26 +92,40 @@ describe('settings', () => {
 });
 
 describe('URL rules', () => {
-  const dns = (answers: Record<string, string[]>): Resolve => async (host) => {
-    const found = answers[host];
-    if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return found;
-  };
-  const resolve = dns({ 'hooks.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'], 'sneaky.example.com': ['93.184.215.14', '10.1.2.3'], 'localhost': ['127.0.0.1', '::1'] });
+  const dns =
+    (answers: Record<string, string[]>): Resolve =>
+    async (host) => {
+      const found = answers[host];
+      if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return found;
+    };
+  const resolve = dns({
+    'hooks.example.com': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+    'sneaky.example.com': ['93.184.215.14', '10.1.2.3'],
+    localhost: ['127.0.0.1', '::1'],
+  });
 
   it('accepts https to public addresses on deployed stages', async () => {
     expect(await urlRefusal('https://hooks.example.com/brigade', 'prod', resolve)).toBeUndefined();
     expect(await urlRefusal('https://93.184.215.14:443/x', 'dev', resolve)).toBeUndefined();
     // IPv6 forms that carry a public IPv4 address are judged by it.
-    for (const host of ['[64:ff9b::808:808]', '[2002:808:808::1]', '[2001:0:4136:e378:8000:63bf:f7f7:f7f7]', '[::ffff:8.8.8.8]']) {
+    for (const host of [
+      '[64:ff9b::808:808]',
+      '[2002:808:808::1]',
+      '[2001:0:4136:e378:8000:63bf:f7f7:f7f7]',
+      '[::ffff:8.8.8.8]',
+    ]) {
       expect(await urlRefusal(`https://${host}/hook`, 'prod', resolve)).toBeUndefined();
     }
   });
 
-  it.each([['https://93.184.215.14:8443/x'], ['https://hooks.example.com:8080/x'], ['https://hooks.example.com:22/x']])('refuses another port than 443 on deployed stages: %s', async (url) => {
-    expect(await urlRefusal(url, 'prod', resolve)).toMatch(/must use port 443/);
-    expect(await urlRefusal(url, 'local', resolve)).toBeUndefined();
-  });
+  it.each([['https://93.184.215.14:8443/x'], ['https://hooks.example.com:8080/x'], ['https://hooks.example.com:22/x']])(
+    'refuses another port than 443 on deployed stages: %s',
+    async (url) => {
+      expect(await urlRefusal(url, 'prod', resolve)).toMatch(/must use port 443/);
+      expect(await urlRefusal(url, 'local', resolve)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['http://hooks.example.com/x', /must be an https URL/],
@@ -116,18 +139,50 @@ describe('URL rules', () => {
   });
 
   it.each([
-    '127.0.0.1', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254', '169.254.170.2', '100.64.0.1',
-    '100.100.100.200', '0.0.0.0', '192.0.2.10', '198.18.0.1', '224.0.0.1', '255.255.255.255',
-    '[::1]', '[::]', '[fe80::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:10.0.0.1]', '[::ffff:169.254.169.254]', '[64:ff9b::a00:1]', '[ff02::1]',
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.170.2',
+    '100.64.0.1',
+    '100.100.100.200',
+    '0.0.0.0',
+    '192.0.2.10',
+    '198.18.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '[::1]',
+    '[::]',
+    '[fe80::1]',
+    '[fc00::1]',
+    '[fd00:ec2::254]',
+    '[::ffff:10.0.0.1]',
+    '[::ffff:169.254.169.254]',
+    '[64:ff9b::a00:1]',
+    '[ff02::1]',
     // IPv4-compatible (::/96), SIIT-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32) carrying private IPv4
-    '[::10.0.0.1]', '[::a9fe:a9fe]', '[::ffff:0:a00:1]', '[64:ff9b::169.254.169.254]', '[64:ff9b:1::808:808]', '[2002:a00:1::1]', '[2002:a9fe:a9fe::]',
-    '[2001:0:4136:e378:8000:63bf:f5ff:fffe]', '[2001:0:a00:1:8000:63bf:f7f7:f7f7]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+    '[::10.0.0.1]',
+    '[::a9fe:a9fe]',
+    '[::ffff:0:a00:1]',
+    '[64:ff9b::169.254.169.254]',
+    '[64:ff9b:1::808:808]',
+    '[2002:a00:1::1]',
+    '[2002:a9fe:a9fe::]',
+    '[2001:0:4136:e378:8000:63bf:f5ff:fffe]',
+    '[2001:0:a00:1:8000:63bf:f7f7:f7f7]',
+    '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
   ])('refuses the non-public address %s', async (host) => {
     expect(await urlRefusal(`https://${host}/hook`, 'prod', resolve)).toMatch(/not a public address/);
   });
 
   it('refuses a host whose DNS answers an IPv6 form carrying a private IPv4 address', async () => {
-    const tricky = dns({ 'nat64.example.com': ['64:ff9b::a00:1'], 'teredo.example.com': ['2001:0:4136:e378:8000:63bf:f5ff:fffe'], 'sixtofour.example.com': ['2002:a9fe:a9fe::1'] });
+    const tricky = dns({
+      'nat64.example.com': ['64:ff9b::a00:1'],
+      'teredo.example.com': ['2001:0:4136:e378:8000:63bf:f5ff:fffe'],
+      'sixtofour.example.com': ['2002:a9fe:a9fe::1'],
+    });
     for (const host of ['nat64.example.com', 'teredo.example.com', 'sixtofour.example.com']) {
       expect(await urlRefusal(`https://${host}/hook`, 'prod', tricky)).toMatch(/not a public address/);
     }
@@ -145,7 +200,10 @@ describe('URL rules', () => {
 });
 
 describe('the outbox filter (the Pipe and the local stream reader)', () => {
-  const record = (eventName: string, entity?: string) => ({ eventName, dynamodb: entity === undefined ? {} : { NewImage: { pk: { S: 'x' }, entity: { S: entity } } } });
+  const record = (eventName: string, entity?: string) => ({
+    eventName,
+    dynamodb: entity === undefined ? {} : { NewImage: { pk: { S: 'x' }, entity: { S: entity } } },
+  });
 
   it('lets new outbox items through and nothing else', () => {
     expect(matchesPattern(outboxFilterPattern, record('INSERT', 'OUTBOX'))).toBe(true);
@@ -158,10 +216,16 @@ describe('the outbox filter (the Pipe and the local stream reader)', () => {
 
   it('reads an event and a delivery request from their stream images', () => {
     const event = newEvent(7, 'coursing.created', 'c-1', { id: 'c-1', title: 'Starters' });
-    const image = marshall({ pk: 'C#7#EVENTS', sk: 'x', entity: 'OUTBOX', companyId: 7, payload: event.payload }, { removeUndefinedValues: true });
+    const image = marshall(
+      { pk: 'C#7#EVENTS', sk: 'x', entity: 'OUTBOX', companyId: 7, payload: event.payload },
+      { removeUndefinedValues: true },
+    );
     expect(outboxMessageFromImage(image)).toEqual({ kind: 'event', event });
     const ref = { subscriptionId: 's-1', deliveryId: 'd-1', round: 2 };
-    expect(outboxMessageOf({ entity: 'OUTBOX', companyId: 7, deliveryRequest: ref })).toEqual({ kind: 'delivery', ref: { companyId: 7, ...ref } });
+    expect(outboxMessageOf({ entity: 'OUTBOX', companyId: 7, deliveryRequest: ref })).toEqual({
+      kind: 'delivery',
+      ref: { companyId: 7, ...ref },
+    });
   });
 });
 
@@ -178,9 +242,25 @@ describe('payloads', () => {
   it('sends the spec payload with id = the delivery id and eventId = the event id', () => {
     const delivery = newDelivery('sub-a', event.payload, '2026-01-01T00:00:00.000Z');
     const body = JSON.parse(delivery.body);
-    expect(Object.keys(body)).toEqual(['id', 'eventId', 'event', 'resource', 'resourceId', 'timestamp', 'apiVersion', 'data', 'changes']);
+    expect(Object.keys(body)).toEqual([
+      'id',
+      'eventId',
+      'event',
+      'resource',
+      'resourceId',
+      'timestamp',
+      'apiVersion',
+      'data',
+      'changes',
+    ]);
     expect(body).toEqual({ ...event.payload, id: delivery.id, eventId: event.payload.id });
     expect(delivery.body).toBe(webhookBody(delivery.id, event.payload));
-    expect(delivery).toMatchObject({ status: 'pending', round: 1, attempts: 0, nextAttemptAt: '2026-01-01T00:00:00.000Z', event: 'coursing.updated' });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      round: 1,
+      attempts: 0,
+      nextAttemptAt: '2026-01-01T00:00:00.000Z',
+      event: 'coursing.updated',
+    });
   });
 });

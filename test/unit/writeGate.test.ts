@@ -44,7 +44,7 @@ describe('the write gate', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 
-  it('holds a request\'s write until the window allows it', async () => {
+  it("holds a request's write until the window allows it", async () => {
     const v = verdict();
     const written = gateWrites(v.promise, () => transact(steps));
     await Promise.resolve();
@@ -62,7 +62,7 @@ describe('the write gate', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('keeps one request\'s refusal out of an id reservation another request shares', async () => {
+  it("keeps one request's refusal out of an id reservation another request shares", async () => {
     const refused = verdict();
     const allowed = verdict();
     const first = gateWrites(refused.promise, () => nextId('role'));

@@ -43,16 +43,31 @@ function lostOn(floor: SeatingFloor, tableId: string, stay: Interval, bookingId:
 }
 
 /** Negative when `a` is the better choice; ties keep the earlier set (fewer tables, fewer seats first). */
-const rank = (a: Choice, b: Choice) => a.sellableLost - b.sellableLost || a.oversizeSeatMinutes - b.oversizeSeatMinutes || a.set.tableIds.length - b.set.tableIds.length;
+const rank = (a: Choice, b: Choice) =>
+  a.sellableLost - b.sellableLost ||
+  a.oversizeSeatMinutes - b.oversizeSeatMinutes ||
+  a.set.tableIds.length - b.set.tableIds.length;
 
 /** The best set for the request, or undefined when no set that seats the party is free then. */
 export function chooseTables(floor: SeatingFloor, request: SeatingRequest): Choice | undefined {
   const bookingId = request.bookingId ?? '';
   const lost = new Map<string, number>();
-  const lostAt = (tableId: string) => lost.get(tableId) ?? lost.set(tableId, lostOn(floor, tableId, request.stay, bookingId)).get(tableId)!;
+  const lostAt = (tableId: string) =>
+    lost.get(tableId) ?? lost.set(tableId, lostOn(floor, tableId, request.stay, bookingId)).get(tableId)!;
   let best: Choice | undefined;
-  for (const set of freeSets(floor.sets, floor.holds, request.guestCount, request.stay, floor.terms.bufferMinutes, bookingId)) {
-    const choice = { set, sellableLost: set.tableIds.reduce((n, t) => n + lostAt(t), 0), oversizeSeatMinutes: oversize(set.max, request.guestCount, request.stay) };
+  for (const set of freeSets(
+    floor.sets,
+    floor.holds,
+    request.guestCount,
+    request.stay,
+    floor.terms.bufferMinutes,
+    bookingId,
+  )) {
+    const choice = {
+      set,
+      sellableLost: set.tableIds.reduce((n, t) => n + lostAt(t), 0),
+      oversizeSeatMinutes: oversize(set.max, request.guestCount, request.stay),
+    };
     if (!best || rank(choice, best) < 0) best = choice;
   }
   return best;

@@ -40,7 +40,10 @@ const ruleReasons: Record<keyof BookingRuleSettings, SlotReason> = {
 
 /** The settings availability reads. */
 export type SellingSettings = BookingRuleSettings &
-  Pick<BookingSettings, 'slotIntervalMinutes' | 'defaultDurationMinutes' | 'bufferMinutes' | 'overbookingBufferPercentage'>;
+  Pick<
+    BookingSettings,
+    'slotIntervalMinutes' | 'defaultDurationMinutes' | 'bufferMinutes' | 'overbookingBufferPercentage'
+  >;
 
 /** What a booking group changes: its own settings where they differ, its hours, and the tables it sells. */
 export interface InForce {
@@ -54,7 +57,12 @@ export interface InForce {
 }
 
 /** The settings, hours and tables in force for the location, or for one of its booking groups. */
-export function inForce(locationHours: OperatingHours, settings: BookingSettings, tables: readonly DiningTable[], group?: BookingGroup): InForce {
+export function inForce(
+  locationHours: OperatingHours,
+  settings: BookingSettings,
+  tables: readonly DiningTable[],
+  group?: BookingGroup,
+): InForce {
   const override = group?.settingsOverride ?? {};
   const merged = { ...settings, ...override };
   return {
@@ -102,7 +110,9 @@ interface Floor {
 
 function floorOf(r: AvailabilityRequest): Floor {
   const { tables, settings } = r.rules;
-  const active = r.bookings.filter(holdsTables).map((b) => ({ id: b.id, tableIds: b.tableIds, guestCount: b.guestCount, ...intervalOf(b) }));
+  const active = r.bookings
+    .filter(holdsTables)
+    .map((b) => ({ id: b.id, tableIds: b.tableIds, guestCount: b.guestCount, ...intervalOf(b) }));
   const seats = tables.reduce((n, t) => n + t.maxCapacity, 0);
   return {
     sets: tableSets(tables, seatsNeeded(r.partySize)).filter((s) => seatsParty(s, r.partySize)),
@@ -113,16 +123,25 @@ function floorOf(r: AvailabilityRequest): Floor {
 }
 
 /** Free, or else taken by the overbooking buffer, or no table fits. */
-function seating(floor: Floor, r: AvailabilityRequest, stay: Interval): Pick<AvailabilitySlot, 'available' | 'reason' | 'overbooked'> {
+function seating(
+  floor: Floor,
+  r: AvailabilityRequest,
+  stay: Interval,
+): Pick<AvailabilitySlot, 'available' | 'reason' | 'overbooked'> {
   const buffer = r.rules.settings.bufferMinutes;
   if (floor.sets.some((s) => isFree(floor.holds, s.tableIds, stay, buffer))) return { available: true };
-  const overbooked = floor.unseated.reduce((n, b) => n + (clashes({ bookingId: '', ...b }, { bookingId: '', ...stay }, 0) ? seatsNeeded(b.guestCount) : 0), 0);
-  if (floor.sets.length > 0 && overbooked + seatsNeeded(r.partySize) <= floor.overbookable) return { available: true, overbooked: true };
+  const overbooked = floor.unseated.reduce(
+    (n, b) => n + (clashes({ bookingId: '', ...b }, { bookingId: '', ...stay }, 0) ? seatsNeeded(b.guestCount) : 0),
+    0,
+  );
+  if (floor.sets.length > 0 && overbooked + seatsNeeded(r.partySize) <= floor.overbookable)
+    return { available: true, overbooked: true };
   return { available: false, reason: 'no_table_fits' };
 }
 
 /** Whether a stay that no free table seats may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
-export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean => seating(floorOf(r), r, stay).overbooked === true;
+export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean =>
+  seating(floorOf(r), r, stay).overbooked === true;
 
 /** The date's slots for the party, each available or with the first reason it is not. */
 export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {
@@ -138,7 +157,13 @@ export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {
     if (startMs === undefined) continue;
     const stay = { startMs, endMs: startMs + settings.defaultDurationMinutes * MINUTE };
     const at = { time, startsAt: new Date(stay.startMs).toISOString(), endsAt: new Date(stay.endMs).toISOString() };
-    const broken = brokenRule(settings, { guestCount: r.partySize, startMs, nowMs: r.nowMs, atTheDoor: false, activeBookingsOfGuest: r.activeBookingsOfGuest });
+    const broken = brokenRule(settings, {
+      guestCount: r.partySize,
+      startMs,
+      nowMs: r.nowMs,
+      atTheDoor: false,
+      activeBookingsOfGuest: r.activeBookingsOfGuest,
+    });
     const reason: SlotReason | undefined = !within(open, stay)
       ? 'closed'
       : scheduled && !within(scheduled, stay)

@@ -52,7 +52,11 @@ export type CreatedBooking = Booking & { seatWarning?: string };
  * fields as stored: email lower-cased, phone in E.164. A local phone number (no country code) is
  * read once the location is (`localGuestPhone`): its `guestPhone` here is null.
  */
-function checkedGuest(input: CreateBookingBody): { guestName: string | null; guestEmail: string | null; guestPhone: string | null } {
+function checkedGuest(input: CreateBookingBody): {
+  guestName: string | null;
+  guestEmail: string | null;
+  guestPhone: string | null;
+} {
   const problems: FieldProblem[] = [];
   let guestPhone: string | null = null;
   if (input.guestPhone && !isLocalPhone(input.guestPhone)) {
@@ -60,27 +64,42 @@ function checkedGuest(input: CreateBookingBody): { guestName: string | null; gue
     if (parsed.ok) guestPhone = parsed.e164;
     else problems.push({ path: '/guestPhone', message: parsed.problem });
   }
-  if (input.timezone !== undefined && !isIanaTimeZone(input.timezone)) problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
+  if (input.timezone !== undefined && !isIanaTimeZone(input.timezone))
+    problems.push({ path: '/timezone', message: 'is not an IANA time zone name (e.g. Europe/Stockholm)' });
   const named = input.primaryUserId || input.guestName || input.guestEmail || input.guestPhone;
   if (!named && !input.seatImmediately) {
-    problems.push({ path: '/guestName', message: 'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId; only a walk-in seated at once may be anonymous' });
+    problems.push({
+      path: '/guestName',
+      message:
+        'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId; only a walk-in seated at once may be anonymous',
+    });
   }
-  if (input.guestCount === 0 && !input.seatImmediately) problems.push({ path: '/guestCount', message: 'may be 0 only for a walk-in seated at once (seatImmediately: true)' });
+  if (input.guestCount === 0 && !input.seatImmediately)
+    problems.push({
+      path: '/guestCount',
+      message: 'may be 0 only for a walk-in seated at once (seatImmediately: true)',
+    });
   if (problems.length) throw validationFailed('The booking is not valid', problems);
-  return { guestName: input.guestName ?? null, guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null, guestPhone };
+  return {
+    guestName: input.guestName ?? null,
+    guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null,
+    guestPhone,
+  };
 }
 
 /** A local `guestPhone` read in the location's country, in E.164 (400 when it cannot be); null when the phone is not local. */
 function localGuestPhone(input: CreateBookingBody, location: { country?: string | null }): string | null {
   if (!input.guestPhone || !isLocalPhone(input.guestPhone)) return null;
   const parsed = parsePhone(input.guestPhone, location.country);
-  if (!parsed.ok) throw validationFailed('The booking is not valid', [{ path: '/guestPhone', message: parsed.problem }]);
+  if (!parsed.ok)
+    throw validationFailed('The booking is not valid', [{ path: '/guestPhone', message: parsed.problem }]);
   return parsed.e164;
 }
 
 /** Why a party cannot be seated on creation before anything is read, or undefined (a party without tables gets one assigned). */
 function seatingBlocker(depositAmountCents: number | null): string | undefined {
-  if (depositAmountCents !== null && depositAmountCents > 0) return 'The deposit is a required item and is unpaid (a purchase on the booking\'s tab pays it; then seat the booking); the booking was created without seating';
+  if (depositAmountCents !== null && depositAmountCents > 0)
+    return "The deposit is a required item and is unpaid (a purchase on the booking's tab pays it; then seat the booking); the booking was created without seating";
   return undefined;
 }
 
@@ -90,7 +109,11 @@ function seatingBlocker(depositAmountCents: number | null): string | undefined {
  * settings that fix which are needed are read in the same call).
  */
 async function readForCreate(companyId: number, input: CreateBookingBody, requested: RequestedTables) {
-  const dates = possibleHoldDates(input.bookingDate, input.startTime, input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES });
+  const dates = possibleHoldDates(
+    input.bookingDate,
+    input.startTime,
+    input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES },
+  );
   const assigning = requested.tableIds.length === 0;
   // Automatic assignment chooses on every table and the bookings around the date, read in the same round trip.
   const [read, allTables, around] = await Promise.all([
@@ -99,10 +122,15 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
       settings: bookingSettings.read(companyId, input.locationId),
       tables: diningTables.readMany(companyId, input.locationId, requested.tableIds),
       guest: input.primaryUserId ? guests.read(companyId, input.primaryUserId) : noRead(undefined),
-      days: tableDays.read(companyId, requested.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date })))),
+      days: tableDays.read(
+        companyId,
+        requested.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date }))),
+      ),
     }),
     assigning ? diningTables.all(companyId, input.locationId) : [],
-    assigning ? bookings.between(companyId, input.locationId, addDays(input.bookingDate, -1), addDays(input.bookingDate, 1)) : [],
+    assigning
+      ? bookings.between(companyId, input.locationId, addDays(input.bookingDate, -1), addDays(input.bookingDate, 1))
+      : [],
   ]);
   return { ...read, floor: assigning ? { tables: allTables, bookings: around } : undefined };
 }
@@ -115,7 +143,14 @@ type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
  * None (no table needed) at a location without tables, or while the overbooking buffer has room.
  * None free: 409 naming the next available times of the date (a walk-in: no table is free now).
  */
-function assignedTables(read: CreateRead, location: NonNullable<CreateRead['location']>, settings: ReturnType<typeof settingsInForce>, input: CreateBookingBody, slot: Interval, avoid: ReadonlySet<string>): string[] {
+function assignedTables(
+  read: CreateRead,
+  location: NonNullable<CreateRead['location']>,
+  settings: ReturnType<typeof settingsInForce>,
+  input: CreateBookingBody,
+  slot: Interval,
+  avoid: ReadonlySet<string>,
+): string[] {
   const floor = { location, settings, tables: read.floor!.tables, bookings: read.floor!.bookings };
   const seating = seatingFloor(floor, input.bookingDate);
   // A location without tables does not seat by table: its bookings are taken without one, as before.
@@ -125,28 +160,53 @@ function assignedTables(read: CreateRead, location: NonNullable<CreateRead['loca
   if (choice) return [...choice.set.tableIds];
   const at = localDateTime(slot.startMs, location.timezone);
   if (input.seatImmediately) {
-    throw new AppError('CONFLICT', `No table that seats ${input.guestCount} is free now`, [{ path: '/guestCount', message: `no free table or combination of tables seats ${input.guestCount} from ${at.time}` }]);
+    throw new AppError('CONFLICT', `No table that seats ${input.guestCount} is free now`, [
+      {
+        path: '/guestCount',
+        message: `no free table or combination of tables seats ${input.guestCount} from ${at.time}`,
+      },
+    ]);
   }
-  const around = { date: input.bookingDate, zone: location.timezone, nowMs: Date.now(), partySize: input.guestCount, rules: inForce(location.operatingHours, settings, floor.tables), bookings: floor.bookings };
+  const around = {
+    date: input.bookingDate,
+    zone: location.timezone,
+    nowMs: Date.now(),
+    partySize: input.guestCount,
+    rules: inForce(location.operatingHours, settings, floor.tables),
+    bookings: floor.bookings,
+  };
   // The overbooking buffer takes the booking without a table while it has room (as availability offers the slot).
   if (avoid.size === 0 && overbookable(around, slot)) return [];
   const slots = daySlots(around);
   const next = nextAvailable(slots, slot.startMs);
-  const offer = next.length > 0 ? `; next available: ${next.map((n) => n.time).join(', ')}` : '; nothing later that day';
-  throw new AppError('CONFLICT', `No availability: no table or combination of tables that seats ${input.guestCount} is free on ${input.bookingDate} at ${at.time}${offer}`, [
-    { path: '/startTime', message: `no table fits ${input.guestCount} at ${at.time}` },
-    ...next.map((n) => ({ path: '/startTime', message: `available at ${n.time} (${n.startsAt})` })),
-  ]);
+  const offer =
+    next.length > 0 ? `; next available: ${next.map((n) => n.time).join(', ')}` : '; nothing later that day';
+  throw new AppError(
+    'CONFLICT',
+    `No availability: no table or combination of tables that seats ${input.guestCount} is free on ${input.bookingDate} at ${at.time}${offer}`,
+    [
+      { path: '/startTime', message: `no table fits ${input.guestCount} at ${at.time}` },
+      ...next.map((n) => ({ path: '/startTime', message: `available at ${n.time} (${n.startsAt})` })),
+    ],
+  );
 }
 
 /** 404 for an unknown location, table or guest; 422 for a time zone other than the location's. Answers the location. */
 function checkedRead(read: CreateRead, input: CreateBookingBody, requested: RequestedTables) {
   const { location } = read;
-  if (!location) throw new AppError('NOT_FOUND', `Location ${input.locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
+  if (!location)
+    throw new AppError('NOT_FOUND', `Location ${input.locationId} not found`, [
+      { path: '/locationId', message: 'no such location' },
+    ]);
   assertTablesFound(location.id, requested, read.tables);
-  if (input.primaryUserId && !read.guest) throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
+  if (input.primaryUserId && !read.guest)
+    throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [
+      { path: '/primaryUserId', message: 'no guest with this id' },
+    ]);
   if (input.timezone !== undefined && input.timezone !== location.timezone) {
-    throw unprocessable(`Bookings at location ${location.id} are in its time zone, ${location.timezone}`, [{ path: '/timezone', message: `must be ${location.timezone}, the location's time zone` }]);
+    throw unprocessable(`Bookings at location ${location.id} are in its time zone, ${location.timezone}`, [
+      { path: '/timezone', message: `must be ${location.timezone}, the location's time zone` },
+    ]);
   }
   return location;
 }
@@ -182,12 +242,24 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     const slot = input.endTime
       ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
       : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
-    assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor: seatAsked });
-    const placed = assigning ? { field: '/tableIds' as const, tableIds: assignedTables(read, location, settings, input, slot, avoid) } : requested;
+    assertBookingRules(settings, {
+      guestCount: input.guestCount,
+      startMs: slot.startMs,
+      nowMs: Date.now(),
+      atTheDoor: seatAsked,
+    });
+    const placed = assigning
+      ? { field: '/tableIds' as const, tableIds: assignedTables(read, location, settings, input, slot, avoid) }
+      : requested;
     const { tableIds } = placed;
     let tableDays;
     try {
-      tableDays = await placeHolds(companyId, { bookingId: id, requested: placed, slot, zone, bufferMinutes: settings.bufferMinutes }, read.days, tables);
+      tableDays = await placeHolds(
+        companyId,
+        { bookingId: id, requested: placed, slot, zone, bufferMinutes: settings.bufferMinutes },
+        read.days,
+        tables,
+      );
     } catch (err) {
       // Taken since the bookings were read (their index lags the table days): choose again without it.
       if (!assigning || !(err instanceof AppError) || err.code !== 'CONFLICT' || err instanceof Contention) throw err;
@@ -196,7 +268,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     }
     if (seat && tableIds.length === 0) {
       seat = false;
-      seatWarning = 'No table is assigned (the location has none): seating needs one; the booking was created without seating';
+      seatWarning =
+        'No table is assigned (the location has none): seating needs one; the booking was created without seating';
     }
     const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
     const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
@@ -264,7 +337,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   for (;;) {
     try {
       const booking = await retryingContention(attempt);
-      if (settingsRead?.autoOptimizeEnabled) await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
+      if (settingsRead?.autoOptimizeEnabled)
+        await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
       return seatWarning ? { ...booking, seatWarning } : booking;
     } catch (err) {
       // An assigned table has a party at it: a walk-in is given another one.

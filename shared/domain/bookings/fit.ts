@@ -31,7 +31,8 @@ export interface TableSet {
 export const seatsNeeded = (guestCount: number) => Math.max(1, guestCount);
 
 /** Whether the set seats the party, by its size alone. */
-export const seatsParty = (set: Pick<TableSet, 'min' | 'max'>, guestCount: number) => set.min <= seatsNeeded(guestCount) && seatsNeeded(guestCount) <= set.max;
+export const seatsParty = (set: Pick<TableSet, 'min' | 'max'>, guestCount: number) =>
+  set.min <= seatsNeeded(guestCount) && seatsNeeded(guestCount) <= set.max;
 
 /**
  * Every table alone and every connected set of combinable tables among `tables` (partners
@@ -60,15 +61,28 @@ export function tableSets(tables: readonly DiningTable[], largestParty = Number.
     const open = [...candidates];
     while (open.length > 0) {
       const next = open.pop()!;
-      const exclusive = [...adjacent[next]!].filter((u) => u > root && !set.includes(u) && !open.includes(u) && !set.some((s) => adjacent[s]!.has(u)));
+      const exclusive = [...adjacent[next]!].filter(
+        (u) => u > root && !set.includes(u) && !open.includes(u) && !set.some((s) => adjacent[s]!.has(u)),
+      );
       extend([...set, next], [...open, ...exclusive], root, seats + tables[next]!.maxCapacity);
     }
   };
-  tables.forEach((t, i) => extend([i], [...adjacent[i]!].filter((u) => u > i), i, t.maxCapacity));
+  tables.forEach((t, i) =>
+    extend(
+      [i],
+      [...adjacent[i]!].filter((u) => u > i),
+      i,
+      t.maxCapacity,
+    ),
+  );
 
   const order = (set: number[]) => [...set].sort((a, b) => tables[b]!.maxCapacity - tables[a]!.maxCapacity || a - b);
   return found
-    .map((set) => ({ members: order(set), max: set.reduce((n, i) => n + tables[i]!.maxCapacity, 0), min: set.reduce((n, i) => n + tables[i]!.minCapacity, 0) }))
+    .map((set) => ({
+      members: order(set),
+      max: set.reduce((n, i) => n + tables[i]!.maxCapacity, 0),
+      min: set.reduce((n, i) => n + tables[i]!.minCapacity, 0),
+    }))
     .sort((a, b) => a.members.length - b.members.length || a.max - b.max || firstDifference(a.members, b.members))
     .map(({ members, min, max }) => ({ tableIds: members.map((i) => tables[i]!.id), min, max }));
 }
@@ -91,17 +105,31 @@ export interface Placed extends Interval {
 /** The holds of the bookings on each of their tables. */
 export function holdsByTable(placed: Iterable<Placed>): Map<string, Hold[]> {
   const byTable = new Map<string, Hold[]>();
-  for (const p of placed) for (const tableId of p.tableIds) byTable.set(tableId, [...(byTable.get(tableId) ?? []), { bookingId: p.id, startMs: p.startMs, endMs: p.endMs }]);
+  for (const p of placed)
+    for (const tableId of p.tableIds)
+      byTable.set(tableId, [...(byTable.get(tableId) ?? []), { bookingId: p.id, startMs: p.startMs, endMs: p.endMs }]);
   for (const list of byTable.values()) list.sort((a, b) => a.startMs - b.startMs);
   return byTable;
 }
 
 /** Whether every table of the set is free for the stay (a hold of `bookingId` itself does not count). */
-export function isFree(holds: TableHolds, tableIds: readonly string[], stay: Interval, bufferMinutes: number, bookingId = ''): boolean {
+export function isFree(
+  holds: TableHolds,
+  tableIds: readonly string[],
+  stay: Interval,
+  bufferMinutes: number,
+  bookingId = '',
+): boolean {
   const candidate = { bookingId, ...stay };
   return tableIds.every((tableId) => !firstClash(holds.get(tableId) ?? [], candidate, bufferMinutes));
 }
 
 /** The sets that seat the party and are free for the stay, in the order of `sets`. */
-export const freeSets = (sets: readonly TableSet[], holds: TableHolds, guestCount: number, stay: Interval, bufferMinutes: number, bookingId = '') =>
-  sets.filter((s) => seatsParty(s, guestCount) && isFree(holds, s.tableIds, stay, bufferMinutes, bookingId));
+export const freeSets = (
+  sets: readonly TableSet[],
+  holds: TableHolds,
+  guestCount: number,
+  stay: Interval,
+  bufferMinutes: number,
+  bookingId = '',
+) => sets.filter((s) => seatsParty(s, guestCount) && isFree(holds, s.tableIds, stay, bufferMinutes, bookingId));

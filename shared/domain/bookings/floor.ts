@@ -54,7 +54,12 @@ export interface FloorOptions {
 }
 
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
-export async function readFloor(companyId: number, locationId: number, date: string, options: FloorOptions = {}): Promise<Floor> {
+export async function readFloor(
+  companyId: number,
+  locationId: number,
+  date: string,
+  options: FloorOptions = {},
+): Promise<Floor> {
   const { bookingGroupId, primaryUserId } = options;
   const [read, tables, around, offers] = await Promise.all([
     readTogether({
@@ -68,16 +73,32 @@ export async function readFloor(companyId: number, locationId: number, date: str
     bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
     waitlist.offeredBetween(companyId, locationId, addDays(date, -1), addDays(date, 1), new Date().toISOString()),
   ]);
-  if (!read.location) throw new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
-  if (bookingGroupId && !read.group) throw new AppError('NOT_FOUND', `Booking group ${bookingGroupId} not found at location ${locationId}`, [{ path: '/bookingGroupId', message: 'no such booking group at this location' }]);
-  if (primaryUserId && !read.guest) throw new AppError('NOT_FOUND', `Guest ${primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
+  if (!read.location)
+    throw new AppError('NOT_FOUND', `Location ${locationId} not found`, [
+      { path: '/locationId', message: 'no such location' },
+    ]);
+  if (bookingGroupId && !read.group)
+    throw new AppError('NOT_FOUND', `Booking group ${bookingGroupId} not found at location ${locationId}`, [
+      { path: '/bookingGroupId', message: 'no such booking group at this location' },
+    ]);
+  if (primaryUserId && !read.guest)
+    throw new AppError('NOT_FOUND', `Guest ${primaryUserId} not found`, [
+      { path: '/primaryUserId', message: 'no guest with this id' },
+    ]);
   return {
     location: read.location,
     settings: settingsInForce(read.settings, locationId),
     ...(read.group ? { group: read.group } : {}),
     tables,
     bookings: around,
-    offers: offers.map((o) => ({ id: o.bookingId, tableIds: o.tableIds, startsAt: o.startsAt, endsAt: o.endsAt, guestCount: 0, status: 'confirmed' as const })),
+    offers: offers.map((o) => ({
+      id: o.bookingId,
+      tableIds: o.tableIds,
+      startsAt: o.startsAt,
+      endsAt: o.endsAt,
+      guestCount: 0,
+      status: 'confirmed' as const,
+    })),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
   };
 }
@@ -86,12 +107,18 @@ export async function readFloor(companyId: number, locationId: number, date: str
 export function sellingTerms(floor: Floor, date: string): SellingTerms {
   const { location, settings } = floor;
   const spans = openSpans(settings.operatingHours ?? location.operatingHours, date, location.timezone);
-  return { service: serviceOf(spans, date, location.timezone), stayMinutes: settings.defaultDurationMinutes, bufferMinutes: settings.bufferMinutes };
+  return {
+    service: serviceOf(spans, date, location.timezone),
+    stayMinutes: settings.defaultDurationMinutes,
+    bufferMinutes: settings.bufferMinutes,
+  };
 }
 
 /** The floor automatic assignment chooses on (assignment.ts chooseTables): every table, the holds around the date, the objective's terms. */
 export function seatingFloor(floor: Floor, date: string): SeatingFloor {
-  const held = [...floor.bookings, ...(floor.offers ?? [])].filter(holdsTables).map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
+  const held = [...floor.bookings, ...(floor.offers ?? [])]
+    .filter(holdsTables)
+    .map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
   return {
     seats: new Map(floor.tables.map((t) => [t.id, t.maxCapacity])),
     sets: tableSets(floor.tables),
@@ -112,7 +139,11 @@ export interface Availability {
 }
 
 /** The date's slots for a party at the location (or one of its booking groups; for a named guest, their limit too). */
-export async function getAvailability(principal: Principal, locationId: number, query: AvailabilityQuery): Promise<Availability> {
+export async function getAvailability(
+  principal: Principal,
+  locationId: number,
+  query: AvailabilityQuery,
+): Promise<Availability> {
   assertLocationAllowed(principal, locationId);
   const floor = await readFloor(principal.companyId, locationId, query.date, query);
   const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);

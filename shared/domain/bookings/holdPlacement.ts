@@ -13,12 +13,23 @@ import { holdReads, holdWrites, type Placement } from './holds';
  * operation read with everything else. A day it could not foresee (a zone whose clocks jump more
  * than an hour) is read now.
  */
-export async function placeHolds(companyId: number, p: Placement, read: readonly TableDay[], tables: readonly DiningTable[]): Promise<TableDayWrite[]> {
+export async function placeHolds(
+  companyId: number,
+  p: Placement,
+  read: readonly TableDay[],
+  tables: readonly DiningTable[],
+): Promise<TableDayWrite[]> {
   const needed = holdReads(p);
   const byKey = new Map(read.map((d) => [`${d.tableId}|${d.date}`, d]));
   const missing = needed.filter((n) => !byKey.has(`${n.tableId}|${n.date}`));
-  if (missing.length > 0) for (const d of (await readTogether({ days: tableDays.read(companyId, missing) })).days) byKey.set(`${d.tableId}|${d.date}`, d);
-  return holdWrites(p, needed.map((n) => byKey.get(`${n.tableId}|${n.date}`)!), tables);
+  if (missing.length > 0)
+    for (const d of (await readTogether({ days: tableDays.read(companyId, missing) })).days)
+      byKey.set(`${d.tableId}|${d.date}`, d);
+  return holdWrites(
+    p,
+    needed.map((n) => byKey.get(`${n.tableId}|${n.date}`)!),
+    tables,
+  );
 }
 
 /** Runs `attempt` (read, decide, write) again while it fails with Contention, up to `attempts` times. */

@@ -32,14 +32,22 @@ export const holdsTables = (b: Pick<Booking, 'status'>) => activeStatuses.includ
 export function localDates({ startMs, endMs }: Interval, zone: string): string[] {
   const last = DateTime.fromMillis(Math.max(startMs, endMs - 1), { zone }).toISODate()!;
   const dates: string[] = [];
-  for (let day = DateTime.fromMillis(startMs, { zone }).startOf('day'); dates.at(-1) !== last; day = day.plus({ days: 1 })) dates.push(day.toISODate()!);
+  for (
+    let day = DateTime.fromMillis(startMs, { zone }).startOf('day');
+    dates.at(-1) !== last;
+    day = day.plus({ days: 1 })
+  )
+    dates.push(day.toISODate()!);
   return dates;
 }
 
 /** The days a hold is stored in (`hold`) and the days a booking must read and write to place it (`guard`, a superset). */
 export function holdDays(slot: Interval, bufferMinutes: number, zone: string): { hold: string[]; guard: string[] } {
   const buffer = bufferMinutes * MINUTE;
-  return { hold: localDates(slot, zone), guard: localDates({ startMs: slot.startMs - buffer, endMs: slot.endMs + buffer }, zone) };
+  return {
+    hold: localDates(slot, zone),
+    guard: localDates({ startMs: slot.startMs - buffer, endMs: slot.endMs + buffer }, zone),
+  };
 }
 
 /** Whether a stored hold has lapsed at `nowMs` (only a hold with an expiry, a waitlist offer's, ever does). */
@@ -49,7 +57,8 @@ const lapsed = (stored: readonly number[], nowMs: number) => stored[2] !== undef
 export function holdsOf(days: readonly TableDay[], nowMs = Date.now()): Hold[] {
   const byBooking = new Map<string, Hold>();
   for (const day of days) {
-    for (const [bookingId, stored] of Object.entries(day.holds)) if (!lapsed(stored, nowMs)) byBooking.set(bookingId, { bookingId, startMs: stored[0], endMs: stored[1] });
+    for (const [bookingId, stored] of Object.entries(day.holds))
+      if (!lapsed(stored, nowMs)) byBooking.set(bookingId, { bookingId, startMs: stored[0], endMs: stored[1] });
   }
   return [...byBooking.values()];
 }
@@ -84,12 +93,23 @@ export function planHolds(r: HoldRequest): HoldPlan {
   const nowMs = r.nowMs ?? Date.now();
   const candidate: Hold = { bookingId: r.bookingId, ...r.slot };
   for (const tableId of r.tableIds) {
-    const clash = firstClash(holdsOf(r.read.filter((d) => d.tableId === tableId), nowMs), candidate, r.bufferMinutes);
+    const clash = firstClash(
+      holdsOf(
+        r.read.filter((d) => d.tableId === tableId),
+        nowMs,
+      ),
+      candidate,
+      r.bufferMinutes,
+    );
     if (clash) return { clash: { tableId, with: clash } };
   }
   const writes = r.read.map((day): TableDayWrite => {
-    const holds = Object.fromEntries(Object.entries(day.holds).filter(([id, stored]) => id !== r.bookingId && !lapsed(stored, nowMs)));
-    if (r.tableIds.includes(day.tableId) && r.holdDates.includes(day.date)) holds[r.bookingId] = r.expiresMs === undefined ? [r.slot.startMs, r.slot.endMs] : [r.slot.startMs, r.slot.endMs, r.expiresMs];
+    const holds = Object.fromEntries(
+      Object.entries(day.holds).filter(([id, stored]) => id !== r.bookingId && !lapsed(stored, nowMs)),
+    );
+    if (r.tableIds.includes(day.tableId) && r.holdDates.includes(day.date))
+      holds[r.bookingId] =
+        r.expiresMs === undefined ? [r.slot.startMs, r.slot.endMs] : [r.slot.startMs, r.slot.endMs, r.expiresMs];
     return { tableId: day.tableId, date: day.date, holds, expectedVersion: day.version };
   });
   return { writes };
@@ -115,7 +135,9 @@ export function holdReads(p: Placement): { tableId: string; date: string }[] {
   const want = (tableId: string, date: string) => wanted.set(`${tableId}|${date}`, { tableId, date });
   const { guard } = holdDays(p.slot, p.bufferMinutes, p.zone);
   for (const tableId of p.requested.tableIds) for (const date of guard) want(tableId, date);
-  if (p.before) for (const tableId of p.before.tableIds) for (const date of holdDays(p.before.slot, 0, p.zone).hold) want(tableId, date);
+  if (p.before)
+    for (const tableId of p.before.tableIds)
+      for (const date of holdDays(p.before.slot, 0, p.zone).hold) want(tableId, date);
   return [...wanted.values()];
 }
 
@@ -125,14 +147,24 @@ export function holdReads(p: Placement): { tableId: string; date: string }[] {
  */
 export function holdWrites(p: Placement, read: readonly TableDay[], tables: readonly DiningTable[]): TableDayWrite[] {
   const { tableIds } = p.requested;
-  const plan = planHolds({ bookingId: p.bookingId, read, tableIds, slot: p.slot, holdDates: holdDays(p.slot, 0, p.zone).hold, bufferMinutes: p.bufferMinutes, expiresMs: p.expiresMs });
+  const plan = planHolds({
+    bookingId: p.bookingId,
+    read,
+    tableIds,
+    slot: p.slot,
+    holdDates: holdDays(p.slot, 0, p.zone).hold,
+    bufferMinutes: p.bufferMinutes,
+    expiresMs: p.expiresMs,
+  });
   if ('writes' in plan) return plan.writes;
   const { tableId, with: other } = plan.clash;
   const name = tables.find((t) => t.id === tableId)?.name ?? tableId;
   const from = localDateTime(other.startMs, p.zone);
   const to = localDateTime(other.endMs, p.zone);
   const message = `is booked ${from.date} ${from.time}-${to.time} (with ${p.bufferMinutes} minutes between bookings)`;
-  throw new AppError('CONFLICT', `Table ${name} is already booked at that time`, [{ path: tableAt(p.requested, tableId), message }]);
+  throw new AppError('CONFLICT', `Table ${name} is already booked at that time`, [
+    { path: tableAt(p.requested, tableId), message },
+  ]);
 }
 
 /** The length of a booking whose end is not given: at most the longest default duration the settings allow. */
@@ -146,9 +178,18 @@ export const MAX_DEFAULT_DURATION_MINUTES = bookingSettingsFields.defaultDuratio
  * reads these table days with everything else, then uses those `holdReads` names (a day of a
  * zone whose clocks jump further is read then: holdPlacement.ts).
  */
-export function possibleHoldDates(bookingDate: string, startTime: string, end: { endTime: string } | { minutes: number }): string[] {
+export function possibleHoldDates(
+  bookingDate: string,
+  startTime: string,
+  end: { endTime: string } | { minutes: number },
+): string[] {
   const start = DateTime.fromISO(`${bookingDate}T${startTime}`, { zone: 'UTC' });
-  const endAt = 'endTime' in end ? DateTime.fromISO(`${bookingDate}T${end.endTime}`, { zone: 'UTC' }).plus({ days: end.endTime <= startTime ? 1 : 0 }) : start.plus({ minutes: end.minutes });
+  const endAt =
+    'endTime' in end
+      ? DateTime.fromISO(`${bookingDate}T${end.endTime}`, { zone: 'UTC' }).plus({
+          days: end.endTime <= startTime ? 1 : 0,
+        })
+      : start.plus({ minutes: end.minutes });
   const margin = { minutes: MAX_BUFFER_MINUTES + 60 };
   return localDates({ startMs: start.minus(margin).toMillis(), endMs: endAt.plus(margin).toMillis() + 1 }, 'UTC');
 }

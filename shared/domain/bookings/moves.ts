@@ -18,7 +18,9 @@ export interface PlannedMove {
 
 /** Whether `later` takes a table `earlier` leaves, at a time their stays clash (so it must wait for it). */
 const waitsFor = (later: PlannedMove, earlier: PlannedMove, bufferMinutes: number) =>
-  later !== earlier && later.to.some((t) => earlier.from.includes(t) && !earlier.to.includes(t)) && clashes(later.stay, earlier.stay, bufferMinutes);
+  later !== earlier &&
+  later.to.some((t) => earlier.from.includes(t) && !earlier.to.includes(t)) &&
+  clashes(later.stay, earlier.stay, bufferMinutes);
 
 /**
  * The moves in groups, in the order to write them: every group after the groups it waits for,
@@ -69,13 +71,31 @@ export interface GroupHold {
  * group's old holds and with their new ones; the first clash instead when a table is taken (by a
  * booking outside the group, or by two of the group).
  */
-export function groupHoldWrites(group: readonly GroupHold[], read: readonly TableDay[], bufferMinutes: number): HoldPlan {
+export function groupHoldWrites(
+  group: readonly GroupHold[],
+  read: readonly TableDay[],
+  bufferMinutes: number,
+): HoldPlan {
   const moving = new Set(group.map((g) => g.bookingId));
-  let days: TableDay[] = read.map((d) => ({ ...d, holds: Object.fromEntries(Object.entries(d.holds).filter(([id]) => !moving.has(id))) }));
+  let days: TableDay[] = read.map((d) => ({
+    ...d,
+    holds: Object.fromEntries(Object.entries(d.holds).filter(([id]) => !moving.has(id))),
+  }));
   for (const g of group) {
-    const plan = planHolds({ bookingId: g.bookingId, read: days, tableIds: [...g.tableIds], slot: g.slot, holdDates: g.holdDates, bufferMinutes });
+    const plan = planHolds({
+      bookingId: g.bookingId,
+      read: days,
+      tableIds: [...g.tableIds],
+      slot: g.slot,
+      holdDates: g.holdDates,
+      bufferMinutes,
+    });
     if ('clash' in plan) return plan;
     days = plan.writes.map((w) => ({ tableId: w.tableId, date: w.date, holds: w.holds, version: w.expectedVersion }));
   }
-  return { writes: days.map((d): TableDayWrite => ({ tableId: d.tableId, date: d.date, holds: d.holds, expectedVersion: d.version })) };
+  return {
+    writes: days.map(
+      (d): TableDayWrite => ({ tableId: d.tableId, date: d.date, holds: d.holds, expectedVersion: d.version }),
+    ),
+  };
 }

@@ -71,7 +71,11 @@ export interface OptimizeAnswer {
 
 const hours = (seatMinutes: number) => Math.round((seatMinutes / 60) * 100) / 100;
 
-function figures(p: SeatingProblem, score: Score, tablesOf: (b: SeatingProblem['movable'][number]) => readonly string[]): OptimizeFigures {
+function figures(
+  p: SeatingProblem,
+  score: Score,
+  tablesOf: (b: SeatingProblem['movable'][number]) => readonly string[],
+): OptimizeFigures {
   return {
     movable: p.movable.length,
     withoutTables: p.movable.filter((b) => tablesOf(b).length === 0).length,
@@ -84,11 +88,27 @@ function figures(p: SeatingProblem, score: Score, tablesOf: (b: SeatingProblem['
 const shown = (m: Move): OptimizeMove => ({ bookingId: m.bookingId, fromTableIds: m.from, toTableIds: m.to });
 
 /** The booking on its new tables: the tabs follow (the primary tab to the primary table), and its event. */
-function retabled(companyId: number, prev: Booking, tableIds: readonly string[], now: string, days: TableDayWrite[]): BookingWrite {
+function retabled(
+  companyId: number,
+  prev: Booking,
+  tableIds: readonly string[],
+  now: string,
+  days: TableDayWrite[],
+): BookingWrite {
   const plan = planTabs(prev.tabs, tableIds, prev.defaultTabStrategy, false, randomUUID);
-  const next = withTabs({ ...prev, tableId: tableIds[0] ?? null, tableIds: [...tableIds], version: prev.version + 1, updatedAt: now }, plan.tabs);
+  const next = withTabs(
+    { ...prev, tableId: tableIds[0] ?? null, tableIds: [...tableIds], version: prev.version + 1, updatedAt: now },
+    plan.tabs,
+  );
   const changes = changedFields(prev, next, ['tableId', 'tableIds', 'tab', 'tabs']);
-  return { prev, next, tableDays: days, tabs: plannedTabWrites(plan, next, now), openTabs: claimChanges(prev, next), events: [newEvent(companyId, 'booking.updated', prev.id, { ...next }, changes)] };
+  return {
+    prev,
+    next,
+    tableDays: days,
+    tabs: plannedTabWrites(plan, next, now),
+    openTabs: claimChanges(prev, next),
+    events: [newEvent(companyId, 'booking.updated', prev.id, { ...next }, changes)],
+  };
 }
 
 const dayKey = (d: { tableId: string; date: string }) => `${d.tableId}|${d.date}`;
@@ -116,34 +136,50 @@ export async function applyMoves(companyId: number, floor: Floor, moves: readonl
     bufferMinutes: buffer,
     before: { tableIds: m.from, slot: m.stay },
   });
-  const wanted = (group: readonly (Move & PlannedMove)[]) => [...new Map(group.flatMap((m) => holdReads(placement(m))).map((k) => [dayKey(k), k])).values()];
+  const wanted = (group: readonly (Move & PlannedMove)[]) => [
+    ...new Map(group.flatMap((m) => holdReads(placement(m))).map((k) => [dayKey(k), k])).values(),
+  ];
   const { days } = await readTogether({ days: tableDays.read(companyId, wanted(planned)) });
   const state = new Map<string, TableDay>(days.map((d) => [dayKey(d), d]));
   const names = new Map(floor.tables.map((t) => [t.id, t.name]));
 
   const result: Applied = { applied: [], failed: [] };
-  const fail = (group: readonly Move[], reason: string) => result.failed.push(...group.map(({ bookingId, from, to }) => ({ bookingId, from, to, reason })));
+  const fail = (group: readonly Move[], reason: string) =>
+    result.failed.push(...group.map(({ bookingId, from, to }) => ({ bookingId, from, to, reason })));
   for (const group of writeOrder(planned, buffer)) {
     if (group.length > MAX_GROUP) {
       fail(group, `${group.length} bookings would have to move together; at most ${MAX_GROUP} move in one transaction`);
       continue;
     }
-    const holds = group.map((m) => ({ bookingId: m.bookingId, tableIds: m.to, slot: m.stay, holdDates: holdDays(m.stay, 0, zone).hold }));
-    const plan = groupHoldWrites(holds, wanted(group).map((k) => state.get(dayKey(k))!), buffer);
+    const holds = group.map((m) => ({
+      bookingId: m.bookingId,
+      tableIds: m.to,
+      slot: m.stay,
+      holdDates: holdDays(m.stay, 0, zone).hold,
+    }));
+    const plan = groupHoldWrites(
+      holds,
+      wanted(group).map((k) => state.get(dayKey(k))!),
+      buffer,
+    );
     if ('clash' in plan) {
       fail(group, `table ${names.get(plan.clash.tableId) ?? plan.clash.tableId} is taken at that time`);
       continue;
     }
     const now = new Date().toISOString();
     try {
-      await writeBookings(companyId, group.map((m, i) => retabled(companyId, byId.get(m.bookingId)!, m.to, now, i === 0 ? plan.writes : [])));
+      await writeBookings(
+        companyId,
+        group.map((m, i) => retabled(companyId, byId.get(m.bookingId)!, m.to, now, i === 0 ? plan.writes : [])),
+      );
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       fail(group, 'the booking or its tables were changed by another request meanwhile');
       continue;
     }
     result.applied.push(...group.map(({ bookingId, from, to }) => ({ bookingId, from, to })));
-    for (const w of plan.writes) state.set(dayKey(w), { tableId: w.tableId, date: w.date, holds: w.holds, version: (w.expectedVersion ?? 0) + 1 });
+    for (const w of plan.writes)
+      state.set(dayKey(w), { tableId: w.tableId, date: w.date, holds: w.holds, version: (w.expectedVersion ?? 0) + 1 });
   }
   return result;
 }
@@ -168,7 +204,12 @@ const log = new Logger({ serviceName: 'brigade' });
  * Locked and seated bookings never move. It cannot undo the change it follows, so it never fails
  * the request: an error is logged and the date keeps its seating. Answers the moves made.
  */
-export async function reoptimizeRest(companyId: number, locationId: number, date: string, keep: readonly string[]): Promise<Move[]> {
+export async function reoptimizeRest(
+  companyId: number,
+  locationId: number,
+  date: string,
+  keep: readonly string[],
+): Promise<Move[]> {
   try {
     const floor = await readFloor(companyId, locationId, date);
     if (!floor.settings.autoOptimizeEnabled) return [];
@@ -176,18 +217,33 @@ export async function reoptimizeRest(companyId: number, locationId: number, date
     const kept = all.movable.filter((b) => keep.includes(b.id));
     const problem: SeatingProblem = {
       ...all,
-      fixed: [...all.fixed, ...kept.filter((b) => b.tableIds.length > 0).map(({ id, tableIds, startMs, endMs }) => ({ id, tableIds, startMs, endMs }))],
+      fixed: [
+        ...all.fixed,
+        ...kept
+          .filter((b) => b.tableIds.length > 0)
+          .map(({ id, tableIds, startMs, endMs }) => ({ id, tableIds, startMs, endMs })),
+      ],
       movable: all.movable.filter((b) => !keep.includes(b.id)),
     };
     const { moves } = optimizeSeating(problem, { rounds: AUTO_ROUNDS });
     return moves.length === 0 ? [] : (await applyMoves(companyId, floor, moves)).applied;
   } catch (err) {
-    log.warn('re-optimizing a date after a change failed; its seating stays', { companyId, locationId, date, error: String(err) });
+    log.warn('re-optimizing a date after a change failed; its seating stays', {
+      companyId,
+      locationId,
+      date,
+      error: String(err),
+    });
     return [];
   }
 }
 
-export async function optimizeBookings(principal: Principal, locationId: number, date: string, input: OptimizeBody): Promise<OptimizeAnswer> {
+export async function optimizeBookings(
+  principal: Principal,
+  locationId: number,
+  date: string,
+  input: OptimizeBody,
+): Promise<OptimizeAnswer> {
   assertLocationAllowed(principal, locationId);
   const { companyId } = principal;
   const dryRun = input.dryRun ?? true;
@@ -206,7 +262,11 @@ export async function optimizeBookings(principal: Principal, locationId: number,
   const proposed = (r: typeof round) => new Map(r.plan.moves.map((m) => [m.bookingId, m.to]));
   if (dryRun) {
     const to = proposed(round);
-    return answer(round.plan.moves, [], figures(round.problem, round.plan.after, (b) => to.get(b.id) ?? b.tableIds));
+    return answer(
+      round.plan.moves,
+      [],
+      figures(round.problem, round.plan.after, (b) => to.get(b.id) ?? b.tableIds),
+    );
   }
 
   const made: Move[] = [];
@@ -224,5 +284,9 @@ export async function optimizeBookings(principal: Principal, locationId: number,
   }
   const to = new Map(last.applied.map((m) => [m.bookingId, m.to]));
   const after = scoreOf(round.problem, to);
-  return answer(made, last.failed, figures(round.problem, after, (b) => to.get(b.id) ?? b.tableIds));
+  return answer(
+    made,
+    last.failed,
+    figures(round.problem, after, (b) => to.get(b.id) ?? b.tableIds),
+  );
 }

@@ -35,18 +35,29 @@ export interface SeatingProblem {
 
 /** Whether the optimizer may move the booking: one of the date, not locked, still to be seated. */
 export const isMovable = (b: Pick<Booking, 'bookingDate' | 'locked' | 'status'>, date: string) =>
-  b.bookingDate === date && !b.locked && (b.status === 'pending' || b.status === 'confirmed' || b.status === 'checked_in');
+  b.bookingDate === date &&
+  !b.locked &&
+  (b.status === 'pending' || b.status === 'confirmed' || b.status === 'checked_in');
 
 /**
  * The date's problem from the bookings around it (the day before and after too): those the
  * optimizer may move, and the holds of every other booking that holds tables.
  */
-export function problemOf(date: string, bookings: readonly Booking[], tables: readonly DiningTable[], terms: SellingTerms): SeatingProblem {
+export function problemOf(
+  date: string,
+  bookings: readonly Booking[],
+  tables: readonly DiningTable[],
+  terms: SellingTerms,
+): SeatingProblem {
   const holding = bookings.filter(holdsTables);
   return {
     tables,
-    fixed: holding.filter((b) => !isMovable(b, date) && b.tableIds.length > 0).map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) })),
-    movable: holding.filter((b) => isMovable(b, date)).map((b) => ({ id: b.id, tableIds: b.tableIds, guestCount: b.guestCount, ...intervalOf(b) })),
+    fixed: holding
+      .filter((b) => !isMovable(b, date) && b.tableIds.length > 0)
+      .map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) })),
+    movable: holding
+      .filter((b) => isMovable(b, date))
+      .map((b) => ({ id: b.id, tableIds: b.tableIds, guestCount: b.guestCount, ...intervalOf(b) })),
     terms,
   };
 }
@@ -117,8 +128,18 @@ interface Delta {
 
 const NONE: Delta = { covers: 0, sellable: 0, oversize: 0, moves: 0 };
 const improves = (d: Delta) => (d.covers || d.sellable || -d.oversize || -d.moves) > 0;
-const plus = (a: Delta, b: Delta): Delta => ({ covers: a.covers + b.covers, sellable: a.sellable + b.sellable, oversize: a.oversize + b.oversize, moves: a.moves + b.moves });
-const minus = (a: Delta, b: Delta): Delta => ({ covers: a.covers - b.covers, sellable: a.sellable - b.sellable, oversize: a.oversize - b.oversize, moves: a.moves - b.moves });
+const plus = (a: Delta, b: Delta): Delta => ({
+  covers: a.covers + b.covers,
+  sellable: a.sellable + b.sellable,
+  oversize: a.oversize + b.oversize,
+  moves: a.moves + b.moves,
+});
+const minus = (a: Delta, b: Delta): Delta => ({
+  covers: a.covers - b.covers,
+  sellable: a.sellable - b.sellable,
+  oversize: a.oversize - b.oversize,
+  moves: a.moves - b.moves,
+});
 
 /** A reseating: booking → set (-1: no table). */
 type Change = [booking: number, set: number];
@@ -166,7 +187,11 @@ class Seating {
       if (!byKey.has(key)) {
         const own = p.tables.filter((t) => b.tableIds.includes(t.id));
         byKey.set(key, this.sets.length);
-        this.sets.push({ tableIds: [...b.tableIds], min: own.reduce((n, t) => n + t.minCapacity, 0), max: own.reduce((n, t) => n + t.maxCapacity, 0) });
+        this.sets.push({
+          tableIds: [...b.tableIds],
+          min: own.reduce((n, t) => n + t.minCapacity, 0),
+          max: own.reduce((n, t) => n + t.maxCapacity, 0),
+        });
       }
       return byKey.get(key)!;
     });
@@ -175,7 +200,12 @@ class Seating {
     this.canSit = this.fits.map((row, b) => row.map((fits, s) => fits || s === this.initial[b]));
     this.candidates = this.canSit.map((row) => row.flatMap((ok, s) => (ok ? [s] : [])));
     this.oversizeOf = p.movable.map((b, i) => this.sets.map((s) => oversize(s.max, b.guestCount, stayOf[i]!)));
-    this.holds = p.tables.map((t) => p.fixed.filter((f) => f.tableIds.includes(t.id)).map((f) => ({ owner: -1, startMs: f.startMs, endMs: f.endMs })).sort((a, b) => a.startMs - b.startMs));
+    this.holds = p.tables.map((t) =>
+      p.fixed
+        .filter((f) => f.tableIds.includes(t.id))
+        .map((f) => ({ owner: -1, startMs: f.startMs, endMs: f.endMs }))
+        .sort((a, b) => a.startMs - b.startMs),
+    );
     this.at = p.movable.map(() => -1);
     this.initial.forEach((s, b) => s >= 0 && this.place(b, s));
     this.value = p.tables.map(() => Number.NaN);
@@ -212,7 +242,10 @@ class Seating {
   private valueWithout(t: number, b: number): number {
     const cached = this.withoutCache[t]!.get(b);
     if (cached !== undefined) return cached;
-    const v = this.valueOf(t, this.holds[t]!.filter((e) => e.owner !== b));
+    const v = this.valueOf(
+      t,
+      this.holds[t]!.filter((e) => e.owner !== b),
+    );
     this.withoutCache[t]!.set(b, v);
     return v;
   }
@@ -232,7 +265,10 @@ class Seating {
     if (s < 0) return;
     for (const t of this.setTables[s]!) {
       const list = this.holds[t]!;
-      list.splice(list.findIndex((e) => e.owner === b), 1);
+      list.splice(
+        list.findIndex((e) => e.owner === b),
+        1,
+      );
     }
     this.at[b] = -1;
   }
@@ -240,7 +276,9 @@ class Seating {
   /** Whether set s is free for booking b, not counting the holds of `ignoring`. */
   freeFor(b: number, s: number, ignoring = -2): boolean {
     const stay = this.stayOf[b]!;
-    return this.setTables[s]!.every((t) => this.holds[t]!.every((e) => e.owner === b || e.owner === ignoring || !clash(e, stay, this.buffer)));
+    return this.setTables[s]!.every((t) =>
+      this.holds[t]!.every((e) => e.owner === b || e.owner === ignoring || !clash(e, stay, this.buffer)),
+    );
   }
 
   /** Which tables are free for booking b's stay (its own holds aside): a set is free when all its tables are. */
@@ -253,7 +291,8 @@ class Seating {
   blockers(b: number, s: number): number[] {
     const stay = this.stayOf[b]!;
     const found = new Set<number>();
-    for (const t of this.setTables[s]!) for (const e of this.holds[t]!) if (e.owner !== b && clash(e, stay, this.buffer)) found.add(e.owner);
+    for (const t of this.setTables[s]!)
+      for (const e of this.holds[t]!) if (e.owner !== b && clash(e, stay, this.buffer)) found.add(e.owner);
     return [...found];
   }
 
@@ -261,7 +300,12 @@ class Seating {
   part(b: number, s: number): Delta {
     if (s < 0) return { ...NONE, moves: this.initial[b] === -1 ? 0 : 1 };
     const fits = this.fits[b]![s]!;
-    return { covers: fits ? this.p.movable[b]!.guestCount : 0, sellable: 0, oversize: fits ? this.oversizeOf[b]![s]! : 0, moves: s === this.initial[b] ? 0 : 1 };
+    return {
+      covers: fits ? this.p.movable[b]!.guestCount : 0,
+      sellable: 0,
+      oversize: fits ? this.oversizeOf[b]![s]! : 0,
+      moves: s === this.initial[b] ? 0 : 1,
+    };
   }
 
   /** The score change of moving b alone to set s (free), without doing it. */
@@ -348,7 +392,12 @@ class Seating {
       over += d.oversize;
       moves += d.moves;
     });
-    return { placedCovers: covers, sellableSeatMinutes: this.value.reduce((a, _, t) => a + this.valueAt(t), 0), oversizeSeatMinutes: over, moves };
+    return {
+      placedCovers: covers,
+      sellableSeatMinutes: this.value.reduce((a, _, t) => a + this.valueAt(t), 0),
+      oversizeSeatMinutes: over,
+      moves,
+    };
   }
 
   /**
@@ -361,7 +410,9 @@ class Seating {
     const reach = (this.p.terms.stayMinutes + 2 * this.buffer) * 60_000;
     const stays = around.map((b) => this.stayOf[b]!);
     for (const t of touched) {
-      for (const e of this.holds[t]!) if (e.owner >= 0 && stays.some((s) => e.startMs < s.endMs + reach && s.startMs < e.endMs + reach)) found.add(e.owner);
+      for (const e of this.holds[t]!)
+        if (e.owner >= 0 && stays.some((s) => e.startMs < s.endMs + reach && s.startMs < e.endMs + reach))
+          found.add(e.owner);
     }
     return [...found];
   }
@@ -389,7 +440,11 @@ function improvementFor(st: Seating, b: number): Change[] | undefined {
     const there = st.at[c]!;
     if (there < 0 || there === here || !st.canSit[b]![there] || !st.canSit[c]![here]) continue;
     if (!st.freeFor(b, there, c) || !st.freeFor(c, here, b)) continue;
-    if (improves(st.swapDelta(b, c))) return [[b, there], [c, here]];
+    if (improves(st.swapDelta(b, c)))
+      return [
+        [b, there],
+        [c, here],
+      ];
   }
   return undefined;
 }
@@ -404,7 +459,10 @@ function descend(st: Seating, start: Iterable<number>): void {
     const changes = improvementFor(st, b);
     if (!changes) continue;
     const touched = st.apply(changes);
-    for (const x of st.affected(touched, changes.map(([c]) => c))) {
+    for (const x of st.affected(
+      touched,
+      changes.map(([c]) => c),
+    )) {
       if (!queued.has(x)) queued.add(x), queue.push(x);
     }
   }
@@ -416,14 +474,22 @@ function descend(st: Seating, start: Iterable<number>): void {
  * `depth` steps deep, trying at most `budget.tries` sets in all. Leaves the seating as it was when
  * it fails.
  */
-function seatByEjection(st: Seating, b: number, depth: number, budget = { tries: EJECTION_TRIES }, chain: ReadonlySet<number> = new Set()): boolean {
+function seatByEjection(
+  st: Seating,
+  b: number,
+  depth: number,
+  budget = { tries: EJECTION_TRIES },
+  chain: ReadonlySet<number> = new Set(),
+): boolean {
   const free = bestPlace(st, b);
   if (free) {
     st.apply([[b, free.set]]);
     return true;
   }
   if (depth === 0) return false;
-  const options = st.candidates[b]!.map((s) => ({ s, blocking: st.blockers(b, s) })).filter(({ blocking }) => blocking.length <= EJECT && blocking.every((x) => x >= 0 && !chain.has(x)));
+  const options = st.candidates[b]!.map((s) => ({ s, blocking: st.blockers(b, s) })).filter(
+    ({ blocking }) => blocking.length <= EJECT && blocking.every((x) => x >= 0 && !chain.has(x)),
+  );
   options.sort((x, y) => x.blocking.length - y.blocking.length);
   const inChain = new Set([...chain, b]);
   for (const { s, blocking } of options) {
@@ -471,7 +537,8 @@ function toRuin(st: Seating, pivot: number, random: () => number): { taken: numb
   if (target === undefined) return { taken };
   const tables = new Set([...(st.at[pivot]! >= 0 ? st.setTables[st.at[pivot]!]! : []), ...st.setTables[target]!]);
   const around = st.affected(tables, [pivot]).filter((b) => b !== pivot);
-  while (taken.length < RUIN_TABLES && around.length > 0) taken.push(around.splice(Math.floor(random() * around.length), 1)[0]!);
+  while (taken.length < RUIN_TABLES && around.length > 0)
+    taken.push(around.splice(Math.floor(random() * around.length), 1)[0]!);
   return { taken, target };
 }
 
@@ -484,7 +551,10 @@ function toRuin(st: Seating, pivot: number, random: () => number): { taken: numb
 function ruinAndRecreate(st: Seating, random: () => number): number[] | false {
   // Half the rounds start from a booking without a table, when there is one: room for it is what gains most.
   const unplaced = st.at.flatMap((s, b) => (s < 0 ? [b] : []));
-  const pivot = unplaced.length > 0 && random() < 0.5 ? unplaced[Math.floor(random() * unplaced.length)]! : Math.floor(random() * st.at.length);
+  const pivot =
+    unplaced.length > 0 && random() < 0.5
+      ? unplaced[Math.floor(random() * unplaced.length)]!
+      : Math.floor(random() * st.at.length);
   if (st.at[pivot] === -1 && random() < EJECTION_ROUNDS) {
     const mark = st.mark();
     if (seatByEjection(st, pivot, EJECTION_DEPTH)) return st.since(mark);
@@ -494,10 +564,15 @@ function ruinAndRecreate(st: Seating, random: () => number): number[] | false {
   const mustSit = new Set(taken.filter((b) => st.initial[b]! >= 0));
   const touched = st.apply(taken.map((b): Change => [b, -1]));
   const bySize = random() < 0.5;
-  const order = taken.map((b) => ({ b, key: (bySize ? st.p.movable[b]!.guestCount : 0) + random() })).sort((x, y) => y.key - x.key);
+  const order = taken
+    .map((b) => ({ b, key: (bySize ? st.p.movable[b]!.guestCount : 0) + random() }))
+    .sort((x, y) => y.key - x.key);
   if (target !== undefined && st.freeFor(pivot, target)) {
     for (const t of st.apply([[pivot, target]])) touched.add(t);
-    order.splice(order.findIndex((o) => o.b === pivot), 1);
+    order.splice(
+      order.findIndex((o) => o.b === pivot),
+      1,
+    );
   }
   for (const { b } of order) {
     const place = somePlace(st, b, random);
@@ -517,7 +592,8 @@ export function scoreOf(p: SeatingProblem, tablesOf: ReadonlyMap<string, readonl
       const tableIds = tablesOf.get(b.id) ?? b.tableIds;
       if (tableIds.length === 0) return [i, -1];
       const s = byKey.get(setKey(tableIds));
-      if (s === undefined) throw new Error(`tables ${tableIds.join(', ')} of booking ${b.id} are not a set of the floor`);
+      if (s === undefined)
+        throw new Error(`tables ${tableIds.join(', ')} of booking ${b.id} are not a set of the floor`);
       return [i, s];
     }),
   );
@@ -551,6 +627,10 @@ export function optimizeSeating(p: SeatingProblem, options: OptimizerOptions = {
       st.undo(0);
     }
   }
-  const moves = p.movable.flatMap((b, i): Move[] => (best.at[i] === st.initial[i] ? [] : [{ bookingId: b.id, from: [...b.tableIds], to: [...st.sets[best.at[i]!]!.tableIds] }]));
+  const moves = p.movable.flatMap((b, i): Move[] =>
+    best.at[i] === st.initial[i]
+      ? []
+      : [{ bookingId: b.id, from: [...b.tableIds], to: [...st.sets[best.at[i]!]!.tableIds] }],
+  );
   return { moves, before, after: best.score, seed, rounds };
 }

@@ -37,14 +37,25 @@ const beforeSeating: readonly BookingStatus[] = ['pending', 'confirmed', 'checke
  * each must be one of the location's (404 naming the first line that names another). Orders and
  * purchases take a line's name, price, VAT rate and cost center from it.
  */
-export async function lineItems(companyId: number, locationId: number, lines: readonly { itemId?: number | undefined }[]): Promise<(Item | undefined)[]> {
+export async function lineItems(
+  companyId: number,
+  locationId: number,
+  lines: readonly { itemId?: number | undefined }[],
+): Promise<(Item | undefined)[]> {
   const ids = [...new Set(lines.flatMap((l) => (l.itemId === undefined ? [] : [l.itemId])))];
-  const found = new Map((ids.length ? await inventory.getMany(ids.map((id) => [companyId, id] as [number, number])) : []).map((i) => [i.id, i]));
+  const found = new Map(
+    (ids.length ? await inventory.getMany(ids.map((id) => [companyId, id] as [number, number])) : []).map((i) => [
+      i.id,
+      i,
+    ]),
+  );
   return lines.map((l, index) => {
     if (l.itemId === undefined) return undefined;
     const item = found.get(l.itemId);
     if (!item || item.locationId !== locationId) {
-      throw new AppError('NOT_FOUND', `Item ${l.itemId} not found at location ${locationId}`, [{ path: `/items/${index}/itemId`, message: 'no item with this id at this location' }]);
+      throw new AppError('NOT_FOUND', `Item ${l.itemId} not found at location ${locationId}`, [
+        { path: `/items/${index}/itemId`, message: 'no item with this id at this location' },
+      ]);
     }
     return item;
   });
@@ -88,7 +99,10 @@ function coursingChecks(locationId: number, items: OrderBody['items']): Coursing
   return [...firstLine].map(([coursingId, index]) => ({
     coursingId,
     locationId,
-    onMissing: () => new AppError('NOT_FOUND', `Coursing ${coursingId} not found at location ${locationId}`, [{ path: `/items/${index}/coursingId`, message: 'no coursing with this id at this location' }]),
+    onMissing: () =>
+      new AppError('NOT_FOUND', `Coursing ${coursingId} not found at location ${locationId}`, [
+        { path: `/items/${index}/coursingId`, message: 'no coursing with this id at this location' },
+      ]),
   }));
 }
 
@@ -104,10 +118,21 @@ async function tabFor(principal: Principal, tabId: string): Promise<Tab> {
  * named). It counts in the time slot it is placed in (409 when that slot is at capacity) and
  * carries the extended waiting time running then (docs/capacity.md).
  */
-export async function placeOrder(principal: Principal, tabId: string, input: OrderBody, nowMs = Date.now()): Promise<Order> {
+export async function placeOrder(
+  principal: Principal,
+  tabId: string,
+  input: OrderBody,
+  nowMs = Date.now(),
+): Promise<Order> {
   const tab = await tabFor(principal, tabId);
-  if (tab.status !== 'open') throw conflict(`Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`);
-  const [items, capacity] = await Promise.all([linesOf(principal.companyId, tab.locationId, input.items), capacityAt(principal.companyId, tab.locationId, nowMs)]);
+  if (tab.status !== 'open')
+    throw conflict(
+      `Tab ${tabId} is ${tab.status.replace('_', ' ')}: orders are placed on the open tab of a seated booking (before arrival, use the booking's pre-order)`,
+    );
+  const [items, capacity] = await Promise.all([
+    linesOf(principal.companyId, tab.locationId, input.items),
+    capacityAt(principal.companyId, tab.locationId, nowMs),
+  ]);
   const now = new Date(nowMs).toISOString();
   const order: Order = {
     id: randomUUID(),
@@ -116,7 +141,13 @@ export async function placeOrder(principal: Principal, tabId: string, input: Ord
     locationId: tab.locationId,
     kind: 'order',
     items,
-    dispatches: groupByCoursing(items).map((g) => ({ id: randomUUID(), coursingId: g.coursingId, status: 'pending', items: g.lines, updatedAt: now })),
+    dispatches: groupByCoursing(items).map((g) => ({
+      id: randomUUID(),
+      coursingId: g.coursingId,
+      status: 'pending',
+      items: g.lines,
+      updatedAt: now,
+    })),
     extendedWaitingTime: capacity.delay,
     createdAt: now,
     updatedAt: now,
@@ -139,7 +170,12 @@ export async function listOrders(principal: Principal, tabId: string, query: Lis
 }
 
 /** Moves a dispatch forward (409 backwards, or once reversed). */
-export async function updateDispatch(principal: Principal, orderId: string, dispatchId: string, input: UpdateDispatchBody): Promise<Order> {
+export async function updateDispatch(
+  principal: Principal,
+  orderId: string,
+  dispatchId: string,
+  input: UpdateDispatchBody,
+): Promise<Order> {
   const prev = await orders.get(principal.companyId, orderId);
   if (!prev) throw notFound(`Order ${orderId}`);
   assertLocationAllowed(principal, prev.locationId);
@@ -153,7 +189,12 @@ export async function updateDispatch(principal: Principal, orderId: string, disp
     updatedAt: now,
     version: prev.version + 1,
   };
-  await orders.update(principal.companyId, next, prev.version, newEvent(principal.companyId, 'order.updated', orderId, { ...next }, { dispatches: next.dispatches }));
+  await orders.update(
+    principal.companyId,
+    next,
+    prev.version,
+    newEvent(principal.companyId, 'order.updated', orderId, { ...next }, { dispatches: next.dispatches }),
+  );
   return next;
 }
 
@@ -167,7 +208,10 @@ export interface PreOrder {
 
 /** The booking and its pre-order, in one round trip, for a caller who may act on the booking. */
 async function withPreOrder(principal: Principal, bookingId: string) {
-  const read = await readTogether({ booking: bookings.read(principal.companyId, bookingId), preOrder: preOrders.read(principal.companyId, bookingId) });
+  const read = await readTogether({
+    booking: bookings.read(principal.companyId, bookingId),
+    preOrder: preOrders.read(principal.companyId, bookingId),
+  });
   return { booking: visibleBooking(principal, bookingId, read.booking), stored: read.preOrder };
 }
 
@@ -184,12 +228,26 @@ export async function getPreOrder(principal: Principal, bookingId: string): Prom
  */
 export async function setPreOrder(principal: Principal, bookingId: string, input: OrderBody): Promise<PreOrder> {
   const { booking, stored } = await withPreOrder(principal, bookingId);
-  if (!beforeSeating.includes(booking.status)) throw conflict(`The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`);
-  const [items, capacity] = await Promise.all([linesOf(principal.companyId, booking.locationId, input.items), capacityAt(principal.companyId, booking.locationId, Date.parse(booking.startsAt), booking.timezone)]);
+  if (!beforeSeating.includes(booking.status))
+    throw conflict(
+      `The pre-order can change until the booking is seated; this booking is ${booking.status.replace('_', ' ')}`,
+    );
+  const [items, capacity] = await Promise.all([
+    linesOf(principal.companyId, booking.locationId, input.items),
+    capacityAt(principal.companyId, booking.locationId, Date.parse(booking.startsAt), booking.timezone),
+  ]);
   const claim = claimIn(capacity, itemsOf(items));
   const preOrder: PreOrder = { bookingId, tabId: booking.tab.id, items, seatingOrderId: null };
   const event = newEvent(principal.companyId, 'tab.updated', booking.tab.id, { ...preOrder }, { preOrder: items });
-  const when = { statuses: beforeSeating, coursings: coursingChecks(booking.locationId, input.items), at: new Date().toISOString(), expectedVersion: stored.version, claim };
-  await withinCapacity(principal.companyId, capacity, stored.capacityClaim, claim, (slotMoves) => preOrders.set(principal.companyId, bookingId, items, { ...when, slotMoves }, event));
+  const when = {
+    statuses: beforeSeating,
+    coursings: coursingChecks(booking.locationId, input.items),
+    at: new Date().toISOString(),
+    expectedVersion: stored.version,
+    claim,
+  };
+  await withinCapacity(principal.companyId, capacity, stored.capacityClaim, claim, (slotMoves) =>
+    preOrders.set(principal.companyId, bookingId, items, { ...when, slotMoves }, event),
+  );
   return preOrder;
 }

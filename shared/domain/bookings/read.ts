@@ -3,7 +3,13 @@
  * 2.12 (one Query per page), and a location's day by table.
  */
 import type { Principal } from '../../auth/principal';
-import { bookings, MAX_DAY_BOOKINGS, type Booking, type BookingListQuery, type BookingSource } from '../../data/bookings';
+import {
+  bookings,
+  MAX_DAY_BOOKINGS,
+  type Booking,
+  type BookingListQuery,
+  type BookingSource,
+} from '../../data/bookings';
 import { TooMany } from '../../data/paging';
 import { notFound, unprocessable, validationFailed } from '../../errors';
 import { Page } from '../../page';
@@ -18,7 +24,8 @@ export function visibleBooking(principal: Principal, id: string, found: Booking 
 }
 
 /** The booking (1 GetItem), for a caller who may act on its location. */
-export const bookingFor = async (principal: Principal, id: string): Promise<Booking> => visibleBooking(principal, id, await bookings.get(principal.companyId, id));
+export const bookingFor = async (principal: Principal, id: string): Promise<Booking> =>
+  visibleBooking(principal, id, await bookings.get(principal.companyId, id));
 
 export const getBooking = (principal: Principal, id: string): Promise<Booking> => bookingFor(principal, id);
 
@@ -26,14 +33,21 @@ export const getBooking = (principal: Principal, id: string): Promise<Booking> =
 function dateRange(q: ListBookingsQuery): { from?: string; to?: string } {
   if (q.bookingDate !== undefined) {
     if (q.startDate !== undefined || q.endDate !== undefined) {
-      throw validationFailed('Pass bookingDate or a startDate/endDate range, not both', [{ path: '/bookingDate', message: 'cannot be combined with startDate or endDate' }]);
+      throw validationFailed('Pass bookingDate or a startDate/endDate range, not both', [
+        { path: '/bookingDate', message: 'cannot be combined with startDate or endDate' },
+      ]);
     }
     return { from: q.bookingDate, to: q.bookingDate };
   }
   if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate) {
-    throw validationFailed('startDate is after endDate', [{ path: '/endDate', message: 'must not be before startDate' }]);
+    throw validationFailed('startDate is after endDate', [
+      { path: '/endDate', message: 'must not be before startDate' },
+    ]);
   }
-  return { ...(q.startDate !== undefined ? { from: q.startDate } : {}), ...(q.endDate !== undefined ? { to: q.endDate } : {}) };
+  return {
+    ...(q.startDate !== undefined ? { from: q.startDate } : {}),
+    ...(q.endDate !== undefined ? { to: q.endDate } : {}),
+  };
 }
 
 /**
@@ -41,7 +55,11 @@ function dateRange(q: ListBookingsQuery): { from?: string; to?: string } {
  * the confirmation code, else the table's links, else the guest's links, else the location's
  * index, else the company's; every other filter is checked on the page.
  */
-export async function listBookings(principal: Principal, q: ListBookingsQuery, headerLocation?: string): Promise<Page<Booking>> {
+export async function listBookings(
+  principal: Principal,
+  q: ListBookingsQuery,
+  headerLocation?: string,
+): Promise<Page<Booking>> {
   const locationId = listLocation(principal, q.locationId, headerLocation);
   const { from, to } = dateRange(q);
   const keep = (b: Booking) =>
@@ -86,7 +104,11 @@ export interface BookingsByTable {
 }
 
 /** A location's bookings of a local day grouped by table (for a table map): cancelled and no-show bookings, which hold no table, are left out. */
-export async function bookingsByTable(principal: Principal, locationId: number, date: string): Promise<BookingsByTable> {
+export async function bookingsByTable(
+  principal: Principal,
+  locationId: number,
+  date: string,
+): Promise<BookingsByTable> {
   assertLocationAllowed(principal, locationId);
   const day = await bookings.onDate(principal.companyId, locationId, date).catch((err: unknown) => {
     if (!(err instanceof TooMany)) throw err;

@@ -35,29 +35,40 @@ const DAY = 24 * HOUR;
 
 /** The first rule the booking breaks, or undefined. */
 export function brokenRule(s: BookingRuleSettings, b: BookingFacts): RuleViolation | undefined {
-  if (b.guestCount > s.maxPartySize) return { rule: 'maxPartySize', message: `Parties of more than ${s.maxPartySize} cannot be booked` };
+  if (b.guestCount > s.maxPartySize)
+    return { rule: 'maxPartySize', message: `Parties of more than ${s.maxPartySize} cannot be booked` };
   if (s.allowedPartySizes.length > 0 && b.guestCount > 0 && !s.allowedPartySizes.includes(b.guestCount)) {
     return { rule: 'allowedPartySizes', message: `Party sizes accepted: ${s.allowedPartySizes.join(', ')}` };
   }
   if (!b.atTheDoor) {
     const ahead = b.startMs - b.nowMs;
-    if (ahead < s.minAdvanceHours * HOUR) return { rule: 'minAdvanceHours', message: `Bookings must be made at least ${s.minAdvanceHours} hours ahead` };
-    if (ahead > s.maxAdvanceDays * DAY) return { rule: 'maxAdvanceDays', message: `Bookings can be made at most ${s.maxAdvanceDays} days ahead` };
+    if (ahead < s.minAdvanceHours * HOUR)
+      return { rule: 'minAdvanceHours', message: `Bookings must be made at least ${s.minAdvanceHours} hours ahead` };
+    if (ahead > s.maxAdvanceDays * DAY)
+      return { rule: 'maxAdvanceDays', message: `Bookings can be made at most ${s.maxAdvanceDays} days ahead` };
     if (s.bookingWindowDays !== null && ahead > s.bookingWindowDays * DAY) {
       return { rule: 'bookingWindowDays', message: `The booking window is ${s.bookingWindowDays} days` };
     }
   }
-  if (s.maxActiveBookingsPerGuest !== null && b.activeBookingsOfGuest !== undefined && b.activeBookingsOfGuest >= s.maxActiveBookingsPerGuest) {
+  if (
+    s.maxActiveBookingsPerGuest !== null &&
+    b.activeBookingsOfGuest !== undefined &&
+    b.activeBookingsOfGuest >= s.maxActiveBookingsPerGuest
+  ) {
     return tooManyActiveBookings(s.maxActiveBookingsPerGuest);
   }
   return undefined;
 }
 
 /** The guest holds `max` active bookings already (where bookings are written, a condition on the guest's count finds it). */
-export const tooManyActiveBookings = (max: number): RuleViolation => ({ rule: 'maxActiveBookingsPerGuest', message: `A guest may hold at most ${max} active bookings` });
+export const tooManyActiveBookings = (max: number): RuleViolation => ({
+  rule: 'maxActiveBookingsPerGuest',
+  message: `A guest may hold at most ${max} active bookings`,
+});
 
 /** 422 naming the broken rule (in the message and as `details[0].path`). */
-export const ruleError = (broken: RuleViolation) => unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
+export const ruleError = (broken: RuleViolation) =>
+  unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
 
 export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): void {
   const broken = brokenRule(s, b);
@@ -67,7 +78,11 @@ export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): voi
  * How the guest's count of active bookings moves from `prev` (none: a new booking) to `next`; when
  * it grows, at most to `max` (maxActiveBookingsPerGuest, kept by a condition on the count).
  */
-export const activeChange = (prev: Pick<Booking, 'status'> | undefined, next: Pick<Booking, 'status'>, max: number | null = null) => ({
+export const activeChange = (
+  prev: Pick<Booking, 'status'> | undefined,
+  next: Pick<Booking, 'status'>,
+  max: number | null = null,
+) => ({
   delta: Number(holdsTables(next)) - Number(prev ? holdsTables(prev) : false),
   cap: max === null ? undefined : { max, error: () => ruleError(tooManyActiveBookings(max)) },
 });

@@ -24,7 +24,8 @@ export interface SellingTerms {
 }
 
 /** How many stays fit in the window [from, to): k stays fit when k·stay + (k−1)·buffer ≤ to − from. */
-const staysIn = (from: number, to: number, stay: number, buffer: number) => (to <= from ? 0 : Math.floor((to - from + buffer) / (stay + buffer)));
+const staysIn = (from: number, to: number, stay: number, buffer: number) =>
+  to <= from ? 0 : Math.floor((to - from + buffer) / (stay + buffer));
 
 const byStart = (holds: readonly Interval[]) => holds.every((h, i) => i === 0 || holds[i - 1]!.startMs <= h.startMs);
 
@@ -49,7 +50,8 @@ export function staysLeft(holds: readonly Interval[], terms: SellingTerms): numb
 }
 
 /** A table's sellable seat-minutes with these holds. */
-export const sellableSeatMinutes = (seats: number, holds: readonly Interval[], terms: SellingTerms) => seats * staysLeft(holds, terms) * terms.stayMinutes;
+export const sellableSeatMinutes = (seats: number, holds: readonly Interval[], terms: SellingTerms) =>
+  seats * staysLeft(holds, terms) * terms.stayMinutes;
 
 /** A seating's figures, in the order they are compared. */
 export interface Score {
@@ -64,7 +66,11 @@ export interface Score {
 
 /** Negative when `a` is the better seating, positive when `b` is, 0 when they are as good. */
 export const compareScores = (a: Score, b: Score) =>
-  b.placedCovers - a.placedCovers || b.sellableSeatMinutes - a.sellableSeatMinutes || a.oversizeSeatMinutes - b.oversizeSeatMinutes || a.moves - b.moves;
+  b.placedCovers - a.placedCovers ||
+  b.sellableSeatMinutes - a.sellableSeatMinutes ||
+  a.oversizeSeatMinutes - b.oversizeSeatMinutes ||
+  a.moves - b.moves;
 
 /** The seats a set has beyond the party, times the stay's minutes. */
-export const oversize = (seats: number, guestCount: number, stay: Interval) => Math.max(0, seats - seatsNeeded(guestCount)) * Math.round((stay.endMs - stay.startMs) / MINUTE);
+export const oversize = (seats: number, guestCount: number, stay: Interval) =>
+  Math.max(0, seats - seatsNeeded(guestCount)) * Math.round((stay.endMs - stay.startMs) / MINUTE);

@@ -13,10 +13,12 @@ import { instantsOf, localDay, type Interval } from './time';
 const DAY_MINUTES = 24 * 60;
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The local date `days` after `date` (YYYY-MM-DD; negative: before). */
-export const addDays = (date: string, days: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
+export const addDays = (date: string, days: number) =>
+  DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
 
 const weekdayOf = (date: string) => weekdays[DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1]!;
 
@@ -61,7 +63,8 @@ export function openSpans(week: OperatingHours, date: string, zone: string): Int
 }
 
 /** Whether the stay lies wholly within one of the spans. */
-export const within = (spans: readonly Interval[], stay: Interval) => spans.some((s) => s.startMs <= stay.startMs && stay.endMs <= s.endMs);
+export const within = (spans: readonly Interval[], stay: Interval) =>
+  spans.some((s) => s.startMs <= stay.startMs && stay.endMs <= s.endMs);
 
 /**
  * The date's service: from local midnight on, every span that begins that day, to its close even
@@ -70,8 +73,11 @@ export const within = (spans: readonly Interval[], stay: Interval) => spans.some
  */
 export function serviceOf(spans: readonly Interval[], date: string, zone: string): Interval[] {
   const day = localDay(date, zone);
-  return spans.filter((s) => s.startMs < day.endMs && s.endMs > day.startMs).map((s) => ({ startMs: Math.max(s.startMs, day.startMs), endMs: s.endMs }));
+  return spans
+    .filter((s) => s.startMs < day.endMs && s.endMs > day.startMs)
+    .map((s) => ({ startMs: Math.max(s.startMs, day.startMs), endMs: s.endMs }));
 }
 
 /** The wall times of a local date every `stepMinutes` from 00:00, as HH:MM (those the clocks skip included: the caller finds they have no instant). */
-export const wallTimesOfDay = (stepMinutes: number): string[] => Array.from({ length: Math.ceil(DAY_MINUTES / stepMinutes) }, (_, i) => hhmm(i * stepMinutes));
+export const wallTimesOfDay = (stepMinutes: number): string[] =>
+  Array.from({ length: Math.ceil(DAY_MINUTES / stepMinutes) }, (_, i) => hhmm(i * stepMinutes));

@@ -42,17 +42,24 @@ export function defaultSettings(locationId: number, now: string): BookingSetting
 const settingFields = Object.keys(bookingSettingsFields) as (keyof PutBookingSettingsBody)[];
 
 /** The settings in force at a location, given those stored (the defaults when none are); nothing is written. */
-export const settingsInForce = (stored: BookingSettings | undefined, locationId: number): BookingSettings => stored ?? defaultSettings(locationId, new Date().toISOString());
+export const settingsInForce = (stored: BookingSettings | undefined, locationId: number): BookingSettings =>
+  stored ?? defaultSettings(locationId, new Date().toISOString());
 
 /** GET: the stored settings; a location without any gets the defaults stored (404 for a location the company does not have). */
 export async function getBookingSettings(principal: Principal, locationId: number): Promise<BookingSettings> {
   assertLocationAllowed(principal, locationId);
   const stored = await bookingSettings.get(principal.companyId, locationId);
-  return stored ?? bookingSettings.storeDefaults(principal.companyId, defaultSettings(locationId, new Date().toISOString()));
+  return (
+    stored ?? bookingSettings.storeDefaults(principal.companyId, defaultSettings(locationId, new Date().toISOString()))
+  );
 }
 
 /** PUT: sets the fields sent, keeps the others; `operatingHours: null` returns to the location's hours. No change, no write. */
-export async function putBookingSettings(principal: Principal, locationId: number, input: PutBookingSettingsBody): Promise<BookingSettings> {
+export async function putBookingSettings(
+  principal: Principal,
+  locationId: number,
+  input: PutBookingSettingsBody,
+): Promise<BookingSettings> {
   assertLocationAllowed(principal, locationId);
   if (input.operatingHours) {
     const problems = hoursProblems(input.operatingHours, '/operatingHours');
@@ -64,8 +71,13 @@ export async function putBookingSettings(principal: Principal, locationId: numbe
   const next: BookingSettings = {
     ...prev,
     ...input,
-    operatingHours: input.operatingHours === undefined ? prev.operatingHours : input.operatingHours && normalizeHours(input.operatingHours),
-    allowedPartySizes: input.allowedPartySizes ? [...input.allowedPartySizes].sort((a, b) => a - b) : prev.allowedPartySizes,
+    operatingHours:
+      input.operatingHours === undefined
+        ? prev.operatingHours
+        : input.operatingHours && normalizeHours(input.operatingHours),
+    allowedPartySizes: input.allowedPartySizes
+      ? [...input.allowedPartySizes].sort((a, b) => a - b)
+      : prev.allowedPartySizes,
     version: stored ? prev.version + 1 : 1,
     updatedAt: now,
   };

@@ -5,12 +5,21 @@
 import { conflict } from '../../errors';
 import type { BookingStatus, TabStatus } from '../../schemas/bookingStates';
 
-export { activeStatuses, bookingStatuses, tabStatuses, type BookingStatus, type TabStatus } from '../../schemas/bookingStates';
+export {
+  activeStatuses,
+  bookingStatuses,
+  tabStatuses,
+  type BookingStatus,
+  type TabStatus,
+} from '../../schemas/bookingStates';
 
 export type BookingOperation = 'confirm' | 'check-in' | 'seat' | 'unseat' | 'complete' | 'no-show' | 'cancel';
 
 /** Where each operation may start from, and where it leads (unseat: back to where seating began). */
-const transitions: Record<Exclude<BookingOperation, 'unseat' | 'cancel'>, { from: readonly BookingStatus[]; to: BookingStatus }> = {
+const transitions: Record<
+  Exclude<BookingOperation, 'unseat' | 'cancel'>,
+  { from: readonly BookingStatus[]; to: BookingStatus }
+> = {
   confirm: { from: ['pending'], to: 'confirmed' },
   'check-in': { from: ['confirmed'], to: 'checked_in' },
   seat: { from: ['confirmed', 'checked_in'], to: 'seated' },
@@ -31,11 +40,16 @@ export interface Transition {
  * The status after `operation`, or CONFLICT naming the refused transition. `beforeSeating` is the
  * status the booking had when it was seated (required to unseat).
  */
-export function nextStatus(current: BookingStatus, operation: BookingOperation, beforeSeating?: BookingStatus | null): Transition {
+export function nextStatus(
+  current: BookingStatus,
+  operation: BookingOperation,
+  beforeSeating?: BookingStatus | null,
+): Transition {
   if (operation === 'cancel') return { to: 'cancelled', changed: current !== 'cancelled' };
   if (operation === 'unseat') {
     if (current !== 'seated') throw refused(current, operation);
-    if (!beforeSeating || !seatableStatuses.includes(beforeSeating)) throw new Error(`seated booking without a valid status before seating (${beforeSeating})`);
+    if (!beforeSeating || !seatableStatuses.includes(beforeSeating))
+      throw new Error(`seated booking without a valid status before seating (${beforeSeating})`);
     return { to: beforeSeating, changed: true };
   }
   const rule = transitions[operation];
@@ -56,7 +70,6 @@ const pastTense: Record<BookingOperation, string> = {
   cancel: 'cancelled',
 };
 
-
 export type TabOperation = 'open' | 'return-to-pre-arrival' | 'close';
 
 const tabTransitions: Record<TabOperation, { from: readonly TabStatus[]; to: TabStatus }> = {
@@ -68,6 +81,7 @@ const tabTransitions: Record<TabOperation, { from: readonly TabStatus[]; to: Tab
 /** The tab's status after `operation` (seating opens it, unseating returns it, paying or cancelling closes it). */
 export function nextTabStatus(current: TabStatus, operation: TabOperation): TabStatus {
   const rule = tabTransitions[operation];
-  if (!rule.from.includes(current)) throw conflict(`A tab that is ${current.replace('_', ' ')} cannot ${operation.replace(/-/g, ' ')}`);
+  if (!rule.from.includes(current))
+    throw conflict(`A tab that is ${current.replace('_', ' ')} cannot ${operation.replace(/-/g, ' ')}`);
   return rule.to;
 }

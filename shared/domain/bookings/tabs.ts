@@ -22,17 +22,31 @@ export interface TabsPlan {
 }
 
 /** The tabs of a new booking: the primary, and with per_resource one per other table. */
-export function initialTabs(tableIds: readonly string[], strategy: TabStrategy, open: boolean, newId: () => string): BookingTab[] {
+export function initialTabs(
+  tableIds: readonly string[],
+  strategy: TabStrategy,
+  open: boolean,
+  newId: () => string,
+): BookingTab[] {
   const status: TabStatus = open ? 'open' : 'pre_arrival';
   const [primary, ...rest] = tableIds;
-  return [{ id: newId(), tableId: primary ?? null, status }, ...(strategy === 'per_resource' ? rest.map((tableId) => ({ id: newId(), tableId, status })) : [])];
+  return [
+    { id: newId(), tableId: primary ?? null, status },
+    ...(strategy === 'per_resource' ? rest.map((tableId) => ({ id: newId(), tableId, status })) : []),
+  ];
 }
 
 /**
  * The tabs after the tables or the strategy change. A non-primary tab whose table goes is closed
  * (and dropped from the booking's list); the primary follows the new primary table.
  */
-export function planTabs(current: readonly BookingTab[], tableIds: readonly string[], strategy: TabStrategy, seated: boolean, newId: () => string): TabsPlan {
+export function planTabs(
+  current: readonly BookingTab[],
+  tableIds: readonly string[],
+  strategy: TabStrategy,
+  seated: boolean,
+  newId: () => string,
+): TabsPlan {
   const [primary, ...others] = current as [BookingTab, ...BookingTab[]];
   const [first, ...rest] = tableIds;
   const nextPrimary: BookingTab = { ...primary, tableId: first ?? null };
@@ -40,12 +54,16 @@ export function planTabs(current: readonly BookingTab[], tableIds: readonly stri
   const kept = new Map<string, BookingTab>();
   const closing: BookingTab[] = [];
   for (const tab of others) {
-    if (keepOthers && tab.tableId !== null && rest.includes(tab.tableId) && !kept.has(tab.tableId)) kept.set(tab.tableId, tab);
+    if (keepOthers && tab.tableId !== null && rest.includes(tab.tableId) && !kept.has(tab.tableId))
+      kept.set(tab.tableId, tab);
     else closing.push(tab);
   }
-  const created: BookingTab[] = strategy === 'per_resource'
-    ? rest.filter((t) => !kept.has(t)).map((tableId): BookingTab => ({ id: newId(), tableId, status: seated ? 'open' : 'pre_arrival' }))
-    : [];
+  const created: BookingTab[] =
+    strategy === 'per_resource'
+      ? rest
+          .filter((t) => !kept.has(t))
+          .map((tableId): BookingTab => ({ id: newId(), tableId, status: seated ? 'open' : 'pre_arrival' }))
+      : [];
   const byTable = new Map([...kept, ...created.map((t) => [t.tableId!, t] as const)]);
   const tabs = [nextPrimary, ...rest.filter((t) => byTable.has(t)).map((t) => byTable.get(t)!)];
 
@@ -53,17 +71,28 @@ export function planTabs(current: readonly BookingTab[], tableIds: readonly stri
   if (nextPrimary.tableId !== primary.tableId) changed.push([primary, nextPrimary]);
   const activeRemoved = [
     ...closing.filter((t) => t.status === 'open' && t.tableId !== null).map((t) => t.tableId!),
-    ...(primary.status === 'open' && primary.tableId !== null && !tableIds.includes(primary.tableId) ? [primary.tableId] : []),
+    ...(primary.status === 'open' && primary.tableId !== null && !tableIds.includes(primary.tableId)
+      ? [primary.tableId]
+      : []),
   ];
   return { tabs, created, changed, activeRemoved };
 }
 
 /** The booking with its tabs: `tab` is the primary, `tabs[0]`. */
-export const withTabs = (b: Omit<Booking, 'tab' | 'tabs'>, tabs: BookingTab[]): Booking => ({ ...b, tab: tabs[0]!, tabs });
+export const withTabs = (b: Omit<Booking, 'tab' | 'tabs'>, tabs: BookingTab[]): Booking => ({
+  ...b,
+  tab: tabs[0]!,
+  tabs,
+});
 
 /** The tab serving each table of the booking: its own tab, else the primary. */
 export function openTabClaims(tabs: readonly BookingTab[], tableIds: readonly string[]): Map<string, string> {
-  const own = new Map(tabs.slice(1).filter((t) => t.tableId !== null).map((t) => [t.tableId!, t.id]));
+  const own = new Map(
+    tabs
+      .slice(1)
+      .filter((t) => t.tableId !== null)
+      .map((t) => [t.tableId!, t.id]),
+  );
   return new Map(tableIds.map((tableId) => [tableId, own.get(tableId) ?? tabs[0]!.id]));
 }
 
@@ -125,11 +154,23 @@ export const tabCreates = (b: Booking, created: readonly BookingTab[], at: strin
 /** The tab writes that carry out a plan of `planTabs` for the booking as it is after it (none without a plan). */
 export function plannedTabWrites(plan: TabsPlan | undefined, next: Booking, at: string): TabWrite[] {
   const changed = plan?.changed ?? [];
-  return [...tabChanges(changed.map(([before]) => before), changed.map(([, after]) => after), at), ...tabCreates(next, plan?.created ?? [], at)];
+  return [
+    ...tabChanges(
+      changed.map(([before]) => before),
+      changed.map(([, after]) => after),
+      at,
+    ),
+    ...tabCreates(next, plan?.created ?? [], at),
+  ];
 }
 
 /** Writes moving existing tabs from their state in `before` to `after` (same ids); `at` stamps openedAt/closedAt. */
-export function tabChanges(before: readonly BookingTab[], after: readonly BookingTab[], at: string, untouched = false): TabWrite[] {
+export function tabChanges(
+  before: readonly BookingTab[],
+  after: readonly BookingTab[],
+  at: string,
+  untouched = false,
+): TabWrite[] {
   return after.flatMap((next): TabWrite[] => {
     const prev = before.find((t) => t.id === next.id);
     if (!prev || (prev.status === next.status && prev.tableId === next.tableId)) return [];

@@ -17,7 +17,10 @@ export interface Interval {
 }
 
 /** A booking's interval as instants. */
-export const intervalOf = (b: Pick<Booking, 'startsAt' | 'endsAt'>): Interval => ({ startMs: Date.parse(b.startsAt), endMs: Date.parse(b.endsAt) });
+export const intervalOf = (b: Pick<Booking, 'startsAt' | 'endsAt'>): Interval => ({
+  startMs: Date.parse(b.startsAt),
+  endMs: Date.parse(b.endsAt),
+});
 
 export interface Slot extends Interval {
   /** ISO 8601 UTC with Z. */
@@ -44,7 +47,13 @@ export function instantsOf(date: string, time: string, zone: string): number[] {
     .map((offsetMinutes) => wallAsUtc - offsetMinutes * 60_000)
     .filter((ms) => {
       const back = DateTime.fromMillis(ms, { zone });
-      return back.year === p.year && back.month === p.month && back.day === p.day && back.hour === p.hour && back.minute === p.minute;
+      return (
+        back.year === p.year &&
+        back.month === p.month &&
+        back.day === p.day &&
+        back.hour === p.hour &&
+        back.minute === p.minute
+      );
     });
   return [...new Set(found)].sort((a, b) => a - b);
 }
@@ -93,7 +102,12 @@ export function slotOf(date: string, startTime: string, endTime: string, zone: s
 }
 
 /** The slot of a booking given its length instead of its end: the end is `minutes` of real time later, at whatever wall time that is. */
-export function slotLasting(date: string, startTime: string, minutes: number, zone: string): Slot & { endTime: string } {
+export function slotLasting(
+  date: string,
+  startTime: string,
+  minutes: number,
+  zone: string,
+): Slot & { endTime: string } {
   const startMs = instantOf(date, startTime, zone, 'startTime');
   const endMs = startMs + minutes * 60_000;
   return {

@@ -70,11 +70,20 @@ interface Finish {
  * Moves a booking by `op` and writes it: the tabs it closes, the table claims and holds it gives
  * up, the guest's history, and the event (with the full booking).
  */
-async function transition(companyId: number, prev: Booking, op: Exclude<BookingOperation, 'seat' | 'unseat'>, finish: Finish = { close: 'none' }): Promise<Booking> {
+async function transition(
+  companyId: number,
+  prev: Booking,
+  op: Exclude<BookingOperation, 'seat' | 'unseat'>,
+  finish: Finish = { close: 'none' },
+): Promise<Booking> {
   const { to, changed } = nextStatus(prev.status, op);
   if (!changed) return prev;
   const now = new Date().toISOString();
-  const tabs = prev.tabs.map((t) => (t.status !== 'closed' && (finish.close === 'all' || (finish.close === 'pre_arrival' && t.status === 'pre_arrival')) ? { ...t, status: 'closed' as const } : t));
+  const tabs = prev.tabs.map((t) =>
+    t.status !== 'closed' && (finish.close === 'all' || (finish.close === 'pre_arrival' && t.status === 'pre_arrival'))
+      ? { ...t, status: 'closed' as const }
+      : t,
+  );
   const next = withTabs(
     {
       ...prev,
@@ -88,7 +97,14 @@ async function transition(companyId: number, prev: Booking, op: Exclude<BookingO
     },
     tabs,
   );
-  const history = op === 'cancel' ? { cancellations: 1 } : op === 'no-show' ? { noShows: 1 } : op === 'complete' ? { lastVisitAt: now } : undefined;
+  const history =
+    op === 'cancel'
+      ? { cancellations: 1 }
+      : op === 'no-show'
+        ? { noShows: 1 }
+        : op === 'complete'
+          ? { lastVisitAt: now }
+          : undefined;
   const change: BookingWrite = {
     prev,
     next,
@@ -110,7 +126,8 @@ async function transition(companyId: number, prev: Booking, op: Exclude<BookingO
  * (optimize.ts reoptimizeRest). Whether it is on: autoOptimize.ts (read at most once a minute).
  */
 async function afterCancel(companyId: number, b: Booking): Promise<void> {
-  if (await autoOptimizes(companyId, b.locationId).catch(() => false)) await reoptimizeRest(companyId, b.locationId, b.bookingDate, []);
+  if (await autoOptimizes(companyId, b.locationId).catch(() => false))
+    await reoptimizeRest(companyId, b.locationId, b.bookingDate, []);
 }
 
 export async function confirmBooking(principal: Principal, id: string): Promise<Booking> {
@@ -139,13 +156,23 @@ export type CancelledBooking = Booking & { tabWarning?: string };
  * pre-arrival tabs (spec 3.2). An open tab (the party was seated) stays open: its bill is still
  * owed; it keeps its table until it is closed, and `tabWarning` says so.
  */
-export async function cancelBooking(principal: Principal, id: string, input: CancelBookingBody): Promise<CancelledBooking> {
+export async function cancelBooking(
+  principal: Principal,
+  id: string,
+  input: CancelBookingBody,
+): Promise<CancelledBooking> {
   const prev = await bookingFor(principal, id);
-  const next = await transition(principal.companyId, prev, 'cancel', { close: input.closeTab === false ? 'none' : 'pre_arrival', reason: input.reason ?? null });
+  const next = await transition(principal.companyId, prev, 'cancel', {
+    close: input.closeTab === false ? 'none' : 'pre_arrival',
+    reason: input.reason ?? null,
+  });
   const open = next.tabs.filter((t) => t.status === 'open').map((t) => t.id);
   if (open.length === 0) return next;
   const tabs = open.length === 1 ? `Tab ${open[0]} stays open` : `Tabs ${open.join(', ')} stay open`;
-  return { ...next, tabWarning: `${tabs}: the bill is still owed. Close ${open.length === 1 ? 'it' : 'them'} once paid; ${open.length === 1 ? 'its table stays' : 'their tables stay'} claimed until then` };
+  return {
+    ...next,
+    tabWarning: `${tabs}: the bill is still owed. Close ${open.length === 1 ? 'it' : 'them'} once paid; ${open.length === 1 ? 'its table stays' : 'their tables stay'} claimed until then`,
+  };
 }
 
 /**
@@ -161,7 +188,13 @@ export async function cancelByCode(code: string): Promise<PublicBooking> {
   if (booking.status === 'cancelled') return publicBooking(booking);
   const wholeHoursBefore = Math.floor((Date.parse(booking.startsAt) - Date.now()) / 3_600_000);
   try {
-    return publicBooking(await transition(companyId, booking, 'cancel', { close: 'pre_arrival', reason: 'Cancelled by the guest', policy: { wholeHoursBefore } }));
+    return publicBooking(
+      await transition(companyId, booking, 'cancel', {
+        close: 'pre_arrival',
+        reason: 'Cancelled by the guest',
+        policy: { wholeHoursBefore },
+      }),
+    );
   } catch (err) {
     if (!(err instanceof CancellationRefused)) throw err;
     const hours = (await bookingSettings.get(companyId, booking.locationId))?.cancellationPolicyHours ?? null;
@@ -176,7 +209,11 @@ export async function lockBooking(principal: Principal, id: string, locked: bool
   const prev = await bookingFor(principal, id);
   if (prev.locked === locked) return prev;
   const next: Booking = { ...prev, locked, version: prev.version + 1, updatedAt: new Date().toISOString() };
-  await writeBooking(principal.companyId, { prev, next, events: [newEvent(principal.companyId, 'booking.updated', id, { ...next }, { locked })] });
+  await writeBooking(principal.companyId, {
+    prev,
+    next,
+    events: [newEvent(principal.companyId, 'booking.updated', id, { ...next }, { locked })],
+  });
   return next;
 }
 

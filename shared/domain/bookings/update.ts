@@ -32,8 +32,23 @@ import { intervalOf, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
 const reported = [
-  'bookingDate', 'startTime', 'endTime', 'startsAt', 'endsAt', 'guestCount', 'tableId', 'tableIds', 'defaultTabStrategy', 'tab', 'tabs',
-  'occasion', 'specialRequests', 'internalNotes', 'paymentType', 'depositAmountCents', 'autoNoShowAt',
+  'bookingDate',
+  'startTime',
+  'endTime',
+  'startsAt',
+  'endsAt',
+  'guestCount',
+  'tableId',
+  'tableIds',
+  'defaultTabStrategy',
+  'tab',
+  'tabs',
+  'occasion',
+  'specialRequests',
+  'internalNotes',
+  'paymentType',
+  'depositAmountCents',
+  'autoNoShowAt',
 ] as const satisfies readonly (keyof Booking)[];
 
 /** Bookings the sweeper may still mark as no-shows (a pending one, once confirmed). */
@@ -45,8 +60,10 @@ const finished = (b: Booking) => b.status === 'completed' || b.status === 'cance
 function slotAfter(prev: Booking, input: UpdateBookingBody) {
   const date = input.bookingDate ?? prev.bookingDate;
   const start = input.startTime ?? prev.startTime;
-  if (input.endTime !== undefined) return { ...slotOf(date, start, input.endTime, prev.timezone), endTime: input.endTime };
-  if (date === prev.bookingDate && start === prev.startTime) return { ...intervalOf(prev), startsAt: prev.startsAt, endsAt: prev.endsAt, endTime: prev.endTime };
+  if (input.endTime !== undefined)
+    return { ...slotOf(date, start, input.endTime, prev.timezone), endTime: input.endTime };
+  if (date === prev.bookingDate && start === prev.startTime)
+    return { ...intervalOf(prev), startsAt: prev.startsAt, endsAt: prev.endsAt, endTime: prev.endTime };
   const { startMs, endMs } = intervalOf(prev);
   return slotLasting(date, start, Math.round((endMs - startMs) / 60_000), prev.timezone);
 }
@@ -56,7 +73,9 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const prev = await bookingFor(principal, id);
   // Only a walk-in is created with an uncounted party; a counted party does not become uncounted.
   if (input.guestCount === 0 && prev.guestCount !== 0) {
-    throw validationFailed('The booking is not valid', [{ path: '/guestCount', message: 'may be 0 only for a walk-in seated at once; give the party size' }]);
+    throw validationFailed('The booking is not valid', [
+      { path: '/guestCount', message: 'may be 0 only for a walk-in seated at once; give the party size' },
+    ]);
   }
   const slot = slotAfter(prev, input);
   const requested = requestedTables(input, prev.tableIds);
@@ -68,23 +87,41 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const partyChanged = input.guestCount !== undefined && input.guestCount !== prev.guestCount;
   const strategyChanged = strategy !== prev.defaultTabStrategy;
   if (finished(prev) && (moved || tablesChanged || partyChanged || strategyChanged)) {
-    throw conflict(`A booking that is ${prev.status.replace('_', ' ')} keeps its time, party, tables and tabs; only its notes can change`);
+    throw conflict(
+      `A booking that is ${prev.status.replace('_', ' ')} keeps its time, party, tables and tabs; only its notes can change`,
+    );
   }
-  if (strategyChanged && prev.status === 'seated') throw conflict('defaultTabStrategy can be changed until the booking is seated');
+  if (strategyChanged && prev.status === 'seated')
+    throw conflict('defaultTabStrategy can be changed until the booking is seated');
 
   const seated = prev.status === 'seated';
-  const plan = tablesChanged || strategyChanged ? planTabs(prev.tabs, tableIds, strategy, seated, randomUUID) : undefined;
+  const plan =
+    tablesChanged || strategyChanged ? planTabs(prev.tabs, tableIds, strategy, seated, randomUUID) : undefined;
   if (plan && plan.activeRemoved.length > 0 && input.confirmRemoveActiveTab !== true) {
-    throw new AppError('CONFLICT', 'A table being removed has an open tab; send confirmRemoveActiveTab: true to remove it anyway', [
-      { path: requested.field, message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}` },
-    ]);
+    throw new AppError(
+      'CONFLICT',
+      'A table being removed has an open tab; send confirmRemoveActiveTab: true to remove it anyway',
+      [
+        {
+          path: requested.field,
+          message: `tables with an open tab would be removed: ${plan.activeRemoved.join(', ')}`,
+        },
+      ],
+    );
   }
 
   const needsSettings = moved || tablesChanged || partyChanged;
   const placesHolds = holdsTables(prev) && (moved || tablesChanged);
   const added = tableIds.filter((t) => !prev.tableIds.includes(t));
   // The hold's days for the longest buffer: the settings that fix the buffer are read with them.
-  const widest = { bookingId: id, requested, slot, zone: prev.timezone, bufferMinutes: MAX_BUFFER_MINUTES, before: { tableIds: prev.tableIds, slot: intervalOf(prev) } };
+  const widest = {
+    bookingId: id,
+    requested,
+    slot,
+    zone: prev.timezone,
+    bufferMinutes: MAX_BUFFER_MINUTES,
+    before: { tableIds: prev.tableIds, slot: intervalOf(prev) },
+  };
 
   let autoOptimize = false;
   const written = await retryingContention(async () => {
@@ -100,7 +137,12 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
     if (settings && (moved || partyChanged)) {
       // The advance rules apply to a new start, not to a party already here.
       const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;
-      assertBookingRules(settings, { guestCount: input.guestCount ?? prev.guestCount, startMs: slot.startMs, nowMs: Date.now(), atTheDoor });
+      assertBookingRules(settings, {
+        guestCount: input.guestCount ?? prev.guestCount,
+        startMs: slot.startMs,
+        nowMs: Date.now(),
+        atTheDoor,
+      });
     }
     const placement = placesHolds ? { ...widest, bufferMinutes: settings!.bufferMinutes } : undefined;
     const tableDayWrites = placement ? await placeHolds(companyId, placement, read.days, read.tables) : [];
@@ -125,7 +167,12 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
         paymentType: input.paymentType === undefined ? prev.paymentType : input.paymentType,
         depositAmountCents: input.depositAmountCents === undefined ? prev.depositAmountCents : input.depositAmountCents,
         // A moved booking that may still be a no-show is due by the current settings.
-        autoNoShowAt: moved && mayBeNoShow(prev) ? (delay === null ? null : new Date(slot.startMs + delay * 60_000).toISOString()) : prev.autoNoShowAt,
+        autoNoShowAt:
+          moved && mayBeNoShow(prev)
+            ? delay === null
+              ? null
+              : new Date(slot.startMs + delay * 60_000).toISOString()
+            : prev.autoNoShowAt,
         version: prev.version + 1,
         updatedAt: now,
       },
@@ -136,12 +183,20 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
 
     const changes = changedFields(prev, next, reported);
     if (Object.keys(changes).length === 0) return prev;
-    await writeBooking(companyId, { prev, next, tableDays: tableDayWrites, tabs: tabWrites, openTabs, events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)] });
+    await writeBooking(companyId, {
+      prev,
+      next,
+      tableDays: tableDayWrites,
+      tabs: tabWrites,
+      openTabs,
+      events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
+    });
     return next;
   });
   // A move re-optimizes the rest of its date (and of the date it left), the moved booking staying where it was put.
   if (autoOptimize && written !== prev) {
-    for (const date of new Set([written.bookingDate, prev.bookingDate])) await reoptimizeRest(companyId, prev.locationId, date, [id]);
+    for (const date of new Set([written.bookingDate, prev.bookingDate]))
+      await reoptimizeRest(companyId, prev.locationId, date, [id]);
   }
   return written;
 }

@@ -23,7 +23,8 @@ export interface TimeSlot {
 
 const MINUTES_A_DAY = 24 * 60;
 const END_OF_DAY = '24:00:00';
-const wallMinute = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00`;
+const wallMinute = (minute: number) =>
+  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00`;
 
 /**
  * The slot an instant falls in. Slots start every `intervalMinutes` of local wall time from
@@ -83,11 +84,18 @@ export function effectiveSetting(settings: readonly CapacitySetting[], slot: Tim
  * time (no time, or the whole day?), and a validity that ends before it starts. Each problem is
  * reported on the field the request sent (`sent`), the later one when it sent both.
  */
-export function settingProblems(s: Pick<CapacitySetting, 'timeStart' | 'timeEnd' | 'validFrom' | 'validTo'>, sent: object): FieldProblem[] {
+export function settingProblems(
+  s: Pick<CapacitySetting, 'timeStart' | 'timeEnd' | 'validFrom' | 'validTo'>,
+  sent: object,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const named = (first: string, later: string) => (later in sent || !(first in sent) ? `/${later}` : `/${first}`);
   const { from, to } = windowOf(s);
-  if (from === to) problems.push({ path: named('timeStart', 'timeEnd'), message: `the window ${from}-${to} is empty: timeStart and timeEnd must differ (leave both null for the whole day)` });
+  if (from === to)
+    problems.push({
+      path: named('timeStart', 'timeEnd'),
+      message: `the window ${from}-${to} is empty: timeStart and timeEnd must differ (leave both null for the whole day)`,
+    });
   if (s.validFrom !== null && s.validTo !== null && Date.parse(s.validFrom) >= Date.parse(s.validTo)) {
     problems.push({ path: named('validFrom', 'validTo'), message: 'validTo must be after validFrom' });
   }
@@ -115,7 +123,9 @@ export function claimMoves(before: SlotClaim | null, after: SlotClaim | null): C
     return items === 0 ? [] : [{ settingId: after.settingId, slotStartsAt: after.slotStartsAt, orders: 0, items }];
   }
   return [
-    ...(before ? [{ settingId: before.settingId, slotStartsAt: before.slotStartsAt, orders: -1, items: -before.items }] : []),
+    ...(before
+      ? [{ settingId: before.settingId, slotStartsAt: before.slotStartsAt, orders: -1, items: -before.items }]
+      : []),
     ...(after ? [{ settingId: after.settingId, slotStartsAt: after.slotStartsAt, orders: 1, items: after.items }] : []),
   ];
 }
@@ -124,8 +134,13 @@ export function claimMoves(before: SlotClaim | null, after: SlotClaim | null): C
  * Which limit a slot holding `held` breaks once `move` is added (undefined: it fits). With nothing
  * held it says what a move breaks alone (an orderCapacity of 0, more items than itemCapacity).
  */
-export function breaks(held: { orders: number; items: number }, move: CounterMove, s: Pick<CapacitySetting, 'orderCapacity' | 'itemCapacity'>): 'orderCapacity' | 'itemCapacity' | undefined {
-  if (move.orders > 0 && s.orderCapacity !== null && held.orders + move.orders > s.orderCapacity) return 'orderCapacity';
+export function breaks(
+  held: { orders: number; items: number },
+  move: CounterMove,
+  s: Pick<CapacitySetting, 'orderCapacity' | 'itemCapacity'>,
+): 'orderCapacity' | 'itemCapacity' | undefined {
+  if (move.orders > 0 && s.orderCapacity !== null && held.orders + move.orders > s.orderCapacity)
+    return 'orderCapacity';
   if (move.items > 0 && s.itemCapacity !== null && held.items + move.items > s.itemCapacity) return 'itemCapacity';
   return undefined;
 }

@@ -9,14 +9,29 @@ import { capacitySettings, type CapacitySetting } from '../../data/capacitySetti
 import { notFound, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { Page } from '../../page';
-import type { CreateCapacitySettingBody, ListCapacitySettingsQuery, UpdateCapacitySettingBody } from '../../schemas/capacity';
+import type {
+  CreateCapacitySettingBody,
+  ListCapacitySettingsQuery,
+  UpdateCapacitySettingBody,
+} from '../../schemas/capacity';
 import { assertLocationAllowed } from '../access';
 import { changedFields } from '../changes';
 import { listAtLocation } from '../tables';
 import { settingProblems } from './rules';
 
 type Editable = Omit<CapacitySetting, 'id' | 'locationId' | 'version' | 'createdAt' | 'updatedAt'>;
-const editable: (keyof Editable)[] = ['name', 'validOnDays', 'orderCapacity', 'itemCapacity', 'priority', 'enabled', 'timeStart', 'timeEnd', 'validFrom', 'validTo'];
+const editable: (keyof Editable)[] = [
+  'name',
+  'validOnDays',
+  'orderCapacity',
+  'itemCapacity',
+  'priority',
+  'enabled',
+  'timeStart',
+  'timeEnd',
+  'validFrom',
+  'validTo',
+];
 
 /** An instant as stored (UTC, Z), or a problem at `path` for one JavaScript cannot represent (a leap second). */
 function utc(value: string | null, path: string, problems: FieldProblem[]): string | null {
@@ -51,14 +66,23 @@ async function current(principal: Principal, locationId: number, id: string): Pr
 }
 
 /** The location's settings in the order they take precedence (priority, then the oldest first). */
-export function listCapacitySettings(principal: Principal, locationId: number, query: ListCapacitySettingsQuery): Promise<Page<CapacitySetting>> {
+export function listCapacitySettings(
+  principal: Principal,
+  locationId: number,
+  query: ListCapacitySettingsQuery,
+): Promise<Page<CapacitySetting>> {
   return listAtLocation(principal, locationId, () => capacitySettings.list(principal.companyId, locationId, query));
 }
 
-export const getCapacitySetting = (principal: Principal, locationId: number, id: string): Promise<CapacitySetting> => current(principal, locationId, id);
+export const getCapacitySetting = (principal: Principal, locationId: number, id: string): Promise<CapacitySetting> =>
+  current(principal, locationId, id);
 
 /** Adds a setting; what is not sent: no limits, priority 0, enabled, the whole day, no dates. */
-export async function createCapacitySetting(principal: Principal, locationId: number, input: CreateCapacitySettingBody): Promise<CapacitySetting> {
+export async function createCapacitySetting(
+  principal: Principal,
+  locationId: number,
+  input: CreateCapacitySettingBody,
+): Promise<CapacitySetting> {
   assertLocationAllowed(principal, locationId);
   const fields = normalized(
     {
@@ -76,27 +100,56 @@ export async function createCapacitySetting(principal: Principal, locationId: nu
     input,
   );
   const now = new Date().toISOString();
-  const setting: CapacitySetting = { id: randomUUID(), locationId, ...fields, version: 1, createdAt: now, updatedAt: now };
+  const setting: CapacitySetting = {
+    id: randomUUID(),
+    locationId,
+    ...fields,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
   const { companyId } = principal;
-  await capacitySettings.create(companyId, setting, newEvent(companyId, 'capacity-setting.created', setting.id, { ...setting }));
+  await capacitySettings.create(
+    companyId,
+    setting,
+    newEvent(companyId, 'capacity-setting.created', setting.id, { ...setting }),
+  );
   return setting;
 }
 
 /** Changes the fields sent (every field optional, at least one); the result must still be valid. No change, no write. */
-export async function updateCapacitySetting(principal: Principal, locationId: number, id: string, input: UpdateCapacitySettingBody): Promise<CapacitySetting> {
+export async function updateCapacitySetting(
+  principal: Principal,
+  locationId: number,
+  id: string,
+  input: UpdateCapacitySettingBody,
+): Promise<CapacitySetting> {
   const prev = await current(principal, locationId, id);
   const fields = normalized({ ...prev, ...input }, input);
   const next: CapacitySetting = { ...prev, ...fields, version: prev.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(prev, next, editable);
   if (Object.keys(changes).length === 0) return prev;
   const { companyId } = principal;
-  await capacitySettings.update(companyId, next, prev.version, newEvent(companyId, 'capacity-setting.updated', id, { ...next }, changes));
+  await capacitySettings.update(
+    companyId,
+    next,
+    prev.version,
+    newEvent(companyId, 'capacity-setting.updated', id, { ...next }, changes),
+  );
   return next;
 }
 
 /** Deletes the setting; answers it as it was. */
-export async function deleteCapacitySetting(principal: Principal, locationId: number, id: string): Promise<CapacitySetting> {
+export async function deleteCapacitySetting(
+  principal: Principal,
+  locationId: number,
+  id: string,
+): Promise<CapacitySetting> {
   const setting = await current(principal, locationId, id);
-  await capacitySettings.remove(principal.companyId, setting, newEvent(principal.companyId, 'capacity-setting.deleted', id, { ...setting }));
+  await capacitySettings.remove(
+    principal.companyId,
+    setting,
+    newEvent(principal.companyId, 'capacity-setting.deleted', id, { ...setting }),
+  );
   return setting;
 }

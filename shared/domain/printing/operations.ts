@@ -31,7 +31,8 @@ import { renderReceipt } from './receipt';
 export const PRINT_FAILED_ALERT_TYPE = 'print_job.failed';
 
 /** 404 naming the field that named what is missing. */
-const missing = (what: string, path: string) => new AppError('NOT_FOUND', `${what} not found`, [{ path, message: 'not found' }]);
+const missing = (what: string, path: string) =>
+  new AppError('NOT_FOUND', `${what} not found`, [{ path, message: 'not found' }]);
 
 // ---------------------------------------------------------------------------------------------
 // Printer groups
@@ -45,7 +46,11 @@ async function visibleGroup(principal: Principal, id: string): Promise<PrinterGr
 
 export const getPrinterGroup = visibleGroup;
 
-export async function listPrinterGroups(principal: Principal, query: ListPrinterGroupsQuery, headerLocation?: string): Promise<Page<PrinterGroup>> {
+export async function listPrinterGroups(
+  principal: Principal,
+  query: ListPrinterGroupsQuery,
+  headerLocation?: string,
+): Promise<Page<PrinterGroup>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
   return listedAt(principal.companyId, locationId, await printerGroups.list(principal.companyId, locationId, query));
 }
@@ -53,25 +58,50 @@ export async function listPrinterGroups(principal: Principal, query: ListPrinter
 export async function createPrinterGroup(principal: Principal, input: CreatePrinterGroupBody): Promise<PrinterGroup> {
   assertLocationAllowed(principal, input.locationId);
   const now = new Date().toISOString();
-  const group: PrinterGroup = { id: randomUUID(), locationId: input.locationId, name: input.name, width: input.width ?? DEFAULT_PRINTER_WIDTH, version: 1, createdAt: now, updatedAt: now };
-  await printerGroups.create(principal.companyId, group, newEvent(principal.companyId, 'printer-group.created', group.id, { ...group }));
+  const group: PrinterGroup = {
+    id: randomUUID(),
+    locationId: input.locationId,
+    name: input.name,
+    width: input.width ?? DEFAULT_PRINTER_WIDTH,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await printerGroups.create(
+    principal.companyId,
+    group,
+    newEvent(principal.companyId, 'printer-group.created', group.id, { ...group }),
+  );
   return group;
 }
 
 /** Changes the name or width; the location is fixed (a group moves by being made anew). An update that changes nothing writes nothing. */
-export async function updatePrinterGroup(principal: Principal, id: string, input: UpdatePrinterGroupBody): Promise<PrinterGroup> {
+export async function updatePrinterGroup(
+  principal: Principal,
+  id: string,
+  input: UpdatePrinterGroupBody,
+): Promise<PrinterGroup> {
   const prev = await visibleGroup(principal, id);
   const next: PrinterGroup = { ...prev, ...input, version: prev.version + 1, updatedAt: new Date().toISOString() };
   const changes = changedFields(prev, next, ['name', 'width']);
   if (Object.keys(changes).length === 0) return prev;
-  await printerGroups.update(principal.companyId, prev, next, newEvent(principal.companyId, 'printer-group.updated', id, { ...next }, changes));
+  await printerGroups.update(
+    principal.companyId,
+    prev,
+    next,
+    newEvent(principal.companyId, 'printer-group.updated', id, { ...next }, changes),
+  );
   return next;
 }
 
 /** Deletes the group (409 while a terminal names it); answers it as it was. Its jobs stay, no longer previewable. */
 export async function deletePrinterGroup(principal: Principal, id: string): Promise<PrinterGroup> {
   const group = await visibleGroup(principal, id);
-  await printerGroups.remove(principal.companyId, group, newEvent(principal.companyId, 'printer-group.deleted', id, { ...group }));
+  await printerGroups.remove(
+    principal.companyId,
+    group,
+    newEvent(principal.companyId, 'printer-group.deleted', id, { ...group }),
+  );
   return group;
 }
 
@@ -87,7 +117,11 @@ async function visibleTerminal(principal: Principal, id: string): Promise<Termin
 
 export const getTerminal = visibleTerminal;
 
-export async function listTerminals(principal: Principal, query: ListTerminalsQuery, headerLocation?: string): Promise<Page<Terminal>> {
+export async function listTerminals(
+  principal: Principal,
+  query: ListTerminalsQuery,
+  headerLocation?: string,
+): Promise<Page<Terminal>> {
   const locationId = listLocation(principal, query.locationId, headerLocation);
   return listedAt(principal.companyId, locationId, await terminals.list(principal.companyId, locationId, query));
 }
@@ -109,15 +143,32 @@ export async function putTerminal(principal: Principal, id: string, input: PutTe
   if (prev) assertLocationAllowed(principal, prev.locationId);
   if (printerGroupId && !group) throw missing(`Printer group ${printerGroupId}`, '/printerGroupId');
   if (group && group.locationId !== input.locationId) {
-    throw unprocessable(`Printer group ${group.id} is at location ${group.locationId}, not ${input.locationId}`, [{ path: '/printerGroupId', message: 'must be a printer group of the terminal\'s location' }]);
+    throw unprocessable(`Printer group ${group.id} is at location ${group.locationId}, not ${input.locationId}`, [
+      { path: '/printerGroupId', message: "must be a printer group of the terminal's location" },
+    ]);
   }
   const now = new Date().toISOString();
   if (!prev) {
-    const created: Terminal = { id, locationId: input.locationId, name: input.name, printerGroupId, version: 1, createdAt: now, updatedAt: now };
+    const created: Terminal = {
+      id,
+      locationId: input.locationId,
+      name: input.name,
+      printerGroupId,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
     await terminals.put(companyId, undefined, created, newEvent(companyId, 'terminal.created', id, { ...created }));
     return created;
   }
-  const next: Terminal = { ...prev, locationId: input.locationId, name: input.name, printerGroupId, version: prev.version + 1, updatedAt: now };
+  const next: Terminal = {
+    ...prev,
+    locationId: input.locationId,
+    name: input.name,
+    printerGroupId,
+    version: prev.version + 1,
+    updatedAt: now,
+  };
   const changes = changedFields(prev, next, ['locationId', 'name', 'printerGroupId']);
   if (Object.keys(changes).length === 0) return prev;
   await terminals.put(companyId, prev, next, newEvent(companyId, 'terminal.updated', id, { ...next }, changes));
@@ -126,7 +177,11 @@ export async function putTerminal(principal: Principal, id: string, input: PutTe
 
 export async function deleteTerminal(principal: Principal, id: string): Promise<Terminal> {
   const terminal = await visibleTerminal(principal, id);
-  await terminals.remove(principal.companyId, terminal, newEvent(principal.companyId, 'terminal.deleted', id, { ...terminal }));
+  await terminals.remove(
+    principal.companyId,
+    terminal,
+    newEvent(principal.companyId, 'terminal.deleted', id, { ...terminal }),
+  );
   return terminal;
 }
 
@@ -141,13 +196,23 @@ export async function deleteTerminal(principal: Principal, id: string): Promise<
 export async function terminalPreCheck(principal: Principal, input: TerminalPreCheckBody): Promise<TerminalPrintJob> {
   assertLocationAllowed(principal, input.locationId);
   const { companyId } = principal;
-  const { terminal, tab } = await readTogether({ terminal: terminals.read(companyId, input.terminalId), tab: tabEntity.read(companyId, input.tabId) });
+  const { terminal, tab } = await readTogether({
+    terminal: terminals.read(companyId, input.terminalId),
+    tab: tabEntity.read(companyId, input.tabId),
+  });
   if (!terminal) throw missing(`Terminal ${input.terminalId}`, '/terminalId');
   if (!tab) throw missing(`Tab ${input.tabId}`, '/tabId');
-  const elsewhere = (what: string, path: string, at: number) => unprocessable(`${what} is at location ${at}, not ${input.locationId}`, [{ path, message: 'must be at the body\'s location' }]);
-  if (terminal.locationId !== input.locationId) throw elsewhere(`Terminal ${terminal.id}`, '/terminalId', terminal.locationId);
+  const elsewhere = (what: string, path: string, at: number) =>
+    unprocessable(`${what} is at location ${at}, not ${input.locationId}`, [
+      { path, message: "must be at the body's location" },
+    ]);
+  if (terminal.locationId !== input.locationId)
+    throw elsewhere(`Terminal ${terminal.id}`, '/terminalId', terminal.locationId);
   if (tab.locationId !== input.locationId) throw elsewhere(`Tab ${tab.id}`, '/tabId', tab.locationId);
-  if (!terminal.printerGroupId) throw unprocessable(`Terminal ${terminal.id} has no printer group`, [{ path: '/terminalId', message: 'names no printer group: PUT it with a printerGroupId' }]);
+  if (!terminal.printerGroupId)
+    throw unprocessable(`Terminal ${terminal.id} has no printer group`, [
+      { path: '/terminalId', message: 'names no printer group: PUT it with a printerGroupId' },
+    ]);
   const now = new Date().toISOString();
   const job: TerminalPrintJob = {
     id: randomUUID(),
@@ -171,9 +236,13 @@ export async function terminalPreCheck(principal: Principal, input: TerminalPreC
 /** The job of the group, for a caller who may act on its location: 404 when either is missing or the job prints elsewhere. */
 async function groupJob(principal: Principal, printerGroupId: string, jobId: string) {
   const { companyId } = principal;
-  const { group, job } = await readTogether({ group: printerGroups.read(companyId, printerGroupId), job: terminalJobs.read(companyId, jobId) });
+  const { group, job } = await readTogether({
+    group: printerGroups.read(companyId, printerGroupId),
+    job: terminalJobs.read(companyId, jobId),
+  });
   if (!group) throw notFound(`Printer group ${printerGroupId}`);
-  if (!job || job.kind !== 'terminal_pre_check' || job.printerGroupId !== printerGroupId) throw notFound(`Print job ${jobId}`);
+  if (!job || job.kind !== 'terminal_pre_check' || job.printerGroupId !== printerGroupId)
+    throw notFound(`Print job ${jobId}`);
   assertLocationAllowed(principal, job.locationId);
   return { group, job };
 }
@@ -186,9 +255,16 @@ export interface PrintJobPreview {
 }
 
 /** The job as its printer group prints it: text lines at the group's width (receipt.ts), the time in the location's zone. */
-export async function previewPrintJob(principal: Principal, printerGroupId: string, jobId: string): Promise<PrintJobPreview> {
+export async function previewPrintJob(
+  principal: Principal,
+  printerGroupId: string,
+  jobId: string,
+): Promise<PrintJobPreview> {
   const { group, job } = await groupJob(principal, printerGroupId, jobId);
-  const { location, terminal } = await readTogether({ location: locationEntity.read(principal.companyId, job.locationId), terminal: terminals.read(principal.companyId, job.terminalId) });
+  const { location, terminal } = await readTogether({
+    location: locationEntity.read(principal.companyId, job.locationId),
+    terminal: terminals.read(principal.companyId, job.terminalId),
+  });
   const zone = location?.timezone ?? 'UTC';
   const local = localDateTime(Date.parse(job.createdAt), zone);
   const lines = renderReceipt({
@@ -208,7 +284,12 @@ export async function previewPrintJob(principal: Principal, printerGroupId: stri
  * unchanged (agents retry); any other change of a printed or failed job is 409. A failure raises
  * an alert at the job's location, in the same transaction.
  */
-export async function reportPrintJob(principal: Principal, printerGroupId: string, jobId: string, input: ReportPrintJobBody): Promise<TerminalPrintJob> {
+export async function reportPrintJob(
+  principal: Principal,
+  printerGroupId: string,
+  jobId: string,
+  input: ReportPrintJobBody,
+): Promise<TerminalPrintJob> {
   const { group, job: prev } = await groupJob(principal, printerGroupId, jobId);
   if (prev.status === input.status) return prev;
   if (prev.status !== 'queued') throw conflict(`Print job ${jobId} was already reported ${prev.status}`);
@@ -224,13 +305,36 @@ export async function reportPrintJob(principal: Principal, printerGroupId: strin
             severity: 'error',
             title: `A pre-check did not print at ${group.name}`,
             message: error,
-            details: { jobId, printerGroupId, printerGroupName: group.name, terminalId: prev.terminalId, tabId: prev.tabId, tableName: prev.content.tableName },
-            context: { retry: `POST /api/v1/print-jobs/terminal-pre-check`, preview: `GET /api/v1/printer-groups/${printerGroupId}/jobs/${jobId}/preview` },
+            details: {
+              jobId,
+              printerGroupId,
+              printerGroupName: group.name,
+              terminalId: prev.terminalId,
+              tabId: prev.tabId,
+              tableName: prev.content.tableName,
+            },
+            context: {
+              retry: `POST /api/v1/print-jobs/terminal-pre-check`,
+              preview: `GET /api/v1/printer-groups/${printerGroupId}/jobs/${jobId}/preview`,
+            },
           },
           now,
         )
       : undefined;
-  const next: TerminalPrintJob = { ...prev, status: input.status, error, alertId: alert?.id ?? null, version: prev.version + 1, updatedAt: now };
-  await terminalJobs.report(companyId, prev, next, newEvent(companyId, 'print-job.updated', jobId, { ...next }, { status: next.status, error }), alert);
+  const next: TerminalPrintJob = {
+    ...prev,
+    status: input.status,
+    error,
+    alertId: alert?.id ?? null,
+    version: prev.version + 1,
+    updatedAt: now,
+  };
+  await terminalJobs.report(
+    companyId,
+    prev,
+    next,
+    newEvent(companyId, 'print-job.updated', jobId, { ...next }, { status: next.status, error }),
+    alert,
+  );
   return next;
 }

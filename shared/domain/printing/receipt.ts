@@ -45,7 +45,11 @@ export interface Receipt {
  */
 let segmenter: Intl.Segmenter | undefined;
 /** The text's columns: its grapheme clusters. */
-const columns = (text: string): string[] => Array.from((segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text), (s) => s.segment);
+const columns = (text: string): string[] =>
+  Array.from(
+    (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text),
+    (s) => s.segment,
+  );
 const widthOf = (text: string) => columns(text).length;
 
 /** Minor units as a decimal with two places: 14500 → "145.00", -5 → "-0.05". */
@@ -93,11 +97,13 @@ export function row(label: string, amount: string, width: number, indent = 0): s
   const pad = Math.max(width - widthOf(head) - widthOf(amount), amount === '' ? 0 : 1);
   const out = [`${head}${' '.repeat(pad)}${amount}`.trimEnd()];
   const nextIndent = indent + 2;
-  for (const line of rest.flatMap((r) => wrap(r, Math.max(width - nextIndent, 1)))) out.push(`${' '.repeat(nextIndent)}${line}`);
+  for (const line of rest.flatMap((r) => wrap(r, Math.max(width - nextIndent, 1))))
+    out.push(`${' '.repeat(nextIndent)}${line}`);
   return out;
 }
 
-const center = (text: string, width: number) => wrap(text, width).map((l) => `${' '.repeat(Math.floor((width - widthOf(l)) / 2))}${l}`);
+const center = (text: string, width: number) =>
+  wrap(text, width).map((l) => `${' '.repeat(Math.floor((width - widthOf(l)) / 2))}${l}`);
 
 /** VAT contained in a gross amount at `r` percent, in minor units (rounded half away from zero). */
 export const vatOf = (gross: number, r: number) => Math.round((gross * r) / (100 + r));
@@ -110,14 +116,21 @@ export function vatSummary(lines: ReceiptLine[]): { rate: number; gross: number;
     const gross = l.price + l.modifications.reduce((s, m) => s + m.price, 0);
     byRate.set(l.vatRate, (byRate.get(l.vatRate) ?? 0) + gross);
   }
-  return [...byRate.entries()].sort(([a], [b]) => a - b).map(([r, gross]) => ({ rate: r, gross, vat: vatOf(gross, r), net: gross - vatOf(gross, r) }));
+  return [...byRate.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([r, gross]) => ({ rate: r, gross, vat: vatOf(gross, r), net: gross - vatOf(gross, r) }));
 }
 
 export function renderReceipt(r: Receipt): string[] {
-  if (!Number.isInteger(r.width) || r.width < MIN_WIDTH || r.width > MAX_WIDTH) throw new RangeError(`width must be ${MIN_WIDTH}-${MAX_WIDTH}, not ${r.width}`);
+  if (!Number.isInteger(r.width) || r.width < MIN_WIDTH || r.width > MAX_WIDTH)
+    throw new RangeError(`width must be ${MIN_WIDTH}-${MAX_WIDTH}, not ${r.width}`);
   const w = r.width;
   const rule = '-'.repeat(w);
-  const out: string[] = [...center(r.locationName, w), ...wrap(`Table ${r.tableName}`, w), ...wrap(`Time ${r.printedAt}`, w)];
+  const out: string[] = [
+    ...center(r.locationName, w),
+    ...wrap(`Table ${r.tableName}`, w),
+    ...wrap(`Time ${r.printedAt}`, w),
+  ];
   if (r.terminalName !== undefined) out.push(...wrap(`Terminal ${r.terminalName}`, w));
   out.push(rule);
   if (r.lines.length === 0) out.push('(no items)');

@@ -24,28 +24,51 @@ export interface Voucher {
 const rateKey = (rate: number | null) => (rate === null ? 'none' : String(rate));
 
 /** The accounts the summary's rows need that the settings do not map (422 naming each, before anything is written). */
-export function missingAccounts(summary: PurchaseSummary, settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees'>): FieldProblem[] {
+export function missingAccounts(
+  summary: PurchaseSummary,
+  settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees'>,
+): FieldProblem[] {
   const { accounts } = settings;
   const missing = new Map<string, string>();
   for (const v of summary.vats) {
-    if (accounts.sales[rateKey(v.vatRate)] === undefined) missing.set(`/accounts/sales/${rateKey(v.vatRate)}`, v.vatRate === null ? 'no sales account for amounts recorded without a VAT rate' : `no sales account for VAT rate ${v.vatRate}`);
-    if (v.vatRate !== null && v.vat !== 0 && accounts.vat[rateKey(v.vatRate)] === undefined) missing.set(`/accounts/vat/${rateKey(v.vatRate)}`, `no VAT account for VAT rate ${v.vatRate}`);
+    if (accounts.sales[rateKey(v.vatRate)] === undefined)
+      missing.set(
+        `/accounts/sales/${rateKey(v.vatRate)}`,
+        v.vatRate === null
+          ? 'no sales account for amounts recorded without a VAT rate'
+          : `no sales account for VAT rate ${v.vatRate}`,
+      );
+    if (v.vatRate !== null && v.vat !== 0 && accounts.vat[rateKey(v.vatRate)] === undefined)
+      missing.set(`/accounts/vat/${rateKey(v.vatRate)}`, `no VAT account for VAT rate ${v.vatRate}`);
   }
   for (const p of summary.psp) {
-    if (accounts.paymentProviders[p.paymentProvider] === undefined) missing.set(`/accounts/paymentProviders/${p.paymentProvider}`, `no account for payment provider ${p.paymentProvider}`);
+    if (accounts.paymentProviders[p.paymentProvider] === undefined)
+      missing.set(
+        `/accounts/paymentProviders/${p.paymentProvider}`,
+        `no account for payment provider ${p.paymentProvider}`,
+      );
   }
-  if (settings.includeServiceFees && summary.totals.serviceFee > 0 && accounts.serviceFees === undefined) missing.set('/accounts/serviceFees', 'no account for service fees');
+  if (settings.includeServiceFees && summary.totals.serviceFee > 0 && accounts.serviceFees === undefined)
+    missing.set('/accounts/serviceFees', 'no account for service fees');
   return [...missing].map(([path, message]) => ({ path, message }));
 }
 
 export class AccountsMissing extends AppError {
   constructor(problems: FieldProblem[]) {
-    super('UNPROCESSABLE', 'The export settings map no ledger account for what the range holds; add them (PUT /api/v1/reporting/export-settings) and export again', problems);
+    super(
+      'UNPROCESSABLE',
+      'The export settings map no ledger account for what the range holds; add them (PUT /api/v1/reporting/export-settings) and export again',
+      problems,
+    );
   }
 }
 
 /** The postings of one day's summary (the settings map every row: missingAccounts is empty). */
-export function voucherOf(date: string, day: PurchaseSummary, settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees' | 'splitByCostCenter'>): Voucher {
+export function voucherOf(
+  date: string,
+  day: PurchaseSummary,
+  settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees' | 'splitByCostCenter'>,
+): Voucher {
   const { accounts } = settings;
   const merged = new Map<string, Posting>();
   const post = (account: string, amount: number, costCenter?: Posting['costCenter']) => {
@@ -56,9 +79,13 @@ export function voucherOf(date: string, day: PurchaseSummary, settings: Pick<Exp
     merged.set(key, p);
   };
   const fees = settings.includeServiceFees;
-  for (const p of day.psp) post(accounts.paymentProviders[p.paymentProvider]!, p.amount + p.tip + (fees ? p.serviceFee : 0));
+  for (const p of day.psp)
+    post(accounts.paymentProviders[p.paymentProvider]!, p.amount + p.tip + (fees ? p.serviceFee : 0));
   for (const v of day.vats) {
-    const costCenter = settings.splitByCostCenter && v.costCenterCode !== undefined ? { code: v.costCenterCode, name: v.costCenterName ?? v.costCenterCode } : undefined;
+    const costCenter =
+      settings.splitByCostCenter && v.costCenterCode !== undefined
+        ? { code: v.costCenterCode, name: v.costCenterName ?? v.costCenterCode }
+        : undefined;
     post(accounts.sales[rateKey(v.vatRate)]!, -v.net, costCenter);
     if (v.vatRate !== null) post(accounts.vat[rateKey(v.vatRate)] ?? '', -v.vat);
   }
@@ -88,8 +115,10 @@ export interface ExportHeader {
 /** Swedish names for the chart the file declares (#KONTO), by the role the account plays. */
 export function accountNames(accounts: ExportAccounts, includeServiceFees: boolean): Map<string, string> {
   const names = new Map<string, string>();
-  const name = (account: string | undefined, text: string) => account !== undefined && !names.has(account) && names.set(account, text);
-  for (const [rate, account] of Object.entries(accounts.sales)) name(account, rate === 'none' ? 'Försäljning utan momssats' : `Försäljning ${rate} % moms`);
+  const name = (account: string | undefined, text: string) =>
+    account !== undefined && !names.has(account) && names.set(account, text);
+  for (const [rate, account] of Object.entries(accounts.sales))
+    name(account, rate === 'none' ? 'Försäljning utan momssats' : `Försäljning ${rate} % moms`);
   for (const [rate, account] of Object.entries(accounts.vat)) name(account, `Utgående moms ${rate} %`);
   for (const [provider, account] of Object.entries(accounts.paymentProviders)) name(account, `Fordran ${provider}`);
   name(accounts.tips, 'Dricks att redovisa');
@@ -98,7 +127,8 @@ export function accountNames(accounts: ExportAccounts, includeServiceFees: boole
 }
 
 const compact = (date: string) => date.replaceAll('-', '');
-const decimal = (minor: number) => `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
+const decimal = (minor: number) =>
+  `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
 /** A SIE field: quoted, with `"` and `\` escaped (SIE 4B §5.7). */
 const quoted = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
@@ -106,7 +136,11 @@ const quoted = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\
  * SIE 4 (type 4I: vouchers from a subsystem, for import into the books; extension `.si`), in the
  * format's PC8 character set (code page 437). Lines end CRLF.
  */
-export function sieFile(header: ExportHeader, vouchers: readonly Voucher[], settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees' | 'splitByCostCenter'>): string {
+export function sieFile(
+  header: ExportHeader,
+  vouchers: readonly Voucher[],
+  settings: Pick<ExportSettings, 'accounts' | 'includeServiceFees' | 'splitByCostCenter'>,
+): string {
   const lines = [
     '#FLAGGA 0',
     '#FORMAT PC8',
@@ -116,15 +150,23 @@ export function sieFile(header: ExportHeader, vouchers: readonly Voucher[], sett
     `#FNAMN ${quoted(header.companyName)}`,
   ];
   const used = new Set(vouchers.flatMap((v) => v.postings.map((p) => p.account)));
-  for (const [account, name] of accountNames(settings.accounts, settings.includeServiceFees)) if (used.has(account)) lines.push(`#KONTO ${account} ${quoted(name)}`);
-  const centers = new Map(vouchers.flatMap((v) => v.postings.flatMap((p) => (p.costCenter ? [[p.costCenter.code, p.costCenter.name] as const] : []))));
+  for (const [account, name] of accountNames(settings.accounts, settings.includeServiceFees))
+    if (used.has(account)) lines.push(`#KONTO ${account} ${quoted(name)}`);
+  const centers = new Map(
+    vouchers.flatMap((v) =>
+      v.postings.flatMap((p) => (p.costCenter ? [[p.costCenter.code, p.costCenter.name] as const] : [])),
+    ),
+  );
   if (settings.splitByCostCenter && centers.size > 0) {
     lines.push('#DIM 1 "Kostnadsställe"');
     for (const [code, name] of [...centers].sort()) lines.push(`#OBJEKT 1 ${quoted(code)} ${quoted(name)}`);
   }
   vouchers.forEach((v, i) => {
     lines.push(`#VER "A" ${i + 1} ${compact(v.date)} ${quoted(`${header.locationName} ${v.date}`)}`, '{');
-    for (const p of v.postings) lines.push(`   #TRANS ${p.account} {${p.costCenter ? `1 ${quoted(p.costCenter.code)}` : ''}} ${decimal(p.amount)}`);
+    for (const p of v.postings)
+      lines.push(
+        `   #TRANS ${p.account} {${p.costCenter ? `1 ${quoted(p.costCenter.code)}` : ''}} ${decimal(p.amount)}`,
+      );
     lines.push('}');
   });
   return `${lines.join('\r\n')}\r\n`;
@@ -173,4 +215,5 @@ export function encodeCp437(text: string): Buffer {
 }
 
 /** Bytes of code page 437 as text (the tests' SIE reader). */
-export const decodeCp437 = (bytes: Uint8Array): string => [...bytes].map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80]!)).join('');
+export const decodeCp437 = (bytes: Uint8Array): string =>
+  [...bytes].map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80]!)).join('');

@@ -27,7 +27,14 @@ interface Parsed {
   /** per rate key: gross and VAT */
   vat: Map<string, { amount: number; vat: number }>;
   psp: Map<string, { amount: number; tip: number; serviceFee: number; n: number }>;
-  lines: { itemId: number | null; unitPrice: number; vatRate: number | null; code: string; name: string; quantity: number }[];
+  lines: {
+    itemId: number | null;
+    unitPrice: number;
+    vatRate: number | null;
+    code: string;
+    name: string;
+    quantity: number;
+  }[];
   /** code → name → gross */
   ccNames: Map<string, Map<string, number>>;
   /** provider → code ('' none) → share */
@@ -35,7 +42,17 @@ interface Parsed {
 }
 
 function parse(c: Record<string, number>): Parsed {
-  const p: Parsed = { n: c.n ?? 0, amount: c.amount ?? 0, tip: c.tip ?? 0, serviceFee: c.serviceFee ?? 0, vat: new Map(), psp: new Map(), lines: [], ccNames: new Map(), ccpsp: new Map() };
+  const p: Parsed = {
+    n: c.n ?? 0,
+    amount: c.amount ?? 0,
+    tip: c.tip ?? 0,
+    serviceFee: c.serviceFee ?? 0,
+    vat: new Map(),
+    psp: new Map(),
+    lines: [],
+    ccNames: new Map(),
+    ccpsp: new Map(),
+  };
   for (const [name, value] of Object.entries(c)) {
     const parts = name.split('|');
     switch (parts[0]) {
@@ -54,7 +71,15 @@ function parse(c: Record<string, number>): Parsed {
         break;
       }
       case 'line':
-        if (parts.length === 6) p.lines.push({ itemId: parts[1] === '' ? null : Number(parts[1]), unitPrice: Number(parts[2]), vatRate: rateOf(parts[3]!), code: dec(parts[4]!), name: dec(parts[5]!), quantity: value });
+        if (parts.length === 6)
+          p.lines.push({
+            itemId: parts[1] === '' ? null : Number(parts[1]),
+            unitPrice: Number(parts[2]),
+            vatRate: rateOf(parts[3]!),
+            code: dec(parts[4]!),
+            name: dec(parts[5]!),
+            quantity: value,
+          });
         break;
       case 'cc': {
         const names = p.ccNames.get(dec(parts[1]!)) ?? new Map<string, number>();
@@ -80,23 +105,28 @@ function parse(c: Record<string, number>): Parsed {
 
 /** A cost center's name: the one its lines carried for the most money (ties: the first in order); names change as items are renamed. */
 function nameOf(p: Parsed, code: string): string {
-  const names = [...(p.ccNames.get(code) ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const names = [...(p.ccNames.get(code) ?? new Map<string, number>())].sort(
+    (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+  );
   return names[0]?.[0] ?? code;
 }
 
-const byKeys = <T>(...keys: ((row: T) => string | number | null | undefined)[]) => (a: T, b: T): number => {
-  for (const key of keys) {
-    const x = key(a);
-    const y = key(b);
-    if (x === y) continue;
-    if (x === null || x === undefined) return 1;
-    if (y === null || y === undefined) return -1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-};
+const byKeys =
+  <T>(...keys: ((row: T) => string | number | null | undefined)[]) =>
+  (a: T, b: T): number => {
+    for (const key of keys) {
+      const x = key(a);
+      const y = key(b);
+      if (x === y) continue;
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      return x < y ? -1 : 1;
+    }
+    return 0;
+  };
 
-const withCostCenter = (p: Parsed, code: string) => (code === '' ? {} : { costCenterCode: code, costCenterName: nameOf(p, code) });
+const withCostCenter = (p: Parsed, code: string) =>
+  code === '' ? {} : { costCenterCode: code, costCenterName: nameOf(p, code) };
 
 /** Adds `value` under `key`, making the entry with `init` first. */
 function tally<K, V>(map: Map<K, V>, key: K, init: () => V, add: (v: V) => void): void {
@@ -110,12 +140,33 @@ function itemRows(p: Parsed, split: boolean): ItemRow[] {
   for (const l of p.lines) {
     const code = split ? l.code : '';
     const key = JSON.stringify([l.itemId, l.name, l.unitPrice, l.vatRate, code]);
-    tally(rows, key, (): ItemRow => ({ itemId: l.itemId, name: l.name, unitPrice: l.unitPrice, vatRate: l.vatRate, quantity: 0, amount: 0, ...withCostCenter(p, code) }), (r) => {
-      r.quantity += l.quantity;
-      r.amount += l.quantity * l.unitPrice;
-    });
+    tally(
+      rows,
+      key,
+      (): ItemRow => ({
+        itemId: l.itemId,
+        name: l.name,
+        unitPrice: l.unitPrice,
+        vatRate: l.vatRate,
+        quantity: 0,
+        amount: 0,
+        ...withCostCenter(p, code),
+      }),
+      (r) => {
+        r.quantity += l.quantity;
+        r.amount += l.quantity * l.unitPrice;
+      },
+    );
   }
-  return [...rows.values()].sort(byKeys((r) => r.name, (r) => r.itemId, (r) => r.unitPrice, (r) => r.vatRate, (r) => r.costCenterCode ?? ''));
+  return [...rows.values()].sort(
+    byKeys(
+      (r) => r.name,
+      (r) => r.itemId,
+      (r) => r.unitPrice,
+      (r) => r.vatRate,
+      (r) => r.costCenterCode ?? '',
+    ),
+  );
 }
 
 /**
@@ -136,7 +187,9 @@ function vatRows(p: Parsed, split: boolean): VatRowOut[] {
       continue;
     }
     const gross = new Map<string, number>();
-    for (const l of p.lines) if (l.code !== '' && l.vatRate === vatRate) gross.set(l.code, (gross.get(l.code) ?? 0) + l.quantity * l.unitPrice);
+    for (const l of p.lines)
+      if (l.code !== '' && l.vatRate === vatRate)
+        gross.set(l.code, (gross.get(l.code) ?? 0) + l.quantity * l.unitPrice);
     let restAmount = total.amount;
     let restVat = total.vat;
     for (const [code, amount] of gross) {
@@ -145,9 +198,15 @@ function vatRows(p: Parsed, split: boolean): VatRowOut[] {
       restAmount -= amount;
       restVat -= vat;
     }
-    if (restAmount !== 0 || restVat !== 0) rows.push({ vatRate, amount: restAmount, vat: restVat, net: restAmount - restVat });
+    if (restAmount !== 0 || restVat !== 0)
+      rows.push({ vatRate, amount: restAmount, vat: restVat, net: restAmount - restVat });
   }
-  return rows.sort(byKeys((r) => r.vatRate, (r) => (r.costCenterCode === undefined ? '' : `~${r.costCenterCode}`)));
+  return rows.sort(
+    byKeys(
+      (r) => r.vatRate,
+      (r) => (r.costCenterCode === undefined ? '' : `~${r.costCenterCode}`),
+    ),
+  );
 }
 
 /** Provider rows; split: each provider's money by cost center, tips and service fees in the row without one. */
@@ -155,15 +214,35 @@ function pspRows(p: Parsed, split: boolean): PspRow[] {
   const rows: PspRow[] = [];
   for (const [provider, t] of p.psp) {
     if (!split) {
-      rows.push({ paymentProvider: provider, count: t.n, amount: t.amount, tip: t.tip, serviceFee: t.serviceFee, total: t.amount + t.tip + t.serviceFee });
+      rows.push({
+        paymentProvider: provider,
+        count: t.n,
+        amount: t.amount,
+        tip: t.tip,
+        serviceFee: t.serviceFee,
+        total: t.amount + t.tip + t.serviceFee,
+      });
       continue;
     }
     for (const [code, share] of p.ccpsp.get(provider) ?? []) {
       const [tip, serviceFee] = code === '' ? [t.tip, t.serviceFee] : [0, 0];
-      rows.push({ paymentProvider: provider, count: share.n, amount: share.amount, tip, serviceFee, total: share.amount + tip + serviceFee, ...withCostCenter(p, code) });
+      rows.push({
+        paymentProvider: provider,
+        count: share.n,
+        amount: share.amount,
+        tip,
+        serviceFee,
+        total: share.amount + tip + serviceFee,
+        ...withCostCenter(p, code),
+      });
     }
   }
-  return rows.sort(byKeys((r) => r.paymentProvider, (r) => (r.costCenterCode === undefined ? '' : `~${r.costCenterCode}`)));
+  return rows.sort(
+    byKeys(
+      (r) => r.paymentProvider,
+      (r) => (r.costCenterCode === undefined ? '' : `~${r.costCenterCode}`),
+    ),
+  );
 }
 
 /** The summary of the counters: the legacy format, or with `split` the cost-center rows and `costCenters`. */
@@ -172,7 +251,15 @@ export function summarize(counters: Record<string, number>, split: boolean): Sum
   const vats = vatRows(p, split);
   const vat = vats.reduce((sum, r) => sum + r.vat, 0);
   const summary: Summary = {
-    totals: { count: p.n, amount: p.amount, vat, net: p.amount - vat, tip: p.tip, serviceFee: p.serviceFee, total: p.amount + p.tip + p.serviceFee },
+    totals: {
+      count: p.n,
+      amount: p.amount,
+      vat,
+      net: p.amount - vat,
+      tip: p.tip,
+      serviceFee: p.serviceFee,
+      total: p.amount + p.tip + p.serviceFee,
+    },
     items: itemRows(p, split),
     vats,
     psp: pspRows(p, split),
@@ -181,11 +268,22 @@ export function summarize(counters: Record<string, number>, split: boolean): Sum
   const centers = new Map<string, CostCenterRow>();
   for (const r of vats) {
     if (r.costCenterCode === undefined) continue;
-    tally(centers, r.costCenterCode, (): CostCenterRow => ({ costCenterCode: r.costCenterCode!, costCenterName: r.costCenterName!, amount: 0, vat: 0, net: 0 }), (c) => {
-      c.amount += r.amount;
-      c.vat += r.vat;
-      c.net += r.net;
-    });
+    tally(
+      centers,
+      r.costCenterCode,
+      (): CostCenterRow => ({
+        costCenterCode: r.costCenterCode!,
+        costCenterName: r.costCenterName!,
+        amount: 0,
+        vat: 0,
+        net: 0,
+      }),
+      (c) => {
+        c.amount += r.amount;
+        c.vat += r.vat;
+        c.net += r.net;
+      },
+    );
   }
   return { ...summary, costCenters: [...centers.values()].sort(byKeys((c) => c.costCenterCode)) };
 }

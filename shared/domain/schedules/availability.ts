@@ -95,7 +95,11 @@ export function ruleApplies(rule: RuleLike, date: string, minute: number): boole
 export function wallTime(checkTime: Date, zone: string): { date: string; minute: number; iso: string } {
   const local = DateTime.fromJSDate(checkTime, { zone });
   if (!local.isValid) throw new Error(`Unknown time zone ${zone}`);
-  return { date: local.toISODate()!, minute: local.hour * 60 + local.minute + local.second / 60 + local.millisecond / 60000, iso: local.toISO()! };
+  return {
+    date: local.toISODate()!,
+    minute: local.hour * 60 + local.minute + local.second / 60 + local.millisecond / 60000,
+    iso: local.toISO()!,
+  };
 }
 
 /** Higher priority first; at equal priority unavailable first; then lowest schedule id, then rule id. */
@@ -120,9 +124,21 @@ export function availabilityAt(schedules: readonly ScheduleLike[], zone: string,
   }
   if (winner) {
     const { schedule, rule } = winner;
-    return { isAvailable: rule.isAvailable, reason: 'rule', decidedBy: { scheduleId: schedule.id, ruleId: rule.id, priority: schedule.priority, isAvailable: rule.isAvailable }, localTime: iso };
+    return {
+      isAvailable: rule.isAvailable,
+      reason: 'rule',
+      decidedBy: {
+        scheduleId: schedule.id,
+        ruleId: rule.id,
+        priority: schedule.priority,
+        isAvailable: rule.isAvailable,
+      },
+      localTime: iso,
+    };
   }
   if (counted.length === 0) return { isAvailable: true, reason: 'no_schedules', decidedBy: null, localTime: iso };
   const hasWindows = counted.some((s) => s.rules.some((r) => r.isAvailable));
-  return hasWindows ? { isAvailable: false, reason: 'outside_schedule', decidedBy: null, localTime: iso } : { isAvailable: true, reason: 'no_exception', decidedBy: null, localTime: iso };
+  return hasWindows
+    ? { isAvailable: false, reason: 'outside_schedule', decidedBy: null, localTime: iso }
+    : { isAvailable: true, reason: 'no_exception', decidedBy: null, localTime: iso };
 }

@@ -47,12 +47,18 @@ export function ruleProblems(rule: RuleFields, prefix = ''): FieldProblem[] {
     if (rule.startDate === null) at('startDate', 'is required for a date_range rule');
     if (rule.endDate === null) at('endDate', 'is required for a date_range rule');
   }
-  if ((rule.startTime === null) !== (rule.endTime === null)) at(rule.startTime === null ? 'startTime' : 'endTime', 'startTime and endTime come together (or neither: whole days)');
+  if ((rule.startTime === null) !== (rule.endTime === null))
+    at(
+      rule.startTime === null ? 'startTime' : 'endTime',
+      'startTime and endTime come together (or neither: whole days)',
+    );
   for (const field of ['startDate', 'endDate', 'validFrom', 'validTo'] as const) {
     const value = rule[field];
     if (value !== null && !realDay(value)) at(field, 'is not a real day');
   }
-  if (rule.startDate !== null && rule.endDate !== null && rule.startDate > rule.endDate) at('endDate', 'must be on or after startDate');
-  if (rule.validFrom !== null && rule.validTo !== null && rule.validFrom > rule.validTo) at('validTo', 'must be on or after validFrom');
+  if (rule.startDate !== null && rule.endDate !== null && rule.startDate > rule.endDate)
+    at('endDate', 'must be on or after startDate');
+  if (rule.validFrom !== null && rule.validTo !== null && rule.validFrom > rule.validTo)
+    at('validTo', 'must be on or after validFrom');
   return problems;
 }

@@ -26,7 +26,13 @@ import { localDateTime } from '../bookings/time';
 import { billOf, purchaseVat, settle } from './bill';
 
 /** A tab as the API shows it: the counters it may not have stored yet as 0. */
-export const shownTab = (t: Tab): Required<Tab> => ({ ...t, purchaseCount: t.purchaseCount ?? 0, paidCents: t.paidCents ?? 0, orderCount: t.orderCount ?? 0, anonymousMembers: t.anonymousMembers ?? 0 });
+export const shownTab = (t: Tab): Required<Tab> => ({
+  ...t,
+  purchaseCount: t.purchaseCount ?? 0,
+  paidCents: t.paidCents ?? 0,
+  orderCount: t.orderCount ?? 0,
+  anonymousMembers: t.anonymousMembers ?? 0,
+});
 
 /** The tab, for a caller who may act on its location (404 for none, another company's included). */
 export async function tabOf(principal: Principal, tabId: string): Promise<Tab> {
@@ -37,11 +43,18 @@ export async function tabOf(principal: Principal, tabId: string): Promise<Tab> {
 }
 
 /** The deposit a tab carries: a booking's deposit is a required item of its primary tab. */
-export const depositOn = (tab: Pick<Tab, 'id'>, booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined): number =>
+export const depositOn = (
+  tab: Pick<Tab, 'id'>,
+  booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined,
+): number =>
   booking && booking.tab.id === tab.id && (booking.depositAmountCents ?? 0) > 0 ? booking.depositAmountCents! : 0;
 
 /** The lines of a purchase: a line naming an item takes its name, price, VAT rate and cost center unless it gives them. */
-async function purchaseLines(companyId: number, locationId: number, lines: NonNullable<CreatePurchaseBody['items']>): Promise<PurchaseLine[]> {
+async function purchaseLines(
+  companyId: number,
+  locationId: number,
+  lines: NonNullable<CreatePurchaseBody['items']>,
+): Promise<PurchaseLine[]> {
   const named = await lineItems(companyId, locationId, lines);
   const problems: FieldProblem[] = [];
   const out = lines.map((l, index): PurchaseLine => {
@@ -49,11 +62,21 @@ async function purchaseLines(companyId: number, locationId: number, lines: NonNu
     const name = l.name ?? item?.name;
     const unitPrice = l.unitPrice ?? item?.price;
     if (name === undefined) problems.push({ path: `/items/${index}/name`, message: 'is required without itemId' });
-    if (unitPrice === undefined) problems.push({ path: `/items/${index}/unitPrice`, message: 'is required without itemId' });
+    if (unitPrice === undefined)
+      problems.push({ path: `/items/${index}/unitPrice`, message: 'is required without itemId' });
     const vatRate = l.vatRate ?? item?.vatRate ?? null;
-    if (vatRate !== null && Math.round(vatRate * 100) !== vatRate * 100) problems.push({ path: `/items/${index}/vatRate`, message: 'has at most two decimals' });
+    if (vatRate !== null && Math.round(vatRate * 100) !== vatRate * 100)
+      problems.push({ path: `/items/${index}/vatRate`, message: 'has at most two decimals' });
     const costCenter = l.costCenter !== undefined ? l.costCenter : (item?.costCenter ?? null);
-    return { itemId: l.itemId ?? null, name: name!, quantity: l.quantity, unitPrice: unitPrice!, amount: unitPrice! * l.quantity, vatRate, costCenter };
+    return {
+      itemId: l.itemId ?? null,
+      name: name!,
+      quantity: l.quantity,
+      unitPrice: unitPrice!,
+      amount: unitPrice! * l.quantity,
+      vatRate,
+      costCenter,
+    };
   });
   if (problems.length) throw validationFailed('The purchase is not valid', problems);
   return out;
@@ -80,9 +103,18 @@ const ATTEMPTS = 5;
  * is paid in full and the tab is open, the tab closes in the same transaction and its table is
  * free for the next party.
  */
-export async function createPurchase(principal: Principal, tabId: string, input: CreatePurchaseBody): Promise<RecordedPurchase> {
+export async function createPurchase(
+  principal: Principal,
+  tabId: string,
+  input: CreatePurchaseBody,
+): Promise<RecordedPurchase> {
   if ((input.items === undefined) === (input.amount === undefined)) {
-    throw validationFailed('A purchase pays either items or an amount', [{ path: input.items ? '/amount' : '/items', message: input.items ? 'cannot be combined with items' : 'items or amount is required' }]);
+    throw validationFailed('A purchase pays either items or an amount', [
+      {
+        path: input.items ? '/amount' : '/items',
+        message: input.items ? 'cannot be combined with items' : 'items or amount is required',
+      },
+    ]);
   }
   for (let attempt = 1; ; attempt++) {
     try {
@@ -107,12 +139,16 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
   if (tab.status === 'closed') throw conflict(`Tab ${tabId} is closed: its bill is settled`);
   const [onTab, { booking, location }, lines] = await Promise.all([
     orders.allOfTab(companyId, tabId),
-    readTogether({ booking: tab.bookingId ? bookings.read(companyId, tab.bookingId) : noRead(undefined), location: locations.read(companyId, tab.locationId) }),
+    readTogether({
+      booking: tab.bookingId ? bookings.read(companyId, tab.bookingId) : noRead(undefined),
+      location: locations.read(companyId, tab.locationId),
+    }),
     input.items ? purchaseLines(companyId, tab.locationId, input.items) : undefined,
   ]);
   if (!location) throw notFound(`Location ${tab.locationId}`);
   // The orders index trails the tab by a moment: an order the tab counts must be on the bill.
-  if (onTab.filter((o) => o.kind === 'order').length < tab.orderCount) throw new Moved('An order placed a moment ago is not readable yet; try again');
+  if (onTab.filter((o) => o.kind === 'order').length < tab.orderCount)
+    throw new Moved('An order placed a moment ago is not readable yet; try again');
 
   const bill = billOf({ orders: onTab, depositCents: depositOn(tab, booking) });
   const amount = lines ? lines.reduce((sum, l) => sum + l.amount, 0) : input.amount!;
@@ -144,18 +180,46 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
     updatedAt: now,
     version: 1,
   };
-  const after: Tab = { ...tab, paidCents, purchaseCount: (tab.purchaseCount ?? 0) + 1, ...(closes ? { status: 'closed' as const, closedAt: now } : {}), updatedAt: now, version: tab.version + 1 };
-  const balance: TabBalance = { id: tabId, status: after.status, billCents: bill, paidCents, dueCents: bill - paidCents };
+  const after: Tab = {
+    ...tab,
+    paidCents,
+    purchaseCount: (tab.purchaseCount ?? 0) + 1,
+    ...(closes ? { status: 'closed' as const, closedAt: now } : {}),
+    updatedAt: now,
+    version: tab.version + 1,
+  };
+  const balance: TabBalance = {
+    id: tabId,
+    status: after.status,
+    billCents: bill,
+    paidCents,
+    dueCents: bill - paidCents,
+  };
   const events: DomainEvent[] = [
     newEvent(companyId, 'purchase.created', purchase.id, { ...purchase, tab: balance }),
-    ...(closes ? [newEvent(companyId, 'tab.closed', tabId, { ...shownTab(after), reason: 'paid' }, { status: 'closed', closedAt: now })] : []),
+    ...(closes
+      ? [
+          newEvent(
+            companyId,
+            'tab.closed',
+            tabId,
+            { ...shownTab(after), reason: 'paid' },
+            { status: 'closed', closedAt: now },
+          ),
+        ]
+      : []),
   ];
   const payment = { read: tab, paidCents, closes };
   try {
-    if (closes && booking) await writeBooking(companyId, { ...closingOf(companyId, booking, tabId, now), also: purchaseSteps(companyId, purchase, payment, events) });
+    if (closes && booking)
+      await writeBooking(companyId, {
+        ...closingOf(companyId, booking, tabId, now),
+        also: purchaseSteps(companyId, purchase, payment, events),
+      });
     else await purchases.record(companyId, purchase, payment, events);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'CONFLICT' && !(err instanceof ReferenceTaken)) throw new Moved(err.message);
+    if (err instanceof AppError && err.code === 'CONFLICT' && !(err instanceof ReferenceTaken))
+      throw new Moved(err.message);
     throw err;
   }
   return { ...purchase, tab: balance };
@@ -171,11 +235,20 @@ export function closingOf(companyId: number, prev: Booking, tabId: string, now: 
     { ...prev, version: prev.version + 1, updatedAt: now },
     prev.tabs.map((t) => (t.id === tabId ? { ...t, status: 'closed' as const } : t)),
   );
-  return { prev, next, openTabs: claimChanges(prev, next), events: [newEvent(companyId, 'booking.updated', prev.id, { ...next }, { tabs: next.tabs })] };
+  return {
+    prev,
+    next,
+    openTabs: claimChanges(prev, next),
+    events: [newEvent(companyId, 'booking.updated', prev.id, { ...next }, { tabs: next.tabs })],
+  };
 }
 
 /** A tab's purchases, oldest first: one Query per page (an empty page reads the tab, for 404). */
-export async function listPurchases(principal: Principal, tabId: string, query: ListPurchasesQuery): Promise<Page<Purchase>> {
+export async function listPurchases(
+  principal: Principal,
+  tabId: string,
+  query: ListPurchasesQuery,
+): Promise<Page<Purchase>> {
   const page = await purchases.listByTab(principal.companyId, tabId, query);
   const first = page.items[0];
   if (first) assertLocationAllowed(principal, first.locationId);
@@ -201,7 +274,11 @@ export async function markPickedUp(principal: Principal, purchaseId: string): Pr
   const now = new Date().toISOString();
   const next: Purchase = { ...prev, pickedUpAt: now, updatedAt: now, version: prev.version + 1 };
   try {
-    await purchases.pickUp(companyId, next, newEvent(companyId, 'purchase.updated', purchaseId, { ...next }, { pickedUpAt: now }));
+    await purchases.pickUp(
+      companyId,
+      next,
+      newEvent(companyId, 'purchase.updated', purchaseId, { ...next }, { pickedUpAt: now }),
+    );
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
     const current = await purchases.getConsistent(companyId, purchaseId);
@@ -228,7 +305,10 @@ export const defaultRefundReasons: readonly RefundReason[] = [
 ];
 
 /** The refund reasons of a location (404 for a location the company lacks). */
-export async function refundReasons(principal: Principal, query: RefundReasonsQuery): Promise<{ locationId: number; reasons: readonly RefundReason[] }> {
+export async function refundReasons(
+  principal: Principal,
+  query: RefundReasonsQuery,
+): Promise<{ locationId: number; reasons: readonly RefundReason[] }> {
   assertLocationAllowed(principal, query.locationId);
   if (!(await locations.get(principal.companyId, query.locationId))) throw notFound(`Location ${query.locationId}`);
   return { locationId: query.locationId, reasons: defaultRefundReasons };

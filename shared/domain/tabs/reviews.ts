@@ -15,7 +15,10 @@ import { assertLocationAllowed } from '../access';
 /** Reviews the purchase (404 for none, 403 outside the key's locations); the purchase and its review are read in one round trip. */
 export async function createReview(principal: Principal, input: CreateReviewBody): Promise<Review> {
   const { companyId } = principal;
-  const { purchase, stored } = await readTogether({ purchase: purchases.read(companyId, input.purchaseIntentId), stored: reviews.read(companyId, input.purchaseIntentId) });
+  const { purchase, stored } = await readTogether({
+    purchase: purchases.read(companyId, input.purchaseIntentId),
+    stored: reviews.read(companyId, input.purchaseIntentId),
+  });
   if (!purchase) throw notFound(`Purchase ${input.purchaseIntentId}`);
   assertLocationAllowed(principal, purchase.locationId);
   if (stored) return stored;

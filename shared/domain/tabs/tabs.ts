@@ -24,8 +24,16 @@ export async function addAnonymousMember(principal: Principal, tabId: string): P
   const prev = await tabOf(principal, tabId);
   if (prev.status === 'closed') throw conflict(`Tab ${tabId} is closed`);
   const now = new Date().toISOString();
-  const next = shownTab({ ...prev, anonymousMembers: (prev.anonymousMembers ?? 0) + 1, updatedAt: now, version: prev.version + 1 });
-  await transact([anonymousMembersStep(companyId, tabId, 1, now), outboxStep(newEvent(companyId, 'tab.updated', tabId, { ...next }, { anonymousMembers: next.anonymousMembers }))]);
+  const next = shownTab({
+    ...prev,
+    anonymousMembers: (prev.anonymousMembers ?? 0) + 1,
+    updatedAt: now,
+    version: prev.version + 1,
+  });
+  await transact([
+    anonymousMembersStep(companyId, tabId, 1, now),
+    outboxStep(newEvent(companyId, 'tab.updated', tabId, { ...next }, { anonymousMembers: next.anonymousMembers })),
+  ]);
   return next;
 }
 
@@ -62,7 +70,16 @@ async function scope(principal: Principal, header: string | undefined): Promise<
 /** Closes one open tab (not paid: closed by hand); with a booking, in the booking's transaction, releasing its table. */
 async function closeTab(companyId: number, tab: Tab, now: string): Promise<void> {
   const close: TabWrite = { id: tab.id, expectedStatus: 'open', set: { status: 'closed', closedAt: now } };
-  const event = newEvent(companyId, 'tab.closed', tab.id, { ...shownTab({ ...tab, status: 'closed', closedAt: now, updatedAt: now, version: tab.version + 1 }), reason: 'close_all' }, { status: 'closed', closedAt: now });
+  const event = newEvent(
+    companyId,
+    'tab.closed',
+    tab.id,
+    {
+      ...shownTab({ ...tab, status: 'closed', closedAt: now, updatedAt: now, version: tab.version + 1 }),
+      reason: 'close_all',
+    },
+    { status: 'closed', closedAt: now },
+  );
   const booking = tab.bookingId ? await bookings.get(companyId, tab.bookingId) : undefined;
   if (booking?.tabs.some((t) => t.id === tab.id && t.status === 'open')) {
     const closing = closingOf(companyId, booking, tab.id, now);
@@ -94,7 +111,9 @@ export async function closeAllTabs(principal: Principal, header: string | undefi
     if (page.pagination.nextCursor) more = true;
     const now = new Date().toISOString();
     for (let i = 0; i < page.items.length; i += CONCURRENCY) {
-      const outcomes = await Promise.allSettled(page.items.slice(i, i + CONCURRENCY).map((t) => closeTab(companyId, t, now)));
+      const outcomes = await Promise.allSettled(
+        page.items.slice(i, i + CONCURRENCY).map((t) => closeTab(companyId, t, now)),
+      );
       for (const o of outcomes) {
         if (o.status === 'fulfilled') closed++;
         else if (o.reason instanceof AppError && o.reason.code === 'CONFLICT') skipped++;

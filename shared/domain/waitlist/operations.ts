@@ -17,11 +17,23 @@ import { entrySteps, waitlist, WaitlistCodeTaken, type WaitlistEntry, type Waitl
 import { AppError, conflict, notFound, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import { Page } from '../../page';
-import { DEFAULT_OFFER_HOLD_MINUTES, type JoinWaitlistBody, type ListWaitlistQuery, type OfferWaitlistBody } from '../../schemas/waitlist';
+import {
+  DEFAULT_OFFER_HOLD_MINUTES,
+  type JoinWaitlistBody,
+  type ListWaitlistQuery,
+  type OfferWaitlistBody,
+} from '../../schemas/waitlist';
 import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { newConfirmationCode } from '../bookings/confirmationCode';
 import { placeHolds, retryingContention } from '../bookings/holdPlacement';
-import { holdDays, holdReads, MAX_BUFFER_MINUTES, MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates, type Placement } from '../bookings/holds';
+import {
+  holdDays,
+  holdReads,
+  MAX_BUFFER_MINUTES,
+  MAX_DEFAULT_DURATION_MINUTES,
+  possibleHoldDates,
+  type Placement,
+} from '../bookings/holds';
 import { assertTablesFound, type RequestedTables } from '../bookings/requestTables';
 import { activeChange, assertBookingRules } from '../bookings/rules';
 import { settingsInForce } from '../bookings/settings';
@@ -30,12 +42,17 @@ import { localDateTime, slotLasting, slotOf } from '../bookings/time';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { asOf, moved, nextStatus, offerLapsed, type WaitlistAction } from './states';
 
-const event = (companyId: number, name: EventName, e: WaitlistEntry, changes: Record<string, unknown> | null = null) => newEvent(companyId, name, e.id, { ...e }, changes);
+const event = (companyId: number, name: EventName, e: WaitlistEntry, changes: Record<string, unknown> | null = null) =>
+  newEvent(companyId, name, e.id, { ...e }, changes);
 
-const locationMissing = (locationId: number) => new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
+const locationMissing = (locationId: number) =>
+  new AppError('NOT_FOUND', `Location ${locationId} not found`, [{ path: '/locationId', message: 'no such location' }]);
 
 /** The guest fields as stored (email lower-cased, phone in E.164, a local phone read in the location's country); 400 naming the field. */
-function checkedContact(input: JoinWaitlistBody, location: Location): Pick<WaitlistEntry, 'guestName' | 'guestEmail' | 'guestPhone'> {
+function checkedContact(
+  input: JoinWaitlistBody,
+  location: Location,
+): Pick<WaitlistEntry, 'guestName' | 'guestEmail' | 'guestPhone'> {
   const problems: FieldProblem[] = [];
   let guestPhone: string | null = null;
   if (input.guestPhone) {
@@ -44,16 +61,24 @@ function checkedContact(input: JoinWaitlistBody, location: Location): Pick<Waitl
     else problems.push({ path: '/guestPhone', message: parsed.problem });
   }
   if (problems.length) throw validationFailed('The waitlist entry is not valid', problems);
-  return { guestName: input.guestName ?? null, guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null, guestPhone };
+  return {
+    guestName: input.guestName ?? null,
+    guestEmail: input.guestEmail ? normalizeEmail(input.guestEmail) : null,
+    guestPhone,
+  };
 }
 
 /** 400 for what the schema cannot say: a guest must be named, and the window must not end before it starts. */
 function checkedJoin(input: JoinWaitlistBody): void {
   const problems: FieldProblem[] = [];
   if (!input.primaryUserId && !input.guestName && !input.guestEmail && !input.guestPhone) {
-    problems.push({ path: '/guestName', message: 'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId' });
+    problems.push({
+      path: '/guestName',
+      message: 'name the guest (guestName, guestEmail or guestPhone) or pass primaryUserId',
+    });
   }
-  if (input.windowEnd && input.windowEnd < input.windowStart) problems.push({ path: '/windowEnd', message: 'must not be before windowStart (a window does not cross midnight)' });
+  if (input.windowEnd && input.windowEnd < input.windowStart)
+    problems.push({ path: '/windowEnd', message: 'must not be before windowStart (a window does not cross midnight)' });
   if (problems.length) throw validationFailed('The waitlist entry is not valid', problems);
 }
 
@@ -78,9 +103,15 @@ export async function joinWaitlist(principal: Principal, input: JoinWaitlistBody
     guest: input.primaryUserId ? guests.read(companyId, input.primaryUserId) : noRead(undefined),
   });
   if (!read.location) throw locationMissing(input.locationId);
-  if (input.primaryUserId && !read.guest) throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [{ path: '/primaryUserId', message: 'no guest with this id' }]);
+  if (input.primaryUserId && !read.guest)
+    throw new AppError('NOT_FOUND', `Guest ${input.primaryUserId} not found`, [
+      { path: '/primaryUserId', message: 'no guest with this id' },
+    ]);
   const today = localDateTime(Date.now(), read.location.timezone).date;
-  if (input.desiredDate < today) throw unprocessable('The desired date has passed', [{ path: '/desiredDate', message: `must be ${today} (today at the location) or later` }]);
+  if (input.desiredDate < today)
+    throw unprocessable('The desired date has passed', [
+      { path: '/desiredDate', message: `must be ${today} (today at the location) or later` },
+    ]);
   const contact = checkedContact(input, read.location);
   const { guest } = read;
   const now = new Date().toISOString();
@@ -111,11 +142,22 @@ export async function joinWaitlist(principal: Principal, input: JoinWaitlistBody
 }
 
 /** GET /api/v1/booking-waitlist: by desired date, then joining order; a lapsed offer lists as expired. */
-export async function listWaitlist(principal: Principal, q: ListWaitlistQuery, headerLocation?: string): Promise<Page<WaitlistEntry>> {
+export async function listWaitlist(
+  principal: Principal,
+  q: ListWaitlistQuery,
+  headerLocation?: string,
+): Promise<Page<WaitlistEntry>> {
   const locationId = listLocation(principal, q.locationId, headerLocation);
   const nowMs = Date.now();
-  const page = await listedAt(principal.companyId, locationId, await waitlist.list(principal.companyId, { ...q, locationId, now: new Date(nowMs).toISOString() }));
-  return new Page(page.items.map((e) => asOf(e, nowMs)), page.pagination);
+  const page = await listedAt(
+    principal.companyId,
+    locationId,
+    await waitlist.list(principal.companyId, { ...q, locationId, now: new Date(nowMs).toISOString() }),
+  );
+  return new Page(
+    page.items.map((e) => asOf(e, nowMs)),
+    page.pagination,
+  );
 }
 
 /**
@@ -126,7 +168,12 @@ async function current(companyId: number, entry: WaitlistEntry): Promise<Waitlis
   if (!offerLapsed(entry, Date.now())) return entry;
   const next = moved(entry, 'expire', new Date().toISOString());
   try {
-    await waitlist.write(companyId, { prev: entry, next, release: entry.offer!, events: [event(companyId, 'waitlist.expired', next, { status: 'expired' })] });
+    await waitlist.write(companyId, {
+      prev: entry,
+      next,
+      release: entry.offer!,
+      events: [event(companyId, 'waitlist.expired', next, { status: 'expired' })],
+    });
     return next;
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'CONFLICT') throw err;
@@ -172,7 +219,11 @@ export const getWaitlistEntry = (principal: Principal, id: string): Promise<Wait
  * when a table is taken then or the entry is not waiting (or expired); 422 for a time that has
  * passed, tables that seat fewer than the party, or a party the location's settings refuse.
  */
-export async function offerWaitlistSpot(principal: Principal, id: string, input: OfferWaitlistBody): Promise<WaitlistEntry> {
+export async function offerWaitlistSpot(
+  principal: Principal,
+  id: string,
+  input: OfferWaitlistBody,
+): Promise<WaitlistEntry> {
   const { companyId } = principal;
   const entry = await entryFor(principal, id);
   nextStatus(entry.status, 'offer');
@@ -180,23 +231,36 @@ export async function offerWaitlistSpot(principal: Principal, id: string, input:
   const requested: RequestedTables = { field: '/tableIds', tableIds: input.tableIds };
   const holdMinutes = input.holdMinutes ?? DEFAULT_OFFER_HOLD_MINUTES;
   const bookingId = randomUUID();
-  const dates = possibleHoldDates(bookingDate, input.startTime, input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES });
+  const dates = possibleHoldDates(
+    bookingDate,
+    input.startTime,
+    input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES },
+  );
   return retryingContention(async () => {
     const read = await readTogether({
       location: locationEntity.read(companyId, entry.locationId),
       settings: bookingSettings.read(companyId, entry.locationId),
       tables: diningTables.readMany(companyId, entry.locationId, input.tableIds),
-      days: tableDays.read(companyId, input.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date })))),
+      days: tableDays.read(
+        companyId,
+        input.tableIds.flatMap((tableId) => dates.map((date) => ({ tableId, date }))),
+      ),
     });
     if (!read.location) throw locationMissing(entry.locationId);
     assertTablesFound(entry.locationId, requested, read.tables);
     const seats = read.tables.reduce((n, t) => n + t.maxCapacity, 0);
-    if (seats < entry.partySize) throw unprocessable(`The tables seat ${seats}, fewer than the party of ${entry.partySize}`, [{ path: '/tableIds', message: `seat ${seats} guests at most` }]);
+    if (seats < entry.partySize)
+      throw unprocessable(`The tables seat ${seats}, fewer than the party of ${entry.partySize}`, [
+        { path: '/tableIds', message: `seat ${seats} guests at most` },
+      ]);
     const settings = settingsInForce(read.settings, entry.locationId);
     const zone = read.location.timezone;
-    const slot = input.endTime ? { ...slotOf(bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime } : slotLasting(bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+    const slot = input.endTime
+      ? { ...slotOf(bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
+      : slotLasting(bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
     const nowMs = Date.now();
-    if (slot.startMs <= nowMs) throw unprocessable('The offered time has passed', [{ path: '/startTime', message: 'must be in the future' }]);
+    if (slot.startMs <= nowMs)
+      throw unprocessable('The offered time has passed', [{ path: '/startTime', message: 'must be in the future' }]);
     // Staff offer the spot by hand: the party's size is held to the settings, the advance rules are not (as for a party at the door).
     assertBookingRules(settings, { guestCount: entry.partySize, startMs: slot.startMs, nowMs, atTheDoor: true });
     const expiresMs = nowMs + holdMinutes * 60_000;
@@ -217,7 +281,12 @@ export async function offerWaitlistSpot(principal: Principal, id: string, input:
       expiresAt: new Date(expiresMs).toISOString(),
     };
     const next = moved(entry, 'offer', at, { offer });
-    await waitlist.write(companyId, { prev: entry, next, tableDays: days, events: [event(companyId, 'waitlist.offered', next, { status: 'offered', offer })] });
+    await waitlist.write(companyId, {
+      prev: entry,
+      next,
+      tableDays: days,
+      events: [event(companyId, 'waitlist.offered', next, { status: 'offered', offer })],
+    });
     return next;
   });
 }
@@ -236,16 +305,41 @@ export interface PublicWaitlistEntry {
   offer: Omit<WaitlistOffer, 'bookingId' | 'holdDates'> | null;
   bookingId: string | null;
   /** The booking an accepted offer made (accept's answer). */
-  booking?: Pick<Booking, 'id' | 'confirmationCode' | 'status' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'guestCount' | 'tab'>;
+  booking?: Pick<
+    Booking,
+    'id' | 'confirmationCode' | 'status' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'guestCount' | 'tab'
+  >;
 }
 
 function publicEntry(e: WaitlistEntry, booking?: Booking): PublicWaitlistEntry {
   const { id, code, locationId, status, partySize, desiredDate, windowStart, windowEnd, guestName, bookingId } = e;
   const offer = e.offer && (({ bookingId: _b, holdDates: _d, ...shown }) => shown)(e.offer);
-  const shown: PublicWaitlistEntry = { id, code, locationId, status, partySize, desiredDate, windowStart, windowEnd, guestName, offer, bookingId };
+  const shown: PublicWaitlistEntry = {
+    id,
+    code,
+    locationId,
+    status,
+    partySize,
+    desiredDate,
+    windowStart,
+    windowEnd,
+    guestName,
+    offer,
+    bookingId,
+  };
   if (booking) {
     const { confirmationCode, bookingDate, startTime, endTime, timezone, guestCount, tab } = booking;
-    shown.booking = { id: booking.id, confirmationCode, status: booking.status, bookingDate, startTime, endTime, timezone, guestCount, tab };
+    shown.booking = {
+      id: booking.id,
+      confirmationCode,
+      status: booking.status,
+      bookingDate,
+      startTime,
+      endTime,
+      timezone,
+      guestCount,
+      tab,
+    };
   }
   return shown;
 }
@@ -263,9 +357,23 @@ export async function getWaitlistByCode(code: string): Promise<PublicWaitlistEnt
 }
 
 /** The booking an accepted offer makes: the offer's tables and times, the entry's party and guest, with its tab(s). */
-function bookingOfOffer(e: WaitlistEntry, o: WaitlistOffer, status: Booking['status'], autoNoShowAt: string | null, at: string): Booking {
+function bookingOfOffer(
+  e: WaitlistEntry,
+  o: WaitlistOffer,
+  status: Booking['status'],
+  autoNoShowAt: string | null,
+  at: string,
+): Booking {
   const tabs = initialTabs(o.tableIds, 'single', false, randomUUID);
-  const nothing = { occasion: null, specialRequests: null, internalNotes: null, paymentType: null, depositAmountCents: null, statusBeforeSeating: null, seatingOrderId: null };
+  const nothing = {
+    occasion: null,
+    specialRequests: null,
+    internalNotes: null,
+    paymentType: null,
+    depositAmountCents: null,
+    statusBeforeSeating: null,
+    seatingOrderId: null,
+  };
   const notYet = { cancellationReason: null, seatedAt: null, completedAt: null, cancelledAt: null };
   return withTabs(
     {
@@ -308,12 +416,19 @@ function bookingOfOffer(e: WaitlistEntry, o: WaitlistOffer, status: Booking['sta
 export async function acceptWaitlistOffer(code: string): Promise<PublicWaitlistEntry> {
   const { companyId, entry } = await entryByCode(code);
   // Accepted already (a guest's retry): the same answer, nothing written.
-  if (entry.status === 'accepted' && entry.bookingId) return publicEntry(entry, await bookings.get(companyId, entry.bookingId));
+  if (entry.status === 'accepted' && entry.bookingId)
+    return publicEntry(entry, await bookings.get(companyId, entry.bookingId));
   nextStatus(entry.status, 'accept');
   const offer = entry.offer!;
   const requested: RequestedTables = { field: '/tableIds', tableIds: offer.tableIds };
   const slot = { startMs: Date.parse(offer.startsAt), endMs: Date.parse(offer.endsAt) };
-  const guard = holdReads({ bookingId: offer.bookingId, requested, slot, zone: offer.timezone, bufferMinutes: MAX_BUFFER_MINUTES });
+  const guard = holdReads({
+    bookingId: offer.bookingId,
+    requested,
+    slot,
+    zone: offer.timezone,
+    bufferMinutes: MAX_BUFFER_MINUTES,
+  });
   const attempt = async () => {
     const read = await readTogether({
       location: locationEntity.read(companyId, entry.locationId),
@@ -323,13 +438,25 @@ export async function acceptWaitlistOffer(code: string): Promise<PublicWaitlistE
     });
     const nowMs = Date.now();
     if (offerLapsed(entry, nowMs)) throw conflict('The offer has expired: the held table is no longer held');
-    if (!read.location || read.tables.length < offer.tableIds.length) throw conflict('The offered spot is gone: a table of it no longer exists');
+    if (!read.location || read.tables.length < offer.tableIds.length)
+      throw conflict('The offered spot is gone: a table of it no longer exists');
     const settings = settingsInForce(read.settings, entry.locationId);
-    const tableDaysWritten = await placeHolds(companyId, { bookingId: offer.bookingId, requested, slot, zone: offer.timezone, bufferMinutes: settings.bufferMinutes }, read.days, read.tables);
+    const tableDaysWritten = await placeHolds(
+      companyId,
+      { bookingId: offer.bookingId, requested, slot, zone: offer.timezone, bufferMinutes: settings.bufferMinutes },
+      read.days,
+      read.tables,
+    );
     const at = new Date(nowMs).toISOString();
     const status = settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
     const delay = settings.autoNoShowDelayMinutes;
-    const b = bookingOfOffer(entry, offer, status, delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null, at);
+    const b = bookingOfOffer(
+      entry,
+      offer,
+      status,
+      delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
+      at,
+    );
     const next = moved(entry, 'accept', at, { bookingId: b.id });
     await writeBooking(companyId, {
       next: b,
@@ -339,7 +466,10 @@ export async function acceptWaitlistOffer(code: string): Promise<PublicWaitlistE
       ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1 } } : {}),
       activeBookings: activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest),
       also: entrySteps(companyId, entry, next),
-      events: [newEvent(companyId, 'booking.created', b.id, { ...b }), event(companyId, 'waitlist.accepted', next, { status: 'accepted', bookingId: b.id })],
+      events: [
+        newEvent(companyId, 'booking.created', b.id, { ...b }),
+        event(companyId, 'waitlist.accepted', next, { status: 'accepted', bookingId: b.id }),
+      ],
     });
     return publicEntry(next, b);
   };
@@ -347,13 +477,21 @@ export async function acceptWaitlistOffer(code: string): Promise<PublicWaitlistE
 }
 
 /** A guest's answer that ends the entry (decline, leave): the offer's hold, if it still holds, is released in the same transaction. */
-async function endByCode(code: string, action: Extract<WaitlistAction, 'decline' | 'leave'>): Promise<PublicWaitlistEntry> {
+async function endByCode(
+  code: string,
+  action: Extract<WaitlistAction, 'decline' | 'leave'>,
+): Promise<PublicWaitlistEntry> {
   const { companyId, entry } = await entryByCode(code);
   const to = action === 'decline' ? 'declined' : 'left';
   if (entry.status === to) return publicEntry(entry);
   const next = moved(entry, action, new Date().toISOString());
   const release = entry.status === 'offered' ? entry.offer! : undefined;
-  await waitlist.write(companyId, { prev: entry, next, ...(release ? { release } : {}), events: [event(companyId, action === 'decline' ? 'waitlist.declined' : 'waitlist.left', next, { status: to })] });
+  await waitlist.write(companyId, {
+    prev: entry,
+    next,
+    ...(release ? { release } : {}),
+    events: [event(companyId, action === 'decline' ? 'waitlist.declined' : 'waitlist.left', next, { status: to })],
+  });
   return publicEntry(next);
 }
 

@@ -19,13 +19,20 @@ export const waitlistMoves: Record<WaitlistAction, { from: readonly WaitlistStat
   leave: { from: ['waiting', 'offered', 'expired'], to: 'left' },
 };
 
-const done: Record<WaitlistAction, string> = { offer: 'offered a spot', accept: 'accepted', decline: 'declined', expire: 'expired', leave: 'left' };
+const done: Record<WaitlistAction, string> = {
+  offer: 'offered a spot',
+  accept: 'accepted',
+  decline: 'declined',
+  expire: 'expired',
+  leave: 'left',
+};
 
 /** Where `action` takes an entry in `status`; 409 when it may not (the message says why). */
 export function nextStatus(status: WaitlistStatus, action: WaitlistAction): WaitlistStatus {
   const move = waitlistMoves[action];
   if (move.from.includes(status)) return move.to;
-  if (status === 'expired' && (action === 'accept' || action === 'decline')) throw conflict('The offer has expired: the held table is no longer held');
+  if (status === 'expired' && (action === 'accept' || action === 'decline'))
+    throw conflict('The offer has expired: the held table is no longer held');
   throw conflict(`A waitlist entry that is ${status} cannot be ${done[action]}`);
 }
 
@@ -34,10 +41,16 @@ export const offerLapsed = (e: Pick<WaitlistEntry, 'status' | 'offer'>, nowMs: n
   e.status === 'offered' && e.offer !== null && Date.parse(e.offer.expiresAt) <= nowMs;
 
 /** The entry as it reads at `nowMs`: a lapsed offer shows as expired (what a list answers without writing). */
-export const asOf = (e: WaitlistEntry, nowMs: number): WaitlistEntry => (offerLapsed(e, nowMs) ? { ...e, status: 'expired' } : e);
+export const asOf = (e: WaitlistEntry, nowMs: number): WaitlistEntry =>
+  offerLapsed(e, nowMs) ? { ...e, status: 'expired' } : e;
 
 /** The entry after `action` at `at` (ISO): the next status, the version moved. */
-export const moved = (e: WaitlistEntry, action: WaitlistAction, at: string, patch: Partial<WaitlistEntry> = {}): WaitlistEntry => ({
+export const moved = (
+  e: WaitlistEntry,
+  action: WaitlistAction,
+  at: string,
+  patch: Partial<WaitlistEntry> = {},
+): WaitlistEntry => ({
   ...e,
   ...patch,
   status: nextStatus(e.status, action),

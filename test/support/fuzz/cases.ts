@@ -52,7 +52,9 @@ export function bodyText(body: FuzzCase['body']): string | undefined {
   if (body === undefined) return undefined;
   if ('text' in body) return body.text;
   const raws: string[] = [];
-  const text = JSON.stringify(body.json, (_k, v: unknown) => (v instanceof Raw ? `\u0001RAW${raws.push(v.text) - 1}\u0001` : v));
+  const text = JSON.stringify(body.json, (_k, v: unknown) =>
+    v instanceof Raw ? `\u0001RAW${raws.push(v.text) - 1}\u0001` : v,
+  );
   return text.replace(/"\\u0001RAW(\d+)\\u0001"/g, (_m, i: string) => raws[Number(i)]!);
 }
 
@@ -99,7 +101,12 @@ function slots(schema: Json, value: unknown, pointer: Pointer = [], required = t
 }
 
 /** `base` repeated or cut to n characters (n code points for astral text). */
-const sized = (base: string, n: number) => (n <= 0 ? '' : Array.from((base || 'a').repeat(Math.ceil(n / Math.max(Array.from(base || 'a').length, 1)) + 1)).slice(0, n).join(''));
+const sized = (base: string, n: number) =>
+  n <= 0
+    ? ''
+    : Array.from((base || 'a').repeat(Math.ceil(n / Math.max(Array.from(base || 'a').length, 1)) + 1))
+        .slice(0, n)
+        .join('');
 
 interface Change {
   note: string;
@@ -110,38 +117,108 @@ interface Change {
 export function valuesFor(schema: Json, current: unknown, n: number): Change[] {
   const s = branchFor(schema, current);
   const t = typeOf(s);
-  const out: Change[] = S.anyJson.filter((v) => jsonType(v) !== t).map((v) => ({ note: `wrong type: ${JSON.stringify(v)}`, value: v }));
+  const out: Change[] = S.anyJson
+    .filter((v) => jsonType(v) !== t)
+    .map((v) => ({ note: `wrong type: ${JSON.stringify(v)}`, value: v }));
   if (!nullable(schema)) out.push({ note: 'null', value: null });
   const lits = literals(schema);
   if (lits.length) {
     const first = String(lits[0]);
-    out.push({ note: 'not one of the values', value: `${first}x` }, { note: 'upper-cased value', value: first.toUpperCase() }, { note: 'value with spaces', value: ` ${first} ` });
+    out.push(
+      { note: 'not one of the values', value: `${first}x` },
+      { note: 'upper-cased value', value: first.toUpperCase() },
+      { note: 'value with spaces', value: ` ${first} ` },
+    );
   }
   if (t === 'string') {
     const base = typeof current === 'string' && current.length ? current : String(validValue(s, n) ?? 'a');
-    const { minLength, maxLength, format, pattern } = s as { minLength?: number; maxLength?: number; format?: string; pattern?: string };
-    if (minLength !== undefined && minLength > 0) out.push({ note: `minLength-1 (${minLength - 1})`, value: sized(base, minLength - 1) }, { note: `at minLength (${minLength})`, value: sized(base, minLength) });
+    const { minLength, maxLength, format, pattern } = s as {
+      minLength?: number;
+      maxLength?: number;
+      format?: string;
+      pattern?: string;
+    };
+    if (minLength !== undefined && minLength > 0)
+      out.push(
+        { note: `minLength-1 (${minLength - 1})`, value: sized(base, minLength - 1) },
+        { note: `at minLength (${minLength})`, value: sized(base, minLength) },
+      );
     if (maxLength !== undefined) {
-      out.push({ note: `maxLength+1 (${maxLength + 1})`, value: sized(base, maxLength + 1) }, { note: `at maxLength (${maxLength})`, value: sized(base, maxLength) });
+      out.push(
+        { note: `maxLength+1 (${maxLength + 1})`, value: sized(base, maxLength + 1) },
+        { note: `at maxLength (${maxLength})`, value: sized(base, maxLength) },
+      );
       out.push({ note: `astral at maxLength (${maxLength} code points)`, value: sized('😀', maxLength) });
     }
     out.push({ note: 'empty', value: '' }, { note: 'huge (60000 characters)', value: sized(base, 60_000) });
     for (const v of S.awkwardStrings) out.push({ note: `awkward ${JSON.stringify(v).slice(0, 40)}`, value: v });
     for (const v of S.loneSurrogateLiterals) out.push({ note: `lone surrogate ${v}`, value: new Raw(v) });
-    out.push({ note: 'awkward appended', value: `${base}${S.injections[n % S.injections.length]}` }, { note: 'unicode appended', value: `${base}${S.unicode[n % S.unicode.length]}` });
-    if (format === 'date') out.push(...['2026-02-30', '2026-13-01', '26-01-01', `${base}T00:00:00Z`, '0000-01-01', '9999-12-31', '1970-01-01'].map((v) => ({ note: `date ${v}`, value: v })));
-    if (format === 'date-time') out.push(...['2026-01-01', 'yesterday', '2026-01-01T25:00:00Z', '2026-01-01T00:00:00', '9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z'].map((v) => ({ note: `date-time ${v}`, value: v })));
-    if (format === 'email') out.push(...['a@', '@b.se', 'a b@c.se', `${'x'.repeat(250)}@e.se`, 'a@b', '"a"@b.se'].map((v) => ({ note: `email ${v.slice(0, 30)}`, value: v })));
-    if (format === 'uuid') out.push(...S.badUuids.map((v) => ({ note: `uuid ${v.slice(0, 40)}`, value: v })), ...S.unknownIds.uuid.map((v) => ({ note: `unknown uuid ${v}`, value: v })));
-    if (format === 'uri') out.push(...['javascript:alert(1)', 'ftp://x', 'http://169.254.169.254/latest/meta-data', 'http://localhost:1/', 'not a url', 'https://'].map((v) => ({ note: `uri ${v}`, value: v })));
-    if (pattern) out.push({ note: 'pattern with a trailing newline', value: `${base}\n` }, { note: 'pattern with a leading space', value: ` ${base}` });
+    out.push(
+      { note: 'awkward appended', value: `${base}${S.injections[n % S.injections.length]}` },
+      { note: 'unicode appended', value: `${base}${S.unicode[n % S.unicode.length]}` },
+    );
+    if (format === 'date')
+      out.push(
+        ...['2026-02-30', '2026-13-01', '26-01-01', `${base}T00:00:00Z`, '0000-01-01', '9999-12-31', '1970-01-01'].map(
+          (v) => ({ note: `date ${v}`, value: v }),
+        ),
+      );
+    if (format === 'date-time')
+      out.push(
+        ...[
+          '2026-01-01',
+          'yesterday',
+          '2026-01-01T25:00:00Z',
+          '2026-01-01T00:00:00',
+          '9999-12-31T23:59:59Z',
+          '0001-01-01T00:00:00Z',
+        ].map((v) => ({ note: `date-time ${v}`, value: v })),
+      );
+    if (format === 'email')
+      out.push(
+        ...['a@', '@b.se', 'a b@c.se', `${'x'.repeat(250)}@e.se`, 'a@b', '"a"@b.se'].map((v) => ({
+          note: `email ${v.slice(0, 30)}`,
+          value: v,
+        })),
+      );
+    if (format === 'uuid')
+      out.push(
+        ...S.badUuids.map((v) => ({ note: `uuid ${v.slice(0, 40)}`, value: v })),
+        ...S.unknownIds.uuid.map((v) => ({ note: `unknown uuid ${v}`, value: v })),
+      );
+    if (format === 'uri')
+      out.push(
+        ...[
+          'javascript:alert(1)',
+          'ftp://x',
+          'http://169.254.169.254/latest/meta-data',
+          'http://localhost:1/',
+          'not a url',
+          'https://',
+        ].map((v) => ({ note: `uri ${v}`, value: v })),
+      );
+    if (pattern)
+      out.push(
+        { note: 'pattern with a trailing newline', value: `${base}\n` },
+        { note: 'pattern with a leading space', value: ` ${base}` },
+      );
   }
   if (t === 'integer' || t === 'number') {
     const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = s as Record<string, number | undefined>;
-    if (minimum !== undefined) out.push({ note: `minimum-1 (${minimum - 1})`, value: minimum - 1 }, { note: `at minimum (${minimum})`, value: minimum });
-    if (maximum !== undefined) out.push({ note: `maximum+1 (${maximum + 1})`, value: maximum + 1 }, { note: `at maximum (${maximum})`, value: maximum });
-    if (exclusiveMinimum !== undefined) out.push({ note: `at exclusiveMinimum (${exclusiveMinimum})`, value: exclusiveMinimum });
-    if (exclusiveMaximum !== undefined) out.push({ note: `at exclusiveMaximum (${exclusiveMaximum})`, value: exclusiveMaximum });
+    if (minimum !== undefined)
+      out.push(
+        { note: `minimum-1 (${minimum - 1})`, value: minimum - 1 },
+        { note: `at minimum (${minimum})`, value: minimum },
+      );
+    if (maximum !== undefined)
+      out.push(
+        { note: `maximum+1 (${maximum + 1})`, value: maximum + 1 },
+        { note: `at maximum (${maximum})`, value: maximum },
+      );
+    if (exclusiveMinimum !== undefined)
+      out.push({ note: `at exclusiveMinimum (${exclusiveMinimum})`, value: exclusiveMinimum });
+    if (exclusiveMaximum !== undefined)
+      out.push({ note: `at exclusiveMaximum (${exclusiveMaximum})`, value: exclusiveMaximum });
     if (t === 'integer') out.push({ note: 'not an integer', value: (typeof current === 'number' ? current : 1) + 0.5 });
     for (const v of S.numbers) out.push({ note: `number ${v}`, value: v });
     for (const v of S.numberLiterals) out.push({ note: `number literal ${v}`, value: new Raw(v) });
@@ -152,20 +229,31 @@ export function valuesFor(schema: Json, current: unknown, n: number): Change[] {
     const item = (s.items ?? {}) as Json;
     const { minItems, maxItems, uniqueItems } = s as { minItems?: number; maxItems?: number; uniqueItems?: boolean };
     const arr = Array.isArray(current) ? current : [];
-    const distinct = (count: number) => Array.from({ length: count }, (_, i) => (i < arr.length && !uniqueItems ? arr[i] : validValue(item, n + i + 1)));
+    const distinct = (count: number) =>
+      Array.from({ length: count }, (_, i) => (i < arr.length && !uniqueItems ? arr[i] : validValue(item, n + i + 1)));
     out.push({ note: 'empty array', value: [] });
-    if (minItems !== undefined && minItems > 0) out.push({ note: `minItems-1 (${minItems - 1})`, value: distinct(minItems - 1) });
-    if (maxItems !== undefined) out.push({ note: `maxItems+1 (${maxItems + 1})`, value: distinct(maxItems + 1) }, { note: `at maxItems (${maxItems})`, value: distinct(maxItems) });
+    if (minItems !== undefined && minItems > 0)
+      out.push({ note: `minItems-1 (${minItems - 1})`, value: distinct(minItems - 1) });
+    if (maxItems !== undefined)
+      out.push(
+        { note: `maxItems+1 (${maxItems + 1})`, value: distinct(maxItems + 1) },
+        { note: `at maxItems (${maxItems})`, value: distinct(maxItems) },
+      );
     else out.push({ note: '5000 items', value: distinct(5000) });
     const one = arr[0] ?? validValue(item, n);
     if (uniqueItems) out.push({ note: 'the same item twice', value: [one, one] });
-    out.push({ note: 'items of the wrong type', value: [null] }, { note: 'nested array', value: [[one]] }, { note: 'an item and a wrong one', value: [one, { $gt: '' }] });
+    out.push(
+      { note: 'items of the wrong type', value: [null] },
+      { note: 'nested array', value: [[one]] },
+      { note: 'an item and a wrong one', value: [one, { $gt: '' }] },
+    );
   }
   if (t === 'object') {
     out.push({ note: 'empty object', value: {} }, { note: 'an array of it', value: [current ?? {}] });
     out.push({ note: 'deep nesting (2000 levels)', value: new Raw(`${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`) });
   }
-  if (t === undefined) out.push({ note: 'deep nesting (2000 levels)', value: new Raw(`${'['.repeat(2000)}${']'.repeat(2000)}`) });
+  if (t === undefined)
+    out.push({ note: 'deep nesting (2000 levels)', value: new Raw(`${'['.repeat(2000)}${']'.repeat(2000)}`) });
   return out;
 }
 
@@ -174,7 +262,8 @@ export function textsFor(schema: Json): Change[] {
   const s = branchFor(schema, undefined);
   const t = typeOf(s);
   const out: Change[] = [];
-  const add = (note: string, values: readonly string[]) => out.push(...values.map((v) => ({ note: `${note} ${JSON.stringify(v).slice(0, 40)}`, value: v })));
+  const add = (note: string, values: readonly string[]) =>
+    out.push(...values.map((v) => ({ note: `${note} ${JSON.stringify(v).slice(0, 40)}`, value: v })));
   if (t === 'integer' || t === 'number') {
     add('malformed number', S.badNumericIds);
     const { minimum, maximum } = s as Record<string, number | undefined>;
@@ -184,7 +273,16 @@ export function textsFor(schema: Json): Change[] {
   } else if (t === 'boolean') add('not a boolean', ['yes', '1', 'TRUE', '', 'null']);
   else if (t === 'string') {
     if (s.format === 'uuid') add('malformed uuid', S.badUuids), add('unknown uuid', S.unknownIds.uuid);
-    if (s.format === 'date' || s.format === 'date-time') add('malformed date', ['2026-02-30', '2026-13-01', 'today', '0000-00-00', '9999-12-31', '1970-01-01', '2026-1-1']);
+    if (s.format === 'date' || s.format === 'date-time')
+      add('malformed date', [
+        '2026-02-30',
+        '2026-13-01',
+        'today',
+        '0000-00-00',
+        '9999-12-31',
+        '1970-01-01',
+        '2026-1-1',
+      ]);
     const { minLength, maxLength } = s as { minLength?: number; maxLength?: number };
     if (minLength !== undefined && minLength > 0) add('minLength-1', [sized('a', minLength - 1)]);
     if (maxLength !== undefined) add('length bound', [sized('a', maxLength + 1), sized('a', maxLength)]);
@@ -206,7 +304,14 @@ const one = <T>(values: readonly T[]) => fc.constantFrom(...values);
  */
 export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
   const { route } = base;
-  const start = (family: string, target: string, note: string): FuzzCase => ({ family, target, note, params: Object.fromEntries(Object.entries(base.params).map(([k, v]) => [k, { value: v }])), query: Object.entries(base.query), body: route.schemas.body ? { json: base.body } : undefined });
+  const start = (family: string, target: string, note: string): FuzzCase => ({
+    family,
+    target,
+    note,
+    params: Object.fromEntries(Object.entries(base.params).map(([k, v]) => [k, { value: v }])),
+    query: Object.entries(base.query),
+    body: route.schemas.body ? { json: base.body } : undefined,
+  });
   const families: { arbitrary: fc.Arbitrary<FuzzCase>; weight: number }[] = [];
   const add = (weight: number, arbitrary: fc.Arbitrary<FuzzCase>) => families.push({ arbitrary, weight });
 
@@ -217,18 +322,61 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
     add(
       12,
       one(all).chain((slot) =>
-        one(valuesFor(slot.schema, slot.value, slot.pointer.length)).map((c) => ({ ...start('body.field', pointerText(slot.pointer), c.note), body: { json: setAt(base.body, slot.pointer, c.value) } })),
+        one(valuesFor(slot.schema, slot.value, slot.pointer.length)).map((c) => ({
+          ...start('body.field', pointerText(slot.pointer), c.note),
+          body: { json: setAt(base.body, slot.pointer, c.value) },
+        })),
       ),
     );
     const removable = all.filter((s) => s.pointer.length > 0 && s.value !== undefined);
-    if (removable.length) add(2, one(removable).map((slot) => ({ ...start(slot.required ? 'body.missing-required' : 'body.optional-left-out', pointerText(slot.pointer), 'left out'), body: { json: setAt(base.body, slot.pointer, undefined) } })));
-    const extraKeys = ['extra', 'id', 'companyId', 'pk', 'sk', '#pk', ':v', '$gt', 'constructor', 'version', 'createdAt'];
-    if (objects.length) add(
-      2,
-      fc.tuple(one(objects), one(extraKeys), one(S.anyJson)).map(([slot, key, value]) => ({ ...start('body.extra-field', `${pointerText(slot.pointer)}/${key}`, `extra field ${key}=${JSON.stringify(value)}`), body: { json: setAt(base.body, [...slot.pointer, key], value) } })),
+    if (removable.length)
+      add(
+        2,
+        one(removable).map((slot) => ({
+          ...start(
+            slot.required ? 'body.missing-required' : 'body.optional-left-out',
+            pointerText(slot.pointer),
+            'left out',
+          ),
+          body: { json: setAt(base.body, slot.pointer, undefined) },
+        })),
+      );
+    const extraKeys = [
+      'extra',
+      'id',
+      'companyId',
+      'pk',
+      'sk',
+      '#pk',
+      ':v',
+      '$gt',
+      'constructor',
+      'version',
+      'createdAt',
+    ];
+    if (objects.length)
+      add(
+        2,
+        fc.tuple(one(objects), one(extraKeys), one(S.anyJson)).map(([slot, key, value]) => ({
+          ...start(
+            'body.extra-field',
+            `${pointerText(slot.pointer)}/${key}`,
+            `extra field ${key}=${JSON.stringify(value)}`,
+          ),
+          body: { json: setAt(base.body, [...slot.pointer, key], value) },
+        })),
+      );
+    add(
+      1,
+      one(S.nonObjectJson).map((text) => ({ ...start('body.root', '/', `JSON root ${text}`), body: { text } })),
     );
-    add(1, one(S.nonObjectJson).map((text) => ({ ...start('body.root', '/', `JSON root ${text}`), body: { text } })));
-    add(1, one(['{}', ...S.notJson]).map((text) => ({ ...start(text === '{}' ? 'body.empty-object' : 'body.not-json', '/', `body ${JSON.stringify(text)}`), body: { text } })));
+    add(
+      1,
+      one(['{}', ...S.notJson]).map((text) => ({
+        ...start(text === '{}' ? 'body.empty-object' : 'body.not-json', '/', `body ${JSON.stringify(text)}`),
+        body: { text },
+      })),
+    );
     const json = bodyText({ json: base.body }) ?? '{}';
     const inner = json.startsWith('{') && json.length > 2 ? json.slice(1) : '}';
     const firstKey = Object.keys((base.body ?? {}) as object)[0] ?? 'name';
@@ -237,7 +385,10 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
       one([
         { note: '__proto__ key', text: `{"__proto__":{"isAdmin":true},${inner}` },
         { note: 'constructor.prototype key', text: `{"constructor":{"prototype":{"x":1}},${inner}` },
-        { note: `duplicated key ${firstKey} (last wrong)`, text: `{"${firstKey}":${JSON.stringify((base.body as Record<string, unknown>)?.[firstKey] ?? 1)},${inner.replace(/\}$/, '')},"${firstKey}":{"$gt":""}}` },
+        {
+          note: `duplicated key ${firstKey} (last wrong)`,
+          text: `{"${firstKey}":${JSON.stringify((base.body as Record<string, unknown>)?.[firstKey] ?? 1)},${inner.replace(/\}$/, '')},"${firstKey}":{"$gt":""}}`,
+        },
         { note: `duplicated key ${firstKey} (last valid)`, text: `{"${firstKey}":{"$gt":""},${inner}` },
         { note: 'byte order mark', text: `\uFEFF${json}` },
         { note: 'trailing garbage', text: `${json}x` },
@@ -246,14 +397,37 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
     );
     add(
       1,
-      one(S.wrongContentTypes.map((ct) => ({ ct, note: `Content-Type ${JSON.stringify(ct)}` }))).map((c) => ({ ...start('body.content-type', 'Content-Type', c.note), contentType: c.ct === '' ? null : c.ct })),
+      one(S.wrongContentTypes.map((ct) => ({ ct, note: `Content-Type ${JSON.stringify(ct)}` }))).map((c) => ({
+        ...start('body.content-type', 'Content-Type', c.note),
+        contentType: c.ct === '' ? null : c.ct,
+      })),
     );
-    add(1, one(S.jsonContentTypes).map((ct) => ({ ...start('body.content-type', 'Content-Type', `JSON Content-Type ${ct}`), contentType: ct })));
+    add(
+      1,
+      one(S.jsonContentTypes).map((ct) => ({
+        ...start('body.content-type', 'Content-Type', `JSON Content-Type ${ct}`),
+        contentType: ct,
+      })),
+    );
   }
   {
     // Every operation takes JSON or nothing (a GET, nothing): the body checks come before the schema's.
-    add(1, one([300 * 1024, 256 * 1024 + 1]).map((size) => ({ ...start('body.oversized', '/', `${size} bytes`), body: { text: JSON.stringify({ pad: 'x'.repeat(size) }) } })));
-    if (!route.schemas.body) add(1, one([...S.notJson.slice(0, 4), '{"x":1}']).map((text) => ({ ...start('body.unexpected', '/', `a body where none is taken: ${JSON.stringify(text)}`), body: { text }, contentType: text.startsWith('{"x"') ? 'text/plain' : 'application/json' })));
+    add(
+      1,
+      one([300 * 1024, 256 * 1024 + 1]).map((size) => ({
+        ...start('body.oversized', '/', `${size} bytes`),
+        body: { text: JSON.stringify({ pad: 'x'.repeat(size) }) },
+      })),
+    );
+    if (!route.schemas.body)
+      add(
+        1,
+        one([...S.notJson.slice(0, 4), '{"x":1}']).map((text) => ({
+          ...start('body.unexpected', '/', `a body where none is taken: ${JSON.stringify(text)}`),
+          body: { text },
+          contentType: text.startsWith('{"x"') ? 'text/plain' : 'application/json',
+        })),
+      );
   }
   if (route.schemas.query) {
     const schema = plain(route.schemas.query);
@@ -262,20 +436,65 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
     if (props.length) {
       add(
         6,
-        one(props).chain(([name, sub]) => one(textsFor(sub)).map((c) => ({ ...start('query.field', `query.${name}`, c.note), query: [...Object.entries(base.query).filter(([k]) => k !== name), [name, c.value as string]] as [string, string][] }))),
+        one(props).chain(([name, sub]) =>
+          one(textsFor(sub)).map((c) => ({
+            ...start('query.field', `query.${name}`, c.note),
+            query: [...Object.entries(base.query).filter(([k]) => k !== name), [name, c.value as string]] as [
+              string,
+              string,
+            ][],
+          })),
+        ),
       );
       add(
         2,
-        fc.tuple(one(props).chain(([name, sub]) => fc.tuple(fc.constant([name, sub] as const), one(textsFor(sub).map((c) => c.value as string)))), fc.boolean()).map(([[[name, sub], bad], badLast]) => {
-          const good = base.query[name] ?? String(validValue(sub));
-          const pair: [string, string][] = badLast ? [[name, good], [name, bad]] : [[name, bad], [name, good]];
-          return { ...start('query.duplicate', `query.${name}`, `sent twice, ${badLast ? 'the last' : 'the first'} ${JSON.stringify(bad).slice(0, 30)}`), query: [...Object.entries(base.query).filter(([k]) => k !== name), ...pair] };
-        }),
+        fc
+          .tuple(
+            one(props).chain(([name, sub]) =>
+              fc.tuple(fc.constant([name, sub] as const), one(textsFor(sub).map((c) => c.value as string))),
+            ),
+            fc.boolean(),
+          )
+          .map(([[[name, sub], bad], badLast]) => {
+            const good = base.query[name] ?? String(validValue(sub));
+            const pair: [string, string][] = badLast
+              ? [
+                  [name, good],
+                  [name, bad],
+                ]
+              : [
+                  [name, bad],
+                  [name, good],
+                ];
+            return {
+              ...start(
+                'query.duplicate',
+                `query.${name}`,
+                `sent twice, ${badLast ? 'the last' : 'the first'} ${JSON.stringify(bad).slice(0, 30)}`,
+              ),
+              query: [...Object.entries(base.query).filter(([k]) => k !== name), ...pair],
+            };
+          }),
       );
-      const req = props.filter(([n]) => required.has(n) && branches(props.find(([p]) => p === n)![1]).every((b) => b.default === undefined));
-      if (req.length) add(1, one(req).map(([name]) => ({ ...start('query.missing-required', `query.${name}`, 'left out'), query: Object.entries(base.query).filter(([k]) => k !== name) })));
+      const req = props.filter(
+        ([n]) => required.has(n) && branches(props.find(([p]) => p === n)![1]).every((b) => b.default === undefined),
+      );
+      if (req.length)
+        add(
+          1,
+          one(req).map(([name]) => ({
+            ...start('query.missing-required', `query.${name}`, 'left out'),
+            query: Object.entries(base.query).filter(([k]) => k !== name),
+          })),
+        );
     }
-    add(1, one(['__proto__', 'constructor', 'limit[]', '$where', 'a'.repeat(300), '']).map((name) => ({ ...start('query.unknown', `query.${name.slice(0, 20)}`, 'a parameter the schema does not name'), query: [...Object.entries(base.query), [name, '1']] as [string, string][] })));
+    add(
+      1,
+      one(['__proto__', 'constructor', 'limit[]', '$where', 'a'.repeat(300), '']).map((name) => ({
+        ...start('query.unknown', `query.${name.slice(0, 20)}`, 'a parameter the schema does not name'),
+        query: [...Object.entries(base.query), [name, '1']] as [string, string][],
+      })),
+    );
   }
   const paramNames = Object.keys(base.params);
   if (paramNames.length) {
@@ -283,12 +502,28 @@ export function casesOf(base: Base): fc.Arbitrary<FuzzCase> {
     add(
       3,
       one(paramNames).chain((name) =>
-        one(textsFor(pathSchema.properties?.[name] ?? { type: 'string' })).map((c) => ({ ...start('path.malformed', `path.${name}`, c.note), params: { ...start('', '', '').params, [name]: { value: c.value as string } } })),
+        one(textsFor(pathSchema.properties?.[name] ?? { type: 'string' })).map((c) => ({
+          ...start('path.malformed', `path.${name}`, c.note),
+          params: { ...start('', '', '').params, [name]: { value: c.value as string } },
+        })),
       ),
     );
-    add(1, fc.tuple(one(paramNames), one(S.pathSegments)).map(([name, seg]) => ({ ...start('path.segment', `path.${name}`, `raw segment ${seg.slice(0, 30)}`), params: { ...start('', '', '').params, [name]: { value: seg, raw: true } } })));
+    add(
+      1,
+      fc.tuple(one(paramNames), one(S.pathSegments)).map(([name, seg]) => ({
+        ...start('path.segment', `path.${name}`, `raw segment ${seg.slice(0, 30)}`),
+        params: { ...start('', '', '').params, [name]: { value: seg, raw: true } },
+      })),
+    );
   }
-  if (route.method === 'POST') add(1, one(S.badIdempotencyKeys).map((key) => ({ ...start('header.idempotency-key', 'Idempotency-Key', `Idempotency-Key ${JSON.stringify(key).slice(0, 20)}`), headers: { 'Idempotency-Key': key } })));
+  if (route.method === 'POST')
+    add(
+      1,
+      one(S.badIdempotencyKeys).map((key) => ({
+        ...start('header.idempotency-key', 'Idempotency-Key', `Idempotency-Key ${JSON.stringify(key).slice(0, 20)}`),
+        headers: { 'Idempotency-Key': key },
+      })),
+    );
   if (families.length === 0) add(1, fc.constant(start('none', '/', 'the request as it is')));
   return fc.oneof(...families);
 }

@@ -17,7 +17,8 @@ import { matchRoute } from '../../../shared/http/router';
 import { eventValidator, type CompiledValidator, type EventValidator } from '../../../shared/http/validation';
 import type { Route, RouteSchemas } from '../../../shared/routes';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 export type Expectation =
   | { kind: 'reject'; status: number; code: ErrorCode; why: string }
@@ -56,19 +57,28 @@ export interface Sent {
 export function expectationOf(route: Route, sent: Sent): Expectation {
   const url = new URL(sent.url, 'http://localhost');
   const match = matchRoute(sent.method, url.pathname);
-  if (match.kind === 'not-found') return { kind: 'reject', status: 404, code: 'NOT_FOUND', why: 'the path names no operation' };
-  if (match.kind === 'method-not-allowed') return { kind: 'reject', status: 405, code: 'METHOD_NOT_ALLOWED', why: 'the path has other methods' };
+  if (match.kind === 'not-found')
+    return { kind: 'reject', status: 404, code: 'NOT_FOUND', why: 'the path names no operation' };
+  if (match.kind === 'method-not-allowed')
+    return { kind: 'reject', status: 405, code: 'METHOD_NOT_ALLOWED', why: 'the path has other methods' };
   const target = match.route;
   const headers = Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k.toLowerCase(), v]));
   let body: unknown;
   // A GET's body is not read (shared/http/middleware.ts jsonBody).
   if (sent.body !== undefined && sent.body !== '' && sent.method !== 'GET') {
-    if (Buffer.byteLength(sent.body) > MAX_BODY_BYTES) return { kind: 'reject', status: 413, code: 'PAYLOAD_TOO_LARGE', why: 'the body is over the limit' };
-    if (!jsonContentTypePattern.test(headers['content-type'] ?? '')) return { kind: 'reject', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', why: 'the Content-Type is not JSON' };
+    if (Buffer.byteLength(sent.body) > MAX_BODY_BYTES)
+      return { kind: 'reject', status: 413, code: 'PAYLOAD_TOO_LARGE', why: 'the body is over the limit' };
+    if (!jsonContentTypePattern.test(headers['content-type'] ?? ''))
+      return { kind: 'reject', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', why: 'the Content-Type is not JSON' };
     try {
       body = jsonParseProtectProto(sent.body, undefined, 'fuzz');
     } catch {
-      return { kind: 'reject', status: 400, code: 'VALIDATION_FAILED', why: 'the body is not JSON (or names __proto__)' };
+      return {
+        kind: 'reject',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        why: 'the body is not JSON (or names __proto__)',
+      };
     }
   }
   const query: Record<string, string> = {};
@@ -76,9 +86,20 @@ export function expectationOf(route: Route, sent: Sent): Expectation {
   const validate = validatorOf(target);
   if (validate) {
     const event = { pathParameters: { ...match.pathParameters }, queryStringParameters: query, body };
-    if (!validate(event)) return { kind: 'reject', status: 400, code: 'VALIDATION_FAILED', why: `schema: ${JSON.stringify(validate.errors).slice(0, 200)}` };
+    if (!validate(event))
+      return {
+        kind: 'reject',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        why: `schema: ${JSON.stringify(validate.errors).slice(0, 200)}`,
+      };
   }
   const key = headers['idempotency-key'];
-  if (sent.method === 'POST' && key !== undefined && !IDEMPOTENCY_KEY.test(key)) return { kind: 'reject', status: 400, code: 'VALIDATION_FAILED', why: 'the Idempotency-Key is not valid' };
-  return { kind: 'valid', operationId: target.operationId, why: target === route ? 'valid by the schemas' : `a valid request to ${target.operationId}` };
+  if (sent.method === 'POST' && key !== undefined && !IDEMPOTENCY_KEY.test(key))
+    return { kind: 'reject', status: 400, code: 'VALIDATION_FAILED', why: 'the Idempotency-Key is not valid' };
+  return {
+    kind: 'valid',
+    operationId: target.operationId,
+    why: target === route ? 'valid by the schemas' : `a valid request to ${target.operationId}`,
+  };
 }

@@ -14,7 +14,8 @@ export type Json = Record<string, any>;
 export const plain = (schema: TSchema | Json): Json => JSON.parse(JSON.stringify(schema)) as Json;
 
 /** The branches of a union (TypeBox `Union`, `Nullable`), or the schema itself. */
-export const branches = (schema: Json): Json[] => (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [schema]) as Json[];
+export const branches = (schema: Json): Json[] =>
+  (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [schema]) as Json[];
 
 export const isNull = (schema: Json) => schema.type === 'null';
 export const nullable = (schema: Json) => branches(schema).some(isNull);
@@ -41,7 +42,12 @@ export function branchFor(schema: Json, value: unknown): Json {
   const all = branches(schema);
   if (all.length === 1) return all[0]!;
   const t = value === undefined ? undefined : jsonType(value);
-  const byType = all.find((b) => t !== undefined && (typeOf(b) === t || (typeOf(b) === 'number' && t === 'integer')) && (b.const === undefined || b.const === value));
+  const byType = all.find(
+    (b) =>
+      t !== undefined &&
+      (typeOf(b) === t || (typeOf(b) === 'number' && t === 'integer')) &&
+      (b.const === undefined || b.const === value),
+  );
   return byType ?? all.find((b) => !isNull(b)) ?? all[0]!;
 }
 
@@ -92,7 +98,12 @@ export function validValue(schema: Json, n = 0): unknown {
   switch (typeOf(s)) {
     case 'integer':
     case 'number': {
-      const min = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? Math.floor(s.exclusiveMinimum) + 1 : 1;
+      const min =
+        typeof s.minimum === 'number'
+          ? s.minimum
+          : typeof s.exclusiveMinimum === 'number'
+            ? Math.floor(s.exclusiveMinimum) + 1
+            : 1;
       const max = typeof s.maximum === 'number' ? s.maximum : Number.MAX_SAFE_INTEGER;
       return Math.min(Math.max(min, 1) + n, max);
     }

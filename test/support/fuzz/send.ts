@@ -39,7 +39,17 @@ export function send(baseUrl: string, sent: Sent): Promise<Received> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: base.hostname, port: base.port, method: sent.method, path: sent.url, headers: { ...sent.headers, ...(sent.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(sent.body)) } : {}) }, agent },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: sent.method,
+        path: sent.url,
+        headers: {
+          ...sent.headers,
+          ...(sent.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(sent.body)) } : {}),
+        },
+        agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -52,8 +62,16 @@ export function send(baseUrl: string, sent: Sent): Promise<Received> {
           } catch {
             // not JSON: the check below says so
           }
-          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-          const { problems } = checkAnswer(sent.method, new URL(sent.url, baseUrl).href, res.statusCode ?? 0, headers, body);
+          const headers = Object.fromEntries(
+            Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
+          );
+          const { problems } = checkAnswer(
+            sent.method,
+            new URL(sent.url, baseUrl).href,
+            res.statusCode ?? 0,
+            headers,
+            body,
+          );
           resolve({ status: res.statusCode ?? 0, headers, body, problems });
         });
       },
@@ -82,6 +100,13 @@ export async function bounded<T>(limit: number, tasks: (() => Promise<T>)[]): Pr
 export function curlOf(baseUrl: string, sent: Sent): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const headers = Object.entries(sent.headers).map(([k, v]) => `-H ${q(`${k}: ${v}`)}`);
-  const body = sent.body === undefined ? [] : sent.body.length > 2000 ? [`--data-binary '<${Buffer.byteLength(sent.body)} bytes, starting ${JSON.stringify(sent.body.slice(0, 80))}>'`] : [`--data-binary ${q(sent.body)}`];
+  const body =
+    sent.body === undefined
+      ? []
+      : sent.body.length > 2000
+        ? [
+            `--data-binary '<${Buffer.byteLength(sent.body)} bytes, starting ${JSON.stringify(sent.body.slice(0, 80))}>'`,
+          ]
+        : [`--data-binary ${q(sent.body)}`];
   return ['curl -sS', '-X', sent.method, ...headers, ...body, q(`${baseUrl}${sent.url}`)].join(' ');
 }

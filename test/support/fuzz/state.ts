@@ -37,7 +37,14 @@ export async function snapshot(mine: (item: Item) => boolean): Promise<Snapshot>
     Array.from({ length: segments }, async (_, segment) => {
       let start: Record<string, unknown> | undefined;
       do {
-        const page = await db().send(new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, ExclusiveStartKey: start }));
+        const page = await db().send(
+          new ScanCommand({
+            TableName: tableName(),
+            Segment: segment,
+            TotalSegments: segments,
+            ExclusiveStartKey: start,
+          }),
+        );
         for (const item of page.Items ?? []) if (mine(item)) out.set(keyOf(item), JSON.stringify(item));
         start = page.LastEvaluatedKey;
       } while (start);
