@@ -1,5 +1,5 @@
 /**
- * Brigade benchmarks (ARCHITECTURE §6 budgets): middleware overhead, DynamoDB calls per
+ * Brigade benchmarks (the budgets of docs/benchmarks.md): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
  * summary of a month, load (autocannon), and the proof runs (fuzz, sweeps, faults). Writes bench/report.md.
@@ -125,7 +125,7 @@ async function main(): Promise<number> {
     ),
     '',
     `> **Noise warning.** These figures come from a noisy ${cpu.length}-core shared machine, not from Lambda. Treat single-digit-percent`,
-    '> differences between runs as noise; compare runs on the same machine only. Budgets are from ARCHITECTURE.md §6.',
+    '> differences between runs as noise; compare runs on the same machine only. Budgets are from docs/benchmarks.md, “The budgets”.',
     '',
   );
 
@@ -225,7 +225,7 @@ async function main(): Promise<number> {
   if (calls.ok) {
     s2.push(
       'Every route of `shared/routes.ts`, one warm request each (a first request warms the key cache), DynamoDB mocked; commands',
-      'counted by type. Budget (§6): read by id 1 GetItem, write 1 TransactWriteItems, list 1 Query per page, each + 1 rate-window',
+      'counted by type. Budget (docs/benchmarks.md): read by id 1 GetItem, write 1 TransactWriteItems, list 1 Query per page, each + 1 rate-window',
       'UpdateItem. A list\'s total comes from its counter item: that GetItem is its own column and is not counted in "Data calls".',
       '"Key lookup on a cold key cache" is the extra GetItem the first request of a container (or of a key, each 60 s) makes to verify',
       'the API key on the local stage; on AWS the API Gateway authorizer does it instead.',

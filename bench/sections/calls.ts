@@ -32,7 +32,7 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   'by-code':
     '1 GetItem (the code lookup, which carries the booking) + at most 1 Query and 1 TransactWriteItems + 1 rate window',
   list: '1 Query per page + 1 rate window (counter shown apart)',
-  probe: 'none in §6 (listed only)',
+  probe: 'none (listed only)',
   floor:
     '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + 1 rate window',
   range:
