@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run faults`: the fault scenarios of test/faults/ (issue 15; docs/testing.md), each with a
+ * `npm run faults`: the fault scenarios of test/faults/ (docs/testing.md), each with a
  * stage and a DynamoDB Local of its own that it kills and starts again. They take a minute or more
  * each, so they run here and in CI (.ci/run), not in `npm test`; the quick one (throttling) is in
  * the integration suite. Their stages' AWS calls are recorded (test/support/faults-call-log-setup.ts)

@@ -118,7 +118,7 @@ class RouteEndpoint extends Construct {
     if (route.permission === null) {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: `${route.operationId} is public by contract (decisions.md §2: by-code operations, RSVP, health probes); its handler still rate-limits per client IP.`,
+        reason: `${route.operationId} is public by contract (docs/conventions.md: by-code operations, RSVP, health probes); its handler still rate-limits per client IP.`,
       });
     }
   }

@@ -1,6 +1,6 @@
 /**
  * Answers API Gateway gives on its own (before or instead of a handler), in the contract's error
- * envelope (decisions.md §1), so a client parses every error the same way.
+ * envelope (docs/api.md), so a client parses every error the same way.
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { AppError, statusOf, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode } from '../shared/errors';

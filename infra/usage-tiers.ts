@@ -1,5 +1,5 @@
 /**
- * One usage plan per tier (decisions.md §3). The hourly limits are counted by the handlers in
+ * One usage plan per tier (docs/api.md, “Rate limits”). The hourly limits are counted by the handlers in
  * DynamoDB; a plan adds API Gateway's per-second throttle per API key.
  *
  * With `apiKeySource: AUTHORIZER` the key that meters a request is the one the authorizer names

@@ -1,5 +1,5 @@
 /**
- * The webhook pipeline (ARCHITECTURE §1), a nested stack of its own:
+ * The webhook pipeline (README.md, “Architecture”), a nested stack of its own:
  *
  *   table stream → EventBridge Pipe (new outbox items only) → event bus → rule → fan-out queue
  *   → dispatcher Lambda (a delivery record and a message per matching subscription)

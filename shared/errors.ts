@@ -1,6 +1,6 @@
 /**
  * Typed errors. Domain and data code throw these; the error middleware is the one place that
- * turns them into the contract's envelope (decisions.md §1).
+ * turns them into the contract's envelope (docs/api.md).
  */
 export interface FieldProblem {
   path: string;

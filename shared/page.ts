@@ -1,4 +1,4 @@
-/** decisions.md §1: `meta.pagination` of every list, and how deep `page` may go. */
+/** docs/api.md, “Paging”: `meta.pagination` of every list, and how deep `page` may go. */
 import { validationFailed, type FieldProblem } from './errors';
 import { MAX_PAGED_ITEMS } from './schemas/common';
 
@@ -17,7 +17,7 @@ export class Page<T> {
   constructor(
     readonly items: T[],
     readonly pagination: Pagination,
-    /** Set when the list answers `data.<dataKey>` rather than `data` as an array (the alerts: decisions.md §1). */
+    /** Set when the list answers `data.<dataKey>` rather than `data` as an array (the alerts: docs/api.md). */
     readonly dataKey?: string,
   ) {}
 }

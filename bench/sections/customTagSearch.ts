@@ -1,5 +1,5 @@
 /**
- * Custom tag search on 5,000 tags (issue 12): a real DynamoDB Local with a generated population of
+ * Custom tag search on 5,000 tags: a real DynamoDB Local with a generated population of
  * one company's tags, written as the repository's create writes them (`customTagItems`); searches
  * by key and word prefixes page by page through the domain call the handler makes, each page's
  * DynamoDB commands counted, every result compared with a brute-force filter of the population.

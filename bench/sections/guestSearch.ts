@@ -1,5 +1,5 @@
 /**
- * §5 Guest search on 5,000 guests (issue 3): a real DynamoDB Local with a generated population of
+ * §5 Guest search on 5,000 guests: a real DynamoDB Local with a generated population of
  * one company, written as the repository writes guests; searches by email, phone and name-word
  * prefixes page by page through the domain call the handler makes, each page's DynamoDB commands
  * counted, every result compared with a brute-force filter of the population.

@@ -1,5 +1,5 @@
 /**
- * §10 Load (issue 15): autocannon against the local stage over loopback, 50 connections for 30 s
+ * §10 Load (docs/testing.md): autocannon against the local stage over loopback, 50 connections for 30 s
  * on a read route and a write route with company 1's admin key (unlimited tier), then the raw
  * DynamoDB Local calls those requests make, sent by as many concurrent loops for the same time, so
  * the stage's cost reads as a ratio to what its database alone manages on this machine.

@@ -1,5 +1,5 @@
 /**
- * §11 Proof (issue 15): the machinery that sweeps every route, run by the bench so its figures sit
+ * §11 Proof (docs/testing.md): the machinery that sweeps every route, run by the bench so its figures sit
  * in the report beside the budgets: the fuzz and the tenancy / permission sweeps (the api suite's
  * two files, against a local stage the api project's setup starts), and the fault scenarios
  * (`npm run faults`). Each writes its counts to `.local/` as it does under `npm test`; this section

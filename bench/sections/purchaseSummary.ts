@@ -1,5 +1,5 @@
 /**
- * §9 The purchase summary of a month of 20,000 purchases at one location (issue 13 item 4): a real
+ * §9 The purchase summary of a month of 20,000 purchases at one location (docs/purchases.md): a real
  * DynamoDB Local; the purchases are written into the location's day totals in bulk through the
  * data layer (`purchaseDays.add`: the counters recording each purchase adds in its transaction,
  * summed per day, one transaction per day; the purchase items themselves are not written: the

@@ -1,5 +1,5 @@
 /**
- * §6 Reads at the round-trip floor (issue 8): a GET by id and a list page over HTTP through the
+ * §6 Reads at the round-trip floor (docs/benchmarks.md): a GET by id and a list page over HTTP through the
  * local stage, each against the one raw DynamoDB call that serves it, in one run against ONE
  * DynamoDB Local. The raw call is the very command the handler sends (recorded from the stage's
  * client during a warm-up request), replayed with a DocumentClient of its own on the same endpoint.

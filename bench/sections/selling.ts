@@ -1,5 +1,5 @@
 /**
- * §7 Selling tables (issue 11): availability for a busy day, the optimizer on a day of 300
+ * §7 Selling tables: availability for a busy day, the optimizer on a day of 300
  * bookings and against an exact solver, and automatic assignment against smallest fit over
  * simulated evenings. Pure domain code, in-process, no database: the figures are the rules' own
  * cost. Every problem comes from the seeded generator of bench/fixtures/seating.ts; the seeds are

@@ -1,6 +1,6 @@
 /**
  * The webhook pipeline of the local stage: in process, what the EventBridge Pipe, the queues and
- * the two Lambdas do on AWS (ARCHITECTURE §1), with the same dispatcher and delivery code.
+ * the two Lambdas do on AWS (README.md, “Architecture”), with the same dispatcher and delivery code.
  *
  * - Stream reader: DynamoDB Local's stream of the table, read the way the Pipe reads it (every
  *   shard, new ones as they appear, children after their parents), filtered with the Pipe's own

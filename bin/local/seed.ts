@@ -1,5 +1,5 @@
 /**
- * The local stage's seed (decisions.md §8): two companies, each with locations of ≥ 8 tables of
+ * The local stage's seed (docs/decisions.md, “The local stage”): two companies, each with locations of ≥ 8 tables of
  * mixed sizes and opening hours every day (confirmation is instant, the booking settings'
  * default), and four API keys (admin, readonly, standard, premium), plus an internal operator's token.
  */

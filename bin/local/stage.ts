@@ -1,5 +1,5 @@
 /**
- * Starts the whole service on one machine (decisions.md §8): DynamoDB Local, the table, the seed,
+ * Starts the whole service on one machine (docs/decisions.md, “The local stage”): DynamoDB Local, the table, the seed,
  * `.local/dev-keys.json`, the HTTP server for every route and the webhook pipeline. `npm start` and the
  * API tests use it.
  */

@@ -1,5 +1,5 @@
 /**
- * API key format (decisions.md §2): `brigade_<live|dev>_<keyId>_<secret>`. `keyId` (12 of a-z0-9)
+ * API key format (docs/access.md): `brigade_<live|dev>_<keyId>_<secret>`. `keyId` (12 of a-z0-9)
  * finds the stored hash; `secret` (40 base62, 238 bits) carries the entropy. The whole key is
  * bcrypt-hashed; beside the hash is kept a fingerprint (32 bits of its SHA-256) that refuses a
  * wrong secret without running bcrypt (docs/access.md, threat model).

@@ -1,7 +1,7 @@
 /**
  * The built-in permission catalog: every `resource.action` key an operation of the API requires
- * (decisions.md §4 and §7), and the grants of the system roles every company is seeded with. The
- * permissions API (spec 2.6) adds custom permissions beside these. Plain data: it does not read the
+ * (docs/conventions.md, “Permissions”), and the grants of the system roles every company is seeded with. The
+ * permissions API (docs/access.md) adds custom permissions beside these. Plain data: it does not read the
  * route table (which would load every route and schema wherever the catalog is used); a unit test
  * checks that every permission a route requires is listed here.
  */
@@ -106,7 +106,7 @@ export type SystemRoleName = 'admin' | 'manager' | 'staff' | 'readonly';
 
 /**
  * The system role that holds every permission of the catalog, including those the platform adds
- * later (decisions.md §2): it is stored with the built-ins and marked, and authentication, the
+ * later (docs/access.md): it is stored with the built-ins and marked, and authentication, the
  * role list and every grant check read the mark, not the stored list.
  */
 export const ADMIN_ROLE: SystemRoleName = 'admin';

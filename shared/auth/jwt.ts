@@ -1,5 +1,5 @@
 /**
- * Bearer tokens (decisions.md §2): HS256 with a local secret on the local stage, RS256/ES256
+ * Bearer tokens (docs/access.md): HS256 with a local secret on the local stage, RS256/ES256
  * against a JWKS URL on deployed stages. Claims: sub (numeric string), cid, perms, exp, and `iss`
  * and `aud`, which must be this stage's issuer and audience: a token the same identity provider
  * issued to another stage or another application is refused, though its signature verifies.

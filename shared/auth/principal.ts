@@ -3,7 +3,7 @@ import type { Tier } from '../schemas/access';
 
 export type { Tier } from '../schemas/access';
 
-/** Requests per clock hour (spec §8). */
+/** Requests per clock hour (docs/conventions.md, “Limits”). */
 export const tierLimits: Record<Tier, number> = { standard: 1_000, premium: 10_000, unlimited: 100_000 };
 
 export interface Principal {

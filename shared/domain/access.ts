@@ -18,7 +18,7 @@ export function assertLocationAllowed(principal: Principal, locationId: number):
   }
 }
 
-/** The location an `X-Location-Id` header names (decisions.md §2), when it is a location id. */
+/** The location an `X-Location-Id` header names (docs/access.md), when it is a location id. */
 const headerLocation = (header: string | undefined): number | undefined =>
   header !== undefined && /^[1-9][0-9]*$/.test(header) ? Number(header) : undefined;
 

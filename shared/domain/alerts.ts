@@ -1,11 +1,11 @@
 /**
- * Alerts (spec 2.2, 3.1; docs/alerts.md): listing them, and their transitions
+ * Alerts (docs/alerts.md): listing them, and their transitions
  *
  *   active → acknowledged → resolved, and active → resolved
  *
  * recording who (the calling user's id; null for an API key) and when. Acknowledging an
  * acknowledged alert answers it unchanged (idempotent); anything asked of a resolved alert is 409.
- * Alerts emit no events (decisions.md §6 lists none). `newAlert` (data/alerts.ts) builds the alerts
+ * Alerts emit no events (the event catalog has none). `newAlert` (data/alerts.ts) builds the alerts
  * the service raises itself.
  */
 import type { Principal } from '../auth/principal';

@@ -1,5 +1,5 @@
 /**
- * API keys (decisions.md §2, §7): the plaintext exists only in the answer to the creation. A key
+ * API keys (docs/access.md): the plaintext exists only in the answer to the creation. A key
  * holds either a role's permissions or its own list, at a rate-limit tier, optionally limited to
  * some locations. Nobody can mint a key stronger than itself, nor change, revoke or delete one;
  * a company has at most the stage's cap of live keys made through the API (docs/access.md).

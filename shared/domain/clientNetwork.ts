@@ -1,5 +1,5 @@
 /**
- * Which client a per-IP rate window counts (decisions.md §3: public operations, probes, the
+ * Which client a per-IP rate window counts (docs/api.md, “Rate limits”: public operations, probes, the
  * fallback). The address is the one API Gateway saw the connection come from
  * (`requestContext.identity.sourceIp`; the local edge fills it from the socket), never a header a
  * client can write such as `X-Forwarded-For`. An IPv4 client is its address. An IPv6 client is its

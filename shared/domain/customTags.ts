@@ -1,5 +1,5 @@
 /**
- * Custom tags (spec 2.3, docs/menu.md): labels a company puts on its items, each under a category
+ * Custom tags (docs/menu.md): labels a company puts on its items, each under a category
  * handle, unique by category and key, found by the start of their key or of any word of it.
  */
 import type { Principal } from '../auth/principal';

@@ -1,4 +1,4 @@
-/** Guest users (spec 2.11): people who book without an account, one per email or phone per company. */
+/** Guest users (docs/guests.md): people who book without an account, one per email or phone per company. */
 import type { Principal } from '../auth/principal';
 import { guests, type Guest, type GuestHistory } from '../data/guests';
 import { nextId } from '../data/ids';

@@ -1,4 +1,4 @@
-/** The health probes of spec 4.1: /live (no checks), /ready and /health (dependency checks). */
+/** The health probes (docs/api.md, “Health”): /live (no checks), /ready and /health (dependency checks). */
 import { keyCacheStats } from '../auth/authenticate';
 import { config } from '../config';
 import { pingTable } from '../data/ping';
@@ -63,7 +63,7 @@ export async function ready() {
   };
 }
 
-/** healthy or unhealthy only (spec 4.1): a slow database is still healthy here, /ready says degraded. */
+/** healthy or unhealthy only (docs/api.md): a slow database is still healthy here, /ready says degraded. */
 export async function health() {
   const database = await checkDatabase();
   const cache = checkCache();

@@ -1,4 +1,4 @@
-/** Inventory items (decisions.md §7): what a location sells, at what price and VAT rate, in which category and cost center. */
+/** Inventory items: what a location sells, at what price and VAT rate, in which category and cost center. */
 import type { Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { items, type Item } from '../data/items';

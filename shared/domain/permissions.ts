@@ -1,5 +1,5 @@
 /**
- * The permission catalog (spec 2.6, §5): readable by any credential holding permissions.read,
+ * The permission catalog (docs/access.md): readable by any credential holding permissions.read,
  * changed only by internal operators. Also the rules every grant of permissions follows (roles
  * and API keys): the permissions must exist, and a caller may grant only what it holds.
  */
@@ -164,7 +164,7 @@ export interface Shortfall {
   problem: FieldProblem;
 }
 
-/** The permissions a role or key holds as it is that the caller does not (issue 10, item 6). */
+/** The permissions a role or key holds as it is that the caller does not (docs/access.md, threat model, item 6). */
 export async function permissionShortfalls(
   principal: Principal,
   target: HeldGrant,

@@ -1,5 +1,5 @@
 /**
- * Fixed hourly rate windows aligned to the clock hour (decisions.md §3). Pure: the caller supplies
+ * Fixed hourly rate windows aligned to the clock hour (docs/api.md, “Rate limits”). Pure: the caller supplies
  * the time and the count the window reached.
  */
 import type { Window } from '../data/rateWindows';

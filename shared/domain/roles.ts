@@ -1,5 +1,5 @@
 /**
- * Roles (spec 2.7): named sets of permissions a company gives its API keys. The system roles and
+ * Roles (docs/access.md): named sets of permissions a company gives its API keys. The system roles and
  * the hidden platform-operator role are seeded and cannot be changed (403). The admin system role
  * holds every permission of the catalog, including those added after it was seeded. To a company's
  * callers the platform-operator role does not exist: its id answers as an unknown one does (404).

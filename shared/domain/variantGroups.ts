@@ -1,5 +1,5 @@
 /**
- * Variant groups and variants (spec 2.13, docs/menu.md): a group's `type` says how a guest chooses
+ * Variant groups and variants (docs/menu.md): a group's `type` says how a guest chooses
  * among its variants, `min` and `max` how many. Every change of a group or of one of its variants
  * is one versioned write of the group, so the bounds are checked against the live variants of the
  * very version written.

@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions (decisions.md §6): where a company's events are sent, signed with a secret
+ * Webhook subscriptions (docs/webhooks.md): where a company's events are sent, signed with a secret
  * that is shown only when it is made (creation, rotation). Deliveries are made by the pipeline
  * (shared/webhooks/); here a test event or a manual retry is only queued.
  */

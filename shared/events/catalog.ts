@@ -1,7 +1,7 @@
 /**
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
- * Names of decisions.md §6, plus events for the other resources (coursings, items, custom tags, permissions, roles,
+ * The bookings', tabs', waitlist's and webhooks' events, plus events for the other resources (coursings, items, custom tags, permissions, roles,
  * companies, guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
  * terminals, print jobs, report emails, export settings) so that
  * every change has an event.
@@ -165,7 +165,7 @@ export function eventLocation(payload: Pick<EventPayload, 'resource' | 'resource
   return null;
 }
 
-/** The webhook payload of spec §6, exactly as receivers get it. */
+/** The webhook payload (docs/webhooks.md), exactly as receivers get it. */
 export interface EventPayload {
   id: string;
   event: EventName;

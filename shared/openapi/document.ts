@@ -78,7 +78,7 @@ export const summaryOf = (route: Route): string => {
 const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * The error answers an operation can give, by code (decisions.md §1; docs/api.md). 405 belongs to
+ * The error answers an operation can give, by code (docs/api.md). 405 belongs to
  * no operation (the fallback answers it), 500 to every one (the `default` answer). The API suite's
  * answer check fails on a status an operation gives that is not here (test/support/answers.ts).
  */

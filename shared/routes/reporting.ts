@@ -7,7 +7,7 @@ const area = 'reporting';
 /**
  * Reporting (docs/reporting.md): a location's report emails and export settings, the purchase
  * summary and the accounting export (a file, not JSON: it has no response schema). Permissions:
- * decisions.md §4 (reports.read / reports.manage).
+ * docs/reporting.md (reports.read / reports.manage).
  */
 export const reportingRoutes = [
   row({

@@ -3,7 +3,7 @@ import { row } from './route';
 
 const area = 'menu';
 
-/** Schedules and their rules (spec 2.14, decisions.md §4, docs/schedules.md). The availability row comes before `/schedules/{id}`: the first row whose path matches answers. */
+/** Schedules and their rules (docs/conventions.md, “Permissions”, docs/schedules.md). The availability row comes before `/schedules/{id}`: the first row whose path matches answers. */
 export const schedulesRoutes = [
   row({
     operationId: 'listSchedules',

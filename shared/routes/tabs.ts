@@ -5,7 +5,7 @@ import { row } from './route';
 const area = 'tabs';
 
 /**
- * Tabs, purchases and reviews (docs/purchases.md). Spec 4.1 names the anonymous-members path
+ * Tabs, purchases and reviews (docs/purchases.md). The contract names the anonymous-members path
  * parameter `{id}`; it is `{tabId}` here as on every other path under /tabs (API Gateway needs
  * one name per path level). The URL is the same.
  */

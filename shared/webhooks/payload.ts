@@ -1,5 +1,5 @@
 /**
- * What a receiver gets. The body is the event's payload (spec §6) with `id` the delivery's id —
+ * What a receiver gets. The body is the event's payload (docs/webhooks.md) with `id` the delivery's id —
  * "unique webhook delivery ID": one per event and subscription, the same on every attempt and
  * equal to the `webhook-id` header — and `eventId` the event's own id, which is also its `id` in
  * the event log (GET /api/v1/events), so a receiver can match the two.

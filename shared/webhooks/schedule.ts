@@ -1,5 +1,5 @@
 /**
- * The retry schedule (spec §6): an attempt at once, then after about 5 s, 5 min, 30 min, 2 h, 5 h,
+ * The retry schedule (docs/webhooks.md): an attempt at once, then after about 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h and 10 h — 8 attempts over about 28 hours — then the delivery is dead. Every delay gets
  * ±10 % jitter so that deliveries that failed together (a receiver outage) do not retry in lockstep;
  * the longest stays under SQS's 12-hour visibility limit.

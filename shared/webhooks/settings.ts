@@ -2,7 +2,7 @@
  * Delivery settings from the environment, read on every use (not cached) so a test can set them
  * before it starts a local stage. Deployed stages leave both unset.
  *
- *   WEBHOOK_TIMEOUT_MS      how long a receiver has to answer (spec §6: 30 s)
+ *   WEBHOOK_TIMEOUT_MS      how long a receiver has to answer (30 s by default; docs/webhooks.md)
  *   WEBHOOK_BACKOFF_SCALE   factor on every retry delay; tests run the 28-hour schedule in seconds
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 /**
- * Credentials and abuse over HTTP (issue 10, items 1, 2 and 4; docs/access.md, threat model): each
+ * Credentials and abuse over HTTP (docs/access.md, threat model): each
  * test performs the attack and shows it fails. The file works in companies of its own.
  */
 import { SignJWT } from 'jose';

@@ -1,4 +1,4 @@
-/** API keys over HTTP (decisions.md §2, §7; issue 3): plaintext once, grants, locations, revocation. */
+/** API keys over HTTP (docs/access.md): plaintext once, grants, locations, revocation. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company, devKeys, type Answer } from '../support/http';
 import { platformOperatorRoleId, stageItems, testKey, userToken } from '../support/stage-data';

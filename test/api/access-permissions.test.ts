@@ -1,4 +1,4 @@
-/** The permission catalog over HTTP (spec 2.6, §5; issue 3): who may read and change it, bounds, refusals. */
+/** The permission catalog over HTTP (docs/access.md): who may read and change it, bounds, refusals. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, company, devKeys } from '../support/http';
 import { testKey, userToken } from '../support/stage-data';

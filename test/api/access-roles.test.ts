@@ -1,4 +1,4 @@
-/** Roles over HTTP (spec 2.7, §5; issue 3): listing without the hidden role, creation, updates and their refusals. */
+/** Roles over HTTP (docs/access.md): listing without the hidden role, creation, updates and their refusals. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPermissions } from '../../shared/auth/catalog';
 import { call, company, devKeys } from '../support/http';

@@ -1,5 +1,5 @@
 /**
- * Alerts over HTTP (spec 2.2, 3.1, 4.1; decisions.md §1, §4, §7): the list with every filter, its
+ * Alerts over HTTP (docs/alerts.md, “Transitions”; docs/api.md; docs/conventions.md, “Permissions”): the list with every filter, its
  * bounds and paging, acknowledge and resolve (who and when, the transitions), permissions, a
  * location-limited key, the tenant wall, and no events. The file acts as a company of its own;
  * its alerts are raised straight into the stage's table, as the service raises them.
@@ -203,7 +203,7 @@ describe('alerts: acknowledge and resolve', () => {
     expectRefused(await act(alert.id, 'resolve'), 409, 'CONFLICT');
     expect(ids(await list(`locationId=${here}&status=resolved&limit=100`))).toContain(alert.id);
 
-    // Alerts emit no events (decisions.md §6 names none).
+    // Alerts emit no events (the event catalog has none).
     const events = await call('GET', `/api/v1/events?since=${since}&limit=100`, { key: admin() });
     expect(events.body.data.filter((e: { resourceId: string }) => e.resourceId === alert.id)).toEqual([]);
   });

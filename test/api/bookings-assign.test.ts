@@ -1,5 +1,5 @@
 /**
- * Automatic assignment over HTTP (issue 11 item 2, docs/bookings.md "Automatic assignment"): a
+ * Automatic assignment over HTTP (docs/bookings.md "Automatic assignment"): a
  * booking created without tables gets the set that keeps the most of the evening sellable; none
  * free answers 409 with the next available times and writes nothing; a walk-in without tables is
  * seated at a free table, or refused; the race for the last table has exactly one winner; with

@@ -1,4 +1,4 @@
-/** Creating and reading bookings over HTTP (spec 2.12, 3.2): every field, every refusal, holds under concurrency, time zones. */
+/** Creating and reading bookings over HTTP (docs/bookings.md, “States”): every field, every refusal, holds under concurrency, time zones. */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
@@ -376,7 +376,7 @@ describe('POST /api/v1/bookings: no double booking', () => {
   });
 });
 
-describe('POST /api/v1/bookings with seatImmediately (spec 3.2)', () => {
+describe('POST /api/v1/bookings with seatImmediately', () => {
   const now = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
 
   it('seats in the same call when a table is assigned, opening the tab, and records booking.created and booking.seated', async () => {

@@ -1,4 +1,4 @@
-/** Listing bookings over HTTP (spec 2.12): every filter, paging, refusals, tenancy; bookings by table for a day. */
+/** Listing bookings over HTTP (docs/bookings.md): every filter, paging, refusals, tenancy; bookings by table for a day. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import {

@@ -1,5 +1,5 @@
 /**
- * Seating over HTTP (spec 3.2, 7.2): seat (tabs open, tables claimed, the pre-order dispatched), unseat
+ * Seating over HTTP (docs/bookings.md, “States”; docs/bookings.md, “Rules and refusals”): seat (tabs open, tables claimed, the pre-order dispatched), unseat
  * (and its refusals), split into per-resource tabs; pre-orders; orders on tabs and kitchen dispatches.
  */
 import { describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('seat', () => {
   });
 });
 
-describe('seat with tabId: linking a walk-in or bar tab (spec 2.12 "existing tab to link")', () => {
+describe('seat with tabId: linking a walk-in or bar tab (the existing tab to link)', () => {
   const tabItem = async (id: string) => (await stageItems()).find((i) => i.entity === 'TAB' && i.id === id);
 
   it('links an open tab of the location that has no booking: it becomes the primary tab on the primary table, with the pre-order; the pre-arrival one closes', async () => {

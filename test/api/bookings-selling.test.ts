@@ -1,5 +1,5 @@
 /**
- * Availability and table optimization over HTTP (spec 2.12, decisions.md §4): the day's slots and
+ * Availability and table optimization over HTTP (docs/bookings.md; docs/conventions.md, “Permissions”): the day's slots and
  * their reasons, booking groups and the guest's limit; the optimizer's dry run and its moves with
  * their events; bounds, permissions and the tenant wall.
  */

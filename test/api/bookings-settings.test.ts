@@ -1,4 +1,4 @@
-/** Booking settings over HTTP (spec 2.8): defaults on first read, every bound and enum, permissions, tenancy. */
+/** Booking settings over HTTP (docs/bookings.md): defaults on first read, every bound and enum, permissions, tenancy. */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { newLocation, seededLocation } from './setup-helpers';

@@ -1,5 +1,5 @@
 /**
- * The booking state machine over HTTP (decisions.md §5, spec 3.2): every allowed transition with
+ * The booking state machine over HTTP (docs/bookings.md, “States”): every allowed transition with
  * its event, every other one refused with 409 and nothing changed; cancel (by id and by code) and lock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ async function bookingIn(status: Status): Promise<Record<string, any>> {
   return now;
 }
 
-describe('every transition of decisions.md §5', () => {
+describe('every transition of the booking state machine', () => {
   const allowed: [Status, Op, Status, string][] = [
     ['pending', 'confirm', 'confirmed', 'booking.confirmed'],
     ['confirmed', 'check-in', 'checked_in', 'booking.updated'],

@@ -1,4 +1,4 @@
-/** Updating bookings over HTTP (spec 2.12 update, 3.2, 7.1): moves re-check holds and rules, tables replace the set, tabs follow. */
+/** Updating bookings over HTTP (docs/bookings.md): moves re-check holds and rules, tables replace the set, tabs follow. */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { seededLocation } from './setup-helpers';

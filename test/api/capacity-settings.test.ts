@@ -1,5 +1,5 @@
 /**
- * Capacity settings over HTTP (spec 2.9): every operation, every bound, permissions, the tenant
+ * Capacity settings over HTTP (docs/capacity.md): every operation, every bound, permissions, the tenant
  * wall and events. The file acts as a company of its own, with locations of its own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The extended waiting time over HTTP (spec 2.5): create or update, get (by query or
+ * The extended waiting time over HTTP (docs/capacity.md): create or update, get (by query or
  * X-Location-Id), delete; bounds, permissions, the tenant wall and events. That one which has
  * ended reads as none is proved with a clock the test sets, in test/integration/capacity.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Custom tags over HTTP (spec 2.3): create (linked to the item), link, unlink, search by key and
+ * Custom tags over HTTP (docs/menu.md, “Custom tags”): create (linked to the item), link, unlink, search by key and
  * word prefix; bounds, permissions, the tenant wall, events. The file acts as a company of its own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Every route of the table fuzzed from its own schemas (issue 15; docs/testing.md "The fuzz"):
+ * Every route of the table fuzzed from its own schemas (docs/testing.md "The fuzz"):
  * requests changed in one way each (test/support/fuzz/cases.ts), sent to the local stage with
  * the fuzz company's admin key, next to a world of its real resources: the sweeps' world
  * (test/support/world.ts `buildWorld`), each route's valid request its `requestFor`. Asserted:

@@ -60,7 +60,7 @@ describe('POST /api/v1/users/guests', () => {
     });
   });
 
-  it('creates a guest without a name (spec 2.11: an email or a phone is what it needs)', async () => {
+  it('creates a guest without a name (an email or a phone is what it needs)', async () => {
     const w = word();
     const out = await create({ email: `${w}@example.com` });
     expect(out.status).toBe(200);

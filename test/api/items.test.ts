@@ -1,5 +1,5 @@
 /**
- * Inventory items over HTTP (decisions.md §7): every operation, every bound, permissions, the
+ * Inventory items over HTTP: every operation, every bound, permissions, the
  * tenant wall, events, and order lines that take their fields from an item. The file acts as a
  * company of its own, with locations of its own.
  */

@@ -1,5 +1,5 @@
 /**
- * Onboarding a tenant over HTTP (docs/onboarding.md; issue 14 item 6): with the internal
+ * Onboarding a tenant over HTTP (docs/onboarding.md): with the internal
  * operator's token, a new company, its first admin key, and with that key a location, a table and
  * a first booking. Nobody else may call the operator routes (403, nothing written), bounds and bad
  * input are 400, and the new tenant sees only its own data. Through the typed client

@@ -1,5 +1,5 @@
 /**
- * The paging bounds of every list (issue 10 item 13, decisions.md §1): `page` × `limit` at most
+ * The paging bounds of every list (docs/access.md, threat model, item 13; docs/api.md): `page` × `limit` at most
  * 1000, beyond which the answer is 400 telling the client to use the cursor, before anything is
  * read; no `page` large enough to overflow a DynamoDB `Limit` reaches the database. The lists are
  * taken from the route table, so a new list is checked without being named here.

@@ -1,5 +1,5 @@
 /**
- * Printing over HTTP (spec 2.15, 4.1; decisions.md §4, §7; docs/printing.md): printer groups,
+ * Printing over HTTP (docs/api.md; docs/conventions.md, “Permissions”; docs/printing.md): printer groups,
  * terminals, the terminal pre-check print job, its preview and the printer agent's report (a
  * failure raises an alert): every operation, every bound, permissions, a location-limited key, the
  * tenant wall, and the events each emits. The file acts as a company of its own.
@@ -366,7 +366,7 @@ describe('the terminal pre-check and its preview', () => {
     expect(narrow.lines).toContain('Toast Skagen      145.00');
   });
 
-  it('requires every field of spec 2.15 and bounds each (400 naming it)', async () => {
+  it('requires every field of the pre-check body and bounds each (400 naming it)', async () => {
     const s = await counter();
     const line = { name: 'Soup', price: 900, modifications: [] };
     const withContent = (c: Record<string, unknown>) => preCheckBody(s, { content: c });

@@ -1,5 +1,5 @@
 /**
- * Races to the end state (issue 9): two writes fired at once over HTTP, round after round, then
+ * Races to the end state (docs/testing.md): two writes fired at once over HTTP, round after round, then
  * everything read back. Whatever the timing, the end state must be the one that exactly one serial
  * order of the requests that succeeded implies: the loser answers 409 (or 404) in the error
  * envelope and leaves nothing behind (no event, hold, claim, order, item or version step), and

@@ -1,5 +1,5 @@
 /**
- * Reporting over HTTP (spec 2.15, 4.1; decisions.md §4; docs/reporting.md): report emails, export
+ * Reporting over HTTP (docs/api.md; docs/conventions.md, “Permissions”; docs/reporting.md): report emails, export
  * settings, the purchase summary (against sums made by hand, both modes, a spring-forward day, and
  * the legacy format byte for byte against a stored answer) and the export (SIE read back to the
  * summary's totals, GBAT10), with bounds, permissions, a location-limited key, the tenant wall,

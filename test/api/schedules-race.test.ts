@@ -1,5 +1,5 @@
 /**
- * Replacing a schedule's rules racing an added rule (issue 12): both are one versioned write of the
+ * Replacing a schedule's rules racing an added rule: both are one versioned write of the
  * schedule, so whatever the timing the end state is one a serial order of the requests that
  * succeeded implies — the whole new set (replace won, or the add came first and was replaced), the
  * whole old set plus the added rule (the add won), or the new set plus the added rule (both, the

@@ -1,5 +1,5 @@
 /**
- * Schedules and their rules over HTTP (spec 2.14, decisions.md §4, docs/schedules.md): every
+ * Schedules and their rules over HTTP (docs/conventions.md, “Permissions”, docs/schedules.md): every
  * operation's happy path, the bounds, permissions, the tenant wall, the events (whole object on
  * created, only the modified fields on updated, the downstream menu-layout and location-hours
  * events), and the availability check end to end on a few cases (the table of cases is the unit

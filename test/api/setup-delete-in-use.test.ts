@@ -1,5 +1,5 @@
 /**
- * Deleting what bookings still use (issue 10 item 12, docs/setup.md "Deleting what is in use"): a
+ * Deleting what bookings still use (docs/access.md, threat model, item 12, docs/setup.md "Deleting what is in use"): a
  * table or a location with active bookings or open tabs answers 409 naming them (count and the
  * first ids), changing nothing; and a booking created at the same moment as the delete never ends
  * up pointing at a deleted table or location (the guard is a condition both transactions touch).

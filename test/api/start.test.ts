@@ -1,6 +1,6 @@
 /**
  * `npm start` as a newcomer runs it: serves /live, writes dev-keys.json as the contract describes
- * (decisions.md §8), and leaves no Java process behind when stopped. How fast it starts (budget
+ * (docs/decisions.md, “The local stage”), and leaves no Java process behind when stopped. How fast it starts (budget
  * 15 s) is measured by `npm run bench`, not asserted here: these machines are noisy.
  */
 import { spawn } from 'node:child_process';

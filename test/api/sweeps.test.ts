@@ -1,5 +1,5 @@
 /**
- * Tenancy and permission sweeps over every route of the table (issue 15 item 2; docs/testing.md,
+ * Tenancy and permission sweeps over every route of the table (docs/testing.md,
  * "Sweeps over the route table"). Nothing here lists routes: each operation of `routes` gets its
  * request from a world of company A (test/support/world.ts), and
  * - tenancy: company B's admin key on that request (A's ids, A's location) answers 404 NOT_FOUND and
@@ -119,7 +119,7 @@ function shownOfWorld(r: WorldRequest, a: Answer): string[] {
  * company's id must get exactly that answer (nothing tells it from an unknown one).
  */
 const answersForAnyId: Record<string, (a: Answer) => boolean> = {
-  // docs/purchases.md, spec 7.5: `data: null` (200) when there is no review, for any id
+  // docs/purchases.md, docs/conventions.md: `data: null` (200) when there is no review, for any id
   getReview: (a) => a.status === 200 && a.body?.data === null,
 };
 

@@ -1,5 +1,5 @@
 /**
- * A whole evening over HTTP (issue 13): booking → seat → two orders → a partial payment → the
+ * A whole evening over HTTP (docs/purchases.md): booking → seat → two orders → a partial payment → the
  * final payment (the tab closes and the table is free for the next party) → a review; the deposit
  * case (a booking with a deposit is seated only once a purchase paid it); concurrent identical
  * review submissions (one review stored, every answer the same). Orders, purchases and reviews

@@ -514,7 +514,7 @@ describe('reviews', () => {
     expect((await post({ rating: 1, reviewTags: ['late'] })).body.data).toEqual(made.body.data);
     const get = (key: string, id = purchase.id) => call('GET', `/api/v1/reviews/${id}`, { key });
     expect((await get(own().keys.readonly)).body.data).toEqual(made.body.data);
-    // No review (an unknown purchase, another company's): data null, not an error (spec 7.5).
+    // No review (an unknown purchase, another company's): data null, not an error (docs/conventions.md, “Not found versus empty”).
     expect((await get(admin(), unknownUuid)).body).toMatchObject({ status: 'success', data: null });
     expect((await get(theirAdmin())).body).toMatchObject({ status: 'success', data: null });
     expectRefused(await get(await keyWith(['reviews.create'])), 403, 'FORBIDDEN');

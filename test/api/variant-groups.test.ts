@@ -1,5 +1,5 @@
 /**
- * Variant groups and variants over HTTP (spec 2.13, decisions.md §4): every operation, the bounds
+ * Variant groups and variants over HTTP (docs/menu.md, “Variant groups and variants”; docs/conventions.md, “Permissions”): every operation, the bounds
  * (min ≤ max, within the live variants where the type chooses different variants), soft deletes,
  * linking to items, permissions, the tenant wall and events. The file acts as a company of its own.
  */

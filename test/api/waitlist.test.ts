@@ -1,5 +1,5 @@
 /**
- * The booking waitlist over HTTP (spec 4.1, decisions.md §4; docs/waitlist.md): join, list, get,
+ * The booking waitlist over HTTP (docs/api.md; docs/conventions.md, “Permissions”; docs/waitlist.md): join, list, get,
  * offer, and the public by-code get, accept, decline and leave; bounds, permissions, the tenant
  * wall and the events of each change; and a waitlist accept racing a normal booking for the same
  * last table, round after round: exactly one wins.

@@ -1,5 +1,5 @@
 /**
- * Issue 5's acceptance, end to end on a local stage of this file's own (its pipeline's timing is
+ * Webhook delivery (docs/webhooks.md), end to end on a local stage of this file's own (its pipeline's timing is
  * ours: WEBHOOK_BACKOFF_SCALE runs the 28-hour retry schedule in seconds, WEBHOOK_TIMEOUT_MS makes
  * a slow receiver quick to find). Receivers listen on loopback and check every request with their
  * own Standard Webhooks verification, written here from the specification, not imported.

@@ -123,7 +123,7 @@ describe('create a subscription', () => {
     ['a private address', { url: 'https://10.0.0.1/hook' }, '/url'],
     ['the metadata address', { url: 'https://169.254.169.254/latest/meta-data' }, '/url'],
     ['credentials in the url', { url: 'https://user:pass@127.0.0.1/hook' }, '/url'],
-    // IPv6 forms that carry a private IPv4 address (issue 10 item 14): judged by the address they carry.
+    // IPv6 forms that carry a private IPv4 address (docs/access.md, threat model, item 14): judged by the address they carry.
     ['an IPv4-compatible IPv6 address of a private one (::/96)', { url: 'https://[::a00:1]/hook' }, '/url'],
     [
       'an IPv4-translated IPv6 address of a private one (::ffff:0:0:0/96)',
@@ -488,7 +488,7 @@ describe('event log', () => {
   });
 });
 
-describe('who sees which events (issue 10, item 7)', () => {
+describe('who sees which events (threat model, item 7)', () => {
   const EVENTS = '/api/v1/events';
   type Logged = { id: string; event: string; resource: string; resourceId: string; data: Record<string, unknown> };
   /** Every event of the company since `since` that the key is shown, all pages. */

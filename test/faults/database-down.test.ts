@@ -1,5 +1,5 @@
 /**
- * Faults, the database (issue 15): DynamoDB Local is killed (SIGKILL) in the middle of a burst of
+ * Faults, the database (docs/testing.md): DynamoDB Local is killed (SIGKILL) in the middle of a burst of
  * writes under a running local stage, then started again on the same port and data directory.
  *
  * While it is down every request that needs it answers 503 `UNAVAILABLE` in the envelope with

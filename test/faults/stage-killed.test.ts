@@ -1,5 +1,5 @@
 /**
- * Faults, the stage (issue 15): the local stage's process group (Node and its DynamoDB Local) is
+ * Faults, the stage (docs/testing.md): the local stage's process group (Node and its DynamoDB Local) is
  * killed with SIGKILL in the middle of a burst of writes, then started again on the same DATA_DIR.
  *
  * Every acknowledged write is there, whole; a write that got no answer is either whole or absent;

@@ -1,5 +1,5 @@
 /**
- * Crash injection for every operation that writes (issue 9), against DynamoDB Local, in two modes:
+ * Crash injection for every operation that writes (docs/testing.md), against DynamoDB Local, in two modes:
  *
  *   A  the write fails: each write command of the operation in turn throws before it is sent
  *      (the first, then the second, … until the operation sends fewer). The operation surfaces the

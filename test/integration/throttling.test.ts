@@ -1,5 +1,5 @@
 /**
- * Faults, throttling (issue 15): DynamoDB's own throttle answers, injected under the SDK's retries
+ * Faults, throttling (docs/testing.md): DynamoDB's own throttle answers, injected under the SDK's retries
  * of the production client (`db()`), are retried by the SDK; when its attempts run out the client
  * gets 503 `UNAVAILABLE` in the envelope with `Retry-After`, and nothing was written. A handler is
  * invoked as API Gateway would (authorizer first), against DynamoDB Local.

@@ -1,5 +1,5 @@
 /**
- * The dependency rules of ARCHITECTURE §2 (docs/layering.md), checked on the import graph of a
+ * The dependency rules of docs/layering.md, checked on the import graph of a
  * source tree. Imports are read with the TypeScript parser: static imports and re-exports, `import
  * type`, `import('…')` types and dynamic `import('…')` with a literal specifier all make an edge.
  * A dynamic import of a computed path (the local stage loading the handler a route row names) is

@@ -1,6 +1,6 @@
 /**
  * Authenticating API keys with roles, dropping a changed key from the verified-key cache, and the
- * cache under attack (issue 10, item 4): junk keys, floods of refused keys, random secrets with a
+ * cache under attack (docs/access.md, threat model, item 4): junk keys, floods of refused keys, random secrets with a
  * real keyId. The database is a mock; bcrypt is real, and its runs are counted.
  */
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -118,7 +118,7 @@ describe('forgetting a key', () => {
 });
 
 // bcrypt is real here: on a busy machine a run can take most of a second.
-describe('the key cache under attack (issue 10, item 4)', { timeout: 60_000 }, () => {
+describe('the key cache under attack (threat model, item 4)', { timeout: 60_000 }, () => {
   /** A well-formed key of the local stage with this keyId and a random secret. */
   const forged = (keyId = randomBase62(12).toLowerCase()) => `brigade_dev_${keyId}_${randomBase62(40)}`;
   const refusedCount = async (keys: string[], now?: number) =>

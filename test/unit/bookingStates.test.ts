@@ -1,4 +1,4 @@
-/** Every row of decisions.md §5, and every transition it does not list refused with 409. */
+/** Every row of the booking state machine (docs/bookings.md, “States”), and every transition it does not list refused with 409. */
 import { describe, expect, it } from 'vitest';
 import {
   bookingStatuses,

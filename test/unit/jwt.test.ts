@@ -51,7 +51,7 @@ describe('bearer tokens', () => {
     ['a missing cid', () => sign({ sub: '42', perms: [] })],
     ['perms that are not strings', () => sign({ sub: '42', cid: 7, perms: [1] })],
     ['garbage', async () => 'not.a.jwt'],
-    // Issue 10, item 1: a token whose signature verifies but that was issued for someone else.
+    // docs/access.md, threat model, item 1: a token whose signature verifies but that was issued for someone else.
     ["another application's audience", () => sign({ sub: '42', cid: 7, perms: [], aud: 'urn:acme:pos' })],
     ['another issuer', () => sign({ sub: '42', cid: 7, perms: [], iss: 'urn:brigade:dev' })],
     ['no audience', () => sign({ sub: '42', cid: 7, perms: [], aud: undefined })],

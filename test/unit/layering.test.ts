@@ -1,5 +1,5 @@
 /**
- * The dependency rules of ARCHITECTURE §2, enforced (docs/layering.md). Each rule is its own test,
+ * The dependency rules of docs/layering.md, enforced. Each rule is its own test,
  * and its failure names every offending import. The checker proves itself first on a small tree
  * that breaks each rule once (test/fixtures/layering/).
  */

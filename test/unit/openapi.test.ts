@@ -45,7 +45,7 @@ const document = openApiDocument() as Json & {
 const operationOf = (r: Route) => document.paths[r.path]![r.method.toLowerCase()]!;
 
 /**
- * Areas whose response schemas and body examples another branch is writing (issue 14). The lead
+ * Areas whose response schemas and body examples another branch is writing. The lead
  * empties this list when that branch lands; from then on every row must have both.
  */
 

@@ -239,7 +239,7 @@ describe('payloads', () => {
     expect(deliveryIdFor(event.payload.id, 'sub-b')).not.toBe(a);
   });
 
-  it('sends the spec payload with id = the delivery id and eventId = the event id', () => {
+  it('sends the event payload with id = the delivery id and eventId = the event id', () => {
     const delivery = newDelivery('sub-a', event.payload, '2026-01-01T00:00:00.000Z');
     const body = JSON.parse(delivery.body);
     expect(Object.keys(body)).toEqual([

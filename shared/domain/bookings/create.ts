@@ -1,5 +1,5 @@
 /**
- * Creating a booking (spec 2.12, 3.2): one read of everything it is checked against (the
+ * Creating a booking (docs/bookings.md, “States”): one read of everything it is checked against (the
  * location, its booking settings, the tables, the guest and the tables' holds), then one
  * transaction with its tab(s), confirmation code, table holds, link items, guest history, no-show
  * sweep item and event; seated in the same call when asked and possible.

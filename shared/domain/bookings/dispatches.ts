@@ -1,5 +1,5 @@
 /**
- * Kitchen dispatches (decisions.md §7): an order is sent to the kitchen as one dispatch per
+ * Kitchen dispatches: an order is sent to the kitchen as one dispatch per
  * coursing (one when it names none), each moving forward through pending → accepted → preparing →
  * ready → served. `reversed` is reached only by unseating, from pending or accepted. Pure.
  */

@@ -1,6 +1,6 @@
 /**
- * Table optimization (POST /api/v1/locations/{locationId}/bookings/optimize?date; spec 2.12,
- * decisions.md §5 on `locked`; docs/optimizer.md). Reads the date's floor in one round trip, asks
+ * Table optimization (POST /api/v1/locations/{locationId}/bookings/optimize?date;
+ * `locked` bookings stay put; docs/optimizer.md). Reads the date's floor in one round trip, asks
  * the optimizer (optimizer.ts) for a better seating of the bookings it may move, and answers the
  * moves with the figures before and after. A dry run (the default) writes nothing.
  *

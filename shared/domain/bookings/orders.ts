@@ -1,5 +1,5 @@
 /**
- * Orders on tabs and their kitchen dispatches (decisions.md §7), and a booking's pre-order: items
+ * Orders on tabs and their kitchen dispatches, and a booking's pre-order: items
  * ordered ahead, kept with the booking until seating sends them to the kitchen. The coursings
  * lines name are checked by conditions of the write. Each operation reads one item (the tab, or the
  * booking with its pre-order) before its one transaction; placing an order and setting a pre-order

@@ -1,6 +1,6 @@
 /**
- * Reading bookings: by id (also for the operations that change one), the filtered list of spec
- * 2.12 (one Query per page), and a location's day by table.
+ * Reading bookings: by id (also for the operations that change one), the filtered list
+ * (docs/bookings.md, “Lists”; one Query per page), and a location's day by table.
  */
 import type { Principal } from '../../auth/principal';
 import {

@@ -1,5 +1,5 @@
 /**
- * The booking-settings rules a new or moved booking must keep (spec 2.8). Pure: the caller supplies
+ * The booking-settings rules a new or moved booking must keep (docs/bookings.md). Pure: the caller supplies
  * the settings, the booking's facts and the time. A broken rule is 422 UNPROCESSABLE naming it.
  */
 import type { Booking } from '../../data/bookings';

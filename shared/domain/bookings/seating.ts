@@ -1,5 +1,5 @@
 /**
- * Seating (spec 3.2): seat (the tabs open, the tables are claimed, the pre-order goes to the
+ * Seating (docs/bookings.md, “States”): seat (the tabs open, the tables are claimed, the pre-order goes to the
  * kitchen), unseat (all of that undone, if nothing was bought, ordered or cooked since), and
  * splitting a seated booking's single tab into one per table. Each reads the booking (seat and
  * unseat with its pre-order, in the same round trip) and writes one transaction.
@@ -172,7 +172,7 @@ export async function seatBooking(principal: Principal, id: string, input: SeatB
 }
 
 /**
- * A booking's deposit (`depositAmountCents` > 0) is a required item of its primary tab (spec 3.2
+ * A booking's deposit (`depositAmountCents` > 0) is a required item of its primary tab (docs/purchases.md, “The deposit”
  * "no unpaid required items"): seating waits until purchases on that tab have paid it (409 until
  * then; one more GetItem, of the tab, for a booking with a deposit). The deposit stays on that tab,
  * so such a booking is seated on it: not on a new tab (`createTab`) nor a linked one (409).

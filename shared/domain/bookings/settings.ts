@@ -1,5 +1,5 @@
 /**
- * A location's booking settings (spec 2.8): read (the defaults are stored on first read) and
+ * A location's booking settings (docs/bookings.md): read (the defaults are stored on first read) and
  * changed field by field. Booking operations read them with everything else and take
  * `settingsInForce`, which falls back to the defaults without writing.
  */
@@ -14,7 +14,7 @@ import { changedFields } from '../changes';
 import { hoursProblems, normalizeHours } from '../openingHours';
 import { noteAutoOptimize } from './autoOptimize';
 
-/** What a location has before anyone sets its booking settings (decisions.md §5: confirmation is instant). */
+/** What a location has before anyone sets its booking settings (confirmation is instant: docs/bookings.md). */
 export function defaultSettings(locationId: number, now: string): BookingSettings {
   return {
     locationId,

@@ -1,5 +1,5 @@
 /**
- * The booking and tab state machines of decisions.md §5. Pure: callers load the booking, ask for
+ * The booking and tab state machines (docs/bookings.md, “States”). Pure: callers load the booking, ask for
  * the next state, and write it with a condition on the state they read.
  */
 import { conflict } from '../../errors';

@@ -1,5 +1,5 @@
 /**
- * The operations that move a booking between the states of decisions.md §5 (states.ts), other
+ * The operations that move a booking between the states of docs/bookings.md, “States” (states.ts), other
  * than seating and unseating (seating.ts): confirm, check in, complete, no-show (by hand and by
  * the sweeper), cancel (by id and by confirmation code), and lock. Each is one transaction
  * conditioned on the booking's version, so of two concurrent operations one wins and the other
@@ -153,7 +153,7 @@ export type CancelledBooking = Booking & { tabWarning?: string };
 
 /**
  * Cancels; a cancelled booking answers as it is. `closeTab` (default true) closes the booking's
- * pre-arrival tabs (spec 3.2). An open tab (the party was seated) stays open: its bill is still
+ * pre-arrival tabs (docs/bookings.md, “States”). An open tab (the party was seated) stays open: its bill is still
  * owed; it keeps its table until it is closed, and `tabWarning` says so.
  */
 export async function cancelBooking(
@@ -221,8 +221,8 @@ export async function lockBooking(principal: Principal, id: string, locked: bool
 const SWEEP_LOOKBACK_HOURS = 24;
 
 /**
- * Marks as no-shows the confirmed and checked-in bookings whose `autoNoShowAt` has passed (spec
- * 2.8 autoNoShowDelayMinutes), reading the sweep items of the last hours (no Scan). A booking
+ * Marks as no-shows the confirmed and checked-in bookings whose `autoNoShowAt` has passed (the
+ * booking settings' autoNoShowDelayMinutes), reading the sweep items of the last hours (no Scan). A booking
  * that changed meanwhile is left to the next run. Answers how many were marked.
  */
 export async function sweepNoShows(nowMs = Date.now()): Promise<number> {

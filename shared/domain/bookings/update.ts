@@ -1,5 +1,5 @@
 /**
- * Changing a booking (spec 2.12 update): its time, party, tables, tab strategy and notes. A move
+ * Changing a booking (docs/bookings.md): its time, party, tables, tab strategy and notes. A move
  * re-checks the settings' rules and the table holds; a new set of tables replaces the old one,
  * re-planning the tabs. Locked bookings stay editable by hand (the lock only pins them against
  * the optimizer). `booking.updated` carries only the fields that changed.

@@ -1,5 +1,5 @@
 /**
- * The rules of time-slot capacity (spec 2.9), pure: which slot an instant falls in, which capacity
+ * The rules of time-slot capacity (docs/capacity.md), pure: which slot an instant falls in, which capacity
  * setting governs a slot, what makes a setting valid, and how an order's claim on a slot moves the
  * slot's counters. No I/O; docs/capacity.md states each choice.
  */

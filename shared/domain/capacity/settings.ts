@@ -1,5 +1,5 @@
 /**
- * Capacity settings (spec 2.9): how many orders and items a time slot of a location takes, on
+ * Capacity settings (docs/capacity.md): how many orders and items a time slot of a location takes, on
  * which days, in which daily window and between which dates. Which one governs a slot is
  * `effectiveSetting` (rules.ts); tab orders and pre-orders are held to it (slots.ts).
  */

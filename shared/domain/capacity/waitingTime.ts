@@ -1,5 +1,5 @@
 /**
- * The extended waiting time (spec 2.5): a location announces that orders take longer until
+ * The extended waiting time (docs/capacity.md): a location announces that orders take longer until
  * `endsAt` (by `delayInMinutes`, when it names one). One per location; once it has ended it reads
  * as none. Orders placed while it runs carry it (`extendedWaitingTime` on the order, slots.ts).
  * Every operation takes the time it runs at (`nowMs`), so tests can set the clock.

@@ -189,7 +189,7 @@ export async function deleteTerminal(principal: Principal, id: string): Promise<
 // Print jobs
 
 /**
- * Queues a pre-check (spec 2.15) for the terminal's printer group: the terminal must be at the
+ * Queues a pre-check (docs/printing.md) for the terminal's printer group: the terminal must be at the
  * location and name a group, the tab must be at the location (404 for a missing terminal or tab,
  * 422 for one elsewhere or a terminal without a group). The job stores the content as sent.
  */

@@ -129,7 +129,7 @@ export function accountNames(accounts: ExportAccounts, includeServiceFees: boole
 const compact = (date: string) => date.replaceAll('-', '');
 const decimal = (minor: number) =>
   `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
-/** A SIE field: quoted, with `"` and `\` escaped (SIE 4B §5.7). */
+/** A SIE field: quoted, with `"` and `\` escaped (the SIE 4B file format, section 5.7). */
 const quoted = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Reporting (spec 2.15, 4.1; issue 13 item 4; docs/reporting.md): a location's report emails and
+ * Reporting (docs/api.md; docs/reporting.md): a location's report emails and
  * export settings, the purchase summary, and the export built from the same rows. The summary and
  * the export read the location's day totals (one Query over the range's day items, beside one
  * read of the location and settings), never a purchase.

@@ -1,5 +1,5 @@
 /**
- * Schedules and their rules (spec 2.14, docs/schedules.md): create with rules, update, soft delete,
+ * Schedules and their rules (docs/schedules.md): create with rules, update, soft delete,
  * replace every rule at once, add, update and delete one rule, and the availability check. Every
  * change is one versioned write of the schedule (its rules are embedded), with its events, and,
  * when the schedule is about a menu layout or a location's hours, the downstream event

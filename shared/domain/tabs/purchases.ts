@@ -1,5 +1,5 @@
 /**
- * Purchases (purchase intents) on tabs (decisions.md §7, docs/purchases.md): record one, list a
+ * Purchases (purchase intents) on tabs (docs/purchases.md): record one, list a
  * tab's, the newest, mark one picked up, and the refund reasons of a location. Recording reads the
  * tab, then at once its orders, its booking and its location, and writes one transaction: the
  * purchase, the tab's paid total (at the version read), the day totals, the events and, when it

@@ -1,5 +1,5 @@
 /**
- * Reviews (spec 2.10): one per purchase. A submission for a purchase that has one answers the
+ * Reviews (docs/purchases.md, “Reviews”): one per purchase. A submission for a purchase that has one answers the
  * stored review (200, the same body), concurrent submissions included: the review is written
  * put-if-absent, and a submission that loses reads the winner's. GET answers null when none.
  */
@@ -40,7 +40,7 @@ export async function createReview(principal: Principal, input: CreateReviewBody
 }
 
 /**
- * The purchase's review, or null when there is none (spec 7.5: not an error; an unknown purchase,
+ * The purchase's review, or null when there is none (docs/conventions.md, “Not found versus empty”: not an error; an unknown purchase,
  * or another company's, has none either). One GetItem.
  */
 export async function getReview(principal: Principal, purchaseIntentId: string): Promise<Review | null> {

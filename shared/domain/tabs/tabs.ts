@@ -1,5 +1,5 @@
 /**
- * The tabs' own operations (spec 4.1, docs/purchases.md#tabs): add anonymous members, and close
+ * The tabs' own operations (docs/api.md, docs/purchases.md#tabs): add anonymous members, and close
  * every open tab in scope. Closing a tab of a booking releases its table (the claim of
  * openTabs.ts) in the booking's transaction; a tab opened without a booking claims no table.
  */
