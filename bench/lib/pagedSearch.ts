@@ -1,7 +1,7 @@
 /**
  * A search read to its end page by page, as a client follows `nextCursor`: each page's DynamoDB
  * commands counted (from the list a counting client fills), its latency taken, and the whole
- * result compared with what a brute-force filter expects (guest search §5, custom tag search §7).
+ * result compared with what a brute-force filter expects (guest search §5, custom tag search §8).
  */
 import type { Page } from '../../shared/page';
 import { summarize, type Summary } from './stats';
