@@ -1,10 +1,11 @@
 /**
  * The event catalog: every event name the API emits, with the resource kind it describes.
  * Areas add their rows here; the outbox, the event log and the webhook pipeline read only this.
- * The bookings', tabs', waitlist's and webhooks' events, plus events for the other resources (coursings, items, custom tags, permissions, roles,
- * companies, guests, locations, tables, booking groups, capacity settings, extended waiting times, printer groups,
- * terminals, print jobs, report emails, export settings) so that
- * every change has an event.
+ * Every resource that changes has its events here, so that every change has an event: the booking's life
+ * (bookings, members, tabs, orders, purchases, reviews, the waitlist) as much as the setup (coursings, items, custom
+ * tags, permissions, roles, companies, guests, locations, tables, booking groups, capacity settings, extended waiting
+ * times, printer groups, terminals, print jobs, report emails, export settings). Names are `<resource>.<change>`
+ * (docs/conventions.md, “Events”).
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config';

@@ -1,5 +1,5 @@
 /**
- * Credentials and abuse over HTTP (docs/access.md, threat model): each
+ * Credentials and abuse over HTTP (docs/access.md, threat model, items 1, 2 and 4): each
  * test performs the attack and shows it fails. The file works in companies of its own.
  */
 import { SignJWT } from 'jose';

@@ -1,5 +1,5 @@
 /**
- * Privilege boundaries over HTTP (docs/access.md, threat model): each
+ * Privilege boundaries over HTTP (docs/access.md, threat model, items 6, 9 and 10): each
  * test performs the attack and shows it fails. The file works in a company of its own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
