@@ -1,5 +1,5 @@
 /**
- * Alerts (spec 2.2): what operators must look at. The service raises them itself (a dead webhook
+ * Alerts (docs/alerts.md): what operators must look at. The service raises them itself (a dead webhook
  * delivery, a print job the printer reported failed, a no-show sweep that failed); the alerts API
  * lists them and moves them on (acknowledge, resolve).
  *

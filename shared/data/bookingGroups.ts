@@ -19,7 +19,7 @@ export interface BookingGroup {
   tableIds: string[];
   /** The group's hours; null: the location's operating hours. */
   schedule: WeekHours | null;
-  /** Booking settings that differ from the location's (a non-empty subset of spec 2.8); null: none. */
+  /** Booking settings that differ from the location's (a non-empty subset of the booking settings, docs/bookings.md); null: none. */
   settingsOverride: BookingSettingsOverride | null;
   createdAt: string;
   updatedAt: string;

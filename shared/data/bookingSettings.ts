@@ -1,5 +1,5 @@
 /**
- * A location's booking settings (spec 2.8): one item, `C#<cid>` / `BSETTINGS#<loc:12>`, with a
+ * A location's booking settings (docs/bookings.md): one item, `C#<cid>` / `BSETTINGS#<loc:12>`, with a
  * `version`. Absent until the settings are first read or written; readers use the defaults then.
  */
 import { AppError, conflict } from '../errors';
@@ -34,7 +34,7 @@ export interface BookingSettings {
   updatedAt: string;
 }
 
-/** The slot length of a location that never set its booking settings (spec 2.8 allows 15, 30, 45, 60, 90). */
+/** The slot length of a location that never set its booking settings (the settings allow 15, 30, 45, 60, 90: docs/bookings.md). */
 export const DEFAULT_SLOT_INTERVAL_MINUTES = 15;
 
 /** The location's cancellation policy refused a guest's cancellation when it was written. */

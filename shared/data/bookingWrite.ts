@@ -46,7 +46,7 @@ export interface BookingWrite {
   guestHistory?: GuestHistoryChange;
   /** A guest's cancellation: the location's policy must allow it this many whole hours before the start. */
   cancellationPolicy?: { wholeHoursBefore: number };
-  /** Added to the primary guest's count of active bookings at the location (spec 2.8 maxActiveBookingsPerGuest caps it). */
+  /** Added to the primary guest's count of active bookings at the location (the booking settings' maxActiveBookingsPerGuest caps it). */
   activeBookings?: ActiveBookingsChange;
   /** Steps of other items that change with the booking (the waitlist entry an accepted offer turns into it). */
   also?: Step[];

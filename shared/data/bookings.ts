@@ -29,7 +29,7 @@ export interface BookingTab {
   status: TabStatus;
 }
 
-/** A booking (spec 2.12) as the API shows it. `bookingDate`/`startTime`/`endTime` are the location's local date and wall times. */
+/** A booking (docs/bookings.md) as the API shows it. `bookingDate`/`startTime`/`endTime` are the location's local date and wall times. */
 export interface Booking {
   id: string;
   locationId: number;

@@ -1,5 +1,5 @@
 /**
- * Capacity settings (spec 2.9) and the slot counters that hold them (docs/capacity.md):
+ * Capacity settings and the slot counters that hold them (docs/capacity.md):
  *
  *   setting        C#<cid> / CAPSET#<loc:12>#<id>                   gsi1 C#<cid>#CAPSETS / L#<loc:12>#<priority:4>#<createdAt>#<id>
  *   slot counter   C#<cid> / CAPCOUNT#<loc:12>#<settingId>#<slotStartsAt>   orders, items; ttl

@@ -1,5 +1,5 @@
 /**
- * Custom tags (spec 2.3): the tag, one uniqueness item per category handle and key, one
+ * Custom tags (docs/menu.md, “Custom tags”): the tag, one uniqueness item per category handle and key, one
  * search-index item per search token (tokenSearch.ts). Tags are company-wide and never change;
  * an item lists the tags linked to it (`customTagIds`).
  *

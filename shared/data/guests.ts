@@ -25,7 +25,7 @@ import { transact, updateStep, type Step } from './transact';
 
 export interface Guest {
   id: number;
-  /** Optional on create (spec 2.11 asks only for an email or a phone). */
+  /** Optional on create (a guest needs only an email or a phone: docs/guests.md). */
   name: string | null;
   email: string | null;
   phone: string | null;

@@ -3,7 +3,7 @@ import { db, tableName } from './client';
 import { conditionFailed, sdk } from './errors';
 import { writeGate } from './writeGate';
 
-/** Kinds of numeric id (decisions.md §9): each has its own platform-wide counter. */
+/** Kinds of numeric id (docs/conventions.md, “Ids”): each has its own platform-wide counter. */
 export type IdKind =
   | 'company'
   | 'location'

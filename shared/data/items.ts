@@ -1,5 +1,5 @@
 /**
- * Inventory items (decisions.md §7):
+ * Inventory items:
  *
  *   item   C#<cid> / ITEM#<id:12>
  *          gsi1 C#<cid>#ITEMS / L#<locationId:12>#<id:12>                      (by location, then id)

@@ -1,5 +1,5 @@
 /**
- * Orders on tabs and their kitchen dispatches (decisions.md §7):
+ * Orders on tabs and their kitchen dispatches:
  *
  *   order   C#<cid> / ORDER#<id>   gsi1 C#<cid>#TAB#<tabId>#ORDERS / <createdAt>#<id>   version
  *

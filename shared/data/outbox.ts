@@ -1,5 +1,5 @@
 /**
- * The outbox: every change writes its event as an item in the SAME transaction (ARCHITECTURE §1),
+ * The outbox: every change writes its event as an item in the SAME transaction (README.md, “Architecture”),
  * and the stream carries outbox items, and only those, to the webhook pipeline. This module is the
  * outbox item's one codec: written here, read back by `outboxMessageOf`.
  */

@@ -44,7 +44,7 @@ export const printJobEntity = defineEntity<PrintJob, [number, string]>({
 
 export type PrintJobStatus = 'queued' | 'printed' | 'failed';
 
-/** A pre-check a terminal sent (spec 2.15), for its printer group. */
+/** A pre-check a terminal sent (docs/printing.md), for its printer group. */
 export interface TerminalPrintJob {
   id: string;
   locationId: number;

@@ -1,5 +1,5 @@
 /**
- * Printer groups and terminals (decisions.md §7; docs/printing.md):
+ * Printer groups and terminals (docs/printing.md):
  *
  *   printer group   C#<cid> / PRINTERGROUP#<id>   gsi1 C#<cid>#PRINTERGROUPS / L#<locationId:12>#<createdAt>#<id>
  *   terminal        C#<cid> / TERMINAL#<id>       gsi1 C#<cid>#TERMINALS / L#<locationId:12>#<createdAt>#<id>

@@ -1,5 +1,5 @@
 /**
- * Reviews (spec 2.10), one per purchase (docs/purchases.md#reviews):
+ * Reviews, one per purchase (docs/purchases.md#reviews):
  *
  *   review   C#<cid> / REVIEW#<purchaseIntentId>
  *

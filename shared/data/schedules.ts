@@ -1,5 +1,5 @@
 /**
- * Schedules with their rules embedded (spec 2.14, docs/schedules.md):
+ * Schedules with their rules embedded (docs/schedules.md):
  *
  *   schedule  C#<cid> / SCHED#<id:12>      lists of locatedLists('SCHED', 'E'): by location, and by
  *             entity (the dimension's value is `<entityType>#<entityId>`)

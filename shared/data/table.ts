@@ -1,6 +1,6 @@
 /**
  * The single table's shape. CDK (infra/) and the local stage both build the table from this, so
- * the two can never drift. ARCHITECTURE §4; docs/data-model.md lists what each key serves.
+ * the two can never drift. docs/data-model.md lists what each key serves.
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 

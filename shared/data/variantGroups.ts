@@ -1,5 +1,5 @@
 /**
- * Variant groups with their variants embedded (spec 2.13):
+ * Variant groups with their variants embedded (docs/menu.md, “Variant groups and variants”):
  *
  *   group    C#<cid> / VGROUP#<id:12>      lists of locatedLists('VGROUP', 'T'): by location, by type
  *   variant  C#<cid> / VARIANT#<id:12>     { variantId, groupId }: where a variant lives

@@ -1,5 +1,5 @@
 /**
- * A location's extended waiting time (spec 2.5): one item, `C#<cid>` / `WAITTIME#<loc:12>`, with a
+ * A location's extended waiting time (docs/capacity.md): one item, `C#<cid>` / `WAITTIME#<loc:12>`, with a
  * `version`. It stays stored after it ends (readers treat it as none) until its `ttl`, a day later.
  */
 import type { DomainEvent } from '../events/catalog';

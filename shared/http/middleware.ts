@@ -176,7 +176,7 @@ export function credential(
  * headers (on their own per-IP window) but are never refused, and answer even when the database
  * cannot count them.
  *
- * The count runs beside the work, not before it (ARCHITECTURE §5): `before` sends the UpdateItem
+ * The count runs beside the work, not before it (docs/decisions.md, “The Middy chain and its order”): `before` sends the UpdateItem
  * and leaves its verdict in the request state without waiting, so the permission check, the body,
  * the validation and the operation's reads go on meanwhile; the operation's writes wait for the
  * verdict (handler.ts runs it behind the write gate, shared/data/writeGate.ts). `after` and

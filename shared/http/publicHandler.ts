@@ -10,7 +10,7 @@ import { asResult, chain, envelope, requestOf } from './handler';
 import type { Operation, PublicOperationRequest } from './operation';
 import type { PublicRequest } from './request';
 
-/** A probe's answer: its own status and body shape (spec 4.1), not the envelope. */
+/** A probe's answer: its own status and body shape (docs/api.md), not the envelope. */
 export interface ProbeResult {
   statusCode: number;
   body: Record<string, unknown>;

@@ -1,12 +1,12 @@
-/** Permissions (spec 2.6), roles (spec 2.7) and API keys (decisions.md §2, §7). */
+/** Permissions, roles and API keys (docs/access.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 
-/** Rate-limit tiers of API keys (spec §8; their hourly limits are in shared/auth/principal.ts). */
+/** Rate-limit tiers of API keys (docs/conventions.md, “Limits”; their hourly limits are in shared/auth/principal.ts). */
 export const tiers = ['standard', 'premium', 'unlimited'] as const;
 export type Tier = (typeof tiers)[number];
 
-/** decisions.md §4: `resource.action`, either part snake_case. */
+/** `resource.action`, either part snake_case (docs/conventions.md, “Permissions”). */
 export const PERMISSION_KEY_PATTERN = '^[a-z]+(_[a-z]+)*\\.[a-z]+(_[a-z]+)*$';
 
 /**

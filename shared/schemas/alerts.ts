@@ -1,4 +1,4 @@
-/** Alerts (spec 2.2, 4.1): the list's query and the path of acknowledge and resolve. */
+/** Alerts (docs/alerts.md; docs/api.md): the list's query and the path of acknowledge and resolve. */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 
@@ -49,7 +49,7 @@ export const AlertView = Type.Object(
   { title: 'Alert', additionalProperties: false },
 );
 
-/** The list answers `data.alerts` (decisions.md §1), paged as every list. */
+/** The list answers `data.alerts` (docs/api.md), paged as every list. */
 export const AlertListView = Type.Object({ alerts: Type.Array(AlertView) }, { additionalProperties: false });
 
 export type ListAlertsQuery = Static<typeof ListAlertsQuery>;

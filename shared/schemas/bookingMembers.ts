@@ -1,5 +1,5 @@
 /**
- * Booking members and RSVPs (spec 2.12): the people of a booking's party and their replies.
+ * Booking members and RSVPs (docs/bookings.md): the people of a booking's party and their replies.
  * Staff add and change members by booking id; anyone holding the confirmation code may read the
  * party's names and replies, add someone, or answer for an email (public operations).
  */

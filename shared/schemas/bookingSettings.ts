@@ -1,5 +1,5 @@
 /**
- * The booking settings of a location (spec 2.8): each field with its bounds, once. The
+ * The booking settings of a location (docs/bookings.md): each field with its bounds, once. The
  * booking-settings operations build their body from `bookingSettingsFields`; a booking group's
  * `settingsOverride` is any subset of them, with the same bounds.
  */

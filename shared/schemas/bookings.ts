@@ -1,4 +1,4 @@
-/** Bookings (spec 2.12), their settings (2.8), tabs' orders and kitchen dispatches (decisions.md §7). */
+/** Bookings (docs/bookings.md), their settings, tabs' orders and kitchen dispatches. */
 import { Type, type Static } from '@sinclair/typebox';
 import { bookingSettingsFields } from './bookingSettings';
 import { bookingStatuses, dispatchStatuses, kitchenFlow, slotReasons, tabStatuses } from './bookingStates';
@@ -13,7 +13,7 @@ export { LocationPath };
 /** A booking holds at most this many tables (bounds the transaction that holds them, with their tabs and days). */
 const MAX_BOOKING_TABLES = 8;
 
-/** PUT booking settings: the fields to set (at least one), each with the bounds of spec 2.8. */
+/** PUT booking settings: the fields to set (at least one), each with the bounds of the booking settings (docs/bookings.md). */
 export const PutBookingSettingsBody = Type.Partial(
   Type.Object({ ...bookingSettingsFields, operatingHours: Nullable(OperatingHours) }),
   {

@@ -1,6 +1,6 @@
 /**
- * Capacity settings (spec 2.9: how many orders and items a time slot of a location takes) and the
- * extended waiting time (spec 2.5: a delay the kitchen announces until a given time). Bounds the
+ * Capacity settings (docs/capacity.md: how many orders and items a time slot of a location takes) and the
+ * extended waiting time (a delay the kitchen announces until a given time). Bounds the
  * spec leaves open are the project's (docs/capacity.md).
  */
 import { Type, type Static } from '@sinclair/typebox';

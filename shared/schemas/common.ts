@@ -5,7 +5,7 @@ export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
 
 /** Numeric ids (companies, locations, users, …); path and query values are coerced from strings. */
 export const NumericId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-/** A numeric id in a path (spec 2.13: `^[0-9]+$`), as the string the path carries. */
+/** A numeric id in a path (`^[0-9]+$`: docs/conventions.md, “Ids”), as the string the path carries. */
 export const NumericPathId = Type.String({ pattern: '^[0-9]+$', maxLength: 15, description: 'numeric id' });
 
 /**
@@ -20,7 +20,7 @@ export const LocalDate = (description: string) =>
 export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color code' });
 
 /**
- * How far `page` reaches: page × limit at most this many items (decisions.md §1 paging). A page is
+ * How far `page` reaches: page × limit at most this many items (docs/api.md, “Paging”). A page is
  * read by walking the pages before it, so deeper reads go by `cursor` (one Query per page at any
  * depth); the bound keeps every request's reading small and every DynamoDB `Limit` far from
  * overflowing. The schema bounds `page` alone (limit ≥ 1); the chain checks the product, which a
@@ -28,7 +28,7 @@ export const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{
  */
 export const MAX_PAGED_ITEMS = 1000;
 
-/** Query of a paged list; bounds differ per resource (spec §8). */
+/** Query of a paged list; bounds differ per resource (docs/conventions.md, “Limits”). */
 export function pageQuery(maxLimit: number, defaultLimit: number) {
   return {
     page: Type.Integer({

@@ -1,4 +1,4 @@
-/** Custom tags (spec 2.3): a company's labels for items, each under a category handle, found by search. */
+/** Custom tags (docs/menu.md, “Custom tags”): a company's labels for items, each under a category handle, found by search. */
 import { Type, type Static } from '@sinclair/typebox';
 import { NumericId, pageQuery } from './common';
 import { CategoryHandle } from './items';

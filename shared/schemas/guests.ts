@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 
-/** Spec 2.11: at least one of email and phone (checked with the phone's number, after the schema); the name is optional. */
+/** A guest has at least one of email and phone (checked with the phone's number, after the schema); the name is optional. */
 export const CreateGuestBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'guest name' })),
@@ -43,7 +43,7 @@ export const CreatedGuestView = Type.Union([
   Type.Object({ id: NumericId }, { additionalProperties: false }),
 ]);
 
-/** A guest's bookings at the location searched (spec 2.11). */
+/** A guest's bookings at the location searched (docs/guests.md). */
 export const GuestHistoryView = Type.Object(
   {
     locationId: NumericId,

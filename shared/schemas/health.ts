@@ -1,4 +1,4 @@
-/** The health probes' answers (spec 4.1; docs/api.md): their own body shapes, not the envelope. */
+/** The health probes' answers (docs/api.md): their own body shapes, not the envelope. */
 import { Type } from '@sinclair/typebox';
 import { Nullable } from './common';
 

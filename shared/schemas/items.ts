@@ -1,4 +1,4 @@
-/** Inventory items (decisions.md §7): what a location sells, the anchor of custom tags, variants and order lines. */
+/** Inventory items: what a location sells, the anchor of custom tags, variants and order lines. */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';

@@ -22,7 +22,7 @@ const day = Type.Optional(
 
 /**
  * A week of opening hours, keyed by weekday. The same shape serves a location's operating hours, a
- * booking group's schedule and the booking settings' hours override (spec 2.8).
+ * booking group's schedule and the booking settings' hours override (docs/bookings.md).
  */
 export const OperatingHours = Type.Object(
   { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: day, sunday: day },

@@ -1,6 +1,6 @@
 /**
- * Printing (spec 2.15, 4.1; decisions.md §4, §7): printer groups, terminals, the terminal pre-check
- * print job, its preview and the printer agent's report. Money is in minor units (decisions.md §9).
+ * Printing (docs/printing.md; docs/api.md; docs/conventions.md, “Permissions”): printer groups, terminals, the terminal pre-check
+ * print job, its preview and the printer agent's report. Money is in minor units (docs/conventions.md, “Money, VAT and time”).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
@@ -56,7 +56,7 @@ export const PreCheckLineItem = Type.Object(
   { additionalProperties: false },
 );
 
-/** Spec 2.15: every field required (a line item's `vatRate` is this service's optional addition, for the VAT summary). */
+/** The pre-check body: every field required (a line item's `vatRate` is this service's optional addition, for the VAT summary). */
 export const TerminalPreCheckBody = Type.Object(
   {
     locationId: NumericId,

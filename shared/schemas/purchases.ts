@@ -1,4 +1,4 @@
-/** Purchases (purchase intents) on tabs, tabs' own operations, and reviews (spec 2.10, 4.1; decisions.md §7). */
+/** Purchases (purchase intents) on tabs, tabs' own operations, and reviews (docs/purchases.md, “Reviews”; docs/api.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { tabStatuses } from './bookingStates';
@@ -86,7 +86,7 @@ export const RefundReasonsQuery = Type.Object({ locationId: NumericId });
 export const MAX_REVIEW_TAGS = 10;
 export const MAX_REVIEW_TAG_LENGTH = 50;
 
-/** POST /api/v1/reviews (spec 2.10). */
+/** POST /api/v1/reviews (docs/purchases.md, “Reviews”). */
 export const CreateReviewBody = Type.Object(
   {
     purchaseIntentId: Uuid,

@@ -1,4 +1,4 @@
-/** Reporting (spec 2.15, 4.1; decisions.md §4; docs/reporting.md): report emails, export settings, the purchase summary and the export. */
+/** Reporting (docs/api.md; docs/conventions.md, “Permissions”; docs/reporting.md): report emails, export settings, the purchase summary and the export. */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId } from './common';
 import { PaymentProvider } from './purchases';

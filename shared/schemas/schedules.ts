@@ -1,5 +1,5 @@
 /**
- * Schedules and their rules (spec 2.14, docs/schedules.md): when an entity (an item, a variant
+ * Schedules and their rules (docs/schedules.md): when an entity (an item, a variant
  * group, a menu layout, a location's hours) is available. The value lists and bounds live here so
  * the pure availability rule, the data layer and the schemas share them.
  */

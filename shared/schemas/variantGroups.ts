@@ -1,4 +1,4 @@
-/** Variant groups and their variants (spec 2.13): the choices an item is sold with (size, sides, extras). */
+/** Variant groups and their variants (docs/menu.md, “Variant groups and variants”): the choices an item is sold with (size, sides, extras). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';

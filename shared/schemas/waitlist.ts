@@ -1,4 +1,4 @@
-/** The booking waitlist (spec 4.1, decisions.md §4; docs/waitlist.md). */
+/** The booking waitlist (docs/api.md; docs/conventions.md, “Permissions”; docs/waitlist.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { BookingView, CodePath } from './bookings';
 import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';
