@@ -36,7 +36,11 @@ const commands = [
 ] as const;
 
 export type OpName = (typeof commands)[number][0];
-export type Responder = (input: any) => unknown;
+/**
+ * Answers one command from its input. Each responder declares the part of the input it reads (its
+ * parameter type), so any parameter type is accepted here and the mock passes the input as sent.
+ */
+export type Responder = (input: never) => unknown;
 export type Responders = Partial<Record<OpName, Responder>>;
 
 /** What a call was for: the rate window, the API key lookup, a list's counter, or the operation's own data. */
@@ -113,7 +117,7 @@ export function mockDb(): MockDb {
     }
     if (op === 'UpdateItem' && typeof pk === 'string' && pk.startsWith('RATE#')) return { Attributes: { n: 1 } };
     const responder = current[op as OpName];
-    return responder ? responder(input) : {};
+    return responder ? responder(input as never) : {};
   };
 
   stub.onAnyCommand().resolves({});

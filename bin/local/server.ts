@@ -6,7 +6,7 @@
  * here, from the definitions the template's OPTIONS methods use (shared/http/cors.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { corsPaths, hasPreflight, preflight } from '../../shared/http/cors';
@@ -132,7 +132,7 @@ const preflightPaths = new Map(corsPaths(routes as readonly Route[]).map((path) 
 
 export async function createLocalServer(): Promise<Server> {
   const { byOperation, fallback } = await loadHandlers();
-  return createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req);
@@ -175,5 +175,7 @@ export async function createLocalServer(): Promise<Server> {
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal server error' }));
     }
-  });
+  };
+  // answer() catches every error itself (its last resort is a 502), so its promise never rejects.
+  return createServer((req, res) => void answer(req, res));
 }

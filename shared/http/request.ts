@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { StoredAnswer } from '../data/idempotency';
 
 /** What a domain call gets from the chain: validated input and the verified caller. */
-export interface ApiRequest<Body = any, Query = any, Path = any> {
+export interface ApiRequest<Body = unknown, Query = unknown, Path = unknown> {
   principal: Principal;
   body: Body;
   query: Query;
@@ -16,7 +16,10 @@ export interface ApiRequest<Body = any, Query = any, Path = any> {
 }
 
 /** A public operation's request: there may be no principal. */
-export type PublicRequest<Body = any, Query = any, Path = any> = Omit<ApiRequest<Body, Query, Path>, 'principal'> & {
+export type PublicRequest<Body = unknown, Query = unknown, Path = unknown> = Omit<
+  ApiRequest<Body, Query, Path>,
+  'principal'
+> & {
   principal: Principal | undefined;
 };
 

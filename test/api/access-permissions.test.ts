@@ -1,7 +1,8 @@
 /** The permission catalog over HTTP (docs/access.md): who may read and change it, bounds, refusals. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, company, devKeys } from '../support/http';
+import { type Answer, call, company, devKeys } from '../support/http';
 import { testKey, userToken } from '../support/stage-data';
+import type { Schemas } from '../support/client';
 
 const operator = () => devKeys().operatorToken;
 const admin = () => company(1).keys.admin;
@@ -89,14 +90,14 @@ describe('GET /api/v1/permissions', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const out: { status: number; body: any } = await call(
+      const out: Answer<{ data: Schemas['Permission'][]; meta: Schemas['PagedMeta'] }> = await call(
         'GET',
         `/api/v1/permissions?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
         { key: admin() },
       );
       expect(out.status).toBe(200);
       expect(out.body.meta.pagination.page).toBe(++pages);
-      keys.push(...out.body.data.map((p: { key: string }) => p.key));
+      keys.push(...out.body.data.map((p) => p.key));
       cursor = out.body.meta.pagination.nextCursor;
     } while (cursor);
     // Other files add and delete custom permissions meanwhile; the built-ins are listed, each once, in key order.

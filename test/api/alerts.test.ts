@@ -10,6 +10,7 @@ import { stageAlert, userToken } from '../support/stage-data';
 import { admin, expectRefused, keyWith, newLocation, theirAdmin, unknownUuid, useOwnCompany } from './setup-helpers';
 import type { AlertInput } from '../../shared/domain/alerts';
 import { company } from '../support/http';
+import type { Schemas } from '../support/client';
 
 const own = useOwnCompany('Alerts test company');
 
@@ -31,9 +32,9 @@ const raise = (input: Partial<AlertInput>, minutesAgo = 0) =>
 const list = async (query: string, key = admin()) => {
   const out = await call('GET', `/api/v1/alerts?${query}`, { key });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body as { data: { alerts: Record<string, any>[] }; meta: { pagination: Record<string, any> } };
+  return out.body as { data: { alerts: Schemas['Alert'][] }; meta: { pagination: Schemas['Pagination'] } };
 };
-const ids = (page: { data: { alerts: Record<string, any>[] } }) => page.data.alerts.map((a) => a.id as string);
+const ids = (page: { data: { alerts: Schemas['Alert'][] } }) => page.data.alerts.map((a) => a.id);
 const act = (id: string, op: 'acknowledge' | 'resolve', auth: { key?: string; token?: string } = { key: admin() }) =>
   call('POST', `/api/v1/alerts/${id}/${op}`, auth);
 

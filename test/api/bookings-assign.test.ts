@@ -17,13 +17,14 @@ import {
   getBooking,
   sellingFloor,
 } from './bookings-helpers';
+import type { Schemas } from '../support/client';
 
 const date = dayAhead(14);
 const evening = { bookingDate: date, startTime: '19:00', endTime: '21:00' };
 const create = (body: Record<string, unknown>) => call('POST', '/api/v1/bookings', { key: admin(), body });
 
 /** Every booking of the location on the date (one page is enough for these floors). */
-async function bookingsOn(locationId: number, day = date): Promise<Record<string, any>[]> {
+async function bookingsOn(locationId: number, day = date): Promise<Schemas['Booking'][]> {
   const out = await call('GET', `/api/v1/bookings?locationId=${locationId}&bookingDate=${day}&limit=100`, {
     key: admin(),
   });

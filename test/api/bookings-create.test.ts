@@ -136,9 +136,7 @@ describe('POST /api/v1/bookings: the happy path', () => {
   it('makes one pre-arrival tab per table with the per_resource strategy', async () => {
     const place = await newPlace();
     const b = await book(place, { tableIds: place.tables.map((t) => t.id), defaultTabStrategy: 'per_resource' });
-    expect(b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status])).toEqual(
-      place.tables.map((t) => [t.id, 'pre_arrival']),
-    );
+    expect(b.tabs.map((t) => [t.tableId, t.status])).toEqual(place.tables.map((t) => [t.id, 'pre_arrival']));
     expect(new Set(b.tabs.map((t: { id: string }) => t.id)).size).toBe(3);
   });
 

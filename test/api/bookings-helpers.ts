@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { soonestSpringForward } from '../support/dst';
 import { call } from '../support/http';
 import { admin, newLocation, newTable } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 export { admin, expectRefused, keyWith, theirAdmin, theirLocation, unknownUuid } from './setup-helpers';
 
@@ -84,7 +85,7 @@ export async function book(
   place: Place,
   extra: Record<string, unknown> = {},
   key = admin(),
-): Promise<Record<string, any>> {
+): Promise<Schemas['CreatedBooking']> {
   const out = await call('POST', '/api/v1/bookings', { key, body: bookingBody(place, extra) });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
@@ -98,7 +99,7 @@ export const act = (id: string, op: string, body?: unknown, key = admin()) =>
   call('POST', `/api/v1/bookings/${id}/${op}`, { key, ...(body === undefined ? {} : { body }) });
 
 /** The events of `type` about `resourceId` in company 1's event log from `since` (an ISO time taken before the change) on. */
-export async function eventsOf(type: string, resourceId: string, since: string): Promise<Record<string, any>[]> {
+export async function eventsOf(type: string, resourceId: string, since: string): Promise<Schemas['LoggedEvent'][]> {
   const out = await call('GET', `/api/v1/events?type=${type}&since=${since}&limit=100`, { key: admin() });
   expect(out.status).toBe(200);
   return out.body.data.filter((e: { resourceId: string }) => e.resourceId === resourceId);

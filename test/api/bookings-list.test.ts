@@ -13,6 +13,7 @@ import {
   type Place,
 } from './bookings-helpers';
 import { seededLocation } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 const list = (query: string, key = admin()) => call('GET', `/api/v1/bookings?${query}`, { key });
 const ids = (answer: { body: { data: { id: string }[] } }) => answer.body.data.map((b) => b.id);
@@ -21,7 +22,7 @@ describe('GET /api/v1/bookings: filters', () => {
   let place: Place;
   let other: Place;
   let guest: { id: number };
-  const made: Record<string, Record<string, any>> = {};
+  const made: Record<string, Schemas['CreatedBooking']> = {};
 
   beforeAll(async () => {
     [place, other] = await Promise.all([newPlace({ confirmationMode: 'request_based' }), newPlace()]);

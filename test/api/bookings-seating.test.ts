@@ -83,10 +83,10 @@ describe('seat', () => {
     });
     expectRefused(await seat(b.id, { tabId: unknownUuid }), 404, 'NOT_FOUND', '/tabId');
     const since = new Date().toISOString();
-    const out = await seat(b.id, { tabId: b.tabs[1].id });
+    const out = await seat(b.id, { tabId: b.tabs[1]!.id });
     expect(out.body.data.tabs.map((t: { status: string }) => t.status)).toEqual(['open', 'open']);
     const [event] = await eventsOf('booking.seated', b.id, since);
-    expect(event!.data.tabId).toBe(b.tabs[1].id);
+    expect(event!.data.tabId).toBe(b.tabs[1]!.id);
   });
 
   it('opens a new primary tab with createTab, taking the pre-order along; the pre-arrival one closes', async () => {
@@ -323,7 +323,7 @@ describe('orders and kitchen dispatches', () => {
     expectRefused(await advance(o.id, dispatch, 'reversed'), 400, 'VALIDATION_FAILED', '/status');
     expectRefused(await advance(o.id, unknownUuid, 'served'), 404, 'NOT_FOUND');
     const [updated] = await eventsOf('order.updated', o.id, since);
-    expect(updated!.changes.dispatches[1].status).toBe('accepted');
+    expect((updated!.changes as { dispatches: { status: string }[] }).dispatches[1]!.status).toBe('accepted');
     expect((await tabOrders(b.tab.id)).body.data.map((x: { id: string }) => x.id)).toEqual([o.id]);
   });
 
@@ -390,9 +390,11 @@ describe('unseat', () => {
     expect(reversed.dispatches.map((d: { status: string }) => d.status)).toEqual(['reversed', 'reversed']);
     const [unseated] = await eventsOf('booking.unseated', b.id, since);
     expect(unseated!.data).toMatchObject({ status: 'checked_in', reason: 'Party asked to move tables' });
-    expect(unseated!.data.reversedDispatches.map((d: { dispatchId: string }) => d.dispatchId)).toEqual(
-      seatingOrder.dispatches.map((d: { id: string }) => d.id),
-    );
+    expect(
+      (unseated!.data as { reversedDispatches: { dispatchId: string }[] }).reversedDispatches.map(
+        (d: { dispatchId: string }) => d.dispatchId,
+      ),
+    ).toEqual(seatingOrder.dispatches.map((d: { id: string }) => d.id));
     const orderEvents = await eventsOf('order.reversed', seatingOrder.id, since);
     expect(orderEvents.map((e) => e.data.dispatchId).sort()).toEqual(
       seatingOrder.dispatches.map((d: { id: string }) => d.id).sort(),
@@ -475,7 +477,7 @@ describe('split into per-resource tabs', () => {
     expect(tabs[0].id).toBe(b.tab.id);
     expect(split.body.data.defaultTabStrategy).toBe('single');
     const [event] = await eventsOf('booking.updated', b.id, since);
-    expect(Object.keys(event!.changes)).toEqual(['tabs']);
+    expect(Object.keys(event!.changes!)).toEqual(['tabs']);
     const claims = (await stageItems()).filter((i) => i.entity === 'OPEN_TAB' && i.bookingId === b.id);
     expect(Object.fromEntries(claims.map((c) => [c.tableId, c.tabId]))).toEqual({ [t1]: tabs[0].id, [t2]: tabs[1].id });
 

@@ -67,7 +67,7 @@ describe('booking settings: the happy path', () => {
     expect(await read(location.id)).toEqual(after);
     const [event] = await eventsOf('booking-settings.updated', String(location.id), since);
     expect(event).toMatchObject({ resource: 'booking-settings', data: after });
-    expect(Object.keys(event!.changes).sort()).toEqual([
+    expect(Object.keys(event!.changes!).sort()).toEqual([
       'allowedPartySizes',
       'autoNoShowDelayMinutes',
       'bufferMinutes',

@@ -20,6 +20,7 @@ import {
   unknownUuid,
   type Place,
 } from './bookings-helpers';
+import type { Schemas } from '../support/client';
 
 type Status = 'pending' | 'confirmed' | 'checked_in' | 'seated' | 'completed' | 'cancelled' | 'no_show';
 type Op = 'confirm' | 'check-in' | 'seat' | 'unseat' | 'complete' | 'no-show' | 'cancel';
@@ -46,7 +47,7 @@ beforeAll(async () => {
 });
 
 /** A new booking (pending, no table) moved to `status` over the API. */
-async function bookingIn(status: Status): Promise<Record<string, any>> {
+async function bookingIn(status: Status): Promise<Schemas['Booking']> {
   const b = await book(place, { tableIds: [] });
   for (const op of pathTo[status]) expect((await run(b.id, op)).status, `${op} towards ${status}`).toBe(200);
   const now = await getBooking(b.id);
@@ -160,16 +161,16 @@ describe('cancel', () => {
     expect(cancelled).toMatchObject({
       status: 'cancelled',
       tabs: [
-        { id: b.tabs[0].id, status: 'open' },
-        { id: b.tabs[1].id, status: 'open' },
+        { id: b.tabs[0]!.id, status: 'open' },
+        { id: b.tabs[1]!.id, status: 'open' },
       ],
     });
-    expect(tabWarning).toContain(b.tabs[0].id);
-    expect(tabWarning).toContain(b.tabs[1].id);
+    expect(tabWarning).toContain(b.tabs[0]!.id);
+    expect(tabWarning).toContain(b.tabs[1]!.id);
     expect(tabWarning).toMatch(/stay open: the bill is still owed/);
     expect(await getBooking(b.id)).toEqual(cancelled);
     const [event] = await eventsOf('booking.cancelled', b.id, since);
-    expect(event!.data.tabs.map((t: { status: string }) => t.status)).toEqual(['open', 'open']);
+    expect((event!.data as { tabs: { status: string }[] }).tabs.map((t) => t.status)).toEqual(['open', 'open']);
     // The tab still claims the table: nobody else is seated there; the hold is gone: a booking of that slot is taken.
     const next = await book(p);
     expectRefused(await act(next.id, 'seat', {}), 409, 'CONFLICT');

@@ -18,6 +18,7 @@ import {
   unknownUuid,
   type Place,
 } from './bookings-helpers';
+import type { Schemas } from '../support/client';
 
 const patch = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}`, { key, body });
 const today = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
@@ -75,7 +76,7 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.data).toMatchObject({ startTime: '16:00', endTime: '18:00', version: 2 });
     const [event] = await eventsOf('booking.updated', a.id, since);
-    expect(Object.keys(event!.changes).sort()).toEqual(['endTime', 'endsAt', 'startTime', 'startsAt']);
+    expect(Object.keys(event!.changes!).sort()).toEqual(['endTime', 'endsAt', 'startTime', 'startsAt']);
     // 18:00-20:00 is free again; 19:00 over b's start is not.
     await book(place, { startTime: '18:00', endTime: '20:00' });
     const clash = await patch(b.id, { startTime: '19:00', endTime: '21:00' });
@@ -140,8 +141,7 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
 });
 
 describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
-  const tabsOf = (b: Record<string, any>) =>
-    b.tabs.map((t: { tableId: string; status: string }) => [t.tableId, t.status]);
+  const tabsOf = (b: Schemas['Booking']) => b.tabs.map((t) => [t.tableId, t.status]);
 
   it('replaces the set with tableIds (first = primary); the single tab follows the primary table; a legacy tableId is a one-element set', async () => {
     const place = await newPlace();
@@ -190,8 +190,8 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
       [t1, 'pre_arrival'],
       [t3, 'pre_arrival'],
     ]);
-    expect(out.body.data.tabs[0].id).toBe(b.tabs[0].id);
-    expect(out.body.data.tabs[1].id).not.toBe(b.tabs[1].id);
+    expect(out.body.data.tabs[0].id).toBe(b.tabs[0]!.id);
+    expect(out.body.data.tabs[1].id).not.toBe(b.tabs[1]!.id);
   });
 
   it('changes defaultTabStrategy until seated (tabs follow), and refuses with 409 once seated', async () => {
@@ -245,7 +245,7 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
 });
 
 describe('PATCH /api/v1/bookings/{id}: validation, permissions, tenancy', () => {
-  let shared: Promise<{ place: Place; booking: Record<string, any> }> | undefined;
+  let shared: Promise<{ place: Place; booking: Schemas['CreatedBooking'] }> | undefined;
   const fixture = () =>
     (shared ??= (async () => {
       const place = await newPlace();

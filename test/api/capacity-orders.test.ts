@@ -10,19 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { act, admin, book, dayAhead, eventsOf, expectRefused, newPlace, type Place } from './bookings-helpers';
 import { useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Capacity orders test company');
 
 const order = (tabId: string, items: unknown[]) =>
   call('POST', `/api/v1/tabs/${tabId}/orders`, { key: admin(), body: { items } });
 const tabOrders = async (tabId: string) =>
-  (await call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key: admin() })).body.data as Record<string, any>[];
+  (await call('GET', `/api/v1/tabs/${tabId}/orders?limit=100`, { key: admin() })).body.data as Schemas['Order'][];
 const preOrder = (id: string, items: unknown[]) =>
   call('POST', `/api/v1/bookings/${id}/pre-order`, { key: admin(), body: { items } });
 const line = (quantity: number) => ({ name: 'Soup', price: 900, quantity });
 
 /** The `order.created` events of orders on the tab since `since`. */
-async function ordersCreatedOn(tabId: string, since: string): Promise<Record<string, any>[]> {
+async function ordersCreatedOn(tabId: string, since: string): Promise<Schemas['LoggedEvent'][]> {
   const out = await call('GET', `/api/v1/events?type=order.created&since=${since}&limit=100`, { key: admin() });
   expect(out.status).toBe(200);
   return out.body.data.filter((e: { data: { tabId: string } }) => e.data.tabId === tabId);

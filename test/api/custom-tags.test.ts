@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
 import { admin, expectRefused, keyWith, newLocation, theirAdmin, theirLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Custom tags test company');
 
@@ -22,7 +23,7 @@ async function newItem(locationId = here, key = admin()) {
     body: { locationId, name: 'Salad', price: 9900, vatRate: 12, categoryHandle: 'mains' },
   });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['Item'];
 }
 const createTag = (body: Record<string, unknown>, key = admin()) =>
   call('POST', '/api/v1/custom-tags', { key, body: { categoryHandle: 'diet', ...body } });
@@ -112,7 +113,10 @@ describe('custom tags: search', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: Record<string, any> = await search('veg', `&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { data: Schemas['CustomTag'][]; meta: { pagination: Schemas['Pagination'] } } = await search(
+        'veg',
+        `&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.data.map((t: { id: number }) => t.id));
       cursor = page.meta.pagination.nextCursor;

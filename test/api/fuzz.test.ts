@@ -101,7 +101,7 @@ function baseOf(route: Route): Base {
   const query = { ...request.query };
   const querySchema = route.schemas.query ? plain(route.schemas.query) : undefined;
   for (const name of (querySchema?.required ?? []) as string[]) {
-    const sub = querySchema!.properties[name];
+    const sub = querySchema!.properties![name]!;
     if (query[name] === undefined && sub.default === undefined) query[name] = String(validValue(sub));
   }
   let body = request.body;

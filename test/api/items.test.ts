@@ -8,6 +8,7 @@ import { call } from '../support/http';
 import { tabWithoutBooking } from '../support/stage-data';
 import { eventsOf } from './bookings-helpers';
 import { admin, expectRefused, keyWith, newLocation, theirAdmin, theirLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 const own = useOwnCompany('Items test company');
 
@@ -29,14 +30,14 @@ const body = (extra: Record<string, unknown> = {}) => ({
 async function newItem(extra: Record<string, unknown> = {}, key = admin()) {
   const out = await call('POST', '/api/v1/items', { key, body: body(extra) });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['Item'];
 }
 const list = async (query: string, key = admin()) => {
   const out = await call('GET', `/api/v1/items?${query}`, { key });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body as { data: Record<string, any>[]; meta: { pagination: Record<string, any> } };
+  return out.body as { data: Schemas['Item'][]; meta: { pagination: Schemas['Pagination'] } };
 };
-const ids = (page: { data: Record<string, any>[] }) => page.data.map((i) => i.id as number);
+const ids = (page: { data: Schemas['Item'][] }) => page.data.map((i) => i.id);
 
 describe('items: the happy path', () => {
   it('creates, reads, lists, updates and deletes an item, with an event for each change', async () => {

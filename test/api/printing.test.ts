@@ -20,6 +20,7 @@ import {
   unknownUuid,
   useOwnCompany,
 } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 const own = useOwnCompany('Printing test company');
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
 const ok = async (method: string, path: string, body?: unknown, key = admin()) => {
   const out = await call(method, path, { key, ...(body === undefined ? {} : { body }) });
   expect(out.status, `${method} ${path}: ${JSON.stringify(out.body)}`).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data;
 };
 const newGroup = (extra: Record<string, unknown> = {}, key = admin()) =>
   ok('POST', '/api/v1/printer-groups', { locationId: here, name: 'Bar printer', ...extra }, key);
@@ -42,7 +43,7 @@ const putTerminal = (id: string, extra: Record<string, unknown> = {}, key = admi
 async function newTerminal(extra: Record<string, unknown> = {}) {
   const out = await putTerminal(randomUUID(), extra);
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['Terminal'];
 }
 /** A terminal at `here` printing to a new group there, and an open tab at `here`. */
 async function counter(width = 32) {
@@ -61,7 +62,7 @@ const content = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const preCheckBody = (
-  s: { terminal: Record<string, any>; tab: { id: string } },
+  s: { terminal: Schemas['Terminal']; tab: { id: string } },
   extra: Record<string, unknown> = {},
 ) => ({ locationId: here, tabId: s.tab.id, terminalId: s.terminal.id, content: content(), ...extra });
 const preCheck = (body: unknown, key = admin()) => call('POST', '/api/v1/print-jobs/terminal-pre-check', { key, body });

@@ -11,6 +11,7 @@ import { call, type Answer } from '../support/http';
 import { stageItems } from '../support/stage-data';
 import { act, admin, book, bookingBody, dayAhead, getBooking, newPlace, type Place } from './bookings-helpers';
 import { newLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 const own = useOwnCompany('Races company');
 
@@ -40,8 +41,8 @@ function expectLost(a: Answer, statuses: number[] = [409]): void {
 }
 
 /** Every event of the file's company at or after `since`, oldest first (all pages). */
-async function companyEvents(since: string): Promise<Record<string, any>[]> {
-  const events: Record<string, any>[] = [];
+async function companyEvents(since: string): Promise<Schemas['LoggedEvent'][]> {
+  const events: Schemas['LoggedEvent'][] = [];
   let cursor: string | null = null;
   do {
     const out: Answer = await call(
@@ -57,7 +58,7 @@ async function companyEvents(since: string): Promise<Record<string, any>[]> {
 }
 
 /** The events named `type` about `resourceId`, in log order. */
-const eventsAbout = (events: Record<string, any>[], resourceId: string | number, type: string) =>
+const eventsAbout = (events: Schemas['LoggedEvent'][], resourceId: string | number, type: string) =>
   events.filter((e) => e.event === type && e.resourceId === String(resourceId));
 
 /** Whether a booking of the table at this slot is refused because the table is held (and so makes none). */
@@ -261,7 +262,7 @@ describe('unseat vs a new order on the seated booking', () => {
 
 describe('two PATCHes of one booking', () => {
   /** The slot of a booking, as a hold probe names it. */
-  const slotOf = (b: Record<string, any>) => ({
+  const slotOf = (b: Schemas['Booking']) => ({
     bookingDate: b.bookingDate,
     startTime: b.startTime,
     endTime: b.endTime,
@@ -301,7 +302,7 @@ describe('two PATCHes of one booking', () => {
               : 'neither',
         );
         winners.forEach((w, i) => expect(w.answer.body.data.version).toBe(b.version + i + 1));
-        let expected: Record<string, any> = b;
+        let expected: Record<string, unknown> = b;
         for (const { change } of winners)
           expected = { ...expected, ...change, ...(change.tableIds ? { tableId: change.tableIds[0] } : {}) };
         expect(after).toEqual(winners.at(-1)?.answer.body.data ?? b);
@@ -317,7 +318,7 @@ describe('two PATCHes of one booking', () => {
         const updated = eventsAbout(events, b.id, 'booking.updated');
         expect(updated.map((e) => e.data.version)).toEqual(winners.map((w) => w.answer.body.data.version));
         updated.forEach((e, i) =>
-          expect(Object.keys(e.changes)).toEqual(expect.arrayContaining(Object.keys(winners[i]!.change))),
+          expect(Object.keys(e.changes!)).toEqual(expect.arrayContaining(Object.keys(winners[i]!.change))),
         );
         // Held: the final tables at the final time, and nothing else (a probe per table at that time,
         // and at the old time when it moved).

@@ -19,7 +19,7 @@ beforeAll(async () => {
   await exhaustRateWindow(exhausted);
 });
 
-const expectRateLimited = (answer: { status: number; body: any; headers: Headers }) => {
+const expectRateLimited = (answer: { status: number; body: unknown; headers: Headers }) => {
   expect(answer.status).toBe(429);
   expect(answer.body).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED' } });
   expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, type Answer } from '../support/http';
 import { admin, newLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Schedule races company');
 
@@ -19,7 +20,7 @@ const RACE_TIMEOUT_MS = 240_000;
 const weekly = (weekday: number) => ({ ruleType: 'weekly', weekday });
 
 /** The events of one type since `since` (a round makes at most one of each type: 16 rounds fit a page). */
-async function eventsOfType(type: string, since: string): Promise<Record<string, any>[]> {
+async function eventsOfType(type: string, since: string): Promise<Schemas['LoggedEvent'][]> {
   const out = await call('GET', `/api/v1/events?type=${type}&since=${since}&limit=100`, { key: admin() });
   expect(out.status).toBe(200);
   expect(out.body.meta.pagination.nextCursor).toBeNull();

@@ -11,6 +11,7 @@ import { nextSpringForward } from '../support/dst';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
 import { admin, expectRefused, keyWith, newLocation, theirAdmin, theirLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Schedules test company');
 
@@ -44,7 +45,7 @@ const scheduleBody = (extra: Record<string, unknown> = {}) => ({
 async function newSchedule(extra: Record<string, unknown> = {}, key = admin()) {
   const out = await call('POST', '/api/v1/schedules', { key, body: scheduleBody(extra) });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['Schedule'];
 }
 const create = (body: unknown, key = admin()) => call('POST', '/api/v1/schedules', { key, body });
 const get = (id: number, key = admin()) => call('GET', `/api/v1/schedules/${id}`, { key });
@@ -213,7 +214,7 @@ describe('schedules: the happy path', () => {
     ]);
     expect((await get(s.id)).body.data).toEqual(replaced.body.data);
     // The old rules are gone: their ids lead nowhere.
-    expectRefused(await patchRule(s.rules[0].id, { weekday: 3 }), 404, 'NOT_FOUND');
+    expectRefused(await patchRule(s.rules[0]!.id, { weekday: 3 }), 404, 'NOT_FOUND');
     const emptied = await replaceRules(s.id, []);
     expect(emptied.body.data.rules).toEqual([]);
 
@@ -416,8 +417,8 @@ describe('schedules: bounds', () => {
     expectRefused(await patch(s.id, {}), 400, 'VALIDATION_FAILED');
     expectRefused(await patch(s.id, { entityId: '1' }), 400, 'VALIDATION_FAILED');
     expectRefused(await patch(s.id, { priority: 1001 }), 400, 'VALIDATION_FAILED', '/priority');
-    expectRefused(await patchRule(s.rules[0].id, {}), 400, 'VALIDATION_FAILED');
-    expectRefused(await patchRule(s.rules[0].id, { weekday: 7 }), 400, 'VALIDATION_FAILED', '/weekday');
+    expectRefused(await patchRule(s.rules[0]!.id, {}), 400, 'VALIDATION_FAILED');
+    expectRefused(await patchRule(s.rules[0]!.id, { weekday: 7 }), 400, 'VALIDATION_FAILED', '/weekday');
     expectRefused(await get('abc' as never), 400, 'VALIDATION_FAILED', '/id');
     expectRefused(
       await call('PATCH', '/api/v1/schedule-rules/x1', { key: admin(), body: { weekday: 1 } }),
@@ -498,8 +499,8 @@ describe('schedules: permissions and the tenant wall', () => {
     expectRefused(await remove(s.id, reader), 403, 'FORBIDDEN');
     expectRefused(await replaceRules(s.id, [], reader), 403, 'FORBIDDEN');
     expectRefused(await addRule(s.id, lunch, reader), 403, 'FORBIDDEN');
-    expectRefused(await patchRule(s.rules[0].id, { weekday: 1 }, reader), 403, 'FORBIDDEN');
-    expectRefused(await removeRule(s.rules[0].id, reader), 403, 'FORBIDDEN');
+    expectRefused(await patchRule(s.rules[0]!.id, { weekday: 1 }, reader), 403, 'FORBIDDEN');
+    expectRefused(await removeRule(s.rules[0]!.id, reader), 403, 'FORBIDDEN');
     const writer = await keyWith(['schedules.create', 'schedules.update']);
     expectRefused(await call('GET', '/api/v1/schedules', { key: writer }), 403, 'FORBIDDEN');
     expectRefused(await check({ locationId: here, entityType: 'item', entityId: '1' }, writer), 403, 'FORBIDDEN');
@@ -516,7 +517,7 @@ describe('schedules: permissions and the tenant wall', () => {
     );
     expectRefused(await get(s.id, annexOnly), 403, 'FORBIDDEN');
     expectRefused(await create(scheduleBody(), annexOnly), 403, 'FORBIDDEN');
-    expectRefused(await patchRule(s.rules[0].id, { weekday: 2 }, annexOnly), 403, 'FORBIDDEN');
+    expectRefused(await patchRule(s.rules[0]!.id, { weekday: 2 }, annexOnly), 403, 'FORBIDDEN');
     expectRefused(
       await check({ locationId: here, entityType: 'item', entityId: String(itemId) }, annexOnly),
       403,
@@ -529,8 +530,8 @@ describe('schedules: permissions and the tenant wall', () => {
     expectRefused(await remove(s.id, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await addRule(s.id, lunch, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await replaceRules(s.id, [], theirAdmin()), 404, 'NOT_FOUND');
-    expectRefused(await patchRule(s.rules[0].id, { weekday: 2 }, theirAdmin()), 404, 'NOT_FOUND');
-    expectRefused(await removeRule(s.rules[0].id, theirAdmin()), 404, 'NOT_FOUND');
+    expectRefused(await patchRule(s.rules[0]!.id, { weekday: 2 }, theirAdmin()), 404, 'NOT_FOUND');
+    expectRefused(await removeRule(s.rules[0]!.id, theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(
       await create(scheduleBody({ locationId: theirLocation(), entityType: 'menu_layout', entityId: 'x' })),
       404,
@@ -579,7 +580,7 @@ describe('schedules: the availability check', () => {
     expect(await answer(wall(-2, '12:00'))).toMatchObject({
       isAvailable: true,
       reason: 'rule',
-      decidedBy: { scheduleId: open.id, ruleId: open.rules[0].id, priority: 0, isAvailable: true },
+      decidedBy: { scheduleId: open.id, ruleId: open.rules[0]!.id, priority: 0, isAvailable: true },
     });
     expect(await answer(wall(-2, '14:00'))).toMatchObject({
       isAvailable: false,
@@ -589,7 +590,7 @@ describe('schedules: the availability check', () => {
     // Saturday 22:00-03:00 into the spring-forward Sunday: 01:30 CET is in, 03:00 CEST (the jump) is out.
     expect(await answer(`${S}T00:30:00Z`)).toMatchObject({
       isAvailable: true,
-      decidedBy: { ruleId: open.rules[1].id },
+      decidedBy: { ruleId: open.rules[1]!.id },
     });
     expect(await answer(`${S}T01:00:00Z`)).toMatchObject({ isAvailable: false, reason: 'outside_schedule' });
 

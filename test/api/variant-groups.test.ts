@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/http';
 import { eventsOf } from './bookings-helpers';
 import { admin, expectRefused, keyWith, newLocation, theirAdmin, theirLocation, useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Variant groups test company');
 
@@ -28,7 +29,7 @@ async function newGroup(extra: Record<string, unknown> = {}, key = admin()) {
     body: { locationId: here, name: 'Size', type: 'single', variants: sizes, ...extra },
   });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['VariantGroup'];
 }
 async function newItem(locationId = here) {
   const out = await call('POST', '/api/v1/items', {
@@ -36,7 +37,7 @@ async function newItem(locationId = here) {
     body: { locationId, name: 'Cola', price: 3500, vatRate: 12, categoryHandle: 'drinks' },
   });
   expect(out.status, JSON.stringify(out.body)).toBe(200);
-  return out.body.data as Record<string, any>;
+  return out.body.data as Schemas['Item'];
 }
 const get = (id: number, key = admin()) => call('GET', `/api/v1/variant-groups/${id}`, { key });
 const patchGroup = (id: number, body: unknown, key = admin()) =>
@@ -206,7 +207,7 @@ describe('variant groups: the happy path', () => {
   it('links a variant to an item of its location and unlinks it; the item is not deleted while linked', async () => {
     const since = new Date().toISOString();
     const group = await newGroup({ name: 'Drinks', type: 'multiple', variants: [{ name: 'Cola' }] });
-    const variantId = group.variants[0].id as number;
+    const variantId = group.variants![0]!.id;
     const item = await newItem();
     const linked = await link(variantId, item.id);
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
@@ -340,11 +341,11 @@ describe('variant groups: bounds', () => {
     expectRefused(await patchGroup(group.id, {}), 400, 'VALIDATION_FAILED');
     expectRefused(await patchGroup(group.id, { type: 'single' }), 400, 'VALIDATION_FAILED');
     // Deleting a variant below max is refused until max is lowered.
-    const third = group.variants[2].id as number;
+    const third = group.variants![2]!.id;
     expectRefused(await deleteVariant(third), 409, 'CONFLICT', '/max');
     expect((await patchGroup(group.id, { max: 2 })).status).toBe(200);
     expect((await deleteVariant(third)).status).toBe(200);
-    expectRefused(await deleteVariant(group.variants[1].id), 409, 'CONFLICT', '/min');
+    expectRefused(await deleteVariant(group.variants![1]!.id), 409, 'CONFLICT', '/min');
     expect((await get(group.id)).body.data).toMatchObject({ min: 2, max: 2, variantCount: 2 });
 
     for (const bad of ['abc', '1.5', '-1', '1e3']) {
@@ -353,10 +354,10 @@ describe('variant groups: bounds', () => {
     }
     expectRefused(await get(0), 404, 'NOT_FOUND');
     expectRefused(await get(999_999_999), 404, 'NOT_FOUND');
-    expectRefused(await patchVariant(group.variants[0].id, {}), 400, 'VALIDATION_FAILED');
-    expectRefused(await patchVariant(group.variants[0].id, { itemId: 1 }), 400, 'VALIDATION_FAILED');
+    expectRefused(await patchVariant(group.variants![0]!.id, {}), 400, 'VALIDATION_FAILED');
+    expectRefused(await patchVariant(group.variants![0]!.id, { itemId: 1 }), 400, 'VALIDATION_FAILED');
     expectRefused(
-      await call('POST', `/api/v1/variants/${group.variants[0].id}/link`, { key: admin(), body: {} }),
+      await call('POST', `/api/v1/variants/${group.variants![0]!.id}/link`, { key: admin(), body: {} }),
       400,
       'VALIDATION_FAILED',
       '/itemId',
@@ -367,7 +368,7 @@ describe('variant groups: bounds', () => {
 describe('variant groups: permissions and the tenant wall', () => {
   it('each operation needs its permission (403, nothing written)', async () => {
     const group = await newGroup();
-    const variantId = group.variants[0].id as number;
+    const variantId = group.variants![0]!.id;
     const reader = await keyWith(['variant_groups.read']);
     expect((await get(group.id, reader)).status).toBe(200);
     expect((await call('GET', `/api/v1/variant-groups?locationId=${here}`, { key: reader })).status).toBe(200);
@@ -426,7 +427,7 @@ describe('variant groups: permissions and the tenant wall', () => {
       body: { locationId: theirLocation(), name: 'Theirs', price: 1, vatRate: 25, categoryHandle: 'x' },
     });
     const mine = await newGroup();
-    expectRefused(await link(mine.variants[0].id, theirItem.body.data.id), 404, 'NOT_FOUND', '/itemId');
+    expectRefused(await link(mine.variants![0]!.id, theirItem.body.data.id), 404, 'NOT_FOUND', '/itemId');
     expect((await call('GET', `/api/v1/variant-groups/${group.id}`, { key: theirAdmin() })).body.data).toEqual(group);
   });
 });

@@ -20,6 +20,7 @@ import {
   type Place,
 } from './bookings-helpers';
 import { useOwnCompany } from './setup-helpers';
+import type { Schemas } from '../support/client';
 
 useOwnCompany('Waitlist company');
 
@@ -38,7 +39,7 @@ const joinBody = (place: Place, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const join = (body: unknown, key = admin()) => call('POST', base, { key, body });
-async function joined(place: Place, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function joined(place: Place, extra: Record<string, unknown> = {}): Promise<Schemas['WaitlistEntry']> {
   const out = await join(joinBody(place, extra));
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data;
@@ -51,7 +52,7 @@ const offerBody = (place: Place, extra: Record<string, unknown> = {}) => ({
   endTime: '21:00',
   ...extra,
 });
-async function offered(place: Place, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function offered(place: Place, extra: Record<string, unknown> = {}): Promise<Schemas['WaitlistEntry']> {
   const e = await joined(place);
   const out = await offer(e.id, offerBody(place, extra));
   expect(out.status, JSON.stringify(out.body)).toBe(200);
@@ -343,7 +344,7 @@ describe('the public by-code operations', () => {
     const t0 = since();
     const out = await byCode(o.code, 'accept');
     expect(out.status, JSON.stringify(out.body)).toBe(200);
-    const bookingId = o.offer.bookingId ?? out.body.data.bookingId;
+    const bookingId = o.offer!.bookingId ?? out.body.data.bookingId;
     expect(out.body.data).toMatchObject({
       status: 'accepted',
       bookingId,

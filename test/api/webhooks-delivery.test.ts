@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStage } from '../../bin/local/stage';
 import { alerts } from '../../shared/data/alerts';
 import { deliveries } from '../../shared/data/webhookDeliveries';
+import { assertAnswer } from '../support/answers';
 import { Changes } from '../support/changes';
+import type { UntypedJson } from '../support/http';
 
 const SCALE = '0.00002'; // 5 s → 0.1 ms … 10 h → 0.72 s: all 8 attempts within about 2 s
 const TIMEOUT_MS = '1000';
@@ -136,17 +138,20 @@ async function api(
   path: string,
   body?: unknown,
   key = adminOf(1),
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: UntypedJson }> {
   const credential: Record<string, string> = key.startsWith('Bearer ') ? { Authorization: key } : { 'X-API-Key': key };
   const res = await fetch(`${stage.baseUrl}${path}`, {
     method,
     headers: { ...credential, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  const answer = (await res.json()) as UntypedJson;
+  // Checked against the route's response schema, as `call()` checks the shared stage's answers.
+  assertAnswer(method, res.url, res.status, res.headers, answer);
+  return { status: res.status, body: answer };
 }
 
-async function ok(method: string, path: string, body?: unknown, key = adminOf(1)): Promise<any> {
+async function ok(method: string, path: string, body?: unknown, key = adminOf(1)): Promise<UntypedJson> {
   const out = await api(method, path, body, key);
   expect(out.status, `${method} ${path}: ${JSON.stringify(out.body)}`).toBe(200);
   return out.body.data;

@@ -49,11 +49,15 @@ beforeAll(async () => {
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c));
-    req.on('end', async () => {
+    const answer = async () => {
       arrived.push({ id: String(req.headers['webhook-id']), event: JSON.parse(body).event });
       arrivals.changed();
       if (req.url === '/hold') await hold;
       res.writeHead(200).end();
+    };
+    // A body that is not JSON answers 500: the test sees the delivery fail, not a lost rejection.
+    req.on('end', () => {
+      answer().catch(() => res.writeHead(500).end());
     });
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));

@@ -10,9 +10,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetOf, assetSources, readTemplate } from '../support/cloud-assembly';
 
+/** The properties this reads of a nested stack (TemplateURL, Parameters) and of a function; the rest unread. */
+interface Properties {
+  TemplateURL?: unknown;
+  Parameters?: Record<string, unknown>;
+  FunctionName?: unknown;
+  Code?: { S3Key?: unknown };
+  Environment?: { Variables?: Record<string, unknown> };
+  [name: string]: unknown;
+}
+
 type Template = {
   Parameters?: Record<string, unknown>;
-  Resources: Record<string, { Type: string; Properties?: any; Metadata?: Record<string, unknown> }>;
+  Resources: Record<string, { Type: string; Properties?: Properties; Metadata?: Record<string, unknown> }>;
 };
 
 export interface BundledFunction {
@@ -111,7 +121,7 @@ export function readAssembly(dir: string, stackName: string, standIns: StandIns)
       try {
         const folder = assetOf(sources, p.Code?.S3Key, 'its Code.S3Key');
         const environment: Record<string, string> = {};
-        for (const [k, v] of Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>)) {
+        for (const [k, v] of Object.entries(p.Environment?.Variables ?? {})) {
           try {
             environment[k] = resolve(v, scope, standIns);
           } catch (err) {

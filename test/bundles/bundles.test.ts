@@ -34,7 +34,7 @@ import { routes, type Route } from '../../shared/routes';
 import { operationFunctionName } from '../../infra/handler-function';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../infra/webhooks-pipeline';
 import { AwsCallLog, recordSends } from '../support/aws-call-log';
-import { call } from '../support/http';
+import { call, type UntypedJson } from '../support/http';
 import { checkCalls, readCallLogs, writeIamReport } from '../support/iam-check';
 import { buildWorld, creationOrder, requestFor, startReceiver, type World, type WorldRequest } from '../support/world';
 import { readAssembly } from './assembly';
@@ -258,7 +258,7 @@ async function send(
   request: HttpRequest,
   credential: Credential,
   behindAuthorizer: boolean,
-): Promise<{ answer: APIGatewayProxyResult; body: any; verdict?: APIGatewayAuthorizerResult }> {
+): Promise<{ answer: APIGatewayProxyResult; body: unknown; verdict?: APIGatewayAuthorizerResult }> {
   const fn = fnNamed(fnName);
   const headers = {
     ...request.headers,
@@ -273,14 +273,24 @@ async function send(
   }
   const answer = (await fn.invoke(event)) as APIGatewayProxyResult;
   const type = String(answer.headers?.['Content-Type'] ?? answer.headers?.['content-type'] ?? '');
-  let body: any = answer.body;
+  let body: unknown = answer.body;
   if (answer.isBase64Encoded) body = Buffer.from(answer.body, 'base64');
   else if (type.includes('json') && answer.body) body = JSON.parse(answer.body);
   return { answer, body, ...(verdict ? { verdict } : {}) };
 }
 
+/** The success envelope: `status: 'success'`, a `data`, and `meta.requestId`. */
+const isSuccessEnvelope = (body: unknown): boolean =>
+  typeof body === 'object' &&
+  body !== null &&
+  'data' in body &&
+  (body as { status?: unknown }).status === 'success' &&
+  typeof (body as { meta?: { requestId?: unknown } }).meta?.requestId === 'string';
+/** An error envelope's code, as the tests read it. */
+type ErrorBody = { error: { code: string } };
+
 /** A success: 2xx; a JSON answer is the success envelope; a file answer's base64 decodes to bytes. */
-function judge(answer: APIGatewayProxyResult, body: any, path = '/api/v1/'): string | null {
+function judge(answer: APIGatewayProxyResult, body: unknown, path = '/api/v1/'): string | null {
   if (answer.statusCode < 200 || answer.statusCode > 299)
     return `answered ${answer.statusCode}: ${typeof body === 'string' ? body : JSON.stringify(body)}`;
   if (answer.isBase64Encoded) {
@@ -296,11 +306,7 @@ function judge(answer: APIGatewayProxyResult, body: any, path = '/api/v1/'): str
   // The probes and the OpenAPI document answer their own JSON; every operation under /api/v1 answers the envelope.
   if (type.includes('json') && !path.startsWith('/api/v1/'))
     return body && typeof body === 'object' ? null : `not a JSON object: ${String(answer.body).slice(0, 200)}`;
-  if (
-    type.includes('json') &&
-    answer.statusCode !== 204 &&
-    (body?.status !== 'success' || !('data' in body) || typeof body?.meta?.requestId !== 'string')
-  )
+  if (type.includes('json') && answer.statusCode !== 204 && !isSuccessEnvelope(body))
     return `not the success envelope: ${JSON.stringify(body).slice(0, 300)}`;
   return null;
 }
@@ -327,7 +333,7 @@ const operatorOnly = (route: Route) =>
 const ends = (route: Route) => route.method === 'DELETE' || route.path.endsWith('/cancel');
 
 /** POST/PUT with the admin key over the fixtures' stage; answers `data`. */
-async function fixture(method: string, path: string, body?: unknown): Promise<any> {
+async function fixture(method: string, path: string, body?: unknown): Promise<UntypedJson> {
   const out = await call(method, path, { key: world.company.keys.admin, ...(body === undefined ? {} : { body }) });
   if (out.status !== 200) throw new Error(`fixture ${method} ${path}: ${out.status} ${JSON.stringify(out.body)}`);
   return out.body.data;
@@ -491,7 +497,7 @@ async function dispatchedTo(hook: string, coursingTitle: string, order: number) 
     true,
   );
   expect(judge(subscribe.answer, subscribe.body)).toBeNull();
-  const subscriptionId = subscribe.body.data.id as string;
+  const subscriptionId = (subscribe.body as { data: { id: string } }).data.id;
   const coursing = await send(
     operationFunctionName(STAGE, 'createCoursing'),
     {
@@ -570,7 +576,7 @@ describe('the bundles of the synthesized dev stage', () => {
     );
     expect(bad.verdict!.context).toEqual({ anonymous: 'true' });
     expect(bad.answer.statusCode).toBe(401);
-    expect(bad.body.error.code).toBe('UNAUTHENTICATED');
+    expect((bad.body as ErrorBody).error.code).toBe('UNAUTHENTICATED');
   });
 
   it('every operation answers its valid request with a success', async () => {
@@ -584,7 +590,7 @@ describe('the bundles of the synthesized dev stage', () => {
       { token: operatorToken },
       true,
     );
-    const permissionId = created.body?.data?.id;
+    const permissionId = (created.body as { data?: { id?: unknown } } | undefined)?.data?.id;
     record(
       fnNamed(operationFunctionName(STAGE, 'createPermission')),
       'POST /api/v1/permissions',
@@ -675,9 +681,9 @@ describe('the bundles of the synthesized dev stage', () => {
       ok,
       `${notFound.answer.statusCode} ${notAllowed.answer.statusCode} ${JSON.stringify(notAllowed.answer.headers)}`,
     );
-    expect(notFound.body.error.code).toBe('NOT_FOUND');
+    expect((notFound.body as ErrorBody).error.code).toBe('NOT_FOUND');
     expect(notAllowed.answer.statusCode).toBe(405);
-    expect(notAllowed.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    expect((notAllowed.body as ErrorBody).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('the dispatcher turns an outbox item into a delivery record and a message on the delivery queue; the delivery bundle sends it, signed, and records it', async () => {
@@ -835,7 +841,7 @@ describe('the bundles of the synthesized dev stage', () => {
         fault ?? '',
       );
       expect(fault).toBeNull();
-      return out.body.data as { id: string };
+      return (out.body as { data: { id: string } }).data;
     };
     const inputs = <T extends object>(command: new (input: T) => unknown) =>
       apiGateway.commandCalls(command as never).map((c) => (c.args[0] as { input: unknown }).input);

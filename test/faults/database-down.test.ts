@@ -36,7 +36,7 @@ async function call(method: string, path: string, body?: unknown) {
     headers: { 'X-API-Key': admin(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as any };
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as unknown };
 }
 
 beforeAll(async () => {

@@ -32,7 +32,7 @@ import {
   type ItemRequest,
   type Statement,
 } from './iam';
-import { synthesize, syntheticRoutes, type Synthesized } from './synth';
+import { synthesize, syntheticRoutes, type Synthesized, type TemplateResource } from './synth';
 
 /** A partition of each family, as a request would name it (`C#*#WHSUB#*` → `C#7#WHSUB#7`). */
 const sample = (family: FamilyName) => families[family].partitions[0]!.replace(/\*/g, '7');
@@ -269,9 +269,7 @@ describe('KMS', () => {
       ),
     ).toEqual([]);
     const resources = synth.stacks.flatMap((s) =>
-      Object.values(
-        synth.template(s).toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, any> }>,
-      ),
+      Object.values(synth.template(s).toJSON().Resources as Record<string, TemplateResource>),
     );
     for (const queue of resources.filter((r) => r.Type === 'AWS::SQS::Queue')) {
       expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });

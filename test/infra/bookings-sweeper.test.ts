@@ -1,8 +1,8 @@
 /** The no-show sweeper in the stage: a function on a 5-minute schedule, allowed only item reads and writes on the table. */
 import { describe, expect, it } from 'vitest';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any> };
+type Resource = TemplateResource;
 
 const synth = synthesize();
 const resources = Object.entries(synth.template(synth.stack).toJSON().Resources as Record<string, Resource>);

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { corsPaths, hasPreflight, preflight } from '../../shared/http/cors';
 import { routes } from '../../shared/routes';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any> };
+type Resource = TemplateResource;
 
 const ORIGINS = ['https://app.example.com', 'http://localhost:5173'];
 

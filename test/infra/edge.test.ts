@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { edgeContextKeys, edgeDefaults, pathRegexes, publicRoutes } from '../../infra/edge';
 import { crowdThrottle, tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
 import { routes, type Route } from '../../shared/routes';
-import { synthesize, syntheticRoutes } from './synth';
+import { synthesize, syntheticRoutes, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any> };
+type Resource = TemplateResource;
 
 function parentOf(options: Parameters<typeof synthesize>[0] = {}) {
   const synth = synthesize(options);
@@ -21,7 +21,11 @@ function parentOf(options: Parameters<typeof synthesize>[0] = {}) {
 
 const ruleOf = (acl: Resource, name: string) => {
   const rule = (
-    acl.Properties.Rules as { Name: string; Statement: { RateBasedStatement: Record<string, any> }; Action: unknown }[]
+    acl.Properties.Rules as {
+      Name: string;
+      Statement: { RateBasedStatement: TemplateResource['Properties'] };
+      Action: unknown;
+    }[]
   ).find((r) => r.Name === name);
   expect(rule, name).toBeDefined();
   return rule!;

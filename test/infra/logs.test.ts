@@ -4,9 +4,9 @@
  * groups: a fixed name would make creating the stage again fail with "already exists").
  */
 import { describe, expect, it } from 'vitest';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Resource = TemplateResource;
 
 const RETENTION = { dev: 14, prod: 90 } as const;
 

@@ -7,9 +7,9 @@ import { App, NestedStack, type Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { stageSettings } from '../../infra/settings';
 import { routes } from '../../shared/routes';
-import { synthesize, syntheticRoutes, TEST_ALARM_EMAIL } from './synth';
+import { synthesize, syntheticRoutes, TEST_ALARM_EMAIL, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any> };
+type Resource = TemplateResource;
 type Template = { Resources: Record<string, Resource>; Outputs?: Record<string, { Value: unknown }> };
 
 const synth = synthesize();

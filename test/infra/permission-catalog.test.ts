@@ -8,9 +8,9 @@ import type { Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { functionGrants } from '../../infra/data-access';
 import { allowedActions, decideItem, roleOfFunction, type ItemRequest } from './iam';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
+type Resource = TemplateResource;
 
 const synth = synthesize();
 const resourcesOf = (stack: Stack) =>

@@ -13,6 +13,19 @@ import { stageSettings } from '../../infra/settings';
 import { routes as routeTable, type Route } from '../../shared/routes';
 
 /** cdk.json's context: the feature flags and default settings `cdk synth` uses. */
+/**
+ * A resource of a synthesized template as the infra tests read it. Its properties are
+ * CloudFormation's own JSON, a different shape for every resource type; each test reads the paths it
+ * checks and asserts their values.
+ */
+export interface TemplateResource {
+  Type: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CloudFormation properties differ per resource type; each infra test reads them by path and asserts what it reads
+  Properties: Record<string, any>;
+  DependsOn?: string[];
+  DeletionPolicy?: string;
+}
+
 export const cdkContext = (
   JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }
 ).context;

@@ -4,9 +4,9 @@
  * Powertools settings that keep answers and errors out of traces; the REST stage traced alike.
  */
 import { describe, expect, it } from 'vitest';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any> };
+type Resource = TemplateResource;
 
 /** CDK's own functions (custom-resource providers) run no product code: not traced. */
 const isProvider = (id: string) => /CustomResourceProvider|AWS679f53fac002430cb0da5b7982bd2287/.test(id);

@@ -19,9 +19,9 @@ import { matchesPattern } from '../../shared/webhooks/filter';
 import { MAX_ATTEMPTS, leaseMs } from '../../shared/webhooks/schedule';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/webhooks/settings';
 import { DEAD_DELIVERIES_METRIC, METRICS_NAMESPACE } from '../../shared/webhooks/telemetry';
-import { synthesize } from './synth';
+import { synthesize, type TemplateResource } from './synth';
 
-type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
+type Resource = TemplateResource;
 
 const synth = synthesize();
 const pipeline = synth.stacks.find((s) => NestedStack.isNestedStack(s) && s.node.id === 'WebhooksPipeline')!;

@@ -98,7 +98,7 @@ const events = async (type: string, id: string) =>
       )
     ).Items ?? []
   )
-    .map((i) => i.payload as Record<string, any>)
+    .map((i) => i.payload as Record<string, unknown>)
     .filter((e) => e.event === type && e.resourceId === id);
 
 /** Every item of the company (its own partition and those under it). */

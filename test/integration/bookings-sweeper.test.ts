@@ -56,7 +56,7 @@ const slot = {
 
 const book = (guestName: string) => createBooking(principal, { locationId, ...slot, guestCount: 2, guestName });
 
-async function eventsOfType(type: string): Promise<Record<string, any>[]> {
+async function eventsOfType(type: string): Promise<Record<string, unknown>[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),

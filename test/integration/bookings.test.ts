@@ -26,7 +26,7 @@ const ids = idBlock(import.meta.url);
 const companyId = ids.next();
 const LOCATION = 31;
 
-async function events(): Promise<Record<string, any>[]> {
+async function events(): Promise<Record<string, unknown>[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),

@@ -36,7 +36,7 @@ const zone = 'Europe/Stockholm';
 const raw = async (sk: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk }, ConsistentRead: true })))
     .Item;
-async function events(type: string): Promise<Record<string, any>[]> {
+async function events(type: string): Promise<Record<string, unknown>[]> {
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),

@@ -100,7 +100,7 @@ const events = async (type: string, id: string) =>
       )
     ).Items ?? []
   )
-    .map((i) => i.payload as Record<string, any>)
+    .map((i) => i.payload as Record<string, unknown>)
     .filter((e) => e.event === type && e.resourceId === id);
 
 afterEach(() => {

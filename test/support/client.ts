@@ -15,12 +15,14 @@
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { expect } from 'vitest';
-import type { paths } from '../../shared/openapi/generated/api-types';
+import type { components, paths } from '../../shared/openapi/generated/api-types';
 import { assertAnswer } from './answers';
 import { devKeys, type Answer } from './http';
 
 export type { paths };
 export type Api = Client<paths>;
+/** The document's named schemas: `Schemas['Booking']` is a booking as the API answers it. */
+export type Schemas = components['schemas'];
 
 /** Who calls: an API key (`X-API-Key`), a JWT (`Authorization: Bearer`), or nobody (public operations). */
 export interface Credential {

@@ -54,7 +54,14 @@ const keyOf = (item: Record<string, unknown> | undefined): Key[] =>
   item ? [{ pk: plain(item.pk), sk: plain(item.sk) }] : [];
 
 /** The keys a write command names (a ConditionCheck writes nothing, but naming it does no harm). */
-function keysOf(command: string, input: Record<string, any>): Key[] {
+type Keyed = { Item?: Record<string, unknown>; Key?: Record<string, unknown> };
+/** The parts of a write command's input that name keys. */
+interface WriteInput extends Keyed {
+  TransactItems?: { Put?: Keyed; Update?: Keyed; Delete?: Keyed; ConditionCheck?: Keyed }[];
+  RequestItems?: Record<string, { PutRequest?: Keyed; DeleteRequest?: Keyed }[]>;
+}
+
+function keysOf(command: string, input: WriteInput): Key[] {
   switch (command) {
     case 'PutItemCommand':
       return keyOf(input.Item);
@@ -62,11 +69,11 @@ function keysOf(command: string, input: Record<string, any>): Key[] {
     case 'DeleteItemCommand':
       return keyOf(input.Key);
     case 'TransactWriteItemsCommand':
-      return (input.TransactItems as Record<string, any>[]).flatMap((t) =>
+      return (input.TransactItems ?? []).flatMap((t) =>
         keyOf(t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key),
       );
     case 'BatchWriteItemCommand':
-      return Object.values(input.RequestItems as Record<string, Record<string, any>[]>).flatMap((requests) =>
+      return Object.values(input.RequestItems ?? {}).flatMap((requests) =>
         requests.flatMap((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
       );
     default:
@@ -103,8 +110,7 @@ export class CrashClient {
         if (!writeCommands.has(command)) return next(args);
         const keys = this.touched.get(this.companyId) ?? new Map<string, Key>();
         this.touched.set(this.companyId, keys);
-        for (const k of keysOf(command, args.input as Record<string, any>))
-          if (!shared(k)) keys.set(`${k.pk}\u0000${k.sk}`, k);
+        for (const k of keysOf(command, args.input as WriteInput)) if (!shared(k)) keys.set(`${k.pk}\u0000${k.sk}`, k);
         const write: SentWrite = { command, attempts: 0, tokens: [] };
         this.sent.push(write);
         byCommand.set(context, write);

@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { DateTime } from 'luxon';
 import { expect } from 'vitest';
 import type { Route } from '../../shared/routes';
-import { call, devKeys, settledDelivery, type Answer } from './http';
+import { call, devKeys, settledDelivery, type Answer, type UntypedJson } from './http';
 import { freshCompany, stageAlert, tabWithoutBooking, type OwnCompany } from './stage-data';
 
 /** The world's resources, in the order they are made (later ones may hang off earlier ones). */
@@ -359,7 +359,7 @@ export async function startReceiver(): Promise<{ url: string; close: () => Promi
 }
 
 /** POST/PUT/PATCH with the admin key; expects 200 and answers `data`. */
-async function made(world: Pick<World, 'company'>, method: string, path: string, body: unknown): Promise<any> {
+async function made(world: Pick<World, 'company'>, method: string, path: string, body: unknown): Promise<UntypedJson> {
   const out = await call(method, path, { key: world.company.keys.admin, body });
   expect(out.status, `${method} ${path}: ${JSON.stringify(out.body)}`).toBe(200);
   return out.body.data;

@@ -463,7 +463,10 @@ function descend(st: Seating, start: Iterable<number>): void {
       touched,
       changes.map(([c]) => c),
     )) {
-      if (!queued.has(x)) queued.add(x), queue.push(x);
+      if (!queued.has(x)) {
+        queued.add(x);
+        queue.push(x);
+      }
     }
   }
 }

@@ -272,7 +272,10 @@ export function textsFor(schema: Json): Change[] {
     add('unknown id', S.unknownIds.numeric);
   } else if (t === 'boolean') add('not a boolean', ['yes', '1', 'TRUE', '', 'null']);
   else if (t === 'string') {
-    if (s.format === 'uuid') add('malformed uuid', S.badUuids), add('unknown uuid', S.unknownIds.uuid);
+    if (s.format === 'uuid') {
+      add('malformed uuid', S.badUuids);
+      add('unknown uuid', S.unknownIds.uuid);
+    }
     if (s.format === 'date' || s.format === 'date-time')
       add('malformed date', [
         '2026-02-30',

@@ -8,7 +8,22 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { TSchema } from '@sinclair/typebox';
 
-export type Json = Record<string, any>;
+/** A JSON Schema node as the route table's TypeBox schemas serialize: the keywords the fuzzer reads, typed. */
+export interface Json {
+  type?: unknown;
+  format?: unknown;
+  pattern?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  items?: Json;
+  properties?: Record<string, Json>;
+  required?: string[];
+  anyOf?: Json[];
+  oneOf?: Json[];
+  default?: unknown;
+  [keyword: string]: unknown;
+}
 
 /** The schema without TypeBox's symbol keys. */
 export const plain = (schema: TSchema | Json): Json => JSON.parse(JSON.stringify(schema)) as Json;
