@@ -2,8 +2,6 @@
 import { validationFailed, type FieldProblem } from './errors';
 import { MAX_PAGED_ITEMS } from './schemas/common';
 
-export { MAX_PAGED_ITEMS };
-
 export interface Pagination {
   page: number;
   limit: number;

@@ -21,8 +21,8 @@ import { counterStep, logPage, readLog, type PageRequest, type QuerySpan } from 
 import { equalsAll, transact, type Step } from './transact';
 import type { ItemKey } from './batch';
 
-export type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
-export type AlertStatus = 'active' | 'acknowledged' | 'resolved';
+type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
+type AlertStatus = 'active' | 'acknowledged' | 'resolved';
 
 export interface Alert {
   id: string;
@@ -94,7 +94,7 @@ const place = (locationId: number | null) => (locationId === null ? 'COMPANY' : 
 const ofLocation = (companyId: number, locationId: number | null) => `${all(companyId)}#L#${place(locationId)}`;
 const sortKey = (a: Alert) => `${rank[a.latestStatus]}#${a.createdAt}#${a.id}`;
 
-export const alertEntity = defineEntity({
+const alertEntity = defineEntity({
   name: 'ALERT',
   label: 'alert',
   key: (companyId: number, id: string) => companyKey(companyId, `ALERT#${id}`),

@@ -61,7 +61,7 @@ export function getItems(keys: readonly ItemKey[], options: ReadOptions = {}): P
 }
 
 /** The items found by a read, by key. */
-export interface Found {
+interface Found {
   get(key: ItemKey): Item | undefined;
 }
 

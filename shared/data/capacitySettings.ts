@@ -44,7 +44,7 @@ export interface CapacitySetting {
 }
 
 /** Capacity settings one location may have: the order path reads all of them with every order. */
-export const MAX_CAPACITY_SETTINGS = 100;
+const MAX_CAPACITY_SETTINGS = 100;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#CAPSETS`;
 const settingPrefix = (locationId: number) => `CAPSET#${keys.pad(locationId)}#`;

@@ -19,7 +19,7 @@ export interface SweepKind {
   idAttribute: string;
 }
 
-export const noShowSweep: SweepKind = { family: '', entity: 'NO_SHOW_SWEEP', idAttribute: 'bookingId' };
+const noShowSweep: SweepKind = { family: '', entity: 'NO_SHOW_SWEEP', idAttribute: 'bookingId' };
 export const offerLapseSweep: SweepKind = {
   family: 'WAITLIST#',
   entity: 'WAITLIST_OFFER_SWEEP',

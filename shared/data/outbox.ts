@@ -8,9 +8,9 @@ import { keys } from './keys';
 import { putNewStep, type Step } from './transact';
 
 /** Events are kept 30 days: the event log (`GET /api/v1/events`) can page back that far. */
-export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 /** A delivery request only has to live until the pipeline has read it from the stream. */
-export const REQUEST_RETENTION_SECONDS = 24 * 3600;
+const REQUEST_RETENTION_SECONDS = 24 * 3600;
 
 const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 /** The `ttl` of an item kept as long as the events (an event, a webhook delivery, an attempt): 30 days after `iso`. */

@@ -49,14 +49,14 @@ export interface Collection {
 type Key = Record<string, string>;
 
 /** The key attributes of the table, or of an index: what a cursor must carry. */
-export function keyNames(index?: IndexName): { pk: string; sk: string; all: string[] } {
+function keyNames(index?: IndexName): { pk: string; sk: string; all: string[] } {
   const base = [table.partitionKey, table.sortKey];
   if (!index) return { pk: table.partitionKey, sk: table.sortKey, all: base };
   const gsi = table.indexes.find((i) => i.name === index)!;
   return { pk: gsi.partitionKey, sk: gsi.sortKey, all: [...base, gsi.partitionKey, gsi.sortKey] };
 }
 
-export function inRange(sk: string, range?: SortRange): boolean {
+function inRange(sk: string, range?: SortRange): boolean {
   if (!range) return true;
   switch (range.op) {
     case 'between':

@@ -42,7 +42,7 @@ export const printJobEntity = defineEntity<PrintJob, [number, string]>({
   indexes: jobIndexes,
 });
 
-export type PrintJobStatus = 'queued' | 'printed' | 'failed';
+type PrintJobStatus = 'queued' | 'printed' | 'failed';
 
 /** A pre-check a terminal sent (docs/printing.md), for its printer group. */
 export interface TerminalPrintJob {
@@ -63,7 +63,7 @@ export interface TerminalPrintJob {
   updatedAt: string;
 }
 
-export const terminalJobEntity = defineEntity<TerminalPrintJob, [number, string]>({
+const terminalJobEntity = defineEntity<TerminalPrintJob, [number, string]>({
   name: 'PRINT_JOB',
   label: 'print job',
   key: jobKey,

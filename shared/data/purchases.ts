@@ -41,7 +41,7 @@ export interface VatRow {
 }
 
 /** Only payments that happened are recorded (docs/purchases.md#status). */
-export type PurchaseStatus = 'succeeded';
+type PurchaseStatus = 'succeeded';
 
 export interface Purchase {
   id: string;
@@ -70,7 +70,7 @@ export interface Purchase {
 
 const tabPartition = (companyId: number, tabId: string) => `${keys.company(companyId)}#TAB#${tabId}#PURCHASES`;
 
-export const purchaseEntity = defineEntity({
+const purchaseEntity = defineEntity({
   name: 'PURCHASE',
   label: 'purchase',
   key: (companyId: number, id: string) => companyKey(companyId, `PURCHASE#${id}`),

@@ -21,7 +21,7 @@ export interface Review {
   createdAt: string;
 }
 
-export const reviewEntity = defineEntity({
+const reviewEntity = defineEntity({
   name: 'REVIEW',
   label: 'review',
   key: (companyId: number, purchaseIntentId: string) => companyKey(companyId, `REVIEW#${purchaseIntentId}`),

@@ -53,7 +53,7 @@ interface RuleRef {
 }
 
 /** At most this many schedules of one entity at one location are read by an availability check (more: 422). */
-export const MAX_SCHEDULES_PER_ENTITY = 200;
+const MAX_SCHEDULES_PER_ENTITY = 200;
 
 const lists = locatedLists('SCHED', 'E', 'SCHED');
 const entityValue = (entityType: EntityType, entityId: string) => `${entityType}#${entityId}`;

@@ -18,7 +18,7 @@ import { atVersion, conditionalPutStep, type Step } from './transact';
  * for a hold that lapses by itself (a waitlist offer, docs/waitlist.md): from `expiresMs` on it
  * holds nothing, and the next write of the day drops it.
  */
-export type DayHolds = Record<string, [number, number] | [number, number, number]>;
+type DayHolds = Record<string, [number, number] | [number, number, number]>;
 
 /** A table-day item as read: `version` null when it does not exist yet. */
 export interface TableDay {

@@ -79,7 +79,7 @@ export const tabEntity = defineEntity({
 });
 
 /** The fields of a tab that its booking's operations change (`bookingId` only when seating links a tab opened without one). */
-export type TabChange = Partial<Pick<Tab, 'status' | 'tableId' | 'bookingId' | 'openedAt' | 'closedAt'>>;
+type TabChange = Partial<Pick<Tab, 'status' | 'tableId' | 'bookingId' | 'openedAt' | 'closedAt'>>;
 
 export type TabWrite =
   | { create: Tab }

@@ -83,13 +83,6 @@ export const atVersion = (expectedVersion: number): Condition => ({
   values: { ':v': expectedVersion },
 });
 
-/**
- * Replaces an item only if it still has the version that was read (optimistic concurrency): a
- * concurrent change makes this step fail with 409, naming what changed under the caller.
- */
-export const versionedPutStep = (item: Item, expectedVersion: number, what: string): Step =>
-  conditionalPutStep(item, atVersion(expectedVersion), changedMeanwhile(what));
-
 /** Deletes the item, under a condition when one is given. */
 export const deleteStep = (key: ItemKey, condition?: Condition, onConditionFailed?: () => AppError): Step =>
   withError(

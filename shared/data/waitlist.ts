@@ -146,7 +146,7 @@ export interface WaitlistWrite {
 }
 
 /** The steps that drop an offer's hold from its table days without reading them. */
-export const releaseSteps = (companyId: number, offer: WaitlistOffer): Step[] =>
+const releaseSteps = (companyId: number, offer: WaitlistOffer): Step[] =>
   offer.tableIds.flatMap((tableId) =>
     offer.holdDates.map((date) => tableDays.releaseStep(companyId, tableId, date, offer.bookingId)),
   );

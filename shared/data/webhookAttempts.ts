@@ -35,7 +35,7 @@ type LoggedAttempt = DeliveryAttempt & { subscriptionId: string };
 
 const ATTEMPT_PREFIX = 'ATTEMPT#';
 
-export const attemptEntity = defineEntity({
+const attemptEntity = defineEntity({
   name: 'WEBHOOK_ATTEMPT',
   label: 'delivery attempt',
   key: (companyId: number, subscriptionId: string, startedAt: string, id: string) => ({

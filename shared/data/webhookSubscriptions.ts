@@ -31,7 +31,7 @@ export interface WebhookSubscription {
 }
 
 /** What signing needs. Never leaves the data layer and the pipeline, except once in an answer. */
-export interface SubscriptionSecrets {
+interface SubscriptionSecrets {
   secret: string;
   previousSecret: string | null;
 }

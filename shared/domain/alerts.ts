@@ -21,7 +21,7 @@ export { newAlert, type AlertInput } from '../data/alerts';
  * The user id `acknowledgedBy`/`resolvedBy` record: a bearer token's `sub` (numeric: the token
  * check refuses others); null for an API key (a key is no user).
  */
-export function actingUserId(principal: Principal): number | null {
+function actingUserId(principal: Principal): number | null {
   if (principal.kind !== 'user' || principal.userId === undefined || !/^[1-9][0-9]{0,15}$/.test(principal.userId))
     return null;
   const id = Number(principal.userId);

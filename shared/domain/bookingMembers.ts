@@ -24,7 +24,7 @@ import { activeStatuses } from './bookings/states';
 import { normalizeEmail } from './contact';
 
 /** Members a booking may have beyond its guest count: declines, maybes and plus-ones. */
-export const MEMBER_ALLOWANCE = 10;
+const MEMBER_ALLOWANCE = 10;
 
 /** The most members a booking for `guestCount` guests may have. */
 export const memberLimit = (guestCount: number): number => guestCount + MEMBER_ALLOWANCE;
@@ -41,7 +41,7 @@ export interface RepliedMember extends PublicMember {
 }
 
 /** Who a new member is: a guest user of the company, or a name with an optional email. */
-export interface MemberContact {
+interface MemberContact {
   userId: number | null;
   guestName: string;
   guestEmail: string | null;

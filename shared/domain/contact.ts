@@ -17,9 +17,9 @@ const PHONE_CHARACTERS = /^\+?[0-9]+$/;
 /** Longest search token (and query prefix), in characters: longer queries match on their start. */
 export const MAX_TOKEN_LENGTH = 64;
 /** A name is searchable from each of its first words; a long name's later words only extend them. */
-export const MAX_NAME_WORDS = 10;
+const MAX_NAME_WORDS = 10;
 /** Queries shorter than this (after normalization) would match too much to be useful. */
-export const MIN_PREFIX_LENGTH = 2;
+const MIN_PREFIX_LENGTH = 2;
 
 /** Letters without accents or case ("Åsa" → "asa"); letters that do not decompose get a plain spelling. */
 const plainSpelling: Record<string, string> = {

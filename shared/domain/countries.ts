@@ -11,7 +11,7 @@ const ASSIGNED =
   'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG ' +
   'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW';
 
-export const countryCodes: ReadonlySet<string> = new Set(ASSIGNED.split(' '));
+const countryCodes: ReadonlySet<string> = new Set(ASSIGNED.split(' '));
 
 /** An assigned ISO 3166-1 alpha-2 code, upper case (`SE`). */
 export const isCountryCode = (code: string): boolean => countryCodes.has(code);

@@ -18,7 +18,7 @@ export type GuestContact = Pick<Guest, 'name' | 'email' | 'phone'>;
 export type GuestRef = Pick<Guest, 'id'>;
 
 /** The permission that reads guests (the search's), and bookings with their guest details. */
-export const GUEST_READ = 'bookings.read';
+const GUEST_READ = 'bookings.read';
 
 /**
  * The body as stored: name trimmed (null when absent), email lower-cased, phone E.164 (a local

@@ -25,7 +25,7 @@ export function overall(checks: DependencyCheck[]): DependencyStatus {
   return checks.some((c) => c.status === 'degraded') ? 'degraded' : 'healthy';
 }
 
-export async function checkDatabase(): Promise<DependencyCheck> {
+async function checkDatabase(): Promise<DependencyCheck> {
   const started = performance.now();
   let error: string | null = null;
   try {
@@ -42,7 +42,7 @@ export async function checkDatabase(): Promise<DependencyCheck> {
 }
 
 /** The in-memory credential cache: always available while the process runs. */
-export function checkCache() {
+function checkCache() {
   return { status: 'healthy' as const, responseTimeMs: 0, error: null, ...keyCacheStats() };
 }
 

@@ -44,8 +44,6 @@ export async function listItems(
   );
 }
 
-export const getItem = visibleItem;
-
 export async function createItem(principal: Principal, input: CreateItemBody): Promise<Item> {
   assertLocationAllowed(principal, input.locationId);
   assertVatRate(input.vatRate);

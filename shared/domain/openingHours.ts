@@ -5,7 +5,7 @@
  * a Monday interval), or 24:00 for the end of the day. `open` equal to `close` is refused: it
  * could mean nothing or all day (00:00–24:00 says all day).
  */
-import { validationFailed, type FieldProblem } from '../errors';
+import type { FieldProblem } from '../errors';
 import { weekdays, type HoursInterval, type OperatingHours, type WeekHours, type Weekday } from '../schemas/locations';
 
 const DAY = 24 * 60;
@@ -59,12 +59,6 @@ export function hoursProblems(hours: OperatingHours, at: string): FieldProblem[]
       problems.push({ path: `${at}/${later.day}/${later.index}`, message: `overlaps ${label(earlier, hours)}` });
   });
   return problems;
-}
-
-/** 400 with details unless the week's intervals are well formed and do not overlap. */
-export function assertValidHours(hours: OperatingHours, at: string): void {
-  const problems = hoursProblems(hours, at);
-  if (problems.length) throw validationFailed('The hours are not valid', problems);
 }
 
 /** The stored form: all seven days, each day's intervals in order of opening. */

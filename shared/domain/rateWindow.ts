@@ -4,7 +4,7 @@
  */
 import type { Window } from '../data/rateWindows';
 
-export const WINDOW_SECONDS = 3600;
+const WINDOW_SECONDS = 3600;
 
 export function windowAt(nowMs: number): Window {
   const start = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;

@@ -43,7 +43,7 @@ async function stuckBooking(nowMs: number) {
 }
 
 /** Raises the alert of a failed sweep; answers its id, or null when no booking explains the failure. */
-export async function alertSweepFailure(err: unknown, nowMs: number): Promise<string | null> {
+async function alertSweepFailure(err: unknown, nowMs: number): Promise<string | null> {
   const stuck = await stuckBooking(nowMs);
   if (!stuck) return null;
   const { companyId, booking, dueAt } = stuck;

@@ -32,7 +32,7 @@ import {
 } from './events';
 
 /** After a rotation the replaced secret keeps signing this long, so receivers can switch over. */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export type WithSecret<T> = T & { secret: string };
 

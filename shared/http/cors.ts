@@ -14,16 +14,10 @@
  */
 
 /** What a browser may send: the body's type, both credentials, the idempotency key, the location. */
-export const CORS_ALLOW_HEADERS = [
-  'Content-Type',
-  'Authorization',
-  'X-API-Key',
-  'Idempotency-Key',
-  'X-Location-Id',
-] as const;
+const CORS_ALLOW_HEADERS = ['Content-Type', 'Authorization', 'X-API-Key', 'Idempotency-Key', 'X-Location-Id'] as const;
 
 /** What a browser's script may read of an answer besides the simple headers. */
-export const CORS_EXPOSE_HEADERS = [
+const CORS_EXPOSE_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -38,7 +32,7 @@ export const CORS_EXPOSE_HEADERS = [
 export const exposeHeaders = { 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS.join(',') } as const;
 
 /** How long a browser may reuse a preflight's answer (Chromium caps it at two hours). */
-export const CORS_MAX_AGE_SECONDS = 7200;
+const CORS_MAX_AGE_SECONDS = 7200;
 
 /**
  * The stage's allowed origins from their comma-separated setting: each `scheme://host[:port]`,

@@ -14,11 +14,11 @@ import { successBody } from './envelope';
 import { logger } from './middleware';
 import type { ChainEvent, RequestState } from './request';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** 1–255 printable ASCII characters (a UUID is the usual choice). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** How long a first request holds its key before a repeat may take over (well past the functions' 10 s timeout). */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 
 /** Keys sorted at every level, so two encodings of one request fingerprint the same. */
 function canonical(value: unknown): string {

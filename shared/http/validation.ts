@@ -42,11 +42,11 @@ function problems(errors: ErrorObject[] | null | undefined): FieldProblem[] {
  * range, not how small a fraction may get: `5e-324` is between 0 and 100, and its write failed
  * (a 500, found by the fuzz). So every number of a body is checked here, whatever its field.
  */
-export const STORABLE_MIN = 1e-130;
-export const STORABLE_MAX = 1e126;
+const STORABLE_MIN = 1e-130;
+const STORABLE_MAX = 1e126;
 
 /** The body's numbers DynamoDB could not store, by JSON pointer. */
-export function unstorableNumbers(value: unknown, path = ''): FieldProblem[] {
+function unstorableNumbers(value: unknown, path = ''): FieldProblem[] {
   if (typeof value === 'number') {
     const size = Math.abs(value);
     return value === 0 || (size >= STORABLE_MIN && size < STORABLE_MAX)

@@ -11,7 +11,7 @@ import { config } from '../config';
  * Scalar's configuration, as the page passes it. `url` and `servers` are set in the browser from
  * the page's own address (the stage's root, with its prefix on API Gateway).
  */
-export function scalarConfiguration(tryItKey: string | undefined): Record<string, unknown> {
+function scalarConfiguration(tryItKey: string | undefined): Record<string, unknown> {
   return {
     authentication: {
       preferredSecurityScheme: 'ApiKey',
@@ -37,7 +37,7 @@ export function scalarConfiguration(tryItKey: string | undefined): Record<string
  * the document, and "try it"'s requests: `connect-src 'self'`), its inline script and Scalar's
  * inline styles, images and fonts as data. A key pasted or filled in cannot be sent anywhere else.
  */
-export const docsPagePolicy = [
+const docsPagePolicy = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",

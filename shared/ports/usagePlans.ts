@@ -11,7 +11,7 @@ import type { UsagePlans } from './usagePlansPort';
 export type { UsageKey, UsagePlans } from './usagePlansPort';
 
 /** The local stage: no gateway, nothing to meter. */
-export const noUsagePlans: UsagePlans = {
+const noUsagePlans: UsagePlans = {
   attach: async () => null,
   move: async () => undefined,
   detach: async () => undefined,

@@ -34,7 +34,7 @@ const powertools =
     : undefined;
 
 /** The process's Tracer, when the stage traces. */
-export const tracer = powertools && new powertools.Tracer({ serviceName: 'brigade' });
+const tracer = powertools && new powertools.Tracer({ serviceName: 'brigade' });
 
 /**
  * The Middy step that traces an invocation, registered first so it spans every other step; none

@@ -13,7 +13,7 @@ export const PERMISSION_KEY_PATTERN = '^[a-z]+(_[a-z]+)*\\.[a-z]+(_[a-z]+)*$';
  * Permissions one role or key may name. Every custom permission a role or key names is counted in
  * the same transaction that stores it, and a transaction holds at most 100 items (docs/access.md).
  */
-export const MAX_GRANT = 90;
+const MAX_GRANT = 90;
 
 const PermissionKey = Type.String({ pattern: PERMISSION_KEY_PATTERN, maxLength: 100, description: 'resource.action' });
 const name = Type.String({ minLength: 1, maxLength: 100 });

@@ -2,8 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 
-export const alertSeverities = ['info', 'warning', 'error', 'critical'] as const;
-export const alertStatuses = ['active', 'acknowledged', 'resolved'] as const;
+const alertSeverities = ['info', 'warning', 'error', 'critical'] as const;
+const alertStatuses = ['active', 'acknowledged', 'resolved'] as const;
 
 export const ListAlertsQuery = Type.Object({
   locationId: Type.Optional(NumericId),

@@ -4,7 +4,7 @@ import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { OperatingHours, WeekHoursView, displayName } from './locations';
 
 /** Tables in one group at most (bounds the transaction that records each table's membership). */
-export const MAX_GROUP_TABLES = 40;
+const MAX_GROUP_TABLES = 40;
 
 const name = displayName(100);
 const tableIds = Type.Array(Uuid, {

@@ -9,11 +9,11 @@ import { NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
 import { entity, stamps } from './views';
 
-export const rsvpStatuses = ['invited', 'accepted', 'declined', 'tentative'] as const;
+const rsvpStatuses = ['invited', 'accepted', 'declined', 'tentative'] as const;
 export type RsvpStatus = (typeof rsvpStatuses)[number];
 
 /** What a guest can answer: every status but `invited`, which only staff (re)set. */
-export const rsvpReplies = ['accepted', 'declined', 'tentative'] as const;
+const rsvpReplies = ['accepted', 'declined', 'tentative'] as const;
 
 /** One of `values`, as a JSON Schema enum (one clear error for a wrong value). */
 const oneOf = <T extends string>(values: readonly T[], description: string) =>

@@ -286,7 +286,7 @@ const confirmationCode = Type.String({
 const shownText = Nullable(Type.String());
 
 /** A tab of a booking as the booking shows it: the resource it serves and its status. */
-export const BookingTabView = entity('BookingTab', {
+const BookingTabView = entity('BookingTab', {
   id: Uuid,
   tableId: Nullable(Uuid),
   status: literals(tabStatuses),
@@ -370,7 +370,7 @@ export const BookingsByTableView = entity('BookingsByTable', {
   unassigned: Type.Array(BookingView, { description: 'bookings of the day without a table' }),
 });
 
-export const AvailabilitySlotView = entity('AvailabilitySlot', {
+const AvailabilitySlotView = entity('AvailabilitySlot', {
   time: wallTime,
   startsAt: Instant,
   endsAt: Instant,
@@ -414,7 +414,7 @@ export const OptimizeView = entity('OptimizeResult', {
 });
 
 /** A line of an order or a pre-order as stored (prices in minor units). */
-export const OrderLineView = entity('OrderLine', {
+const OrderLineView = entity('OrderLine', {
   itemId: Nullable(NumericId),
   name: Type.String(),
   price: money,
@@ -425,7 +425,7 @@ export const OrderLineView = entity('OrderLine', {
   modifications: Type.Array(view({ name: Type.String(), price: money })),
 });
 
-export const DispatchView = entity('Dispatch', {
+const DispatchView = entity('Dispatch', {
   id: Uuid,
   coursingId: Nullable(Uuid),
   status: literals(dispatchStatuses),

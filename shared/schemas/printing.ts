@@ -8,7 +8,7 @@ import { Money, VatRate } from './items';
 import { displayName } from './locations';
 
 /** Characters per printed line: 24 (the narrowest 58 mm printers) to 64. */
-export const PrinterWidth = Type.Integer({ minimum: 24, maximum: 64, description: 'characters per line' });
+const PrinterWidth = Type.Integer({ minimum: 24, maximum: 64, description: 'characters per line' });
 export const DEFAULT_PRINTER_WIDTH = 42;
 
 export const PrinterGroupPath = Type.Object({ id: Uuid });
@@ -40,7 +40,7 @@ const ModificationPrice = Type.Integer({
   description: 'minor units; negative takes off',
 });
 
-export const PreCheckLineItem = Type.Object(
+const PreCheckLineItem = Type.Object(
   {
     name: displayName(200),
     price: Money,

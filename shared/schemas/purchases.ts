@@ -6,9 +6,9 @@ import { CostCenter, Money, VatRate } from './items';
 import { Instant, entity, literals, stamps, view } from './views';
 
 /** A purchase pays for at most this many lines (the lines are stored on the purchase item). */
-export const MAX_PURCHASE_LINES = 100;
+const MAX_PURCHASE_LINES = 100;
 /** At most this many VAT rows: one per rate. */
-export const MAX_VAT_ROWS = 10;
+const MAX_VAT_ROWS = 10;
 
 /**
  * A payment provider: a lower-case handle (`stripe`, `adyen`, `swish`, `klarna`, `card`, `cash`,
@@ -83,8 +83,8 @@ export const ListPurchasesQuery = Type.Object(pageQuery(100, 20));
 export const RefundReasonsQuery = Type.Object({ locationId: NumericId });
 
 /** Review tags: at most this many, each at most this long. */
-export const MAX_REVIEW_TAGS = 10;
-export const MAX_REVIEW_TAG_LENGTH = 50;
+const MAX_REVIEW_TAGS = 10;
+const MAX_REVIEW_TAG_LENGTH = 50;
 
 /** POST /api/v1/reviews (docs/purchases.md, “Reviews”). */
 export const CreateReviewBody = Type.Object(

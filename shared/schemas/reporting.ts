@@ -4,7 +4,7 @@ import { Nullable, NumericId } from './common';
 import { PaymentProvider } from './purchases';
 
 /** A location sends its reports to at most this many addresses. */
-export const MAX_REPORT_EMAILS = 20;
+const MAX_REPORT_EMAILS = 20;
 /** A summary or an export covers at most this many days (a year, a leap year's included). */
 export const MAX_REPORT_DAYS = 366;
 
@@ -32,7 +32,7 @@ export const ReportEmails = Type.Object(
 );
 
 /** A ledger account: 4 digits (the Swedish BAS and Norwegian NS 4102 charts; GBAT10's account column holds 4). */
-export const LedgerAccount = Type.String({ pattern: '^[1-9][0-9]{3}$', description: 'ledger account, 4 digits' });
+const LedgerAccount = Type.String({ pattern: '^[1-9][0-9]{3}$', description: 'ledger account, 4 digits' });
 /** A VAT rate as purchases record it (`25`, `12`, `6`, `0`, `12.5`): the number as JSON writes it. */
 const rateKey = '(?:0|[1-9][0-9]?|100)(?:\\.[0-9]?[1-9])?';
 
@@ -68,7 +68,7 @@ export const ExportAccounts = Type.Object(
   { additionalProperties: false },
 );
 
-export const ExportType = Type.Union([Type.Literal('sie'), Type.Literal('gbat10')]);
+const ExportType = Type.Union([Type.Literal('sie'), Type.Literal('gbat10')]);
 
 /** PUT /reporting/export-settings: creates or replaces the location's settings. */
 export const PutExportSettingsBody = Type.Object(

@@ -16,7 +16,7 @@ import { Instant, entity, literals, stamps, view } from './views';
  *   of 1-64 letters, digits, `-` or `_`);
  * - `location_hours`: the opening hours of the schedule's location (entityId the location's id).
  */
-export const entityTypes = ['item', 'variant_group', 'menu_layout', 'location_hours'] as const;
+const entityTypes = ['item', 'variant_group', 'menu_layout', 'location_hours'] as const;
 export type EntityType = (typeof entityTypes)[number];
 export const EntityType = Type.Union(
   entityTypes.map((t) => Type.Literal(t)),
@@ -30,7 +30,7 @@ export const EntityType = Type.Union(
  * Either may have a time window (`startTime`-`endTime`, local wall time; end ≤ start runs past
  * midnight into the next day); without one it covers its days whole.
  */
-export const ruleTypes = ['weekly', 'date_range'] as const;
+const ruleTypes = ['weekly', 'date_range'] as const;
 export type RuleType = (typeof ruleTypes)[number];
 export const RuleType = Type.Union(
   ruleTypes.map((t) => Type.Literal(t)),
@@ -55,20 +55,20 @@ export interface RuleTiming {
 }
 
 /** Why an availability check answers what it does (docs/schedules.md "The decision rule"). */
-export const availabilityReasons = ['rule', 'no_schedules', 'outside_schedule', 'no_exception'] as const;
+const availabilityReasons = ['rule', 'no_schedules', 'outside_schedule', 'no_exception'] as const;
 export type AvailabilityReason = (typeof availabilityReasons)[number];
 
 /** At most this many rules in one schedule: replacing them all stays one transaction (docs/schedules.md). */
 export const MAX_RULES = 40;
 /** Priorities run from 0 (the default) to this; the higher wins. */
-export const MAX_PRIORITY = 1000;
+const MAX_PRIORITY = 1000;
 
 /** HH:MM or HH:MM:SS, 00:00-23:59(:59); the seconds are stripped. */
-export const TIME_PATTERN = '^(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?$';
+const TIME_PATTERN = '^(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9])?$';
 /** YYYY-MM-DD (that the day exists is checked by the domain). */
-export const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 /** A menu layout's id, or any entity id as a string. */
-export const ENTITY_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+const ENTITY_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 const time = Type.String({
   pattern: TIME_PATTERN,

@@ -11,7 +11,7 @@ import { Instant, entity, stamps } from './views';
  * - `multiple`: between `min` and `max` different variants: sides, toppings.
  * - `quantity`: between `min` and `max` picks in all, a variant any number of times: extra shots.
  */
-export const variantGroupTypes = ['single', 'multiple', 'quantity'] as const;
+const variantGroupTypes = ['single', 'multiple', 'quantity'] as const;
 export type VariantGroupType = (typeof variantGroupTypes)[number];
 export const VariantGroupType = Type.Union(
   variantGroupTypes.map((t) => Type.Literal(t)),

@@ -21,7 +21,7 @@ export const entity = <T extends TProperties>(title: string, properties: T, desc
 export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 instant, UTC' });
 
 /** The optimistic-concurrency version of a stored resource: 1 when created, one more with each change. */
-export const Version = Type.Integer({ minimum: 1, description: 'one more with each change' });
+const Version = Type.Integer({ minimum: 1, description: 'one more with each change' });
 
 /** What every versioned resource answers beside its own fields. */
 export const stamps = { version: Version, createdAt: Instant, updatedAt: Instant };

@@ -12,7 +12,7 @@ export type WaitlistStatus = (typeof waitlistStatuses)[number];
 
 /** How long an offer holds its table unless the offer says: `holdMinutes`. */
 export const DEFAULT_OFFER_HOLD_MINUTES = 15;
-export const MAX_OFFER_HOLD_MINUTES = 24 * 60;
+const MAX_OFFER_HOLD_MINUTES = 24 * 60;
 
 const date = LocalDate("YYYY-MM-DD, the location's local date (years to 9998)");
 const wallTime = Type.String({
@@ -96,7 +96,7 @@ export const OfferWaitlistBody = Type.Object(
 const shownText = Nullable(Type.String());
 
 /** The spot an entry was offered, held until `expiresAt` under `bookingId` (the id the booking will have). */
-export const WaitlistOfferView = entity('WaitlistOffer', {
+const WaitlistOfferView = entity('WaitlistOffer', {
   ...Type.Pick(BookingView, ['tableIds', 'bookingDate', 'startTime', 'endTime', 'timezone', 'startsAt', 'endsAt'])
     .properties,
   bookingId: Uuid,

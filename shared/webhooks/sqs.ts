@@ -16,7 +16,7 @@ let client: SQSClient | undefined;
 const sqs = () => (client ??= captured(new SQSClient({})));
 
 /** SQS keeps a message invisible for at most 12 hours. */
-export const MAX_VISIBILITY_SECONDS = 12 * 3600;
+const MAX_VISIBILITY_SECONDS = 12 * 3600;
 const BATCH = 10;
 
 export function requiredEnv(name: string): string {
@@ -25,7 +25,7 @@ export function requiredEnv(name: string): string {
   return value;
 }
 
-export const deliveryMessage = (ref: DeliveryRef): string => JSON.stringify(ref);
+const deliveryMessage = (ref: DeliveryRef): string => JSON.stringify(ref);
 
 export function parseDeliveryMessage(body: string): DeliveryRef {
   const ref = JSON.parse(body) as Partial<DeliveryRef>;

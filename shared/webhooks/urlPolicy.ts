@@ -64,7 +64,7 @@ const ipv4Of = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8,
  * `::ffff:0:0/96`, IPv4-translated (SIIT) `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
  * `2002::/16`, and Teredo `2001::/32` (its server, and its client, stored inverted).
  */
-export function embeddedIpv4(address: string): string[] | undefined {
+function embeddedIpv4(address: string): string[] | undefined {
   const g = ipv6Groups(address);
   const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zero(0, 6) || (zero(0, 5) && g[5] === 0xffff) || (zero(0, 4) && g[4] === 0xffff && g[5] === 0))
@@ -83,7 +83,7 @@ const familyOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 const isLoopback = (address: string) => isIP(address) !== 0 && loopback.check(address, familyOf(address));
 
 /** Whether an address is public: an IPv4 address outside the ranges above; an IPv6 one outside them, or carrying only public IPv4 addresses. */
-export function isPublic(address: string): boolean {
+function isPublic(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !notPublic.check(address, 'ipv4');
   if (family !== 6) return false;
@@ -115,8 +115,7 @@ export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 export type Resolve = (host: string) => Promise<string[]>;
 
-export const resolveHost: Resolve = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const resolveHost: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Why `raw` cannot receive webhooks on this stage, or undefined when it can. Resolves the host. */
 export async function urlRefusal(

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, SQSEvent } from 'aws-lambda';
 import { authorizerEvent as gatewayAuthorizerEvent, gatewayIdentity } from '../../bin/local/gateway';
-import { HARNESS, queueUrlOf } from './runtime';
+import { HARNESS } from './runtime';
 
 const API_ID = 'bundlesapi';
 const STAGE = 'dev';
@@ -179,5 +179,3 @@ export function scheduledEvent(ruleLogicalId: string) {
     detail: {},
   };
 }
-
-export { queueUrlOf };

@@ -32,13 +32,13 @@ export const HARNESS = {
 export const CALL_LOG_DIR = new URL('../../.local/iam-bundles/', import.meta.url).pathname;
 
 /** A function's name as the call log files it (its deployed name without `brigade-dev-`). */
-export const scopeName = (fn: BundledFunction) => fn.name.replace(/^brigade-dev-/, '');
+const scopeName = (fn: BundledFunction) => fn.name.replace(/^brigade-dev-/, '');
 
 /** A queue's URL here: the SQS client is mocked (aws-sdk-client-mock), so it is only a name. */
-export const queueUrlOf = (logicalId: string) =>
+const queueUrlOf = (logicalId: string) =>
   `https://sqs.${HARNESS.region}.amazonaws.com/${HARNESS.accountId}/${logicalId}`;
 /** A usage plan's id here: the API Gateway client is mocked. */
-export const usagePlanIdOf = (logicalId: string) => `plan-${logicalId}`;
+const usagePlanIdOf = (logicalId: string) => `plan-${logicalId}`;
 
 export const standIns: StandIns = {
   region: HARNESS.region,
@@ -101,7 +101,7 @@ export function environmentOf(
 }
 
 /** Runs `work` with the process's environment set to exactly `env`, then puts the previous one back. */
-export async function withEnvironment<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
+async function withEnvironment<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
   const saved = { ...process.env };
   for (const k of Object.keys(process.env)) delete process.env[k];
   Object.assign(process.env, env);
@@ -125,7 +125,7 @@ const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (
   url: string,
 ) => Promise<Record<string, unknown>>;
 
-export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
+type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 export interface LoadedFunction {
   fn: BundledFunction;
@@ -134,7 +134,7 @@ export interface LoadedFunction {
   invoke(event: unknown): Promise<unknown>;
 }
 
-export function lambdaContext(fn: BundledFunction): Context {
+function lambdaContext(fn: BundledFunction): Context {
   const requestId = randomUUID();
   const deadline = Date.now() + fn.timeoutSeconds * 1000;
   return {
@@ -158,7 +158,7 @@ export function lambdaContext(fn: BundledFunction): Context {
  * import would resolve from the project's node_modules, where a package the bundle left out is
  * found; on Lambda only Node's own modules and the runtime's AWS SDK v3 are there.
  */
-export function unprovidedImports(path: string): string[] {
+function unprovidedImports(path: string): string[] {
   const code = readFileSync(path, 'utf8');
   const named = new Set<string>();
   // (a match right after a quote is text inside a string: ajv's generated code names its runtime so)

@@ -20,9 +20,9 @@ import { assetOf, assetSources, readTemplate } from '../support/cloud-assembly';
 import { awsManagedPolicies } from './aws-managed-policies';
 import type { Synthesized } from './synth';
 
-export const ACCOUNT = '123456789012';
-export const REGION = 'us-east-1';
-export const PARTITION = 'aws';
+const ACCOUNT = '123456789012';
+const REGION = 'us-east-1';
+const PARTITION = 'aws';
 
 export interface Statement {
   Effect: 'Allow' | 'Deny';
@@ -79,7 +79,7 @@ interface Scope {
 
 const arn = (service: string, rest: string, region = REGION, account = ACCOUNT) =>
   `arn:${PARTITION}:${service}:${region}:${account}:${rest}`;
-export const queueUrl = (name: string) => `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${name}`;
+const queueUrl = (name: string) => `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${name}`;
 /** The ARN IAM authorizes an SQS request on, from the queue's URL. */
 export const queueArnOf = (url: string) => arn('sqs', new URL(url).pathname.split('/').pop()!);
 
@@ -167,7 +167,7 @@ function attributeOf(scope: Scope, logicalId: string, attribute: string): unknow
 }
 
 /** A template value with every intrinsic replaced by its concrete value. */
-export function resolve(scope: Scope, value: unknown): unknown {
+function resolve(scope: Scope, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => resolve(scope, v));
   if (!value || typeof value !== 'object') return value;
   const entries = Object.entries(value);
@@ -216,7 +216,7 @@ export function resolve(scope: Scope, value: unknown): unknown {
  * templates it names through its `*.assets.json`), as the bundle harness reads it.
  */
 export type TemplateSource = Synthesized | CloudAssemblyTemplates;
-export interface CloudAssemblyTemplates {
+interface CloudAssemblyTemplates {
   dir: string;
   stackName: string;
 }
@@ -502,7 +502,7 @@ export const itemRequest = (action: string, partition: string): ItemRequest => {
 };
 
 /** The request IAM sees for an item action: the table's or the index's ARN, the partition as the leading key. */
-export const dynamoRequest = (table: string, { action, index, partition }: ItemRequest): AwsRequest => ({
+const dynamoRequest = (table: string, { action, index, partition }: ItemRequest): AwsRequest => ({
   action: `dynamodb:${action}`,
   resource: index ? `${table}/index/${index}` : table,
   context: { 'dynamodb:LeadingKeys': [partition] },

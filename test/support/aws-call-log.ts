@@ -67,7 +67,7 @@ const text = (value: unknown): string =>
  * One entry per family of partitions: a company's partitions with numbers and UUIDs blanked
  * (`C#0#WHSUB#U`), the others by their first segment (`KEY#…`, `RATE#…`, `CODE#…`).
  */
-export const normalizePartition = (pk: string) =>
+const normalizePartition = (pk: string) =>
   pk.startsWith('C#')
     ? pk.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'U').replace(/\d+/g, '0')
     : pk.replace(/#.*/s, '#…');
@@ -92,7 +92,7 @@ const tableResource = (name: unknown) =>
   name === process.env.TABLE_NAME ? '{table}' : `arn:aws:dynamodb:us-east-1:123456789012:table/${String(name)}`;
 
 /** The IAM requests of one DynamoDB command: each item action with its table (or index) and leading key. */
-export function dynamoRequests(commandName: string, input: Input): Request[] {
+function dynamoRequests(commandName: string, input: Input): Request[] {
   const action = dynamoAction(commandName);
   const item = (a: string, tableName: unknown, pk: string): Request => ({
     action: `dynamodb:${a}`,
@@ -152,7 +152,7 @@ function queueResource(url: unknown): string {
 }
 
 /** SQS authorizes a batch as its single action (SendMessageBatch is sqs:SendMessage). */
-export function sqsRequests(commandName: string, input: Input): Request[] {
+function sqsRequests(commandName: string, input: Input): Request[] {
   const action = commandName.replace(/Command$/, '').replace(/Batch$/, '');
   return [{ action: `sqs:${action}`, resource: queueResource(input.QueueUrl) }];
 }
@@ -185,7 +185,7 @@ export function apiGatewayRequests(commandName: string, input: Input): Request[]
 }
 
 /** The IAM requests of a command, by the client that sends it. */
-export function requestsOf(clientName: string, commandName: string, input: Input): Request[] {
+function requestsOf(clientName: string, commandName: string, input: Input): Request[] {
   if (/^DynamoDB(Document)?Client$/.test(clientName)) return dynamoRequests(commandName, input);
   if (clientName === 'SQSClient') return sqsRequests(commandName, input);
   if (clientName === 'APIGatewayClient') return apiGatewayRequests(commandName, input);

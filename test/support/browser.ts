@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = chromiumPath();

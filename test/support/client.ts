@@ -19,7 +19,6 @@ import type { components, paths } from '../../shared/openapi/generated/api-types
 import { assertAnswer } from './answers';
 import { devKeys, type Answer } from './http';
 
-export type { paths };
 export type Api = Client<paths>;
 /** The document's named schemas: `Schemas['Booking']` is a booking as the API answers it. */
 export type Schemas = components['schemas'];

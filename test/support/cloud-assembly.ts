@@ -21,7 +21,7 @@ export function assetSources(dir: string): Map<string, string> {
 }
 
 /** The S3 key a `Code.S3Key` or a nested stack's `TemplateURL` names (its last path segment). */
-export function objectKeyOf(value: unknown, what: string): string {
+function objectKeyOf(value: unknown, what: string): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const key = /([0-9a-f]{64}\.(?:zip|json))/.exec(text)?.[1];
   if (!key) throw new Error(`${what}: no asset object key in ${text}`);

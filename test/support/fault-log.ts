@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const faultsDir = new URL('../../.local/faults/', import.meta.url).pathname;
+const faultsDir = new URL('../../.local/faults/', import.meta.url).pathname;
 
 export interface FaultCounts {
   /** Acknowledged writes missing, whole, because DynamoDB Local's JVM died within its window (faults.ts). */

@@ -20,7 +20,7 @@ import { recordFault } from './fault-log';
  * Measured here: lost only when the kill came within about 2 ms of DynamoDB Local's answer (never
  * at 4 ms or more, over some 3,000 transactions); the margin is for a loaded machine.
  */
-export const DYNAMODB_LOCAL_ACK_WINDOW_MS = 50;
+const DYNAMODB_LOCAL_ACK_WINDOW_MS = 50;
 
 /** One webhook request a receiver took: its webhook-id, and what it was about. */
 export interface Arrival {

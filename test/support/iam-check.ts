@@ -27,7 +27,7 @@ import { apiGatewayRequests, LOCAL_QUEUE, UNATTRIBUTED, type AwsCall } from './a
 export const functionName = (fn: string) => `brigade-dev-${fn}`;
 
 /** Where the last check's report goes (read by the summary reporter). */
-export const iamReportFile = new URL('../../.local/iam-check.json', import.meta.url).pathname;
+const iamReportFile = new URL('../../.local/iam-check.json', import.meta.url).pathname;
 
 /** Every call recorded in the files of a folder (one file per process or worker). */
 export function readCallLogs(dir: string, label = ''): AwsCall[] {
@@ -38,7 +38,7 @@ export function readCallLogs(dir: string, label = ''): AwsCall[] {
 }
 
 /** A call the check asked about: observed in a test, or declared (made by AWS or CDK's code with the role). */
-export interface CheckedCall {
+interface CheckedCall {
   function: string;
   action: string;
   resource: string;
@@ -65,7 +65,7 @@ function concreteResource(synth: TemplateSource, role: FunctionRole, resource: s
 }
 
 /** What AWS does with each function's role that no test sees, and what CDK's functions do, from the template. */
-export function declaredCalls(synth: TemplateSource): CheckedCall[] {
+function declaredCalls(synth: TemplateSource): CheckedCall[] {
   const roles = [...functionRoles(synth).values()];
   const byArn = new Map(roles.map((r) => [r.arn, r]));
   const out: CheckedCall[] = [];

@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BLOCK_SIZE = 100_000;
+const BLOCK_SIZE = 100_000;
 const FIRST = 100_000_000;
 
 /** Files with a block, in block order: a file's block is its index here, so add new files at the end. */

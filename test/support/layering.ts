@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /** One import of a project file or a package; `typeOnly` imports are erased from the JavaScript. */
-export interface Edge {
+interface Edge {
   from: string;
   to: string;
   typeOnly: boolean;

@@ -18,7 +18,7 @@ import { localDateTime } from '../../shared/domain/bookings/time';
 import { purchaseVat } from '../../shared/domain/tabs/bill';
 import { nextSpringForward } from './dst';
 
-export const monthZone = 'Europe/Stockholm';
+const monthZone = 'Europe/Stockholm';
 
 const kitchen = { code: 'KITCHEN', name: 'Kitchen' };
 const bar = { code: 'BAR', name: 'Bar' };

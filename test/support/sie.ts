@@ -6,7 +6,7 @@
  */
 import { decodeCp437 } from '../../shared/domain/reporting/ledger';
 
-export interface SieTrans {
+interface SieTrans {
   account: string;
   /** Pairs of dimension and object code. */
   objects: [string, string][];
@@ -14,7 +14,7 @@ export interface SieTrans {
   amount: number;
 }
 
-export interface SieVoucher {
+interface SieVoucher {
   series: string;
   number: string;
   date: string;
@@ -30,7 +30,7 @@ export interface SieFile {
 }
 
 /** The fields of a line after its label: words, quoted strings, and `{…}` object lists (kept whole, braces dropped). */
-export function fields(line: string): string[] {
+function fields(line: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < line.length) {
@@ -56,7 +56,7 @@ export function fields(line: string): string[] {
 }
 
 /** Minor units of an SIE amount (`-1234.5`, `12.00`, `7`). */
-export function minorUnits(amount: string): number {
+function minorUnits(amount: string): number {
   const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
   if (!m) throw new Error(`not an SIE amount: ${amount}`);
   return (m[1] ? -1 : 1) * (Number(m[2]) * 100 + Number((m[3] ?? '0').padEnd(2, '0')));

@@ -116,7 +116,7 @@ export interface World {
  * parameter say what: `bookings/by-code/{code}` names the booking by its code. The one place that
  * knows which id a path names: the sweeps and the fuzz both read it (through `requestFor`).
  */
-export const segmentResource: Record<string, Resource> = {
+const segmentResource: Record<string, Resource> = {
   companies: 'company',
   locations: 'location',
   tables: 'table',
@@ -244,7 +244,7 @@ export interface WorldRequest {
 
 const handlerSource = new Map<string, string>();
 /** Whether the route's handler reads the X-Location-Id header (the location a request acts on when it names none). */
-export function readsLocationHeader(route: Route): boolean {
+function readsLocationHeader(route: Route): boolean {
   if (!handlerSource.has(route.handler))
     handlerSource.set(route.handler, readFileSync(new URL(`../../${route.handler}`, import.meta.url), 'utf8'));
   const source = handlerSource.get(route.handler)!;

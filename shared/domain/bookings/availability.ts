@@ -39,7 +39,7 @@ const ruleReasons: Record<keyof BookingRuleSettings, SlotReason> = {
 };
 
 /** The settings availability reads. */
-export type SellingSettings = BookingRuleSettings &
+type SellingSettings = BookingRuleSettings &
   Pick<
     BookingSettings,
     'slotIntervalMinutes' | 'defaultDurationMinutes' | 'bufferMinutes' | 'overbookingBufferPercentage'

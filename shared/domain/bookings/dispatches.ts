@@ -6,7 +6,7 @@
 import { conflict } from '../../errors';
 import { kitchenFlow, type DispatchStatus, type KitchenStatus } from '../../schemas/bookingStates';
 
-export { dispatchStatuses, kitchenFlow, type DispatchStatus, type KitchenStatus } from '../../schemas/bookingStates';
+export { kitchenFlow, type DispatchStatus, type KitchenStatus } from '../../schemas/bookingStates';
 
 /** The kitchen has started on it: seating can no longer be undone. */
 export const isPastAccepted = (status: DispatchStatus) =>

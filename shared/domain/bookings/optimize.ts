@@ -35,7 +35,7 @@ const ATTEMPTS = 3;
 /** Bookings moved in one transaction at most: each writes some ten items, and a transaction takes 100. */
 const MAX_GROUP = 8;
 
-export interface OptimizeFigures {
+interface OptimizeFigures {
   /** Bookings the optimizer may move (of the date, unlocked, not yet seated). */
   movable: number;
   /** Of them, those without a table. */
@@ -48,7 +48,7 @@ export interface OptimizeFigures {
   oversizeSeatHours: number;
 }
 
-export interface OptimizeMove {
+interface OptimizeMove {
   bookingId: string;
   fromTableIds: string[];
   toTableIds: string[];

@@ -82,7 +82,7 @@ export interface SeatingPlan {
   rounds: number;
 }
 
-export const DEFAULT_SEED = 20_261_122;
+const DEFAULT_SEED = 20_261_122;
 const ROUNDS = 1_000;
 /** Bookings a round takes off the floor at most: neighbours in time, or those on the tables it trades. */
 const RUIN = 6;

@@ -89,7 +89,7 @@ export async function listBookings(
 }
 
 /** A table and its bookings of the day. */
-export interface TableDayBookings {
+interface TableDayBookings {
   tableId: string;
   bookings: Booking[];
 }

@@ -203,7 +203,7 @@ async function assertDepositPaid(companyId: number, b: Booking, input: SeatBooki
 }
 
 /** A dispatch that unseating reversed, as booking.unseated lists it. */
-export interface ReversedDispatch {
+interface ReversedDispatch {
   orderId: string;
   dispatchId: string;
   coursingId: string | null;

@@ -26,7 +26,7 @@ const weekdayOf = (date: string) => weekdays[DateTime.fromISO(date, { zone: 'UTC
  * The instant of the wall time `minutes` after midnight of `date` (from 24:00 on, of the days
  * after): its first occurrence; in a gap the clocks skip, the first wall time after it that exists.
  */
-export function wallClockInstant(date: string, minutes: number, zone: string): number {
+function wallClockInstant(date: string, minutes: number, zone: string): number {
   // Minute by minute only inside a gap (an hour, rarely more): the loop ends at the first wall time that exists.
   for (let m = minutes; ; m++) {
     const [first] = instantsOf(addDays(date, Math.floor(m / DAY_MINUTES)), hhmm(m % DAY_MINUTES), zone);

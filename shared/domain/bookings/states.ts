@@ -28,7 +28,7 @@ const transitions: Record<
 };
 
 /** Statuses a booking can be seated from, and so return to when unseated. */
-export const seatableStatuses: readonly BookingStatus[] = transitions.seat.from;
+const seatableStatuses: readonly BookingStatus[] = transitions.seat.from;
 
 export interface Transition {
   to: BookingStatus;

@@ -29,8 +29,6 @@ export interface Slot extends Interval {
   durationMinutes: number;
 }
 
-export const isValidZone = (zone: string) => IANAZone.isValidZone(zone);
-
 function parts(date: string, time: string) {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const [hour, minute] = time.split(':').map(Number) as [number, number];

@@ -49,7 +49,7 @@ export function slotAt(ms: number, zone: string, intervalMinutes: number): TimeS
 }
 
 /** A setting's daily window as wall times: a null start is midnight, a null end the end of the day. */
-export function windowOf(s: Pick<CapacitySetting, 'timeStart' | 'timeEnd'>): { from: string; to: string } {
+function windowOf(s: Pick<CapacitySetting, 'timeStart' | 'timeEnd'>): { from: string; to: string } {
   return { from: s.timeStart ?? '00:00:00', to: s.timeEnd ?? END_OF_DAY };
 }
 
@@ -70,7 +70,7 @@ export function covers(s: CapacitySetting, slot: TimeSlot): boolean {
 }
 
 /** Lower priority first; a tie goes to the setting created first, then to the lower id. */
-export function byPrecedence(a: CapacitySetting, b: CapacitySetting): number {
+function byPrecedence(a: CapacitySetting, b: CapacitySetting): number {
   return a.priority - b.priority || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 }
 

@@ -15,7 +15,7 @@ import { assertLocationAllowed, listLocation } from '../access';
 import { changedFields } from '../changes';
 
 /** How far ahead an extended waiting time may end. */
-export const MAX_WAITING_DAYS = 7;
+const MAX_WAITING_DAYS = 7;
 
 /** The stored waiting time if it is still running at `nowMs` (it runs while now < endsAt); null once it has ended. */
 export const runningAt = (stored: ExtendedWaitingTime | undefined, nowMs: number): ExtendedWaitingTime | null =>

@@ -28,7 +28,7 @@ import { localDateTime } from '../bookings/time';
 import { changedFields } from '../changes';
 import { renderReceipt } from './receipt';
 
-export const PRINT_FAILED_ALERT_TYPE = 'print_job.failed';
+const PRINT_FAILED_ALERT_TYPE = 'print_job.failed';
 
 /** 404 naming the field that named what is missing. */
 const missing = (what: string, path: string) =>

@@ -7,7 +7,7 @@
 import { AppError, type FieldProblem } from '../../errors';
 import type { ExportAccounts, ExportSettings, PurchaseSummary } from '../../schemas/reporting';
 
-export interface Posting {
+interface Posting {
   account: string;
   /** Minor units; debit positive, credit negative. */
   amount: number;
@@ -97,13 +97,6 @@ export function voucherOf(
   return { date, postings };
 }
 
-/** What a file answer is: its bytes, type and name. */
-export interface ExportFile {
-  contentType: string;
-  fileName: string;
-  bytes: Buffer;
-}
-
 export interface ExportHeader {
   companyName: string;
   locationName: string;
@@ -113,7 +106,7 @@ export interface ExportHeader {
 }
 
 /** Swedish names for the chart the file declares (#KONTO), by the role the account plays. */
-export function accountNames(accounts: ExportAccounts, includeServiceFees: boolean): Map<string, string> {
+function accountNames(accounts: ExportAccounts, includeServiceFees: boolean): Map<string, string> {
   const names = new Map<string, string>();
   const name = (account: string | undefined, text: string) =>
     account !== undefined && !names.has(account) && names.set(account, text);

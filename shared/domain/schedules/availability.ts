@@ -40,17 +40,15 @@ export interface ScheduleLike {
   rules: readonly RuleLike[];
 }
 
-/**
- * Why the answer is what it is:
- * - `rule`: a rule applies; `decidedBy` names the winner;
- * - `no_schedules`: no active schedule with rules: available;
- * - `outside_schedule`: no rule applies, and some rule is an available window: unavailable;
- * - `no_exception`: no rule applies, and every rule is an unavailable one: available.
- */
-export type { AvailabilityReason };
-
 export interface Availability {
   isAvailable: boolean;
+  /**
+   * Why the answer is what it is:
+   * - `rule`: a rule applies; `decidedBy` names the winner;
+   * - `no_schedules`: no active schedule with rules: available;
+   * - `outside_schedule`: no rule applies, and some rule is an available window: unavailable;
+   * - `no_exception`: no rule applies, and every rule is an unavailable one: available.
+   */
   reason: AvailabilityReason;
   decidedBy: { scheduleId: number; ruleId: number; priority: number; isAvailable: boolean } | null;
   /** The wall time the rules were compared with: `checkTime` in the location's zone (ISO, with its offset). */
@@ -58,7 +56,7 @@ export interface Availability {
 }
 
 /** "HH:MM" or "HH:MM:SS" as minutes of the day, the seconds stripped. */
-export const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 /** "HH:MM" of "HH:MM" or "HH:MM:SS" (the seconds stripped). */
 export const stripSeconds = (time: string): string => time.slice(0, 5);
@@ -92,7 +90,7 @@ export function ruleApplies(rule: RuleLike, date: string, minute: number): boole
 }
 
 /** The local date and minute of the day of an instant in a zone (a wall time that exists). */
-export function wallTime(checkTime: Date, zone: string): { date: string; minute: number; iso: string } {
+function wallTime(checkTime: Date, zone: string): { date: string; minute: number; iso: string } {
   const local = DateTime.fromJSDate(checkTime, { zone });
   if (!local.isValid) throw new Error(`Unknown time zone ${zone}`);
   return {

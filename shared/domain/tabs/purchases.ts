@@ -43,10 +43,7 @@ export async function tabOf(principal: Principal, tabId: string): Promise<Tab> {
 }
 
 /** The deposit a tab carries: a booking's deposit is a required item of its primary tab. */
-export const depositOn = (
-  tab: Pick<Tab, 'id'>,
-  booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined,
-): number =>
+const depositOn = (tab: Pick<Tab, 'id'>, booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined): number =>
   booking && booking.tab.id === tab.id && (booking.depositAmountCents ?? 0) > 0 ? booking.depositAmountCents! : 0;
 
 /** The lines of a purchase: a line naming an item takes its name, price, VAT rate and cost center unless it gives them. */
@@ -83,7 +80,7 @@ async function purchaseLines(
 }
 
 /** The tab as a purchase leaves it, as the create answer shows it. */
-export interface TabBalance {
+interface TabBalance {
   id: string;
   status: Tab['status'];
   billCents: number;
@@ -295,7 +292,7 @@ export interface RefundReason {
 }
 
 /** The reasons every location has (a location's own are not settable yet: docs/purchases.md). */
-export const defaultRefundReasons: readonly RefundReason[] = [
+const defaultRefundReasons: readonly RefundReason[] = [
   { code: 'customer_request', name: 'Customer request' },
   { code: 'wrong_item', name: 'Wrong item served' },
   { code: 'quality_issue', name: 'Quality issue' },

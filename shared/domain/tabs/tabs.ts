@@ -38,7 +38,7 @@ export async function addAnonymousMember(principal: Principal, tabId: string): P
 }
 
 /** At most this many tabs are closed by one call (each is its own transaction); `more` says when others are left. */
-export const MAX_CLOSE_PER_CALL = 100;
+const MAX_CLOSE_PER_CALL = 100;
 /** Tabs closed at once (in parallel) within a call. */
 const CONCURRENCY = 10;
 

@@ -11,7 +11,7 @@ import { conflict } from '../../errors';
 
 export type WaitlistAction = 'offer' | 'accept' | 'decline' | 'leave' | 'expire';
 
-export const waitlistMoves: Record<WaitlistAction, { from: readonly WaitlistStatus[]; to: WaitlistStatus }> = {
+const waitlistMoves: Record<WaitlistAction, { from: readonly WaitlistStatus[]; to: WaitlistStatus }> = {
   offer: { from: ['waiting', 'expired'], to: 'offered' },
   accept: { from: ['offered'], to: 'accepted' },
   decline: { from: ['offered'], to: 'declined' },

@@ -17,7 +17,7 @@ import { branchFor, branches, jsonType, literals, nullable, plain, typeOf, valid
 import * as S from './strings';
 
 /** A JSON number or string literal written into the body's text as it is (see `bodyText`). */
-export class Raw {
+class Raw {
   constructor(readonly text: string) {}
 }
 
@@ -114,7 +114,7 @@ interface Change {
 }
 
 /** Values a field of this schema may be given, each with what it is (the oracle says which are valid). */
-export function valuesFor(schema: Json, current: unknown, n: number): Change[] {
+function valuesFor(schema: Json, current: unknown, n: number): Change[] {
   const s = branchFor(schema, current);
   const t = typeOf(s);
   const out: Change[] = S.anyJson
@@ -258,7 +258,7 @@ export function valuesFor(schema: Json, current: unknown, n: number): Change[] {
 }
 
 /** Query and path values are text: the values a parameter of this schema may be sent. */
-export function textsFor(schema: Json): Change[] {
+function textsFor(schema: Json): Change[] {
   const s = branchFor(schema, undefined);
   const t = typeOf(s);
   const out: Change[] = [];

@@ -32,7 +32,7 @@ export const plain = (schema: TSchema | Json): Json => JSON.parse(JSON.stringify
 export const branches = (schema: Json): Json[] =>
   (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [schema]) as Json[];
 
-export const isNull = (schema: Json) => schema.type === 'null';
+const isNull = (schema: Json) => schema.type === 'null';
 export const nullable = (schema: Json) => branches(schema).some(isNull);
 
 /** The JSON type of a value, as JSON Schema names it. */
@@ -77,10 +77,10 @@ export function literals(schema: Json): unknown[] {
 }
 
 /** Days from today, as the API's local dates (never a literal date: docs/testing.md). */
-export const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** One string matching a pattern (fast-check's regex generator, seeded: the same string each run). */
-export function matching(pattern: string, seed: number): string | undefined {
+function matching(pattern: string, seed: number): string | undefined {
   try {
     const re = new RegExp(pattern, 'u');
     const [s] = fc.sample(fc.stringMatching(re), { seed, numRuns: 1 });

@@ -62,7 +62,7 @@ export const unicode = [
 ] as const;
 
 /** Control characters, alone and inside text. */
-export const controls = [
+const controls = [
   '\u0000',
   'a\u0000b',
   '\u0007\u0008',
@@ -77,7 +77,7 @@ export const controls = [
 ] as const;
 
 /** White space only: a name of nothing. */
-export const blanks = ['', ' ', '   ', '\t\n', '\u00A0', '\u3000'] as const;
+const blanks = ['', ' ', '   ', '\t\n', '\u00A0', '\u3000'] as const;
 
 /** Raw JSON string literals with lone surrogates (JSON.stringify cannot write them unescaped, so they go in as text). */
 export const loneSurrogateLiterals = [
