@@ -1,5 +1,7 @@
+import type { Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
+import { CoursingView } from '../schemas/coursings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationCounter, locationEntity } from './locations';
@@ -7,16 +9,8 @@ import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { transact } from './transact';
 
-export interface Coursing {
-  id: string;
-  locationId: number;
-  title: string;
-  order: number;
-  color: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A coursing as stored and shown: its view schema is the one declaration. */
+export type Coursing = Static<typeof CoursingView>;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#COURSINGS`;
 const locationPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
@@ -25,9 +19,9 @@ const locationPrefix = (locationId: number) => `L#${keys.pad(locationId)}#`;
 export const coursingEntity = defineEntity({
   name: 'COURSING',
   label: 'coursing',
+  schema: CoursingView,
   key: (companyId: number, id: string) => companyKey(companyId, `COURSING#${id}`),
-  keyOf: (companyId, c: Coursing) => [companyId, c.id] as const,
-  fields: ['id', 'locationId', 'title', 'order', 'color', 'version', 'createdAt', 'updatedAt'],
+  keyOf: (companyId, c) => [companyId, c.id] as const,
   indexes: (companyId, c) => ({
     gsi1pk: listPartition(companyId),
     gsi1sk: `${locationPrefix(c.locationId)}${keys.sortableDecimal(c.order)}#${c.id}`,

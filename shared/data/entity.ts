@@ -1,13 +1,15 @@
 /**
- * The entity core: an item family is declared once (its key, the fields the API shows, the index
- * keys derived from a value) and gets every read and write step from here. Repositories are these
- * declarations plus what is particular to them; callers never see a key.
+ * The entity core: an item family is declared once (its key, its model as a TypeBox schema, the
+ * index keys derived from a value) and gets every read and write step from here. The schema is the
+ * one declaration of what is stored: the value's type is `Static<schema>` and the fields written
+ * and read back are the schema's properties, so no field list can drift from the type.
+ * Repositories are these declarations plus what is particular to them; callers never see a key.
  *
  *   const coursingEntity = defineEntity({
  *     name: 'COURSING',
+ *     schema: CoursingView,                                   // shared/schemas/coursings.ts
  *     key: (companyId: number, id: string) => ({ pk: keys.company(companyId), sk: `COURSING#${id}` }),
- *     keyOf: (companyId, c: Coursing) => [companyId, c.id] as const,
- *     fields: ['id', 'title', …],
+ *     keyOf: (companyId, c) => [companyId, c.id] as const,
  *     indexes: (companyId, c) => ({ gsi1pk: …, gsi1sk: … }),
  *   });
  *   await coursingEntity.get(companyId, id);                 // 1 GetItem
@@ -15,6 +17,7 @@
  *
  * Why not dynamodb-toolbox or ElectroDB: see docs/entities.md.
  */
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { Page } from '../page';
 import { getItem, getItems, type Item, type ItemKey, type ReadOptions, type ReadRequest } from './batch';
@@ -30,17 +33,22 @@ import {
   type Step,
 } from './transact';
 
-export interface EntityDefinition<T, A extends unknown[]> {
+export interface EntityDefinition<S extends TObject, A extends unknown[]> {
   /** The item's `entity` attribute: what the item is, for a reader of the table. */
   name: string;
+  /**
+   * What is stored, declared once: the value's type is `Static<schema>`, and the schema's
+   * properties, in their order, are the fields written and read back. For a resource the API shows,
+   * its view schema (shared/schemas), extended with `stored(view, {…})` when the item keeps
+   * bookkeeping the API does not show; for an internal item, a `Type.Object` of its own.
+   */
+  schema: S;
   /** The primary key from what callers know (a company and an id, usually). */
   key: (...args: A) => ItemKey;
   /** The key arguments of a stored value. */
-  keyOf: (companyId: number, value: T) => Readonly<A>;
-  /** The fields the API shows, in a stable order; the item may carry more (keys, bookkeeping). */
-  fields: readonly (keyof T & string)[];
-  /** Index keys and other attributes derived from the value, stored beside its fields. */
-  indexes?: (companyId: number, value: T) => Item;
+  keyOf: (companyId: number, value: Static<S>) => Readonly<A>;
+  /** Index keys and other attributes derived from the value, stored beside its fields (never read back). */
+  indexes?: (companyId: number, value: Static<S>) => Item;
   /** How the resource is named in errors ("coursing", "booking group"). */
   label: string;
   /**
@@ -52,6 +60,10 @@ export interface EntityDefinition<T, A extends unknown[]> {
 
 export interface Entity<T, A extends unknown[]> {
   readonly name: string;
+  /** The declaration of what is stored (see `EntityDefinition.schema`). */
+  readonly schema: TObject;
+  /** The schema's property names, in order: what `item` stores of a value and `from` reads back. */
+  readonly fields: readonly string[];
   key(...args: A): ItemKey;
   /** The stored item of a value: keys, index keys, `entity`, `companyId` and the fields. */
   item(companyId: number, value: T): Item;
@@ -79,8 +91,36 @@ export interface Entity<T, A extends unknown[]> {
   list(collection: Collection, page: PageRequest): Promise<Page<T>>;
 }
 
-export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>): Entity<T, A> {
-  const from = (item: Item): T => pick<T>(item, def.fields);
+/**
+ * Every entity defined, in the order their modules loaded: the unit test `entities.test.ts` stores
+ * and reads back a value of each, with every field of its schema set.
+ */
+export const entityRegistry: Entity<unknown, unknown[]>[] = [];
+
+/**
+ * A stored item's schema: the view the API shows and the bookkeeping the item keeps beside it
+ * (which the repository splits off before answering). One declaration: the view's properties, then
+ * the extra ones.
+ */
+export const stored = <V extends TProperties, E extends TProperties>(view: TObject<V>, extra: E) =>
+  Type.Object({ ...view.properties, ...extra } as V & E);
+
+/** The declaration before schemas (migration only): a type and a hand-written field list. */
+interface LegacyDefinition<T, A extends unknown[]>
+  extends Omit<EntityDefinition<TObject, A>, 'schema' | 'keyOf' | 'indexes'> {
+  fields: readonly (keyof T & string)[];
+  keyOf: (companyId: number, value: T) => Readonly<A>;
+  indexes?: (companyId: number, value: T) => Item;
+}
+
+export function defineEntity<S extends TObject, A extends unknown[]>(def: EntityDefinition<S, A>): Entity<Static<S>, A>;
+export function defineEntity<T, A extends unknown[]>(def: LegacyDefinition<T, A>): Entity<T, A>;
+export function defineEntity<T, A extends unknown[]>(
+  def: (EntityDefinition<TObject, A> | LegacyDefinition<T, A>) & { keyOf: any; indexes?: any },
+): Entity<T, A> {
+  const schema = 'schema' in def ? def.schema : Type.Object({});
+  const fields = 'schema' in def ? Object.keys(def.schema.properties) : [...def.fields];
+  const from = (item: Item): T => pick<T>(item, fields as (keyof T & string)[]);
   const keyOfValue = (companyId: number, value: T) => def.key(...def.keyOf(companyId, value));
   const item = (companyId: number, value: T): Item => ({
     ...keyOfValue(companyId, value),
@@ -99,6 +139,8 @@ export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>
   };
   const entity: Entity<T, A> = {
     name: def.name,
+    schema,
+    fields,
     key: def.key,
     item,
     from,
@@ -131,6 +173,7 @@ export function defineEntity<T, A extends unknown[]>(def: EntityDefinition<T, A>
       ),
     list: (collection, page) => listPage(collection, page, from),
   };
+  entityRegistry.push(entity as unknown as Entity<unknown, unknown[]>);
   return entity;
 }
 
