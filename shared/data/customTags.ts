@@ -7,26 +7,27 @@
  *   key          C#<cid> / CUSTOMTAGKEY#<categoryHandle>#<key>            { customTagId }
  *   search token C#<cid> / CUSTOMTAG#<id:12>#T#<token>   gsi1 C#<cid>#CTS#<token's first 3 chars> / <token>#<id:12>
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { Item as StoredItem } from './batch';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, stored } from './entity';
 import { itemEntity, type Item } from './items';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import type { PageRequest, QuerySpan } from './paging';
-import { searchTokens, tokenItems, tokenSortKey } from './tokenSearch';
+import { searchTokens, tokenFields, tokenItems, tokenSortKey } from './tokenSearch';
+import { CustomTagView } from '../schemas/customTags';
 import { transact, type Step } from './transact';
 
-export interface CustomTag {
-  id: number;
-  categoryHandle: string;
-  key: string;
-  createdAt: string;
-}
+/** A custom tag as stored and shown: declared by CustomTagView. */
+export type CustomTag = Static<typeof CustomTagView>;
 
-type TagToken = CustomTag & { token: string; tokens: string[] };
+/** The item that makes a tag's key unique in its category: the tag that has it. */
+const TagKey = Type.Object({ customTagId: Type.Integer(), categoryHandle: Type.String(), key: Type.String() });
+/** A search-index item: the tag, one of its tokens, and all of them in index order. */
+const TagToken = stored(CustomTagView, tokenFields);
 
 /** Queries are at least this long, so tokens sharing their first 3 characters share a partition. */
 export const TAG_PREFIX_LENGTH = 3;
@@ -37,9 +38,9 @@ const tagSk = (id: number) => `CUSTOMTAG#${keys.pad(id)}`;
 const tagEntity = defineEntity({
   name: 'CUSTOM_TAG',
   label: 'custom tag',
+  schema: CustomTagView,
   key: (companyId: number, id: number) => companyKey(companyId, tagSk(id)),
-  keyOf: (companyId, t: CustomTag) => [companyId, t.id] as const,
-  fields: ['id', 'categoryHandle', 'key', 'createdAt'],
+  keyOf: (companyId, t) => [companyId, t.id] as const,
 });
 
 const tagKeyEntity = defineEntity({
@@ -47,17 +48,16 @@ const tagKeyEntity = defineEntity({
   label: 'custom tag',
   key: (companyId: number, categoryHandle: string, key: string) =>
     companyKey(companyId, `CUSTOMTAGKEY#${categoryHandle}#${key}`),
-  keyOf: (companyId, k: { customTagId: number; categoryHandle: string; key: string }) =>
-    [companyId, k.categoryHandle, k.key] as const,
-  fields: ['customTagId', 'categoryHandle', 'key'],
+  schema: TagKey,
+  keyOf: (companyId, k) => [companyId, k.categoryHandle, k.key] as const,
 });
 
 const tokenEntity = defineEntity({
   name: 'CUSTOM_TAG_SEARCH',
   label: 'custom tag',
   key: (companyId: number, tagId: number, token: string) => companyKey(companyId, `${tagSk(tagId)}#T#${token}`),
-  keyOf: (companyId, t: TagToken) => [companyId, t.id, t.token] as const,
-  fields: ['id', 'categoryHandle', 'key', 'createdAt', 'token', 'tokens'],
+  schema: TagToken,
+  keyOf: (companyId, t) => [companyId, t.id, t.token] as const,
   indexes: (companyId, t) => ({ gsi1pk: searchPartition(companyId, t.token), gsi1sk: tokenSortKey(t.token, t.id) }),
 });
 

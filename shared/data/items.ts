@@ -13,7 +13,8 @@
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { CostCenter } from '../schemas/items';
+import type { Static } from '@sinclair/typebox';
+import { ItemView } from '../schemas/items';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
@@ -22,22 +23,8 @@ import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { deleteStep, transact, type Step } from './transact';
 
-export interface Item {
-  id: number;
-  locationId: number;
-  name: string;
-  /** Minor units. */
-  price: number;
-  /** Percent. */
-  vatRate: number;
-  categoryHandle: string;
-  costCenter: CostCenter | null;
-  /** The custom tags linked to the item, in the order they were linked. */
-  customTagIds: number[];
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An inventory item as stored and shown (price in minor units, VAT rate in percent): declared by ItemView. */
+export type Item = Static<typeof ItemView>;
 
 export interface ItemFilter {
   locationId?: number | undefined;
@@ -53,20 +40,8 @@ export const itemEntity = defineEntity({
   name: 'ITEM',
   label: 'item',
   key: (companyId: number, id: number) => companyKey(companyId, `ITEM#${keys.pad(id)}`),
-  keyOf: (companyId, i: Item) => [companyId, i.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'name',
-    'price',
-    'vatRate',
-    'categoryHandle',
-    'costCenter',
-    'customTagIds',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: ItemView,
+  keyOf: (companyId, i) => [companyId, i.id] as const,
   indexes: (companyId, i) => ({ ...lists.indexes(companyId, placement(i)), searchName: i.name.toLowerCase() }),
 });
 

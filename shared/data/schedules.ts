@@ -11,10 +11,13 @@
  * partition range, so the availability check is one Query. A soft-deleted schedule keeps its item
  * (with `deletedAt`) but loses its index keys and its counts: it is in no list and no check.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { EntityType, RuleTiming } from '../schemas/schedules';
-import { companyKey, defineEntity } from './entity';
+import { Nullable } from '../schemas/common';
+import { ScheduleRuleView, ScheduleView, type EntityType } from '../schemas/schedules';
+import { Instant } from '../schemas/views';
+import { companyKey, defineEntity, stored } from './entity';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
 import { locationEntity } from './locations';
@@ -22,35 +25,16 @@ import { outboxStep } from './outbox';
 import type { PageRequest } from './paging';
 import { deleteStep, equalsAll, transact, type Condition } from './transact';
 
-export interface ScheduleRule extends RuleTiming {
-  id: number;
-  scheduleId: number;
-  locationId: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A rule as stored (in its schedule) and shown: declared by ScheduleRuleView. */
+export type ScheduleRule = Static<typeof ScheduleRuleView>;
 
-export interface Schedule {
-  id: number;
-  locationId: number;
-  entityType: EntityType;
-  entityId: string;
-  name: string;
-  description: string | null;
-  isActive: boolean;
-  priority: number;
-  /** Its rules, in the order they were given or added. */
-  rules: ScheduleRule[];
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+/** A schedule as stored: as shown (its rules in the order they were given or added), and `deletedAt`, set when soft deleted. */
+const StoredSchedule = stored(ScheduleView, { deletedAt: Nullable(Instant) });
+export type Schedule = Static<typeof StoredSchedule>;
 
-interface RuleRef {
-  ruleId: number;
-  scheduleId: number;
-}
+/** Where a rule lives: its schedule. */
+const RuleRef = Type.Object({ ruleId: Type.Integer(), scheduleId: Type.Integer() });
+type RuleRef = Static<typeof RuleRef>;
 
 /** At most this many schedules of one entity at one location are read by an availability check (more: 422). */
 const MAX_SCHEDULES_PER_ENTITY = 200;
@@ -67,22 +51,8 @@ export const scheduleEntity = defineEntity({
   name: 'SCHEDULE',
   label: 'schedule',
   key: (companyId: number, id: number) => companyKey(companyId, `SCHED#${keys.pad(id)}`),
-  keyOf: (companyId, s: Schedule) => [companyId, s.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'entityType',
-    'entityId',
-    'name',
-    'description',
-    'isActive',
-    'priority',
-    'rules',
-    'version',
-    'createdAt',
-    'updatedAt',
-    'deletedAt',
-  ],
+  schema: StoredSchedule,
+  keyOf: (companyId, s) => [companyId, s.id] as const,
   indexes: (companyId, s) => (s.deletedAt === null ? lists.indexes(companyId, placement(s)) : {}),
 });
 
@@ -90,8 +60,8 @@ const ruleRefEntity = defineEntity({
   name: 'SCHEDULE_RULE_REF',
   label: 'schedule rule',
   key: (companyId: number, ruleId: number) => companyKey(companyId, `SRULE#${keys.pad(ruleId)}`),
-  keyOf: (companyId, r: RuleRef) => [companyId, r.ruleId] as const,
-  fields: ['ruleId', 'scheduleId'],
+  schema: RuleRef,
+  keyOf: (companyId, r) => [companyId, r.ruleId] as const,
 });
 
 export interface ScheduleFilter {

@@ -9,6 +9,7 @@
  * boundaries. A page reads ahead (2 × limit + 1 items) so that resources found twice, or hidden
  * from the caller, still leave a full page; the next page starts after the last item it consumed.
  */
+import { Type } from '@sinclair/typebox';
 import { Page } from '../page';
 import type { Item } from './batch';
 import { keys } from './keys';
@@ -18,6 +19,9 @@ type Key = Record<string, string>;
 
 /** DynamoDB orders string keys by their UTF-8 bytes. */
 const byKeyOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** What a token item stores beside the resource's fields: its token, and all the resource's tokens in index order. */
+export const tokenFields = { token: Type.String(), tokens: Type.Array(Type.String()) };
 
 export const tokenSortKey = (token: string, id: number) => `${token}#${keys.pad(id)}`;
 

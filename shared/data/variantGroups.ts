@@ -10,11 +10,14 @@
  * loses its index keys and its counts: it is in no list. A variant linked to an item counts on the
  * item (items.ts `variantLinkSteps`), which is not deleted while any does.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { VariantGroupType } from '../schemas/variantGroups';
-import { companyKey, defineEntity } from './entity';
+import { Nullable } from '../schemas/common';
+import { VariantGroupView, VariantView, type VariantGroupType } from '../schemas/variantGroups';
+import { Instant } from '../schemas/views';
+import { companyKey, defineEntity, stored } from './entity';
 import { variantLinkSteps } from './items';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
@@ -23,43 +26,24 @@ import { outboxStep } from './outbox';
 import type { PageRequest } from './paging';
 import { transact, type Step } from './transact';
 
-export interface Variant {
-  id: number;
-  groupId: number;
-  locationId: number;
-  name: string;
-  /** Minor units added to the price of what it varies. */
-  price: number;
-  /** The inventory item it is (item-based), or null (legacy). */
-  itemId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Set when soft deleted (kept in the group, shown nowhere). */
-  deletedAt: string | null;
-}
+/** A variant as stored in its group: as shown, and `deletedAt`, set when soft deleted (kept in the group, shown nowhere). */
+const StoredVariant = stored(VariantView, { deletedAt: Nullable(Instant) });
+export type Variant = Static<typeof StoredVariant>;
 
-export interface VariantGroup {
-  id: number;
-  locationId: number;
-  name: string;
-  type: VariantGroupType;
-  description: string | null;
-  min: number;
-  max: number | null;
-  isVisible: boolean;
-  useChildCoursing: boolean;
-  /** Every variant, soft-deleted ones included, in the order they were added. */
-  variants: Variant[];
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+/**
+ * A group as stored: as shown without the counts the domain adds (`variantCount`, live `variants`),
+ * with every variant, soft-deleted ones included, in the order they were added, and its own
+ * `deletedAt`.
+ */
+const StoredVariantGroup = Type.Object({
+  ...Type.Omit(VariantGroupView, ['variantCount', 'variants']).properties,
+  variants: Type.Array(StoredVariant),
+  deletedAt: Nullable(Instant),
+});
+export type VariantGroup = Static<typeof StoredVariantGroup>;
 
-interface VariantRef {
-  variantId: number;
-  groupId: number;
-}
+/** Where a variant lives: its group. */
+const VariantRef = Type.Object({ variantId: Type.Integer(), groupId: Type.Integer() });
 
 const lists = locatedLists('VGROUP', 'T', 'VGROUP');
 const placement = (g: VariantGroup) => ({ locationId: g.locationId, value: g.type, id: g.id });
@@ -68,23 +52,8 @@ export const variantGroupEntity = defineEntity({
   name: 'VARIANT_GROUP',
   label: 'variant group',
   key: (companyId: number, id: number) => companyKey(companyId, `VGROUP#${keys.pad(id)}`),
-  keyOf: (companyId, g: VariantGroup) => [companyId, g.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'name',
-    'type',
-    'description',
-    'min',
-    'max',
-    'isVisible',
-    'useChildCoursing',
-    'variants',
-    'version',
-    'createdAt',
-    'updatedAt',
-    'deletedAt',
-  ],
+  schema: StoredVariantGroup,
+  keyOf: (companyId, g) => [companyId, g.id] as const,
   indexes: (companyId, g) => (g.deletedAt === null ? lists.indexes(companyId, placement(g)) : {}),
 });
 
@@ -92,8 +61,8 @@ const variantRefEntity = defineEntity({
   name: 'VARIANT_REF',
   label: 'variant',
   key: (companyId: number, variantId: number) => companyKey(companyId, `VARIANT#${keys.pad(variantId)}`),
-  keyOf: (companyId, r: VariantRef) => [companyId, r.variantId] as const,
-  fields: ['variantId', 'groupId'],
+  schema: VariantRef,
+  keyOf: (companyId, r) => [companyId, r.variantId] as const,
 });
 
 /** How many variants of the group link to each item, by item id. */
