@@ -1,8 +1,8 @@
 import type { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { BookingSettingsOverride } from '../schemas/bookingSettings';
-import type { WeekHours } from '../schemas/locations';
+import type { Static } from '@sinclair/typebox';
+import { BookingGroupView } from '../schemas/bookingGroups';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationCounter, locationExistsStep } from './locations';
@@ -12,19 +12,12 @@ import { byLocationThenName, groupMembershipStep, listPrefix } from './tables';
 import { changedMeanwhile, transact, type Step } from './transact';
 
 /** A pool of a location's tables with its own schedule and booking settings. */
-export interface BookingGroup {
-  id: string;
-  locationId: number;
-  name: string;
-  tableIds: string[];
-  /** The group's hours; null: the location's operating hours. */
-  schedule: WeekHours | null;
-  /** Booking settings that differ from the location's (a non-empty subset of the booking settings, docs/bookings.md); null: none. */
-  settingsOverride: BookingSettingsOverride | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+/**
+ * A pool of a location's tables with its own schedule (null: the location's operating hours) and
+ * booking settings (a subset of the booking settings, docs/bookings.md, that differ from the
+ * location's; null: none): declared by BookingGroupView.
+ */
+export type BookingGroup = Static<typeof BookingGroupView>;
 
 /** The error for a table id the location does not have. */
 export type MissingTable = (tableId: string) => AppError;
@@ -38,8 +31,8 @@ const groupEntity = defineEntity({
   label: 'booking group',
   key: (companyId: number, locationId: number, id: string) =>
     companyKey(companyId, `BGROUP#${keys.pad(locationId)}#${id}`),
-  keyOf: (companyId, g: BookingGroup) => [companyId, g.locationId, g.id] as const,
-  fields: ['id', 'locationId', 'name', 'tableIds', 'schedule', 'settingsOverride', 'version', 'createdAt', 'updatedAt'],
+  schema: BookingGroupView,
+  keyOf: (companyId, g) => [companyId, g.locationId, g.id] as const,
   indexes: (companyId, g) => ({
     gsi1pk: listPartition(companyId),
     gsi1sk: byLocationThenName(g.locationId, g.name, g.id),

@@ -6,36 +6,34 @@
  *
  * A company is written with its system roles in one transaction, so none exists without them.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { companyKey, defineEntity } from './entity';
+import { Company as CompanyView } from '../schemas/companies';
+import { companyKey, defineEntity, stored } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { counterStep, listPage, type PageRequest } from './paging';
 import { transactShared, type Step } from './transact';
 
-export interface Company {
-  id: number;
-  name: string;
-  createdAt: string;
-}
+/** A company as shown: declared by its view (shared/schemas/companies.ts). */
+export type Company = Static<typeof CompanyView>;
 
 /** The platform's list of companies: one index partition, and its count beside it. */
 const LIST = 'COMPANIES';
 const counter = { pk: LIST, sk: 'COUNT#COMPANY' };
 
 /** A company as stored: the API's fields, and the id of its admin system role (for its first key). */
-interface CompanyItem extends Company {
-  adminRoleId: number;
-}
+const CompanyItem = stored(CompanyView, { adminRoleId: Type.Integer() });
+type CompanyItem = Static<typeof CompanyItem>;
 
 /** A company: the one item of its partition that describes it, listed platform-wide by id. */
 const companyEntity = defineEntity({
   name: 'COMPANY',
   label: 'company',
   key: (companyId: number) => companyKey(companyId, 'COMPANY'),
-  keyOf: (_companyId, c: CompanyItem) => [c.id] as const,
-  fields: ['id', 'name', 'createdAt', 'adminRoleId'],
+  schema: CompanyItem,
+  keyOf: (_companyId, c) => [c.id] as const,
   indexes: (_companyId, c) => ({ gsi1pk: LIST, gsi1sk: keys.pad(c.id) }),
 });
 

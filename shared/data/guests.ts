@@ -11,36 +11,25 @@
  * and all its tokens, so no guest item is read back and a guest matching by two tokens is listed
  * once (at the first of them in index order), whatever the page boundaries.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, notFound } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { readTogether, type Item } from './batch';
-import { companyKey, defineEntity } from './entity';
+import { GuestHistoryView, GuestView } from '../schemas/guests';
+import { companyKey, defineEntity, stored } from './entity';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
 import type { PageRequest, QuerySpan } from './paging';
-import { searchTokens, tokenItems, tokenSortKey, type Visible } from './tokenSearch';
+import { searchTokens, tokenFields, tokenItems, tokenSortKey, type Visible } from './tokenSearch';
 import { transact, updateStep, type Step } from './transact';
 
-export interface Guest {
-  id: number;
-  /** Optional on create (a guest needs only an email or a phone: docs/guests.md). */
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A guest as stored and shown (the name may be null: a create needs only an email or a phone, docs/guests.md): declared by GuestView. */
+export type Guest = Static<typeof GuestView>;
 
-/** A guest's bookings at one location (kept by the bookings code through guestHistoryStep). */
-export interface GuestHistory {
-  locationId: number;
-  bookingCount: number;
-  lastVisitAt: string | null;
-  noShowCount: number;
-  cancellationCount: number;
-}
+/** A guest's bookings at one location, as answered (kept by the bookings code through guestHistoryStep). */
+export type GuestHistory = Static<typeof GuestHistoryView>;
 
 /** What a booking change adds to a guest's history at a location: counter deltas, the visit time. */
 export interface GuestHistoryChange {
@@ -52,19 +41,24 @@ export interface GuestHistoryChange {
 
 /** One contact of a guest: its email or its phone. */
 type ContactRef = { email: string } | { phone: string };
-/** The item that makes a contact unique in the company: the guest that has it. */
-type GuestContact = { guestId: number; email?: string; phone?: string };
+/** The item that makes a contact unique in the company: the guest that has it (and the one contact it is for). */
+const GuestContact = Type.Object({
+  guestId: Type.Integer(),
+  email: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String()),
+});
 /** A search-index item: the guest, one of its tokens, and all of them in index order. */
-type SearchToken = Guest & { token: string; tokens: string[] };
+const SearchToken = stored(GuestView, tokenFields);
+type SearchToken = Static<typeof SearchToken>;
 /** A guest's history at a location as stored: counters appear as bookings first add to them. */
-type HistoryItem = {
-  guestId: number;
-  locationId: number;
-  bookingCount?: number;
-  lastVisitAt?: string;
-  noShowCount?: number;
-  cancellationCount?: number;
-};
+const HistoryItem = Type.Object({
+  guestId: Type.Integer(),
+  locationId: Type.Integer(),
+  bookingCount: Type.Optional(Type.Integer()),
+  lastVisitAt: Type.Optional(Type.String()),
+  noShowCount: Type.Optional(Type.Integer()),
+  cancellationCount: Type.Optional(Type.Integer()),
+});
 
 const guestSk = (id: number) => `GUEST#${keys.pad(id)}`;
 
@@ -76,8 +70,8 @@ const guestEntity = defineEntity({
   name: 'GUEST',
   label: 'guest',
   key: (companyId: number, id: number) => companyKey(companyId, guestSk(id)),
-  keyOf: (companyId, g: Guest) => [companyId, g.id] as const,
-  fields: ['id', 'name', 'email', 'phone', 'createdAt', 'updatedAt'],
+  schema: GuestView,
+  keyOf: (companyId, g) => [companyId, g.id] as const,
 });
 
 const contactEntity = defineEntity({
@@ -85,17 +79,16 @@ const contactEntity = defineEntity({
   label: 'guest contact',
   key: (companyId: number, ref: ContactRef) =>
     companyKey(companyId, 'email' in ref ? `GUESTCONTACT#E#${ref.email}` : `GUESTCONTACT#P#${ref.phone}`),
-  keyOf: (companyId, c: GuestContact) =>
-    [companyId, c.email !== undefined ? { email: c.email } : { phone: c.phone! }] as const,
-  fields: ['guestId', 'email', 'phone'],
+  schema: GuestContact,
+  keyOf: (companyId, c) => [companyId, c.email !== undefined ? { email: c.email } : { phone: c.phone! }] as const,
 });
 
 const searchEntity = defineEntity({
   name: 'GUEST_SEARCH',
   label: 'guest',
   key: (companyId: number, guestId: number, token: string) => companyKey(companyId, `${guestSk(guestId)}#T#${token}`),
-  keyOf: (companyId, t: SearchToken) => [companyId, t.id, t.token] as const,
-  fields: ['id', 'name', 'email', 'phone', 'createdAt', 'updatedAt', 'token', 'tokens'],
+  schema: SearchToken,
+  keyOf: (companyId, t) => [companyId, t.id, t.token] as const,
   indexes: (companyId, t) => ({ gsi1pk: searchPartition(companyId, t.token), gsi1sk: tokenSortKey(t.token, t.id) }),
 });
 
@@ -104,8 +97,8 @@ const historyEntity = defineEntity({
   label: 'guest history',
   key: (companyId: number, guestId: number, locationId: number) =>
     companyKey(companyId, `${guestSk(guestId)}#H#${keys.pad(locationId)}`),
-  keyOf: (companyId, h: HistoryItem) => [companyId, h.guestId, h.locationId] as const,
-  fields: ['guestId', 'locationId', 'bookingCount', 'lastVisitAt', 'noShowCount', 'cancellationCount'],
+  schema: HistoryItem,
+  keyOf: (companyId, h) => [companyId, h.guestId, h.locationId] as const,
 });
 
 /** The contacts a guest has (email first), or a lookup asks for. */

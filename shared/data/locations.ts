@@ -2,30 +2,20 @@ import { conflict, notFound } from '../errors';
 import { getItems } from './batch';
 import type { DomainEvent } from '../events/catalog';
 import { pageInMemory, type Page } from '../page';
-import type { WeekHours } from '../schemas/locations';
+import type { Static } from '@sinclair/typebox';
+import { LocationView } from '../schemas/locations';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { deleteStep, transact, type Step } from './transact';
 
-export interface Location {
-  id: number;
-  name: string;
-  timezone: string;
-  /** Every weekday; a closed day is []. */
-  operatingHours: WeekHours;
-  address: string | null;
-  phone: string | null;
-  /**
-   * ISO 3166-1 alpha-2, or null: local phone numbers given at the location are read in it. Always
-   * written; absent only on a location stored before the field existed (read as null).
-   */
-  country?: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+/**
+ * A location as stored and shown: declared by LocationView. Its `country` (ISO 3166-1 alpha-2, or
+ * null) is where local phone numbers given at the location are read; always written, absent only
+ * on a location stored before the field existed (read as null).
+ */
+export type Location = Static<typeof LocationView>;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#LOCATIONS`;
 const counter = (companyId: number) => companyKey(companyId, 'COUNT#LOCATION');
@@ -35,19 +25,8 @@ export const locationEntity = defineEntity({
   name: 'LOCATION',
   label: 'location',
   key: (companyId: number, locationId: number) => companyKey(companyId, `LOCATION#${keys.pad(locationId)}`),
-  keyOf: (companyId, l: Location) => [companyId, l.id] as const,
-  fields: [
-    'id',
-    'name',
-    'timezone',
-    'operatingHours',
-    'address',
-    'phone',
-    'country',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: LocationView,
+  keyOf: (companyId, l) => [companyId, l.id] as const,
   indexes: (companyId, l) => ({ gsi1pk: listPartition(companyId), gsi1sk: keys.pad(l.id) }),
 });
 

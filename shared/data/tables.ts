@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
+import { TableView } from '../schemas/tables';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { getItem } from './batch';
@@ -11,18 +13,11 @@ import { counterStep, queryAll, type PageRequest } from './paging';
 import { atVersion, deleteStep, transact, updateStep, type Step } from './transact';
 
 /** A bookable storefront resource (a table) of a location. */
-export interface DiningTable {
-  id: string;
-  locationId: number;
-  name: string;
-  minCapacity: number;
-  maxCapacity: number;
-  /** Other tables of the location it can be pushed together with; the relation is kept symmetric. */
-  combinableWith: string[];
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+/**
+ * A table as shown (`combinableWith`: other tables of the location it can be pushed together with;
+ * the relation is kept symmetric): declared by TableView.
+ */
+export type DiningTable = Static<typeof TableView>;
 
 /**
  * A table as stored: the resource, the booking groups that include it (kept by the groups'
@@ -41,11 +36,8 @@ export interface TableWrite {
 }
 
 /** A table name taken at a location, and the table that has it. */
-interface NameReservation {
-  locationId: number;
-  name: string;
-  tableId: string;
-}
+const NameReservation = Type.Object({ locationId: Type.Integer(), name: Type.String(), tableId: Type.String() });
+type NameReservation = Static<typeof NameReservation>;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#TABLES`;
 
@@ -65,18 +57,8 @@ const tableEntity = defineEntity({
   label: 'table',
   key: (companyId: number, locationId: number, id: string) =>
     companyKey(companyId, `TABLE#${keys.pad(locationId)}#${id}`),
-  keyOf: (companyId, t: DiningTable) => [companyId, t.locationId, t.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'name',
-    'minCapacity',
-    'maxCapacity',
-    'combinableWith',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: TableView,
+  keyOf: (companyId, t) => [companyId, t.locationId, t.id] as const,
   indexes: (companyId, t) => ({
     gsi1pk: listPartition(companyId),
     gsi1sk: byLocationThenName(t.locationId, t.name, t.id),
@@ -89,8 +71,8 @@ const nameEntity = defineEntity({
   label: 'table name',
   key: (companyId: number, locationId: number, name: string) =>
     companyKey(companyId, `TABLENAME#${keys.pad(locationId)}#${name.toLowerCase()}`),
-  keyOf: (companyId, r: NameReservation) => [companyId, r.locationId, r.name] as const,
-  fields: ['locationId', 'name', 'tableId'],
+  schema: NameReservation,
+  keyOf: (companyId, r) => [companyId, r.locationId, r.name] as const,
 });
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
