@@ -8,12 +8,14 @@
  * through the API (`live`), which a create may raise only while it is below the stage's cap: a
  * condition of the creating transaction, so concurrent creates cannot overshoot it.
  */
-import type { Tier } from '../schemas/access';
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { UsageKey } from '../ports/usagePlans';
-import { companyKey, defineEntity } from './entity';
+import { ApiKeyView, Tier } from '../schemas/access';
+import { Nullable } from '../schemas/common';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
@@ -22,24 +24,11 @@ import { transactNaming, usageSteps, type IsCounted, type PermissionRef } from '
 import { assignableRoleStep } from './roles';
 import { updateStep, type Step } from './transact';
 
-/** An API key as the API shows it (never the plaintext or the hash). */
-export interface ApiKeyRecord {
-  id: string;
-  keyId: string;
-  /** `brigade_dev_` or `brigade_live_`: enough for a person to recognise the key. */
-  prefix: string;
-  name: string;
-  tier: Tier;
-  /** Exactly one of roleId and permissions is set: the key holds the role's permissions, or these. */
-  roleId: number | null;
-  permissions: string[] | null;
-  /** null: every location of the company. */
-  locationIds: number[] | null;
-  createdAt: string;
-  updatedAt: string;
-  revokedAt: string | null;
-  version: number;
-}
+/**
+ * An API key as the API shows it, never the plaintext or the hash (exactly one of roleId and
+ * permissions is set; locationIds null: every location): declared by ApiKeyView.
+ */
+export type ApiKeyRecord = Static<typeof ApiKeyView>;
 
 /** A key's record and the API Gateway usage key that meters it (deployed stages). */
 export interface StoredApiKey {
@@ -49,23 +38,27 @@ export interface StoredApiKey {
   capped?: boolean;
 }
 
-/** What authentication needs, found by the key's `keyId` in one GetItem. */
-export interface ApiKeyAuth {
-  apiKeyId: string;
-  companyId: number;
-  hash: string;
+/** The lookup item authentication reads, found by the key's `keyId` (which it also holds) in one GetItem. */
+const AuthItem = Type.Object({
+  apiKeyId: Type.String(),
+  companyId: Type.Integer(),
+  hash: Type.String(),
   /** The first 32 bits of the key's SHA-256: refuses a wrong secret without bcrypt. Absent on keys made before it existed. */
-  fingerprint?: string;
-  tier: Tier;
+  fingerprint: Type.Optional(Type.String()),
+  tier: Tier,
   /** The key's own permissions; empty when it has a role. */
-  permissions: string[];
+  permissions: Type.Array(Type.String()),
   /** The role whose permissions the key holds (read at authentication). */
-  roleId?: number | null;
-  locationIds: number[] | null;
-  revoked: boolean;
+  roleId: Type.Optional(Nullable(Type.Integer())),
+  locationIds: Nullable(Type.Array(Type.Integer())),
+  revoked: Type.Boolean(),
   /** API Gateway usage-plan key value (deployed stages); null on the local stage. */
-  usageKey: string | null;
-}
+  usageKey: Nullable(Type.String()),
+  keyId: Type.String(),
+});
+
+/** What authentication needs of a key. */
+export type ApiKeyAuth = Omit<Static<typeof AuthItem>, 'keyId'>;
 
 /** What a write must prove exists in the company besides the key's permissions, and which of those it counts. */
 export interface KeyReferences {
@@ -88,8 +81,16 @@ export interface KeyCredential {
   fingerprint: string;
 }
 
-/** The record as stored: the usage key is kept beside it so a change or revocation can move or remove it without another read. */
-type ApiKeyItem = ApiKeyRecord & { usageKeyId?: string; usageKey?: string; capped?: boolean };
+/**
+ * The record as stored: the usage key is kept beside it so a change or revocation can move or
+ * remove it without another read, and `capped` (see StoredApiKey).
+ */
+const ApiKeyItem = extendView(ApiKeyView, {
+  usageKeyId: Type.Optional(Type.String()),
+  usageKey: Type.Optional(Type.String()),
+  capped: Type.Optional(Type.Boolean()),
+});
+type ApiKeyItem = Static<typeof ApiKeyItem>;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#APIKEYS`;
 const counter = (companyId: number) => companyKey(companyId, 'COUNT#APIKEY');
@@ -99,24 +100,8 @@ const apiKeyEntity = defineEntity({
   name: 'APIKEY',
   label: 'API key',
   key: (companyId: number, id: string) => companyKey(companyId, `APIKEY#${id}`),
-  keyOf: (companyId, k: ApiKeyItem) => [companyId, k.id] as const,
-  fields: [
-    'id',
-    'keyId',
-    'prefix',
-    'name',
-    'tier',
-    'roleId',
-    'permissions',
-    'locationIds',
-    'createdAt',
-    'updatedAt',
-    'revokedAt',
-    'version',
-    'usageKeyId',
-    'usageKey',
-    'capped',
-  ],
+  schema: ApiKeyItem,
+  keyOf: (companyId, k) => [companyId, k.id] as const,
   indexes: (companyId, k) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${k.createdAt}#${k.id}` }),
 });
 
@@ -128,19 +113,8 @@ const authEntity = defineEntity({
   name: 'APIKEY_AUTH',
   label: 'API key',
   key: (keyId: string) => ({ pk: `KEY#${keyId}`, sk: 'KEY' }),
-  keyOf: (_companyId, a: ApiKeyAuth & { keyId: string }) => [a.keyId] as const,
-  fields: [
-    'apiKeyId',
-    'companyId',
-    'hash',
-    'fingerprint',
-    'tier',
-    'permissions',
-    'roleId',
-    'locationIds',
-    'revoked',
-    'usageKey',
-  ],
+  schema: AuthItem,
+  keyOf: (_companyId, a) => [a.keyId] as const,
 });
 
 const stored = ({ usageKeyId, usageKey, capped, ...record }: ApiKeyItem): StoredApiKey => ({
@@ -306,5 +280,10 @@ export const apiKeys = {
    * What authentication needs of the key `keyId`: 1 GetItem, strongly consistent, so a key works
    * as soon as its creation answered and a revocation is seen by the next verification.
    */
-  findAuth: (keyId: string): Promise<ApiKeyAuth | undefined> => authEntity.getWith({ consistent: true }, keyId),
+  async findAuth(keyId: string): Promise<ApiKeyAuth | undefined> {
+    const found = await authEntity.getWith({ consistent: true }, keyId);
+    if (!found) return undefined;
+    const { keyId: _keyId, ...auth } = found;
+    return auth;
+  },
 };

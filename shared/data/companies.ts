@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { Company as CompanyView } from '../schemas/companies';
-import { companyKey, defineEntity, stored } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { counterStep, listPage, type PageRequest } from './paging';
@@ -24,7 +24,7 @@ const LIST = 'COMPANIES';
 const counter = { pk: LIST, sk: 'COUNT#COMPANY' };
 
 /** A company as stored: the API's fields, and the id of its admin system role (for its first key). */
-const CompanyItem = stored(CompanyView, { adminRoleId: Type.Integer() });
+const CompanyItem = extendView(CompanyView, { adminRoleId: Type.Integer() });
 type CompanyItem = Static<typeof CompanyItem>;
 
 /** A company: the one item of its partition that describes it, listed platform-wide by id. */

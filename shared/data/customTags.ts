@@ -12,7 +12,7 @@ import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { Item as StoredItem } from './batch';
-import { companyKey, defineEntity, stored } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { itemEntity, type Item } from './items';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
@@ -27,7 +27,7 @@ export type CustomTag = Static<typeof CustomTagView>;
 /** The item that makes a tag's key unique in its category: the tag that has it. */
 const TagKey = Type.Object({ customTagId: Type.Integer(), categoryHandle: Type.String(), key: Type.String() });
 /** A search-index item: the tag, one of its tokens, and all of them in index order. */
-const TagToken = stored(CustomTagView, tokenFields);
+const TagToken = extendView(CustomTagView, tokenFields);
 
 /** Queries are at least this long, so tokens sharing their first 3 characters share a partition. */
 export const TAG_PREFIX_LENGTH = 3;

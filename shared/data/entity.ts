@@ -39,7 +39,7 @@ export interface EntityDefinition<S extends TObject, A extends unknown[]> {
   /**
    * What is stored, declared once: the value's type is `Static<schema>`, and the schema's
    * properties, in their order, are the fields written and read back. For a resource the API shows,
-   * its view schema (shared/schemas), extended with `stored(view, {…})` when the item keeps
+   * its view schema (shared/schemas), extended with `extendView(view, {…})` when the item keeps
    * bookkeeping the API does not show; for an internal item, a `Type.Object` of its own.
    */
   schema: S;
@@ -102,7 +102,7 @@ export const entityRegistry: Entity<unknown, unknown[]>[] = [];
  * (which the repository splits off before answering). One declaration: the view's properties, then
  * the extra ones.
  */
-export const stored = <V extends TProperties, E extends TProperties>(view: TObject<V>, extra: E) =>
+export const extendView = <V extends TProperties, E extends TProperties>(view: TObject<V>, extra: E) =>
   Type.Object({ ...view.properties, ...extra } as V & E);
 
 /** The declaration before schemas (migration only): a type and a hand-written field list. */

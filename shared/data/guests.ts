@@ -17,7 +17,7 @@ import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { readTogether, type Item } from './batch';
 import { GuestHistoryView, GuestView } from '../schemas/guests';
-import { companyKey, defineEntity, stored } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
@@ -48,7 +48,7 @@ const GuestContact = Type.Object({
   phone: Type.Optional(Type.String()),
 });
 /** A search-index item: the guest, one of its tokens, and all of them in index order. */
-const SearchToken = stored(GuestView, tokenFields);
+const SearchToken = extendView(GuestView, tokenFields);
 type SearchToken = Static<typeof SearchToken>;
 /** A guest's history at a location as stored: counters appear as bookings first add to them. */
 const HistoryItem = Type.Object({

@@ -11,24 +11,18 @@
  * Built-in permissions are never counted (they cannot be deleted); which keys are built in is
  * the domain's knowledge, so every write that names permissions is told which ones to count.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, conflict, unprocessable, type FieldProblem } from '../errors';
 import type { DomainEvent } from '../events/catalog';
-import { defineEntity } from './entity';
+import { PermissionView } from '../schemas/access';
+import { defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { queryAll } from './paging';
 import { deleteStep, transact, updateStep, type Step } from './transact';
 
-export interface Permission {
-  id: number;
-  key: string;
-  name: string;
-  description: string | null;
-  category: string | null;
-  builtIn: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A permission of the catalog as the API shows it: declared by PermissionView. */
+export type Permission = Static<typeof PermissionView>;
 
 /** A permission and the `version` its updates are conditional on (not shown by the API). */
 export interface StoredPermission {
@@ -54,14 +48,21 @@ const MAX_CATALOG = 10_000;
 /** The company argument of the catalog's entities, which belong to no company (it is not stored). */
 const CATALOG = 0;
 
+/** A permission as stored: as shown, with the `version` its updates are conditional on. */
+const PermissionItem = extendView(PermissionView, { version: Type.Integer() });
+type PermissionItem = Static<typeof PermissionItem>;
+
+/** The unique key of a permission, the permission it belongs to, and how many roles and keys name it. */
+const PermissionKeyItem = Type.Object({ key: Type.String(), permissionId: Type.Integer(), usage: Type.Integer() });
+
 /** A permission of the catalog, with its version. */
 const permissionEntity = defineEntity({
   name: 'PERMISSION',
   label: 'permission',
   platformWide: true,
   key: (id: number) => ({ pk: PARTITION, sk: `${ID_PREFIX}${keys.pad(id)}` }),
-  keyOf: (_catalog, p: Permission & { version: number }) => [p.id] as const,
-  fields: ['id', 'key', 'name', 'description', 'category', 'builtIn', 'createdAt', 'updatedAt', 'version'],
+  schema: PermissionItem,
+  keyOf: (_catalog, p) => [p.id] as const,
 });
 
 /** The unique key of a permission and how many roles and keys name it. */
@@ -70,11 +71,11 @@ const permissionKeyEntity = defineEntity({
   label: 'permission key',
   platformWide: true,
   key: (key: string) => ({ pk: PARTITION, sk: `KEY#${key}` }),
-  keyOf: (_catalog, k: { key: string; permissionId: number; usage: number }) => [k.key] as const,
-  fields: ['key', 'permissionId', 'usage'],
+  schema: PermissionKeyItem,
+  keyOf: (_catalog, k) => [k.key] as const,
 });
 
-const stored = ({ version, ...permission }: Permission & { version: number }): StoredPermission => ({
+const stored = ({ version, ...permission }: PermissionItem): StoredPermission => ({
   permission,
   version,
 });

@@ -4,26 +4,20 @@
  * stores the keys of its permissions beside their ids (keys never change), so authenticating a key
  * that has a role reads only the role.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { companyKey, defineEntity } from './entity';
+import { RoleView } from '../schemas/access';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { counterStep, listPage, type PageRequest } from './paging';
 import { transactNaming, usageSteps, type IsCounted, type PermissionRef } from './permissions';
 import { checkStep, type Step } from './transact';
 
-export interface Role {
-  id: number;
-  name: string;
-  description: string | null;
-  permissionIds: number[];
-  isSystem: boolean;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+/** A role as the API shows it: declared by RoleView. */
+export type Role = Static<typeof RoleView>;
 
 /** A role with what the API does not show: its permissions' keys (same order as the ids) and whether it is the hidden one. */
 export interface StoredRole {
@@ -40,7 +34,13 @@ export interface RoleGrant {
   allPermissions: boolean;
 }
 
-type RoleItem = Role & Omit<StoredRole, 'role'>;
+/** A role as stored: as shown, and the bookkeeping of StoredRole beside it. */
+const RoleItem = extendView(RoleView, {
+  permissionKeys: Type.Array(Type.String()),
+  platformOperator: Type.Boolean(),
+  allPermissions: Type.Optional(Type.Literal(true)),
+});
+type RoleItem = Static<typeof RoleItem>;
 
 const listPartition = (companyId: number) => `${keys.company(companyId)}#ROLES`;
 const counter = (companyId: number) => companyKey(companyId, 'COUNT#ROLE');
@@ -50,20 +50,8 @@ const roleEntity = defineEntity({
   name: 'ROLE',
   label: 'role',
   key: (companyId: number, id: number) => companyKey(companyId, `ROLE#${keys.pad(id)}`),
-  keyOf: (companyId, r: RoleItem) => [companyId, r.id] as const,
-  fields: [
-    'id',
-    'name',
-    'description',
-    'permissionIds',
-    'isSystem',
-    'createdAt',
-    'updatedAt',
-    'version',
-    'permissionKeys',
-    'platformOperator',
-    'allPermissions',
-  ],
+  schema: RoleItem,
+  keyOf: (companyId, r) => [companyId, r.id] as const,
   indexes: (companyId, r) => (r.platformOperator ? {} : { gsi1pk: listPartition(companyId), gsi1sk: keys.pad(r.id) }),
 });
 

@@ -17,7 +17,7 @@ import type { Page } from '../page';
 import { Nullable } from '../schemas/common';
 import { ScheduleRuleView, ScheduleView, type EntityType } from '../schemas/schedules';
 import { Instant } from '../schemas/views';
-import { companyKey, defineEntity, stored } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
 import { locationEntity } from './locations';
@@ -29,7 +29,7 @@ import { deleteStep, equalsAll, transact, type Condition } from './transact';
 export type ScheduleRule = Static<typeof ScheduleRuleView>;
 
 /** A schedule as stored: as shown (its rules in the order they were given or added), and `deletedAt`, set when soft deleted. */
-const StoredSchedule = stored(ScheduleView, { deletedAt: Nullable(Instant) });
+const StoredSchedule = extendView(ScheduleView, { deletedAt: Nullable(Instant) });
 export type Schedule = Static<typeof StoredSchedule>;
 
 /** Where a rule lives: its schedule. */

@@ -17,7 +17,7 @@ import type { Page } from '../page';
 import { Nullable } from '../schemas/common';
 import { VariantGroupView, VariantView, type VariantGroupType } from '../schemas/variantGroups';
 import { Instant } from '../schemas/views';
-import { companyKey, defineEntity, stored } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { variantLinkSteps } from './items';
 import { keys } from './keys';
 import { locatedLists } from './locatedLists';
@@ -27,7 +27,7 @@ import type { PageRequest } from './paging';
 import { transact, type Step } from './transact';
 
 /** A variant as stored in its group: as shown, and `deletedAt`, set when soft deleted (kept in the group, shown nowhere). */
-const StoredVariant = stored(VariantView, { deletedAt: Nullable(Instant) });
+const StoredVariant = extendView(VariantView, { deletedAt: Nullable(Instant) });
 export type Variant = Static<typeof StoredVariant>;
 
 /**

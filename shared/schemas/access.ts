@@ -68,7 +68,9 @@ export const UpdateRoleBody = Type.Object(
 
 export const RoleIdPath = Type.Object({ id: NumericId });
 
-const tier = Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier' });
+/** A key's rate-limit tier (also what the key's lookup item stores, shared/data/apiKeys.ts). */
+export const Tier = Type.Unsafe<Tier>({ type: 'string', enum: [...tiers], description: 'rate-limit tier' });
+const tier = Tier;
 const permissions = Type.Array(PermissionKey, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true });
 /** null: every location of the company. */
 const locationIds = Nullable(Type.Array(NumericId, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true }));
