@@ -10,34 +10,24 @@
  * the list's total and bounds the party. Both are written in the transaction that adds the member,
  * beside a check that the booking still takes members, so concurrent adds cannot break either.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, unprocessable } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { RsvpStatus } from '../schemas/bookingMembers';
+import { BookingMemberView } from '../schemas/bookingMembers';
 import { bookingGuardStep, type BookingGuard } from './bookings';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { queryAll, type PageRequest } from './paging';
 import { putNewStep, transact, updateStep } from './transact';
 
-export interface BookingMember {
-  id: string;
-  bookingId: string;
-  /** The guest user the member is, or null for a member known only by name (and email). */
-  userId: number | null;
-  guestName: string;
-  guestEmail: string | null;
-  rsvpStatus: RsvpStatus;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A member as staff see it (`userId` null for a member known only by name and email): declared by BookingMemberView. */
+export type BookingMember = Static<typeof BookingMemberView>;
 
 /** A member as stored: with its booking's location, which decides which credentials may touch it. */
-export interface StoredMember extends BookingMember {
-  locationId: number;
-}
+const StoredMember = extendView(BookingMemberView, { locationId: Type.Integer() });
+export type StoredMember = Static<typeof StoredMember>;
 
 /** The booking stopped taking member changes (cancelled, completed or no-show), or its party size changed, after it was read. */
 export class BookingClosed extends AppError {
@@ -67,19 +57,8 @@ const memberEntity = defineEntity({
   label: 'member',
   key: (companyId: number, bookingId: string, memberId: string) =>
     companyKey(companyId, `${membersPrefix(bookingId)}${memberId}`),
-  keyOf: (companyId, m: StoredMember) => [companyId, m.bookingId, m.id] as const,
-  fields: [
-    'id',
-    'bookingId',
-    'userId',
-    'guestName',
-    'guestEmail',
-    'rsvpStatus',
-    'version',
-    'createdAt',
-    'updatedAt',
-    'locationId',
-  ],
+  schema: StoredMember,
+  keyOf: (companyId, m) => [companyId, m.bookingId, m.id] as const,
 });
 
 /** The uniqueness items of a member: one per email and one per user id it has. */

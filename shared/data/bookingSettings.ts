@@ -2,37 +2,21 @@
  * A location's booking settings (docs/bookings.md): one item, `C#<cid>` / `BSETTINGS#<loc:12>`, with a
  * `version`. Absent until the settings are first read or written; readers use the defaults then.
  */
+import type { Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
-import type { WeekHours } from '../schemas/locations';
+import { BookingSettingsView } from '../schemas/bookingSettings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { checkStep, transact, type Step } from './transact';
 
-export interface BookingSettings {
-  locationId: number;
-  bufferMinutes: number;
-  defaultDurationMinutes: number;
-  autoOptimizeEnabled: boolean;
-  maxPartySize: number;
-  minAdvanceHours: number;
-  maxAdvanceDays: number;
-  allowedPartySizes: number[];
-  /** Booking hours that differ from the location's operating hours; null: the location's. */
-  operatingHours: WeekHours | null;
-  slotIntervalMinutes: 15 | 30 | 45 | 60 | 90;
-  overbookingBufferPercentage: number;
-  confirmationMode: 'instant' | 'request_based';
-  autoNoShowDelayMinutes: number | null;
-  cancellationPolicyHours: number | null;
-  bookingWindowDays: number | null;
-  maxActiveBookingsPerGuest: number | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A location's booking settings as stored and shown (`operatingHours`: booking hours that differ
+ * from the location's operating hours; null: the location's): declared by BookingSettingsView.
+ */
+export type BookingSettings = Static<typeof BookingSettingsView>;
 
 /** The slot length of a location that never set its booking settings (the settings allow 15, 30, 45, 60, 90: docs/bookings.md). */
 export const DEFAULT_SLOT_INTERVAL_MINUTES = 15;
@@ -49,28 +33,8 @@ const settingsEntity = defineEntity({
   name: 'BOOKING_SETTINGS',
   label: 'booking settings',
   key: (companyId: number, locationId: number) => companyKey(companyId, `BSETTINGS#${keys.pad(locationId)}`),
-  keyOf: (companyId, s: BookingSettings) => [companyId, s.locationId] as const,
-  fields: [
-    'locationId',
-    'bufferMinutes',
-    'defaultDurationMinutes',
-    'autoOptimizeEnabled',
-    'maxPartySize',
-    'minAdvanceHours',
-    'maxAdvanceDays',
-    'allowedPartySizes',
-    'operatingHours',
-    'slotIntervalMinutes',
-    'overbookingBufferPercentage',
-    'confirmationMode',
-    'autoNoShowDelayMinutes',
-    'cancellationPolicyHours',
-    'bookingWindowDays',
-    'maxActiveBookingsPerGuest',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: BookingSettingsView,
+  keyOf: (companyId, s) => [companyId, s.locationId] as const,
 });
 
 /** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */

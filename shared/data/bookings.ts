@@ -10,73 +10,33 @@
  * writes its copy (bookingWrite.ts). The items that follow a booking are in bookingLinks.ts,
  * noShowSweep.ts and tableDays.ts; its tabs, claims, orders and pre-order beside them.
  */
+import type { Static } from '@sinclair/typebox';
 import { AppError } from '../errors';
 import { Page } from '../page';
 import { getItem } from './batch';
 import { linkSource, listSortKey, type LinkSource } from './bookingLinks';
-import { activeStatuses, type BookingStatus, type TabStatus } from '../schemas/bookingStates';
+import { activeStatuses, type BookingStatus } from '../schemas/bookingStates';
+import { BookingView } from '../schemas/bookings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { queryAll, readLog, type PageRequest } from './paging';
 import { checkStep, putNewStep, putStep, type Step } from './transact';
 
-export type TabStrategy = 'single' | 'per_resource';
+/**
+ * A booking (docs/bookings.md) as stored and shown: declared by BookingView.
+ * `bookingDate`/`startTime`/`endTime` are the location's local date and wall times,
+ * `startsAt`/`endsAt` the same instants in UTC; `tableId` is the primary table (tableIds[0]) or
+ * null, `tab` the primary tab (tabs[0]);
+ * `statusBeforeSeating` is what unseating returns to (null when not seated), `seatingOrderId` the
+ * kitchen order seating made of the pre-order (null when none), `autoNoShowAt` when the no-show
+ * sweeper will mark the booking if it is still confirmed or checked in (null when it will not).
+ */
+export type Booking = Static<typeof BookingView>;
 
 /** A tab of the booking as the booking shows it: which resource it serves and its status. */
-export interface BookingTab {
-  id: string;
-  tableId: string | null;
-  status: TabStatus;
-}
+export type BookingTab = Booking['tab'];
 
-/** A booking (docs/bookings.md) as the API shows it. `bookingDate`/`startTime`/`endTime` are the location's local date and wall times. */
-export interface Booking {
-  id: string;
-  locationId: number;
-  bookingDate: string;
-  startTime: string;
-  endTime: string;
-  timezone: string;
-  /** The same instants in UTC. */
-  startsAt: string;
-  endsAt: string;
-  guestCount: number;
-  /** The primary table (tableIds[0]), or null. */
-  tableId: string | null;
-  tableIds: string[];
-  defaultTabStrategy: TabStrategy;
-  primaryUserId: number | null;
-  guestName: string | null;
-  guestEmail: string | null;
-  guestPhone: string | null;
-  occasion: string | null;
-  specialRequests: string | null;
-  internalNotes: string | null;
-  paymentType: string | null;
-  depositAmountCents: number | null;
-  bookingSource: string | null;
-  status: BookingStatus;
-  /** The status the booking had when it was seated (unseating returns to it); null when not seated. */
-  statusBeforeSeating: BookingStatus | null;
-  confirmationCode: string;
-  /** Pinned: the table optimizer never moves it. */
-  locked: boolean;
-  /** The primary tab (tabs[0]). */
-  tab: BookingTab;
-  /** The booking's tabs, primary first. */
-  tabs: BookingTab[];
-  /** The kitchen order seating made of the pre-order (reversed by unseating); null when none. */
-  seatingOrderId: string | null;
-  /** When the no-show sweeper will mark the booking if it is still confirmed or checked in; null when it will not. */
-  autoNoShowAt: string | null;
-  cancellationReason: string | null;
-  seatedAt: string | null;
-  completedAt: string | null;
-  cancelledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type TabStrategy = Booking['defaultTabStrategy'];
 
 /**
  * Whether the booking still uses its tables (its location, when it has none): while it is active
@@ -97,46 +57,8 @@ export const bookingEntity = defineEntity({
   name: 'BOOKING',
   label: 'booking',
   key: (companyId: number, id: string) => companyKey(companyId, `BOOKING#${id}`),
-  keyOf: (companyId, b: Booking) => [companyId, b.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'bookingDate',
-    'startTime',
-    'endTime',
-    'timezone',
-    'startsAt',
-    'endsAt',
-    'guestCount',
-    'tableId',
-    'tableIds',
-    'defaultTabStrategy',
-    'primaryUserId',
-    'guestName',
-    'guestEmail',
-    'guestPhone',
-    'occasion',
-    'specialRequests',
-    'internalNotes',
-    'paymentType',
-    'depositAmountCents',
-    'bookingSource',
-    'status',
-    'statusBeforeSeating',
-    'confirmationCode',
-    'locked',
-    'tab',
-    'tabs',
-    'seatingOrderId',
-    'autoNoShowAt',
-    'cancellationReason',
-    'seatedAt',
-    'completedAt',
-    'cancelledAt',
-    'createdAt',
-    'updatedAt',
-    'version',
-  ],
+  schema: BookingView,
+  keyOf: (companyId, b) => [companyId, b.id] as const,
   indexes: (companyId, b) => ({
     gsi1pk: locationPartition(companyId, b.locationId),
     gsi1sk: listSortKey(b),

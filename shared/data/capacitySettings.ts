@@ -8,10 +8,12 @@
  * path reads all of them with one strongly consistent Query; lists page through gsi1 in the
  * order the effective setting is chosen (priority, then age).
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { unprocessable, type AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { getItem } from './batch';
+import { CapacitySettingView } from '../schemas/capacity';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationCounter, locationExistsStep } from './locations';
@@ -20,28 +22,13 @@ import { counterStep, queryAll, type PageRequest } from './paging';
 import { listPrefix } from './tables';
 import { transact, updateStep, type Step } from './transact';
 
-export interface CapacitySetting {
-  id: string;
-  locationId: number;
-  name: string;
-  /** ISO weekdays, 1 Monday … 7 Sunday, sorted. */
-  validOnDays: number[];
-  /** Orders / items a slot takes at most; null: no limit. */
-  orderCapacity: number | null;
-  itemCapacity: number | null;
-  /** Lower wins. */
-  priority: number;
-  enabled: boolean;
-  /** HH:mm:ss local wall times; null: the start / end of the day. */
-  timeStart: string | null;
-  timeEnd: string | null;
-  /** ISO 8601 UTC instants; null: unbounded. */
-  validFrom: string | null;
-  validTo: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A capacity setting as stored and shown: declared by CapacitySettingView. `validOnDays` are ISO
+ * weekdays (1 Monday … 7 Sunday), sorted; `orderCapacity`/`itemCapacity` null: no limit; lower
+ * `priority` wins; `timeStart`/`timeEnd` HH:mm:ss local wall times (null: the start / end of the
+ * day); `validFrom`/`validTo` UTC instants (null: unbounded).
+ */
+export type CapacitySetting = Static<typeof CapacitySettingView>;
 
 /** Capacity settings one location may have: the order path reads all of them with every order. */
 const MAX_CAPACITY_SETTINGS = 100;
@@ -55,24 +42,8 @@ const settingEntity = defineEntity({
   label: 'capacity setting',
   key: (companyId: number, locationId: number, id: string) =>
     companyKey(companyId, `${settingPrefix(locationId)}${id}`),
-  keyOf: (companyId, s: CapacitySetting) => [companyId, s.locationId, s.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'name',
-    'validOnDays',
-    'orderCapacity',
-    'itemCapacity',
-    'priority',
-    'enabled',
-    'timeStart',
-    'timeEnd',
-    'validFrom',
-    'validTo',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: CapacitySettingView,
+  keyOf: (companyId, s) => [companyId, s.locationId, s.id] as const,
   indexes: (companyId, s) => ({
     gsi1pk: listPartition(companyId),
     gsi1sk: `${listPrefix(s.locationId)}${keys.pad(s.priority, 4)}#${s.createdAt}#${s.id}`,
@@ -146,11 +117,8 @@ export const capacitySettings = {
 };
 
 /** An order counted in a slot under a setting: one order and its items (the sum of its lines' quantities). */
-export interface SlotClaim {
-  settingId: string;
-  slotStartsAt: string;
-  items: number;
-}
+export const SlotClaim = Type.Object({ settingId: Type.String(), slotStartsAt: Type.String(), items: Type.Integer() });
+export type SlotClaim = Static<typeof SlotClaim>;
 
 /** What a slot counter holds: the orders and items counted in one slot under one setting. */
 export interface SlotCount {

@@ -17,7 +17,7 @@
  *
  * Why not dynamodb-toolbox or ElectroDB: see docs/entities.md.
  */
-import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { Page } from '../page';
 import { getItem, getItems, type Item, type ItemKey, type ReadOptions, type ReadRequest } from './batch';
@@ -112,6 +112,23 @@ interface LegacyDefinition<T, A extends unknown[]>
   keyOf: (companyId: number, value: T) => Readonly<A>;
   indexes?: (companyId: number, value: T) => Item;
 }
+
+/**
+ * A view whose `optional` fields an older item may lack (the repository reads them as their
+ * default): the same properties in the same order, those ones optional.
+ */
+export const withOptional = <V extends TProperties, K extends keyof V & string>(
+  view: TObject<V>,
+  optional: readonly K[],
+) =>
+  Type.Object(
+    Object.fromEntries(
+      Object.entries(view.properties).map(([k, p]) => [
+        k,
+        (optional as readonly string[]).includes(k) ? Type.Optional(p) : p,
+      ]),
+    ) as Omit<V, K> & { [P in K]: TOptional<V[P]> },
+  );
 
 export function defineEntity<S extends TObject, A extends unknown[]>(def: EntityDefinition<S, A>): Entity<Static<S>, A>;
 export function defineEntity<T, A extends unknown[]>(def: LegacyDefinition<T, A>): Entity<T, A>;

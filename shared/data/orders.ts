@@ -6,73 +6,39 @@
  * Dispatches are embedded in their order (at most one per coursing), so an order and its
  * dispatches change together under one version.
  */
+import type { Static } from '@sinclair/typebox';
 import type { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { DispatchStatus } from '../schemas/bookingStates';
-import type { CostCenter } from '../schemas/items';
+import { DispatchView, OrderLineView, OrderView } from '../schemas/bookings';
 import { tableName } from './client';
 import { slotCountStep, type SlotCountMove } from './capacitySettings';
 import { coursingEntity } from './coursings';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, withOptional } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { logPage, queryAll, readLog, type PageRequest } from './paging';
 import { orderPlacedStep } from './tabs';
 import { checkStep, transact, type Step } from './transact';
 
-interface Modification {
-  name: string;
-  price: number;
-}
+/** A line of an order or a pre-order (prices in minor units; `vatRate` and `costCenter` the line's own, else its item's, absent when neither says): declared by OrderLineView. */
+export type OrderLine = Static<typeof OrderLineView>;
 
-/** A line of an order or a pre-order; prices in minor units. */
-export interface OrderLine {
-  itemId: number | null;
-  name: string;
-  price: number;
-  /** Percent: the line's own, else its item's; absent when neither says. */
-  vatRate?: number;
-  /** The line's own, else its item's; absent when neither says. */
-  costCenter?: CostCenter | null;
-  quantity: number;
-  coursingId: string | null;
-  modifications: Modification[];
-}
+/** A kitchen dispatch of an order (at most one per coursing): declared by DispatchView. */
+export type Dispatch = Static<typeof DispatchView>;
 
-export interface Dispatch {
-  id: string;
-  coursingId: string | null;
-  status: DispatchStatus;
-  items: OrderLine[];
-  updatedAt: string;
-}
+/**
+ * An order as stored: as shown (OrderView), except that `extendedWaitingTime` (the waiting time
+ * running when the order was placed on the tab; null when none ran) may be absent: the order
+ * seating makes of a pre-order stores none, and it reads as null. `kind` is `pre_order` for the
+ * booking's pre-order, sent when it was seated, and `order` for one placed on the open tab;
+ * `bookingId` the tab's booking when the order was placed (null on a tab opened without one).
+ */
+const StoredOrder = withOptional(OrderView, ['extendedWaitingTime']);
+export type Order = Static<typeof StoredOrder>;
 
 /** The extended waiting time that ran when an order was placed (docs/capacity.md). */
-export interface OrderDelay {
-  delayInMinutes: number | null;
-  endsAt: string;
-}
-
-export interface Order {
-  id: string;
-  tabId: string;
-  /** The tab's booking when the order was placed (null on a tab opened without one). */
-  bookingId: string | null;
-  locationId: number;
-  /** `pre_order`: the booking's pre-order, sent when it was seated; `order`: placed on the open tab. */
-  kind: 'order' | 'pre_order';
-  items: OrderLine[];
-  dispatches: Dispatch[];
-  /**
-   * The extended waiting time running when the order was placed on the tab; null when none ran.
-   * The order seating makes of a pre-order stores none (it reads as null).
-   */
-  extendedWaitingTime?: OrderDelay | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type OrderDelay = NonNullable<Order['extendedWaitingTime']>;
 
 const tabPartition = (companyId: number, tabId: string) => `${keys.company(companyId)}#TAB#${tabId}#ORDERS`;
 
@@ -80,20 +46,8 @@ export const orderEntity = defineEntity({
   name: 'ORDER',
   label: 'order',
   key: (companyId: number, id: string) => companyKey(companyId, `ORDER#${id}`),
-  keyOf: (companyId, o: Order) => [companyId, o.id] as const,
-  fields: [
-    'id',
-    'tabId',
-    'bookingId',
-    'locationId',
-    'kind',
-    'items',
-    'dispatches',
-    'extendedWaitingTime',
-    'createdAt',
-    'updatedAt',
-    'version',
-  ],
+  schema: StoredOrder,
+  keyOf: (companyId, o) => [companyId, o.id] as const,
   indexes: (companyId, o) => ({ gsi1pk: tabPartition(companyId, o.tabId), gsi1sk: `${o.createdAt}#${o.id}` }),
 });
 

@@ -9,39 +9,47 @@
  * unseating reverses that order by a condition on its dispatches' statuses instead of reading it.
  * Absent until a pre-order is set: no items, version null.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { ReadRequest } from './batch';
 import { bookingGuardStep, type BookingGuard } from './bookings';
-import { slotCountStep, type SlotClaim, type SlotCountMove } from './capacitySettings';
+import { OrderLineView } from '../schemas/bookings';
+import { Nullable } from '../schemas/common';
+import { SlotClaim, slotCountStep, type SlotCountMove } from './capacitySettings';
 import { companyKey, defineEntity } from './entity';
 import { coursingCheckStep, type CoursingCheck, type OrderLine } from './orders';
 import { outboxStep } from './outbox';
 import { atVersion, checkStep, transact, updateStep, type Condition, type Step } from './transact';
 
 /** The order seating made of the pre-order, as unseating needs it. */
-export interface SeatingOrder {
-  orderId: string;
-  tabId: string;
-  dispatches: { id: string; coursingId: string | null; items: OrderLine[] }[];
-}
+const SeatingOrder = Type.Object({
+  orderId: Type.String(),
+  tabId: Type.String(),
+  dispatches: Type.Array(
+    Type.Object({ id: Type.String(), coursingId: Nullable(Type.String()), items: Type.Array(OrderLineView) }),
+  ),
+});
+export type SeatingOrder = Static<typeof SeatingOrder>;
 
-export interface PreOrder {
-  bookingId: string;
-  items: OrderLine[];
-  seating: SeatingOrder | null;
+/** A booking's pre-order as stored (the API shows PreOrderView, which the domain makes of it). */
+const PreOrder = Type.Object({
+  bookingId: Type.String(),
+  items: Type.Array(OrderLineView),
+  seating: Nullable(SeatingOrder),
   /** Where its items are counted: the slot of the booking's start under the setting in force then (null: nowhere). */
-  capacityClaim: SlotClaim | null;
+  capacityClaim: Nullable(SlotClaim),
   /** null: no pre-order was ever set. */
-  version: number | null;
-}
+  version: Nullable(Type.Integer()),
+});
+export type PreOrder = Static<typeof PreOrder>;
 
 const preOrderEntity = defineEntity({
   name: 'PRE_ORDER',
   label: 'pre-order',
   key: (companyId: number, bookingId: string) => companyKey(companyId, `PREORDER#${bookingId}`),
-  keyOf: (companyId, p: PreOrder) => [companyId, p.bookingId] as const,
-  fields: ['bookingId', 'items', 'seating', 'capacityClaim', 'version'],
+  schema: PreOrder,
+  keyOf: (companyId, p) => [companyId, p.bookingId] as const,
 });
 
 /** The pre-order as read: still at the version read (null: still absent). */

@@ -10,10 +10,11 @@
  * transaction; when it pays the tab in full and the tab belongs to a booking, the booking's write
  * (bookingWrite.ts) carries these steps in `also`.
  */
+import type { Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import type { CostCenter } from '../schemas/items';
+import { PurchaseView } from '../schemas/purchases';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
@@ -21,52 +22,22 @@ import { logPage, queryAll, queryUntil, readLog, type PageRequest } from './pagi
 import { purchaseStep, type TabPayment } from './tabs';
 import { conditionalPutStep, putNewStep, transact, updateStep, type Step } from './transact';
 
-/** A line paid for; prices in minor units, VAT included. */
-export interface PurchaseLine {
-  itemId: number | null;
-  name: string;
-  quantity: number;
-  unitPrice: number;
-  /** quantity × unitPrice. */
-  amount: number;
-  vatRate: number | null;
-  costCenter: CostCenter | null;
-}
+/**
+ * A purchase as stored and shown: declared by PurchaseView. Prices in minor units, VAT included;
+ * `items` is empty when it pays a plain amount; `amount` is what pays the bill (without tip and
+ * service fee), `total` = amount + tip + serviceFee, what the guest was charged; `localDate` the
+ * location's local date the purchase falls on (its day totals).
+ */
+export type Purchase = Static<typeof PurchaseView>;
+
+/** A line paid for (`amount` = quantity × unitPrice). */
+export type PurchaseLine = Purchase['items'][number];
 
 /** The VAT of one rate in a purchase: `amount` gross (VAT included), `vat` the VAT in it. */
-export interface VatRow {
-  vatRate: number;
-  amount: number;
-  vat: number;
-}
+export type VatRow = Purchase['vatRows'][number];
 
 /** Only payments that happened are recorded (docs/purchases.md#status). */
-type PurchaseStatus = 'succeeded';
-
-export interface Purchase {
-  id: string;
-  tabId: string;
-  bookingId: string | null;
-  locationId: number;
-  status: PurchaseStatus;
-  /** Empty when the purchase pays a plain amount. */
-  items: PurchaseLine[];
-  /** What pays the bill (minor units), without tip and service fee. */
-  amount: number;
-  vatRows: VatRow[];
-  tip: number;
-  serviceFee: number;
-  /** amount + tip + serviceFee: what the guest was charged. */
-  total: number;
-  paymentProvider: string;
-  providerReference: string | null;
-  /** The location's local date the purchase falls on (its day totals). */
-  localDate: string;
-  pickedUpAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+export type PurchaseStatus = Purchase['status'];
 
 const tabPartition = (companyId: number, tabId: string) => `${keys.company(companyId)}#TAB#${tabId}#PURCHASES`;
 
@@ -74,27 +45,8 @@ const purchaseEntity = defineEntity({
   name: 'PURCHASE',
   label: 'purchase',
   key: (companyId: number, id: string) => companyKey(companyId, `PURCHASE#${id}`),
-  keyOf: (companyId, p: Purchase) => [companyId, p.id] as const,
-  fields: [
-    'id',
-    'tabId',
-    'bookingId',
-    'locationId',
-    'status',
-    'items',
-    'amount',
-    'vatRows',
-    'tip',
-    'serviceFee',
-    'total',
-    'paymentProvider',
-    'providerReference',
-    'localDate',
-    'pickedUpAt',
-    'createdAt',
-    'updatedAt',
-    'version',
-  ],
+  schema: PurchaseView,
+  keyOf: (companyId, p) => [companyId, p.id] as const,
   indexes: (companyId, p) => ({ gsi1pk: tabPartition(companyId, p.tabId), gsi1sk: `${p.createdAt}#${p.id}` }),
 });
 

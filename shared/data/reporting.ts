@@ -7,46 +7,35 @@
  * Absent until first set. The first write checks the location exists (404) and that nobody wrote
  * the item meanwhile (409); later ones are versioned puts. Each write carries its event.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
-import type { ExportSettings } from '../schemas/reporting';
+import { ExportSettings, ReportEmails } from '../schemas/reporting';
+import { stamps } from '../schemas/views';
 import { companyKey, defineEntity, type Entity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { transact } from './transact';
 
-export interface StoredReportEmails {
-  locationId: number;
-  emails: string[];
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A location's report emails as stored: the shown list, with the stamps of a versioned item (the domain answers ReportEmails). */
+const StoredReportEmails = Type.Object({ ...Type.Pick(ReportEmails, ['locationId', 'emails']).properties, ...stamps });
+export type StoredReportEmails = Static<typeof StoredReportEmails>;
 
 const reportEmailsEntity = defineEntity({
   name: 'REPORT_EMAILS',
   label: 'report emails',
   key: (companyId: number, locationId: number) => companyKey(companyId, `RPTEMAILS#L#${keys.pad(locationId)}`),
-  keyOf: (companyId, r: StoredReportEmails) => [companyId, r.locationId] as const,
-  fields: ['locationId', 'emails', 'version', 'createdAt', 'updatedAt'],
+  schema: StoredReportEmails,
+  keyOf: (companyId, r) => [companyId, r.locationId] as const,
 });
 
 const exportSettingsEntity = defineEntity({
   name: 'EXPORT_SETTINGS',
   label: 'export settings',
   key: (companyId: number, locationId: number) => companyKey(companyId, `EXPORTSET#L#${keys.pad(locationId)}`),
-  keyOf: (companyId, s: ExportSettings) => [companyId, s.locationId] as const,
-  fields: [
-    'locationId',
-    'exportType',
-    'includeServiceFees',
-    'splitByCostCenter',
-    'accounts',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: ExportSettings,
+  keyOf: (companyId, s) => [companyId, s.locationId] as const,
 });
 
 /** Writes a location's settings item: the first time beside the location's existence check, then at the version read. */

@@ -6,27 +6,23 @@
  * Keyed by the purchase, written put-if-absent: of concurrent submissions one is stored, the
  * others find it and answer it.
  */
+import type { Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
+import { ReviewView } from '../schemas/purchases';
 import { companyKey, defineEntity } from './entity';
 import { outboxStep } from './outbox';
 import { transact } from './transact';
 import { AppError } from '../errors';
 
-export interface Review {
-  purchaseIntentId: string;
-  tabId: string;
-  locationId: number;
-  rating: number;
-  reviewTags: string[];
-  createdAt: string;
-}
+/** A review as stored and shown: declared by ReviewView. */
+export type Review = Static<typeof ReviewView>;
 
 const reviewEntity = defineEntity({
   name: 'REVIEW',
   label: 'review',
   key: (companyId: number, purchaseIntentId: string) => companyKey(companyId, `REVIEW#${purchaseIntentId}`),
-  keyOf: (companyId, r: Review) => [companyId, r.purchaseIntentId] as const,
-  fields: ['purchaseIntentId', 'tabId', 'locationId', 'rating', 'reviewTags', 'createdAt'],
+  schema: ReviewView,
+  keyOf: (companyId, r) => [companyId, r.purchaseIntentId] as const,
 });
 
 /** The purchase already has its review. */

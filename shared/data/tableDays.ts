@@ -6,6 +6,7 @@
  * A booking reads the days its hold could touch and writes each back at the version it read, so of
  * two bookings that could clash (they always write a common day) only one commits.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
 import type { ReadRequest } from './batch';
 import { tableName } from './client';
@@ -18,15 +19,23 @@ import { atVersion, conditionalPutStep, type Step } from './transact';
  * for a hold that lapses by itself (a waitlist offer, docs/waitlist.md): from `expiresMs` on it
  * holds nothing, and the next write of the day drops it.
  */
-type DayHolds = Record<string, [number, number] | [number, number, number]>;
+const DayHolds = Type.Record(
+  Type.String(),
+  Type.Union([Type.Tuple([Type.Number(), Type.Number()]), Type.Tuple([Type.Number(), Type.Number(), Type.Number()])]),
+);
+type DayHolds = Static<typeof DayHolds>;
+
+/** A table-day item as stored. */
+const StoredDay = Type.Object({
+  tableId: Type.String(),
+  date: Type.String(),
+  holds: DayHolds,
+  version: Type.Integer(),
+});
+type StoredDay = Static<typeof StoredDay>;
 
 /** A table-day item as read: `version` null when it does not exist yet. */
-export interface TableDay {
-  tableId: string;
-  date: string;
-  holds: DayHolds;
-  version: number | null;
-}
+export type TableDay = Omit<StoredDay, 'version'> & { version: number | null };
 
 /** A table-day item to write: its new holds, conditioned on the version read. */
 export interface TableDayWrite {
@@ -43,8 +52,6 @@ export class Contention extends AppError {
   }
 }
 
-type StoredDay = TableDay & { version: number };
-
 const tableDayEntity = defineEntity({
   name: 'TABLE_DAY',
   label: 'table day',
@@ -52,8 +59,8 @@ const tableDayEntity = defineEntity({
     pk: `${keys.company(companyId)}#TABLE#${tableId}`,
     sk: `DAY#${date}`,
   }),
-  keyOf: (companyId, d: StoredDay) => [companyId, d.tableId, d.date] as const,
-  fields: ['tableId', 'date', 'holds', 'version'],
+  schema: StoredDay,
+  keyOf: (companyId, d) => [companyId, d.tableId, d.date] as const,
 });
 
 export const tableDays = {

@@ -10,37 +10,26 @@
  * purchase, the version read), so a tab is never read just to be written. The claim a tab makes
  * on its table is in openTabs.ts.
  */
+import type { Static } from '@sinclair/typebox';
 import { conflict } from '../errors';
 import type { TabStatus } from '../schemas/bookingStates';
+import { TabView } from '../schemas/purchases';
 import type { Page } from '../page';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, withOptional } from './entity';
 import { keys } from './keys';
 import { logPage, readLog, type PageRequest } from './paging';
 import { updateStep, type Condition, type Step } from './transact';
 
-export interface Tab {
-  id: string;
-  locationId: number;
-  /** Null for a tab opened without a booking (a walk-in or bar tab) until seating links it to one. */
-  bookingId: string | null;
-  /** The table it serves; null for a booking without tables. */
-  tableId: string | null;
-  status: TabStatus;
-  primaryUserId: number | null;
-  /** Purchases recorded against the tab (unseating refuses once there is one). */
-  purchaseCount: number;
-  /** What the tab's purchases paid towards its bill (minor units; tips and service fees not included). Absent: 0. */
-  paidCents?: number;
-  /** Anonymous guests added to the tab (POST /tabs/{id}/anonymous-members). Absent: 0. */
-  anonymousMembers?: number;
-  /** Orders placed on the tab while open (the seating's pre-order dispatch is not one). */
-  orderCount: number;
-  openedAt: string | null;
-  closedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+/**
+ * A tab as stored: as shown (TabView), except that `paidCents` (what its purchases paid towards the
+ * bill, tips and fees not included) and `anonymousMembers` (guests added without a name) may be
+ * absent on a tab stored before they existed: absent reads as 0. `bookingId` is null for a tab
+ * opened without a booking (a walk-in or bar tab) until seating links it to one; `tableId` null for
+ * a booking without tables; `purchaseCount` refuses unseating once there is one; `orderCount`
+ * counts orders placed on the tab while open (the seating's pre-order dispatch is not one).
+ */
+const StoredTab = withOptional(TabView, ['paidCents', 'anonymousMembers']);
+export type Tab = Static<typeof StoredTab>;
 
 /** The index partition of a location's open tabs (sparse: a tab is in it only while open). */
 const openTabsPartition = (companyId: number, locationId: number) =>
@@ -56,24 +45,8 @@ export const tabEntity = defineEntity({
   name: 'TAB',
   label: 'tab',
   key: (companyId: number, id: string) => companyKey(companyId, `TAB#${id}`),
-  keyOf: (companyId, t: Tab) => [companyId, t.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'bookingId',
-    'tableId',
-    'status',
-    'primaryUserId',
-    'purchaseCount',
-    'paidCents',
-    'orderCount',
-    'anonymousMembers',
-    'openedAt',
-    'closedAt',
-    'createdAt',
-    'updatedAt',
-    'version',
-  ],
+  schema: StoredTab,
+  keyOf: (companyId, t) => [companyId, t.id] as const,
   indexes: (companyId, t) =>
     t.status === 'open' ? openIndex(companyId, t.locationId, t.id, true, t.openedAt ?? t.createdAt) : {},
 });

@@ -2,23 +2,21 @@
  * A location's extended waiting time (docs/capacity.md): one item, `C#<cid>` / `WAITTIME#<loc:12>`, with a
  * `version`. It stays stored after it ends (readers treat it as none) until its `ttl`, a day later.
  */
+import type { Static } from '@sinclair/typebox';
 import type { DomainEvent } from '../events/catalog';
+import { ExtendedWaitingTimeView } from '../schemas/capacity';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { changedMeanwhile, transact } from './transact';
 
-export interface ExtendedWaitingTime {
-  locationId: number;
-  /** ISO 8601 UTC: when it ends (it runs while now < endsAt). */
-  endsAt: string;
-  /** The extra wait announced, in minutes; null: none named. */
-  delayInMinutes: number | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A location's extended waiting time as stored and shown (`endsAt`: when it ends, UTC, it runs while
+ * now < endsAt; `delayInMinutes`: the extra wait announced, null when none was named): declared by
+ * ExtendedWaitingTimeView.
+ */
+export type ExtendedWaitingTime = Static<typeof ExtendedWaitingTimeView>;
 
 const KEPT_AFTER_END_SECONDS = 24 * 3600;
 
@@ -26,8 +24,8 @@ const waitingTimeEntity = defineEntity({
   name: 'WAITING_TIME',
   label: 'extended waiting time',
   key: (companyId: number, locationId: number) => companyKey(companyId, `WAITTIME#${keys.pad(locationId)}`),
-  keyOf: (companyId, w: ExtendedWaitingTime) => [companyId, w.locationId] as const,
-  fields: ['locationId', 'endsAt', 'delayInMinutes', 'version', 'createdAt', 'updatedAt'],
+  schema: ExtendedWaitingTimeView,
+  keyOf: (companyId, w) => [companyId, w.locationId] as const,
   indexes: (_, w) => ({ ttl: Math.floor(Date.parse(w.endsAt) / 1000) + KEPT_AFTER_END_SECONDS }),
 });
 

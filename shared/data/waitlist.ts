@@ -9,12 +9,12 @@
  * public by-code operations, which know no company, read the entry in one GetItem: every write of
  * an entry writes its copy in the same transaction.
  */
+import type { Static } from '@sinclair/typebox';
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
-import { waitlistStatuses, type WaitlistStatus } from '../schemas/waitlist';
+import { WaitlistEntryView, waitlistStatuses, type WaitlistStatus } from '../schemas/waitlist';
 import { getItem } from './batch';
-import type { Booking } from './bookings';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
@@ -26,43 +26,15 @@ import { putNewStep, putStep, transact, type Condition, type Step } from './tran
 
 export { waitlistStatuses, type WaitlistStatus };
 
+/** A party waiting for a table at a location on a date, within a window of local wall times (HH:MM): declared by WaitlistEntryView. */
+export type WaitlistEntry = Static<typeof WaitlistEntryView>;
+
 /**
  * The spot an entry was offered: its tables and times (as a booking's), held until `expiresAt`
- * under `bookingId`, the id the booking will have.
+ * under `bookingId`, the id the booking will have; `holdDates` the local dates the table-day hold
+ * is stored in.
  */
-export interface WaitlistOffer
-  extends Pick<Booking, 'tableIds' | 'bookingDate' | 'startTime' | 'endTime' | 'timezone' | 'startsAt' | 'endsAt'> {
-  bookingId: string;
-  /** The local dates the table-day hold is stored in. */
-  holdDates: string[];
-  offeredAt: string;
-  expiresAt: string;
-}
-
-/** A party waiting for a table at a location on a date, within a window of wall times. */
-export interface WaitlistEntry {
-  id: string;
-  locationId: number;
-  code: string;
-  status: WaitlistStatus;
-  partySize: number;
-  desiredDate: string;
-  /** The window of local wall times the party would start in (HH:MM). */
-  windowStart: string;
-  windowEnd: string;
-  primaryUserId: number | null;
-  guestName: string | null;
-  guestEmail: string | null;
-  guestPhone: string | null;
-  notes: string | null;
-  /** The current or last offer; null before the first. */
-  offer: WaitlistOffer | null;
-  /** The booking an accepted offer made. */
-  bookingId: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type WaitlistOffer = NonNullable<WaitlistEntry['offer']>;
 
 /** Entries of a location over three days the floor reads at most (more: TooMany, 422). */
 const MAX_ENTRIES_AROUND = 2000;
@@ -76,27 +48,8 @@ const entryEntity = defineEntity({
   name: 'WAITLIST_ENTRY',
   label: 'waitlist entry',
   key: (companyId: number, id: string) => companyKey(companyId, `WAITLIST#${id}`),
-  keyOf: (companyId, e: WaitlistEntry) => [companyId, e.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'code',
-    'status',
-    'partySize',
-    'desiredDate',
-    'windowStart',
-    'windowEnd',
-    'primaryUserId',
-    'guestName',
-    'guestEmail',
-    'guestPhone',
-    'notes',
-    'offer',
-    'bookingId',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: WaitlistEntryView,
+  keyOf: (companyId, e) => [companyId, e.id] as const,
   indexes: (companyId, e) => ({
     gsi1pk: locationPartition(companyId, e.locationId),
     gsi1sk: listSortKey(e),
