@@ -14,36 +14,22 @@
  * status; a transition moves the status counters in its transaction.
  */
 import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { Page } from '../page';
+import { AlertView } from '../schemas/alerts';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { counterStep, logPage, readLog, type PageRequest, type QuerySpan } from './paging';
 import { equalsAll, transact, type Step } from './transact';
 import type { ItemKey } from './batch';
 
-type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
-type AlertStatus = 'active' | 'acknowledged' | 'resolved';
-
-export interface Alert {
-  id: string;
-  /** Null for alerts about the company as a whole (a webhook test event, a failure naming no location). */
-  locationId: number | null;
-  alertType: string;
-  severity: AlertSeverity;
-  title: string;
-  message: string | null;
-  details: Record<string, unknown> | null;
-  stackTrace: string | null;
-  context: Record<string, unknown> | null;
-  latestStatus: AlertStatus;
-  resolvedAt: string | null;
-  resolvedBy: number | null;
-  acknowledgedAt: string | null;
-  acknowledgedBy: number | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * An alert as stored and shown: declared by AlertView. `locationId` is null for alerts about the
+ * company as a whole (a webhook test event, a failure naming no location).
+ */
+export type Alert = Static<typeof AlertView>;
+export type AlertSeverity = Alert['severity'];
+export type AlertStatus = Alert['latestStatus'];
 
 export interface AlertFilter {
   /** A location's alerts; undefined: every alert of the company (company-wide ones included). */
@@ -98,26 +84,8 @@ const alertEntity = defineEntity({
   name: 'ALERT',
   label: 'alert',
   key: (companyId: number, id: string) => companyKey(companyId, `ALERT#${id}`),
-  keyOf: (companyId, a: Alert) => [companyId, a.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'alertType',
-    'severity',
-    'title',
-    'message',
-    'details',
-    'stackTrace',
-    'context',
-    'latestStatus',
-    'resolvedAt',
-    'resolvedBy',
-    'acknowledgedAt',
-    'acknowledgedBy',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: AlertView,
+  keyOf: (companyId, a) => [companyId, a.id] as const,
   indexes: (companyId, a) => ({
     gsi1pk: all(companyId),
     gsi1sk: sortKey(a),

@@ -105,14 +105,6 @@ export const entityRegistry: Entity<unknown, unknown[]>[] = [];
 export const extendView = <V extends TProperties, E extends TProperties>(view: TObject<V>, extra: E) =>
   Type.Object({ ...view.properties, ...extra } as V & E);
 
-/** The declaration before schemas (migration only): a type and a hand-written field list. */
-interface LegacyDefinition<T, A extends unknown[]>
-  extends Omit<EntityDefinition<TObject, A>, 'schema' | 'keyOf' | 'indexes'> {
-  fields: readonly (keyof T & string)[];
-  keyOf: (companyId: number, value: T) => Readonly<A>;
-  indexes?: (companyId: number, value: T) => Item;
-}
-
 /**
  * A view whose `optional` fields an older item may lack (the repository reads them as their
  * default): the same properties in the same order, those ones optional.
@@ -130,13 +122,12 @@ export const withOptional = <V extends TProperties, K extends keyof V & string>(
     ) as Omit<V, K> & { [P in K]: TOptional<V[P]> },
   );
 
-export function defineEntity<S extends TObject, A extends unknown[]>(def: EntityDefinition<S, A>): Entity<Static<S>, A>;
-export function defineEntity<T, A extends unknown[]>(def: LegacyDefinition<T, A>): Entity<T, A>;
-export function defineEntity<T, A extends unknown[]>(
-  def: (EntityDefinition<TObject, A> | LegacyDefinition<T, A>) & { keyOf: any; indexes?: any },
-): Entity<T, A> {
-  const schema = 'schema' in def ? def.schema : Type.Object({});
-  const fields = 'schema' in def ? Object.keys(def.schema.properties) : [...def.fields];
+export function defineEntity<S extends TObject, A extends unknown[]>(
+  def: EntityDefinition<S, A>,
+): Entity<Static<S>, A> {
+  type T = Static<S>;
+  const { schema } = def;
+  const fields = Object.keys(schema.properties);
   const from = (item: Item): T => pick<T>(item, fields as (keyof T & string)[]);
   const keyOfValue = (companyId: number, value: T) => def.key(...def.keyOf(companyId, value));
   const item = (companyId: number, value: T): Item => ({
@@ -152,7 +143,14 @@ export function defineEntity<T, A extends unknown[]>(
   };
   const readMany = (argsList: readonly A[]): ReadRequest<T[]> => {
     const keys = argsList.map((a) => def.key(...a));
-    return { keys, answer: (f) => keys.flatMap((k) => found(k)(f) ?? []) };
+    return {
+      keys,
+      answer: (f) =>
+        keys.flatMap((k): T[] => {
+          const hit = found(k)(f);
+          return hit === undefined ? [] : [hit];
+        }),
+    };
   };
   const entity: Entity<T, A> = {
     name: def.name,

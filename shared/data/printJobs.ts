@@ -8,24 +8,27 @@
  * Written inside the transaction of the change it reports; the printer queue reads a location's
  * jobs in order through gsi1.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { Alert } from './alerts';
 import { newAlertSteps } from './alerts';
 import type { DomainEvent } from '../events/catalog';
-import type { PreCheckContent } from '../schemas/printing';
+import { TerminalPrintJobView } from '../schemas/printing';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
 import { printerGroupEntity, terminalEntity } from './printing';
 import { transact } from './transact';
 
-export interface PrintJob {
-  id: string;
-  locationId: number;
-  kind: 'kitchen_correction';
-  status: 'queued';
-  content: Record<string, unknown>;
-  createdAt: string;
-}
+/** A job the booking lifecycle queues (a kitchen correction ticket); internal, no operation shows it. */
+const PrintJob = Type.Object({
+  id: Type.String(),
+  locationId: Type.Integer(),
+  kind: Type.Literal('kitchen_correction'),
+  status: Type.Literal('queued'),
+  content: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String(),
+});
+export type PrintJob = Static<typeof PrintJob>;
 
 const jobKey = (companyId: number, id: string) => companyKey(companyId, `PRINTJOB#${id}`);
 const jobIndexes = (companyId: number, j: { locationId: number; createdAt: string; id: string }) => ({
@@ -33,56 +36,29 @@ const jobIndexes = (companyId: number, j: { locationId: number; createdAt: strin
   gsi1sk: `${j.createdAt}#${j.id}`,
 });
 
-export const printJobEntity = defineEntity<PrintJob, [number, string]>({
+export const printJobEntity = defineEntity({
   name: 'PRINT_JOB',
   label: 'print job',
   key: jobKey,
-  keyOf: (companyId, j: PrintJob) => [companyId, j.id] as const,
-  fields: ['id', 'locationId', 'kind', 'status', 'content', 'createdAt'],
+  schema: PrintJob,
+  keyOf: (companyId, j) => [companyId, j.id] as const,
   indexes: jobIndexes,
 });
 
-type PrintJobStatus = 'queued' | 'printed' | 'failed';
+/**
+ * A pre-check a terminal sent (docs/printing.md), for its printer group, as stored and shown (`error`: what the
+ * printer agent reported when it failed, null otherwise; `alertId`: the alert its failure raised):
+ * declared by TerminalPrintJobView.
+ */
+export type TerminalPrintJob = Static<typeof TerminalPrintJobView>;
+export type PrintJobStatus = TerminalPrintJob['status'];
 
-/** A pre-check a terminal sent (docs/printing.md), for its printer group. */
-export interface TerminalPrintJob {
-  id: string;
-  locationId: number;
-  kind: 'terminal_pre_check';
-  status: PrintJobStatus;
-  printerGroupId: string;
-  terminalId: string;
-  tabId: string;
-  content: PreCheckContent;
-  /** What the printer agent reported when it failed; null otherwise. */
-  error: string | null;
-  /** The alert its failure raised. */
-  alertId: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const terminalJobEntity = defineEntity<TerminalPrintJob, [number, string]>({
+export const terminalJobEntity = defineEntity({
   name: 'PRINT_JOB',
   label: 'print job',
   key: jobKey,
-  keyOf: (companyId, j: TerminalPrintJob) => [companyId, j.id] as const,
-  fields: [
-    'id',
-    'locationId',
-    'kind',
-    'status',
-    'printerGroupId',
-    'terminalId',
-    'tabId',
-    'content',
-    'error',
-    'alertId',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: TerminalPrintJobView,
+  keyOf: (companyId, j) => [companyId, j.id] as const,
   indexes: jobIndexes,
 });
 

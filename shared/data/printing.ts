@@ -8,9 +8,11 @@
  * per location. A terminal may name a printer group of its location; the group counts the terminals
  * that name it (`COUNT#TERMINAL#PG#<id>`) and is deleted only while none does.
  */
+import type { Static } from '@sinclair/typebox';
 import { conflict, AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
+import { PrinterGroupView, TerminalView } from '../schemas/printing';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
 import { locationCounter, locationEntity, type LocationContent } from './locations';
@@ -18,27 +20,11 @@ import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { deleteStep, transact, type Step } from './transact';
 
-export interface PrinterGroup {
-  id: string;
-  locationId: number;
-  name: string;
-  /** Characters per printed line (24-64). */
-  width: number;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A printer group as stored and shown (`width`: characters per printed line): declared by PrinterGroupView. */
+export type PrinterGroup = Static<typeof PrinterGroupView>;
 
-export interface Terminal {
-  id: string;
-  locationId: number;
-  name: string;
-  /** Where its pre-checks print; null: it prints nothing until it names a group. */
-  printerGroupId: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A terminal as stored and shown (`printerGroupId`: where its pre-checks print; null: nowhere yet): declared by TerminalView. */
+export type Terminal = Static<typeof TerminalView>;
 
 /** A family listed by location (then creation time), counted per company and per location. */
 function locatedFamily(name: string, content: LocationContent) {
@@ -71,21 +57,21 @@ function locatedFamily(name: string, content: LocationContent) {
 const groups = locatedFamily('PRINTERGROUP', 'PRINTERGROUP');
 const terminalsFamily = locatedFamily('TERMINAL', 'TERMINAL');
 
-export const printerGroupEntity = defineEntity<PrinterGroup, [number, string]>({
+export const printerGroupEntity = defineEntity({
   name: 'PRINTER_GROUP',
   label: 'printer group',
   key: (companyId: number, id: string) => companyKey(companyId, `PRINTERGROUP#${id}`),
-  keyOf: (companyId, g: PrinterGroup) => [companyId, g.id] as const,
-  fields: ['id', 'locationId', 'name', 'width', 'version', 'createdAt', 'updatedAt'],
+  schema: PrinterGroupView,
+  keyOf: (companyId, g) => [companyId, g.id] as const,
   indexes: groups.indexes,
 });
 
-export const terminalEntity = defineEntity<Terminal, [number, string]>({
+export const terminalEntity = defineEntity({
   name: 'TERMINAL',
   label: 'terminal',
   key: (companyId: number, id: string) => companyKey(companyId, `TERMINAL#${id}`),
-  keyOf: (companyId, t: Terminal) => [companyId, t.id] as const,
-  fields: ['id', 'locationId', 'name', 'printerGroupId', 'version', 'createdAt', 'updatedAt'],
+  schema: TerminalView,
+  keyOf: (companyId, t) => [companyId, t.id] as const,
   indexes: terminalsFamily.indexes,
 });
 

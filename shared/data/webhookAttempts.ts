@@ -4,34 +4,24 @@
  * after `ATTEMPT#…`: a page read newest first from the top meets the subscription item first, so
  * one Query answers both "does the subscription exist" and the page.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import type { Page } from '../page';
+import { DeliveryAttemptView } from '../schemas/webhooks';
 import type { Item } from './batch';
-import { defineEntity } from './entity';
+import { defineEntity, extendView } from './entity';
 import { keptAsEvents } from './outbox';
 import { logPage, readLog, type PageRequest, type QuerySpan } from './paging';
 import { putStep, type Step } from './transact';
 import { subscriptionEntity } from './webhookSubscriptions';
 
-/** One attempt to deliver, as the attempts log shows it. */
-export interface DeliveryAttempt {
-  id: string;
-  deliveryId: string;
-  eventId: string;
-  event: string;
-  round: number;
-  attempt: number;
-  /** The delivery's status this attempt left it in: delivered, failed (another attempt follows) or dead. */
-  status: 'delivered' | 'failed' | 'dead';
-  httpStatus: number | null;
-  error: string | null;
-  durationMs: number;
-  startedAt: string;
-  finishedAt: string;
-  nextAttemptAt: string | null;
-}
+/**
+ * One attempt to deliver, as the attempts log shows it (`status`: what the attempt left the
+ * delivery in: delivered, failed (another attempt follows) or dead): declared by DeliveryAttemptView.
+ */
+export type DeliveryAttempt = Static<typeof DeliveryAttemptView>;
 
 /** An attempt as the log stores it: with the subscription whose partition holds it. */
-type LoggedAttempt = DeliveryAttempt & { subscriptionId: string };
+const LoggedAttempt = extendView(DeliveryAttemptView, { subscriptionId: Type.String() });
 
 const ATTEMPT_PREFIX = 'ATTEMPT#';
 
@@ -42,23 +32,8 @@ const attemptEntity = defineEntity({
     pk: subscriptionEntity.key(companyId, subscriptionId).pk,
     sk: `${ATTEMPT_PREFIX}${startedAt}#${id}`,
   }),
-  keyOf: (companyId, a: LoggedAttempt) => [companyId, a.subscriptionId, a.startedAt, a.id] as const,
-  fields: [
-    'id',
-    'deliveryId',
-    'eventId',
-    'event',
-    'round',
-    'attempt',
-    'status',
-    'httpStatus',
-    'error',
-    'durationMs',
-    'startedAt',
-    'finishedAt',
-    'nextAttemptAt',
-    'subscriptionId',
-  ],
+  schema: LoggedAttempt,
+  keyOf: (companyId, a) => [companyId, a.subscriptionId, a.startedAt, a.id] as const,
   indexes: (_companyId, a) => ({ ttl: keptAsEvents(a.startedAt) }),
 });
 

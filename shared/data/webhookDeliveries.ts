@@ -8,48 +8,34 @@
  * its outcome. A test event or a manual retry writes a delivery request (outbox.ts) in the same
  * transaction, which the pipeline queues.
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { conflict } from '../errors';
+import { WebhookDeliveryView } from '../schemas/webhooks';
 import { newAlertSteps, type Alert } from './alerts';
 import { getItem, type Item } from './batch';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, extendView } from './entity';
 import { deliveryRequestStep, keptAsEvents, type DeliveryRef } from './outbox';
 import { queryUntil } from './paging';
 import { transact, updateStep, writeAlone, type Condition, type Step } from './transact';
 import { attempts, type DeliveryAttempt } from './webhookAttempts';
 import { storedSubscriptionOf, subscriptionEntity, type StoredSubscription } from './webhookSubscriptions';
 
-export type DeliveryStatus = 'pending' | 'failed' | 'delivered' | 'dead' | 'cancelled';
-
-export interface WebhookDelivery {
-  /** The webhook's `id` and `webhook-id`, the same on every attempt. */
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  event: string;
-  status: DeliveryStatus;
-  /** 1 for the automatic schedule; each manual retry starts the next round. */
-  round: number;
-  /** Attempts made in this round. */
-  attempts: number;
-  /** When the next attempt is due (pending, failed); null otherwise. */
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastHttpStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  /** The alert raised when the delivery died. */
-  alertId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A delivery as the API shows it: declared by WebhookDeliveryView. Its `id` is the webhook's `id`
+ * and `webhook-id`, the same on every attempt; `round` is 1 for the automatic schedule, each manual
+ * retry starting the next; `attempts` counts those of this round; `nextAttemptAt` is when the next
+ * one is due (pending, failed), null otherwise; `alertId` the alert raised when it died.
+ */
+export type WebhookDelivery = Static<typeof WebhookDeliveryView>;
+export type DeliveryStatus = WebhookDelivery['status'];
 
 /**
- * A delivery with the body it sends: rendered once, so every attempt sends the same bytes, and a
- * copy, so the delivery does not depend on the event log's retention.
+ * A delivery as stored, with the body it sends: rendered once, so every attempt sends the same
+ * bytes, and a copy, so the delivery does not depend on the event log's retention. The API's reads
+ * split the body off (`shown`).
  */
-export interface StoredDelivery extends WebhookDelivery {
-  body: string;
-}
+const StoredDelivery = extendView(WebhookDeliveryView, { body: Type.String() });
+export type StoredDelivery = Static<typeof StoredDelivery>;
 
 /** The result of one attempt, written with the attempt's log entry (and the alert, when it died). */
 export interface AttemptRecord {
@@ -84,31 +70,18 @@ export const deliveryEntity = defineEntity({
   name: 'WEBHOOK_DELIVERY',
   label: 'webhook delivery',
   key: (companyId: number, id: string) => companyKey(companyId, `WHDELIVERY#${id}`),
-  keyOf: (companyId, d: WebhookDelivery) => [companyId, d.id] as const,
-  fields: [
-    'id',
-    'subscriptionId',
-    'eventId',
-    'event',
-    'status',
-    'round',
-    'attempts',
-    'nextAttemptAt',
-    'lastAttemptAt',
-    'lastHttpStatus',
-    'lastError',
-    'deliveredAt',
-    'alertId',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: StoredDelivery,
+  keyOf: (companyId, d) => [companyId, d.id] as const,
   indexes: (companyId, d) => ({
     ...(isOpen(d.status) && d.nextAttemptAt !== null ? due(companyId, d.id, d.nextAttemptAt) : {}),
     ttl: keptAsEvents(d.createdAt),
   }),
 });
 
-const storedDeliveryOf = (item: Item): StoredDelivery => ({ ...deliveryEntity.from(item), body: String(item.body) });
+const storedDeliveryOf = (item: Item): StoredDelivery => deliveryEntity.from(item);
+
+/** The delivery as the API shows it: without its body. */
+const shown = ({ body: _body, ...d }: StoredDelivery): WebhookDelivery => d;
 
 export const refOf = (companyId: number, d: Pick<WebhookDelivery, 'id' | 'subscriptionId' | 'round'>): DeliveryRef => ({
   companyId,
@@ -141,7 +114,10 @@ async function changedIf(
 }
 
 export const deliveries = {
-  get: deliveryEntity.get,
+  async get(companyId: number, id: string): Promise<WebhookDelivery | undefined> {
+    const found = await deliveryEntity.get(companyId, id);
+    return found && shown(found);
+  },
 
   /** Adds the delivery unless it exists (dispatching the same event twice); returns the existing one then. */
   async create(

@@ -5,38 +5,39 @@
  * attempts log shares (webhookAttempts.ts); listed by gsi1 `C#<cid>#WHSUBS` / `<createdAt>#<id>`,
  * counted by `C#<cid>` / `COUNT#WHSUB` (at most MAX_SUBSCRIPTIONS).
  */
+import { Type, type Static } from '@sinclair/typebox';
 import { notFound, unprocessable } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import type { Item } from './batch';
 import { tableName } from './client';
-import { companyKey, defineEntity } from './entity';
+import { Nullable } from '../schemas/common';
+import { WebhookSubscriptionView } from '../schemas/webhooks';
+import { companyKey, defineEntity, extendView } from './entity';
 import { keys } from './keys';
 import { outboxStep } from './outbox';
-import { counterStep, queryAll, type PageRequest } from './paging';
+import { counterStep, listPage, queryAll, type PageRequest } from './paging';
 import { atVersion, changedMeanwhile, deleteStep, transact, updateStep, type Step } from './transact';
 
-export interface WebhookSubscription {
-  id: string;
-  url: string;
-  /** Event names, or `*` for all. */
-  events: string[];
-  description: string | null;
-  active: boolean;
-  /** Until when the secret replaced by the last rotation still signs (null: no rotation pending). */
-  previousSecretExpiresAt: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A subscription as the API shows it (`events`: event names, or `*` for all;
+ * `previousSecretExpiresAt`: until when the secret replaced by the last rotation still signs, null
+ * when no rotation is pending): declared by WebhookSubscriptionView.
+ */
+export type WebhookSubscription = Static<typeof WebhookSubscriptionView>;
 
-/** What signing needs. Never leaves the data layer and the pipeline, except once in an answer. */
-interface SubscriptionSecrets {
-  secret: string;
-  previousSecret: string | null;
-}
+/**
+ * A subscription as stored: as shown, with what signing needs. The secrets never leave the data
+ * layer and the pipeline, except once in an answer: the API's reads split them off (`shown`).
+ */
+const StoredSubscription = extendView(WebhookSubscriptionView, {
+  secret: Type.String(),
+  previousSecret: Nullable(Type.String()),
+});
+export type StoredSubscription = Static<typeof StoredSubscription>;
 
-export type StoredSubscription = WebhookSubscription & SubscriptionSecrets;
+/** What signing needs. */
+export type SubscriptionSecrets = Pick<StoredSubscription, 'secret' | 'previousSecret'>;
 
 /** How many subscriptions a company may have: every event is matched against all of them. */
 export const MAX_SUBSCRIPTIONS = 50;
@@ -44,35 +45,24 @@ export const MAX_SUBSCRIPTIONS = 50;
 const listPartition = (companyId: number) => `${keys.company(companyId)}#WHSUBS`;
 const counter = (companyId: number) => companyKey(companyId, 'COUNT#WHSUB');
 
-/**
- * A subscription as the API shows it. The item also holds the secrets: a stored subscription is
- * written whole (`newItemStep` takes it as it is) and read back with `storedSubscriptionOf`.
- */
+/** A subscription with its secrets (StoredSubscription): listed (gsi1) by creation time. */
 export const subscriptionEntity = defineEntity({
   name: 'WEBHOOK_SUBSCRIPTION',
   label: 'webhook subscription',
   key: (companyId: number, id: string) => ({ pk: `${keys.company(companyId)}#WHSUB#${id}`, sk: 'SUBSCRIPTION' }),
-  keyOf: (companyId, s: WebhookSubscription) => [companyId, s.id] as const,
-  fields: [
-    'id',
-    'url',
-    'events',
-    'description',
-    'active',
-    'previousSecretExpiresAt',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ],
+  schema: StoredSubscription,
+  keyOf: (companyId, s) => [companyId, s.id] as const,
   indexes: (companyId, s) => ({ gsi1pk: listPartition(companyId), gsi1sk: `${s.createdAt}#${s.id}` }),
 });
 
 /** A subscription item with its secrets: only the pipeline reads these (to sign). */
-export const storedSubscriptionOf = (item: Item): StoredSubscription => ({
-  ...subscriptionEntity.from(item),
-  secret: String(item.secret),
-  previousSecret: (item.previousSecret as string | null | undefined) ?? null,
-});
+export const storedSubscriptionOf = (item: Item): StoredSubscription => {
+  const s = subscriptionEntity.from(item);
+  return { ...s, previousSecret: s.previousSecret ?? null };
+};
+
+/** The subscription as the API shows it: without its secrets. */
+const shown = ({ secret: _secret, previousSecret: _previous, ...s }: StoredSubscription): WebhookSubscription => s;
 
 const changed = changedMeanwhile('webhook subscription');
 
@@ -122,12 +112,14 @@ function rotationStep(companyId: number, next: WebhookSubscription, expectedVers
 }
 
 export const subscriptions = {
-  get: subscriptionEntity.get,
+  async get(companyId: number, id: string): Promise<WebhookSubscription | undefined> {
+    const found = await subscriptionEntity.get(companyId, id);
+    return found && shown(found);
+  },
 
   list(companyId: number, page: PageRequest): Promise<Page<WebhookSubscription>> {
-    return subscriptionEntity.list(
-      { index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) },
-      page,
+    return listPage({ index: 'gsi1', partition: listPartition(companyId), counter: counter(companyId) }, page, (i) =>
+      shown(subscriptionEntity.from(i)),
     );
   },
 

@@ -94,7 +94,7 @@ export const DeletedWebhookSubscriptionView = Type.Object(
   { additionalProperties: false },
 );
 
-const status = (...values: string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const status = <const T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** One delivery of an event to a subscription (docs/webhooks.md). */
 export const WebhookDeliveryView = Type.Object(

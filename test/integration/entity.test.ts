@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Type, type Static } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
@@ -22,23 +23,16 @@ import {
 import { atVersion, transact, updateStep, writeAlone } from '../../shared/data/transact';
 import { AppError } from '../../shared/errors';
 
-interface Widget {
-  id: string;
-  name: string;
-  rank: number;
-  version: number;
-}
-interface Gadget {
-  id: number;
-  label: string;
-}
+const Widget = Type.Object({ id: Type.String(), name: Type.String(), rank: Type.Integer(), version: Type.Integer() });
+type Widget = Static<typeof Widget>;
+const Gadget = Type.Object({ id: Type.Integer(), label: Type.String() });
 
 const widgets = defineEntity({
   name: 'TEST_WIDGET',
   label: 'widget',
   key: (companyId: number, id: string) => companyKey(companyId, `WIDGET#${id}`),
-  keyOf: (companyId, w: Widget) => [companyId, w.id] as const,
-  fields: ['id', 'name', 'rank', 'version'],
+  schema: Widget,
+  keyOf: (companyId, w) => [companyId, w.id] as const,
   indexes: (companyId, w) => ({
     gsi1pk: `C#${companyId}#WIDGETS`,
     gsi1sk: `${String(w.rank).padStart(4, '0')}#${w.id}`,
@@ -48,8 +42,8 @@ const gadgets = defineEntity({
   name: 'TEST_GADGET',
   label: 'gadget',
   key: (companyId: number, id: number) => companyKey(companyId, `GADGET#${id}`),
-  keyOf: (companyId, g: Gadget) => [companyId, g.id] as const,
-  fields: ['id', 'label'],
+  schema: Gadget,
+  keyOf: (companyId, g) => [companyId, g.id] as const,
 });
 
 /** A company id no other test file uses (ids from 9e8 up, random per test). */
@@ -104,8 +98,8 @@ describe('entity reads', () => {
       label: 'setting',
       platformWide: true,
       key: (name: string) => ({ pk: 'TEST_SETTINGS', sk: name }),
-      keyOf: (_none, s: { name: string; value: number }) => [s.name] as const,
-      fields: ['name', 'value'],
+      schema: Type.Object({ name: Type.String(), value: Type.Integer() }),
+      keyOf: (_none, s) => [s.name] as const,
     });
     const s = { name: randomUUID(), value: 3 };
     expect(setting.item(0, s)).toEqual({ pk: 'TEST_SETTINGS', sk: s.name, entity: 'TEST_SETTING', ...s });
