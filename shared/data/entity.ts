@@ -130,13 +130,20 @@ export function defineEntity<S extends TObject, A extends unknown[]>(
   const fields = Object.keys(schema.properties);
   const from = (item: Item): T => pick<T>(item, fields as (keyof T & string)[]);
   const keyOfValue = (companyId: number, value: T) => def.key(...def.keyOf(companyId, value));
-  const item = (companyId: number, value: T): Item => ({
-    ...keyOfValue(companyId, value),
-    ...def.indexes?.(companyId, value),
-    entity: def.name,
-    ...(def.platformWide ? {} : { companyId }),
-    ...value,
-  });
+  const declared = new Set(fields);
+  const item = (companyId: number, value: T): Item => {
+    // A property the schema lacks would be written and never read back: refuse it (a wider value
+    // passed where the entity's type was expected; declare the property in the schema instead).
+    const stray = Object.entries(value as object).filter(([k, v]) => !declared.has(k) && v !== undefined);
+    if (stray.length > 0) throw new Error(`${def.name}: ${stray.map(([k]) => k).join(', ')} not in its schema`);
+    return {
+      ...keyOfValue(companyId, value),
+      ...def.indexes?.(companyId, value),
+      entity: def.name,
+      ...(def.platformWide ? {} : { companyId }),
+      ...value,
+    };
+  };
   const found = (k: ItemKey) => (f: { get(key: ItemKey): Item | undefined }) => {
     const hit = f.get(k);
     return hit ? from(hit) : undefined;

@@ -2,8 +2,9 @@
  * Every entity of the table stores what its schema declares and reads all of it back: for each
  * `defineEntity` of shared/, a value with every field of its schema set (optional ones too) goes
  * through `item` and back through `from` unchanged, and the item carries nothing else but its keys,
- * index keys and the attributes every item has. A field the derivation loses, or a stored attribute
- * the schema does not declare, fails here (docs/entities.md).
+ * index keys and the attributes every item has; a value with a property its schema lacks is
+ * refused. A field the derivation loses, or a stored attribute the schema does not declare, fails
+ * here (docs/entities.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -108,6 +109,10 @@ describe('every entity', async () => {
         Object.keys(item).filter((a) => !allowed.has(a)),
         'attributes the schema does not declare',
       ).toEqual([]);
+      // A value carrying a property its schema lacks (a wider type passed in) is refused, not written.
+      expect(() => entity.item(companyId, { ...(value as object), undeclared: 1 })).toThrow(
+        `${entity.name}: undeclared not in its schema`,
+      );
     },
   );
 });
