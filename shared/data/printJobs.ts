@@ -51,7 +51,6 @@ export const printJobEntity = defineEntity({
  * declared by TerminalPrintJobView.
  */
 export type TerminalPrintJob = Static<typeof TerminalPrintJobView>;
-export type PrintJobStatus = TerminalPrintJob['status'];
 
 export const terminalJobEntity = defineEntity({
   name: 'PRINT_JOB',

@@ -26,7 +26,8 @@ import { conditionalPutStep, putNewStep, transact, updateStep, type Step } from 
  * A purchase as stored and shown: declared by PurchaseView. Prices in minor units, VAT included;
  * `items` is empty when it pays a plain amount; `amount` is what pays the bill (without tip and
  * service fee), `total` = amount + tip + serviceFee, what the guest was charged; `localDate` the
- * location's local date the purchase falls on (its day totals).
+ * location's local date the purchase falls on (its day totals); `status` is always `succeeded`:
+ * only payments that happened are recorded (docs/purchases.md#status).
  */
 export type Purchase = Static<typeof PurchaseView>;
 
@@ -35,9 +36,6 @@ export type PurchaseLine = Purchase['items'][number];
 
 /** The VAT of one rate in a purchase: `amount` gross (VAT included), `vat` the VAT in it. */
 export type VatRow = Purchase['vatRows'][number];
-
-/** Only payments that happened are recorded (docs/purchases.md#status). */
-export type PurchaseStatus = Purchase['status'];
 
 const tabPartition = (companyId: number, tabId: string) => `${keys.company(companyId)}#TAB#${tabId}#PURCHASES`;
 

@@ -36,9 +36,6 @@ const StoredSubscription = extendView(WebhookSubscriptionView, {
 });
 export type StoredSubscription = Static<typeof StoredSubscription>;
 
-/** What signing needs. */
-export type SubscriptionSecrets = Pick<StoredSubscription, 'secret' | 'previousSecret'>;
-
 /** How many subscriptions a company may have: every event is matched against all of them. */
 export const MAX_SUBSCRIPTIONS = 50;
 
