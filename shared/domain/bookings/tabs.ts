@@ -140,7 +140,6 @@ export const tabCreates = (b: Booking, created: readonly BookingTab[], at: strin
       tableId: t.tableId,
       status: t.status,
       primaryUserId: b.primaryUserId,
-      preOrder: [],
       purchaseCount: 0,
       orderCount: 0,
       openedAt: t.status === 'open' ? at : null,
