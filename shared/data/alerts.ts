@@ -28,8 +28,8 @@ import type { ItemKey } from './batch';
  * company as a whole (a webhook test event, a failure naming no location).
  */
 export type Alert = Static<typeof AlertView>;
-export type AlertSeverity = Alert['severity'];
-export type AlertStatus = Alert['latestStatus'];
+type AlertSeverity = Alert['severity'];
+type AlertStatus = Alert['latestStatus'];
 
 export interface AlertFilter {
   /** A location's alerts; undefined: every alert of the company (company-wide ones included). */

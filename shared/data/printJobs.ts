@@ -52,7 +52,7 @@ export const printJobEntity = defineEntity({
  */
 export type TerminalPrintJob = Static<typeof TerminalPrintJobView>;
 
-export const terminalJobEntity = defineEntity({
+const terminalJobEntity = defineEntity({
   name: 'PRINT_JOB',
   label: 'print job',
   key: jobKey,

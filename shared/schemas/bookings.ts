@@ -414,7 +414,7 @@ export const OptimizeView = entity('OptimizeResult', {
 });
 
 /** A line of an order or a pre-order as stored (prices in minor units). */
-const OrderLineView = entity('OrderLine', {
+export const OrderLineView = entity('OrderLine', {
   itemId: Nullable(NumericId),
   name: Type.String(),
   price: money,
@@ -425,7 +425,7 @@ const OrderLineView = entity('OrderLine', {
   modifications: Type.Array(view({ name: Type.String(), price: money })),
 });
 
-const DispatchView = entity('Dispatch', {
+export const DispatchView = entity('Dispatch', {
   id: Uuid,
   coursingId: Nullable(Uuid),
   status: literals(dispatchStatuses),

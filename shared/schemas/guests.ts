@@ -32,7 +32,7 @@ const guestFields = {
   updatedAt: instant,
 };
 
-const GuestView = Type.Object(guestFields, { title: 'Guest', additionalProperties: false });
+export const GuestView = Type.Object(guestFields, { title: 'Guest', additionalProperties: false });
 
 /**
  * Creating a guest whose email or phone another guest of the company already has answers that
@@ -44,7 +44,7 @@ export const CreatedGuestView = Type.Union([
 ]);
 
 /** A guest's bookings at the location searched (docs/guests.md). */
-const GuestHistoryView = Type.Object(
+export const GuestHistoryView = Type.Object(
   {
     locationId: NumericId,
     bookingCount: Type.Integer({ minimum: 0 }),

@@ -164,5 +164,4 @@ export type ListPrinterGroupsQuery = Static<typeof ListPrinterGroupsQuery>;
 export type ListTerminalsQuery = Static<typeof ListTerminalsQuery>;
 export type PutTerminalBody = Static<typeof PutTerminalBody>;
 export type TerminalPreCheckBody = Static<typeof TerminalPreCheckBody>;
-export type PreCheckContent = TerminalPreCheckBody['content'];
 export type ReportPrintJobBody = Static<typeof ReportPrintJobBody>;
