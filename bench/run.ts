@@ -4,7 +4,7 @@
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
  * summary of a month, load (autocannon), and the proof runs (fuzz, sweeps, faults). Writes bench/report.md.
  * `npx tsx bench/sections/selling.ts` prints §7 alone, `npx tsx bench/sections/purchaseSummary.ts` §9,
- * `npx tsx bench/sections/load.ts` §10, `npx tsx bench/sections/proof.ts` §11.
+ * `npx tsx bench/sections/load.ts` §10, `npx tsx bench/sections/proof.ts` §11, `npx tsx bench/sections/overhead.ts` §1.
  *
  *   npm run bench
  *

@@ -3,6 +3,8 @@
  * bare async function that parses the same body and stringifies a response of the same shape.
  * Samples are taken in interleaved batches so drift on a noisy machine hits both alike.
  */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/data/client';
@@ -165,4 +167,32 @@ export async function middlewareOverhead(h: Harness): Promise<OverheadResult> {
   });
   void sink;
   return { rows, mockSend, settings: { warmup: WARMUP, rounds: ROUNDS, batch: BATCH } };
+}
+
+/** `npx tsx bench/sections/overhead.ts` prints §1 alone (the same settings as bench/run.ts). */
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.env.STAGE = 'local';
+  process.env.TABLE_NAME = 'bench';
+  delete process.env.DYNAMODB_ENDPOINT;
+  process.env.AWS_REGION ??= 'eu-north-1';
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  const { resetConfig } = await import('../../shared/config');
+  resetConfig();
+  const { createHarness } = await import('../lib/harness');
+  const harness = await createHarness(resolve(dirname(fileURLToPath(import.meta.url)), '../..'));
+  const result = await middlewareOverhead(harness);
+  harness.db.restore();
+  const ms = (v: number) => `${v.toFixed(3)} ms`;
+  const lines = [
+    '## 1. Middleware overhead per request',
+    '',
+    '| Operation | Handler median | Baseline median | Overhead (plain stub) | Overhead (mock) | Handler p99 |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...result.rows.map((r) =>
+      r.error
+        ? `| \`${r.operationId}\` | ${r.error} | | | | |`
+        : `| \`${r.operationId}\` | ${ms(r.handler.median)} | ${ms(r.baseline.median)} | ${ms(r.plainOverhead)} | ${ms(r.overhead)} | ${ms(r.handler.p99)} |`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
