@@ -61,7 +61,7 @@ export class BrigadeApi extends Construct {
       // base64-encoded; API Gateway sends them as bytes when the request's Accept matches a binary
       // media type, so `*/*` matches every Accept (and none). Text answers (isBase64Encoded false)
       // pass as they are. In return every request body reaches the function base64-encoded, which
-      // the chain decodes before parsing (shared/http/middleware.ts `jsonBody`).
+      // the chain decodes before parsing (shared/http/chain/jsonBody.ts).
       binaryMediaTypes: BINARY_MEDIA_TYPES,
       // Large answers go out gzipped to clients that accept it: above all the docs page's script
       // (GET /docs/scalar.js, megabytes of text; docs/docs-page.md), and the OpenAPI document.

@@ -1,10 +1,10 @@
 /**
  * The API Gateway REQUEST authorizer's work (functions/authorizer.ts is its Lambda entry; the local
  * stage calls it in front of a handler as API Gateway does, bin/local/gateway.ts). It verifies the
- * caller's credential and hands the principal to the handlers (`credential` in
- * shared/http/middleware.ts). A credential that does not verify is
- * let through as anonymous so the handler answers the 401 itself, in the envelope and with the
- * rate-limit headers; only a failure to check (database unavailable) fails the request (503).
+ * caller's credential and hands the principal to the handlers (shared/http/chain/credential.ts).
+ * A credential that does not verify is let through as anonymous so the handler answers the 401
+ * itself, in the envelope and with the rate-limit headers; only a failure to check (database
+ * unavailable) fails the request (503).
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from './authenticate';

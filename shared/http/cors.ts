@@ -3,7 +3,7 @@
  * so. The template answers preflights from it (infra/cors.ts: MOCK methods, no function, no
  * authorizer, since a preflight carries no credential), the gateway's own error answers carry its
  * origin header (infra/gateway-responses.ts), the functions put its headers on every answer
- * (`responder`, middleware.ts), and the local edge answers preflights with `preflight` below
+ * (the responder, chain/responder.ts), and the local edge answers preflights with `preflight` below
  * (bin/local/server.ts). Plain data and functions: infra/ reads it too.
  *
  * - Public operations (no credential: by code, RSVP, health, the OpenAPI document and docs page)

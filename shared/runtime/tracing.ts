@@ -1,6 +1,6 @@
 /**
  * X-Ray tracing with Powertools Tracer: one Tracer per process, a Middy step that opens the
- * handler's subsegment (every HTTP handler's chain, shared/http/handler.ts, and `traced` for the
+ * handler's subsegment (every HTTP handler's chain, shared/http/chain/buildChain.ts, and `traced` for the
  * other functions), and `captured` for every AWS SDK client the product creates, so each call to
  * DynamoDB, SQS or API Gateway is a subsegment of its request.
  *

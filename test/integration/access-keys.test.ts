@@ -16,7 +16,7 @@ import { db, tableName } from '../../shared/data/client';
 import { apiKeys } from '../../shared/data/apiKeys';
 import { createApiKey, issueApiKey, revokeApiKey, updateApiKey } from '../../shared/domain/apiKeys';
 import { createPermission, deletePermission, isCustomPermission } from '../../shared/domain/permissions';
-import { logger } from '../../shared/http/middleware';
+import { logger } from '../../shared/http/chain/logger';
 import type { AppError } from '../../shared/errors';
 import { idBlock } from '../support/id-blocks';
 import { allItems } from '../support/scan';

@@ -23,7 +23,7 @@ import { newAlert, type AlertInput } from '../../shared/domain/alerts';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { onboardCompany } from '../../shared/domain/companies';
 import { windowAt } from '../../shared/domain/rateWindow';
-import { fingerprint } from '../../shared/http/idempotency';
+import { fingerprint } from '../../shared/http/chain/idempotency';
 import { allItems } from './scan';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toAppError } from '../../shared/data/errors';
 import { errorBody, successBody } from '../../shared/http/envelope';
-import { asAppError } from '../../shared/http/middleware';
+import { asAppError } from '../../shared/http/chain/errors';
 import { AppError, notFound, rateLimited, statusOf } from '../../shared/errors';
 import { Page } from '../../shared/page';
 

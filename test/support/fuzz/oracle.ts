@@ -1,6 +1,6 @@
 /**
  * How the API must answer a fuzz case, worked out the way the stage's chain decides
- * (shared/http/handler.ts): the router (no operation: the fallback's 404 or 405), then the body
+ * (shared/http/chain/buildChain.ts): the router (no operation: the fallback's 404 or 405), then the body
  * (over 256 KiB: 413; not JSON by its Content-Type: 415; not parseable, or `__proto__`: 400),
  * then the row's schemas (400), then the Idempotency-Key (400). The schemas are compiled here
  * with the options `npm run gen:operations` compiles them with (path and query coerced from text,
@@ -12,7 +12,7 @@ import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { jsonContentTypePattern, jsonParseProtectProto } from '@middy/util';
 import type { ErrorCode } from '../../../shared/errors';
-import { MAX_BODY_BYTES } from '../../../shared/http/middleware';
+import { MAX_BODY_BYTES } from '../../../shared/http/chain/jsonBody';
 import { matchRoute } from '../../../shared/http/router';
 import { eventValidator, type CompiledValidator, type EventValidator } from '../../../shared/http/validation';
 import type { Route, RouteSchemas } from '../../../shared/routes';
@@ -64,7 +64,7 @@ export function expectationOf(route: Route, sent: Sent): Expectation {
   const target = match.route;
   const headers = Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k.toLowerCase(), v]));
   let body: unknown;
-  // A GET's body is not read (shared/http/middleware.ts jsonBody).
+  // A GET's body is not read (shared/http/chain/jsonBody.ts).
   if (sent.body !== undefined && sent.body !== '' && sent.method !== 'GET') {
     if (Buffer.byteLength(sent.body) > MAX_BODY_BYTES)
       return { kind: 'reject', status: 413, code: 'PAYLOAD_TOO_LARGE', why: 'the body is over the limit' };

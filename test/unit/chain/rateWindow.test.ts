@@ -1,0 +1,142 @@
+/**
+ * The rate window (shared/http/chain/rateWindow.ts): `before` starts the count and does not wait for
+ * it; `after` and `onError` wait, and a refusal replaces whatever the request would have answered.
+ */
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { type Hit, rateWindows } from '../../../shared/data/rateWindows';
+import { windowAt } from '../../../shared/domain/rateWindow';
+import { AppError, notFound, unauthenticated } from '../../../shared/errors';
+import { rateWindow } from '../../../shared/http/chain/rateWindow';
+import { chainRequest, principal } from '../../support/chain';
+
+/** The last millisecond of an hour: `Retry-After` is its minimum, 1. */
+const AT = Date.parse('2027-06-01T09:59:59.999Z');
+const operation = rateWindow({ probe: undefined }, () => AT);
+const probe = rateWindow({ probe: true }, () => AT);
+const reset = String(windowAt(AT).end);
+
+function held() {
+  let answer!: (hit: Hit) => void;
+  let fail!: (err: unknown) => void;
+  const hit = new Promise<Hit>((resolve, reject) => {
+    answer = resolve;
+    fail = reject;
+  });
+  return { hit, answer, fail };
+}
+
+let hit: MockInstance<typeof rateWindows.hit>;
+beforeEach(() => {
+  hit = vi.spyOn(rateWindows, 'hit').mockResolvedValue({ allowed: true, used: 7 });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('before', () => {
+  it('sends the count and goes on without waiting for it', async () => {
+    const count = held();
+    hit.mockReturnValue(count.hit);
+    const request = chainRequest({}, { principal: principal() });
+    await operation.before!(request);
+    const s = request.internal.brigade!;
+    let settled = false;
+    void s.verdict!.then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    count.answer({ allowed: true, used: 7 });
+    await s.verdict;
+    expect(s.rateHeaders).toEqual({
+      'X-RateLimit-Limit': '1000',
+      'X-RateLimit-Remaining': '993',
+      'X-RateLimit-Reset': reset,
+    });
+  });
+
+  it("counts a principal in its own window at its tier, an anonymous caller in its network's", async () => {
+    await operation.before!(chainRequest({}, { principal: principal({ tier: 'premium', rateSubject: 'key:p' }) }));
+    expect(hit).toHaveBeenLastCalledWith('key:p', windowAt(AT), 10_000);
+    await operation.before!(chainRequest({}, { sourceIp: '2001:db8:aa:1:1111:2222:3333:4444' }));
+    expect(hit).toHaveBeenLastCalledWith('ip:2001:db8:aa:1::/64', windowAt(AT), 1000);
+  });
+
+  it('answers a held authentication failure only once the request is counted: 401, or 429 when refused', async () => {
+    const failed = unauthenticated();
+    const request = chainRequest({}, { authError: failed });
+    await expect(operation.before!(request)).rejects.toBe(failed);
+    expect(request.internal.brigade?.rateHeaders['X-RateLimit-Remaining']).toBe('993');
+    hit.mockResolvedValue({ allowed: false, used: 1000 });
+    await expect(operation.before!(chainRequest({}, { authError: failed }))).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+  });
+});
+
+describe('after and onError', () => {
+  it('let an allowed answer out only once counted, with exact headers', async () => {
+    const request = chainRequest({}, {});
+    await operation.before!(request);
+    request.response = { kind: 'result', value: 'kept' };
+    await operation.after!(request);
+    expect(request.response).toEqual({ kind: 'result', value: 'kept' });
+    expect(request.internal.brigade?.rateHeaders['X-RateLimit-Remaining']).toBe('993');
+  });
+
+  it("replace a result with the 429 when the window refuses: Middy's onError answers it instead", async () => {
+    hit.mockResolvedValue({ allowed: false, used: 1000 });
+    const request = chainRequest({}, {});
+    await operation.before!(request);
+    request.response = { kind: 'result', value: 'what was read' };
+    const refusal = await operation.after!(request).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', status: 429, headers: { 'Retry-After': '1' } });
+    expect(request.internal.brigade?.rateHeaders).toMatchObject({
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': reset,
+    });
+  });
+
+  it('replace an error with the refusal (a 404 becomes 429), and with a 503 when the count failed', async () => {
+    hit.mockResolvedValue({ allowed: false, used: 1000 });
+    const refused = chainRequest({}, {});
+    await operation.before!(refused);
+    refused.error = notFound('Location');
+    await operation.onError!(refused);
+    expect(refused.error).toMatchObject({ code: 'RATE_LIMITED' });
+
+    hit.mockRejectedValue(new AppError('UNAVAILABLE', 'down'));
+    const uncounted = chainRequest({}, {});
+    await operation.before!(uncounted);
+    uncounted.error = notFound('Location');
+    await operation.onError!(uncounted);
+    expect(uncounted.error).toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('leave the error alone when the window allows, and when the request failed before counting', async () => {
+    const allowed = chainRequest({}, {});
+    await operation.before!(allowed);
+    const missing = notFound('Location');
+    allowed.error = missing;
+    await operation.onError!(allowed);
+    expect(allowed.error).toBe(missing);
+    const early = chainRequest({}, {});
+    early.error = missing;
+    await operation.onError!(early);
+    expect(early.error).toBe(missing);
+  });
+});
+
+describe('a health probe', () => {
+  it('is never refused: a full window and a database that cannot count both let it answer', async () => {
+    hit.mockResolvedValue({ allowed: false, used: 1000 });
+    const full = chainRequest({}, {});
+    await probe.before!(full);
+    await expect(probe.after!(full)).resolves.toBeUndefined();
+    expect(hit).toHaveBeenLastCalledWith('probe:203.0.113.9', windowAt(AT), 1000);
+
+    hit.mockRejectedValue(new AppError('UNAVAILABLE', 'down'));
+    const down = chainRequest({}, {});
+    await probe.before!(down);
+    await expect(probe.after!(down)).resolves.toBeUndefined();
+    expect(down.internal.brigade?.rateHeaders['X-RateLimit-Limit']).toBe('1000');
+  });
+});
