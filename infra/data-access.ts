@@ -128,7 +128,7 @@ const tenantExcept = (...unused: ItemAction[]): Grants => ({
   company: except([...read, ...write], ...unused),
 });
 
-export interface AreaAccess {
+interface AreaAccess {
   /** Its operations behind the authorizer; default `tenant`. */
   operations?: Grants;
   /** Its public operations, beyond counting and verifying a presented credential; default nothing. */
@@ -138,7 +138,7 @@ export interface AreaAccess {
 }
 
 /** What each area of the route table touches beyond the defaults (read from its data modules). */
-export const areaAccess: Record<string, AreaAccess> = {
+const areaAccess: Record<string, AreaAccess> = {
   health: { public: { healthProbe: ['GetItem'] } },
   // GET /openapi.json: the document is in its bundle; it only counts the request and checks a presented credential.
   docs: {},
@@ -258,7 +258,7 @@ export interface RoleAccess {
 }
 
 /** Grants together: each family's actions, once each. */
-export function mergeGrants(...all: Grants[]): Grants {
+function mergeGrants(...all: Grants[]): Grants {
   const out: Partial<Record<FamilyName, ItemAction[]>> = {};
   for (const grants of all) {
     for (const [family, actions] of Object.entries(grants) as [FamilyName, readonly ItemAction[]][]) {

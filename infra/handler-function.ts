@@ -28,7 +28,7 @@ const bundling: BundlingOptions = {
   esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
 
-export const MAX_FUNCTION_NAME = 64;
+const MAX_FUNCTION_NAME = 64;
 
 /** The deployed name of an operation's function (the dashboard finds its metrics by it). */
 export const operationFunctionName = (stage: string, operationId: string) => `brigade-${stage}-${operationId}`;

@@ -48,7 +48,7 @@ const indexes = (actions: readonly ItemAction[]) => actions.map(indexOf).filter(
  * partitions (every leading key of the request must match one). Denies: per guarded family, what
  * the grants do not allow on it, whatever broader pattern would.
  */
-export function dataStatements(table: BrigadeTable, grants: Grants): iam.PolicyStatement[] {
+function dataStatements(table: BrigadeTable, grants: Grants): iam.PolicyStatement[] {
   const entries = Object.entries(grants) as [FamilyName, readonly ItemAction[]][];
   const only = (partitions: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } });
   const any = (partitions: string[]) => ({ 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': partitions } });

@@ -21,7 +21,7 @@ import { BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling';
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** The layer's entry, relative to the project root (it only re-exports the Tracer and its Middy step). */
-export const TRACING_LAYER_ENTRY = 'shared/runtime/tracing-layer/index.ts';
+const TRACING_LAYER_ENTRY = 'shared/runtime/tracing-layer/index.ts';
 
 /** The module's path inside the layer; Lambda extracts layers under /opt. */
 export const TRACING_LAYER_FILE = 'brigade-tracing/index.mjs';

@@ -145,7 +145,7 @@ export class UsageTiers extends Construct {
 }
 
 /** The ARN IAM uses for an API Gateway management path (`/apikeys`, `/usageplans/{id}`). */
-export const apiGatewayArn = (scope: Construct, path: string) =>
+const apiGatewayArn = (scope: Construct, path: string) =>
   Arn.format({ service: 'apigateway', account: '', resource: path }, Stack.of(scope));
 
 /** The role and log group of CDK's custom-resource function, which all associations share. */

@@ -15,7 +15,7 @@ import { COMPANY_ID, type Fixture } from '../fixtures';
 import { lambdaContext, proxyEvent } from './events';
 import { mockDb, type MockDb } from './mockDb';
 
-export type Lambda = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type Lambda = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export interface Harness {
   root: string;

@@ -23,8 +23,6 @@ export function ms(v: number): string {
   return `${Math.round(v)} ms`;
 }
 
-export const us = (vMs: number): string => (Number.isFinite(vMs) ? `${(vMs * 1000).toFixed(1)} µs` : 'n/a');
-
 export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 export const mark = (v: Verdict): string => (v === 'PASS' || v === 'INFO' ? v : `**${v}**`);

@@ -35,16 +35,16 @@ const commands = [
   ['Scan', ScanCommand],
 ] as const;
 
-export type OpName = (typeof commands)[number][0];
+type OpName = (typeof commands)[number][0];
 /**
  * Answers one command from its input. Each responder declares the part of the input it reads (its
  * parameter type), so any parameter type is accepted here and the mock passes the input as sent.
  */
-export type Responder = (input: never) => unknown;
+type Responder = (input: never) => unknown;
 export type Responders = Partial<Record<OpName, Responder>>;
 
 /** What a call was for: the rate window, the API key lookup, a list's counter, or the operation's own data. */
-export type Role = 'rate' | 'auth' | 'counter' | 'data';
+type Role = 'rate' | 'auth' | 'counter' | 'data';
 
 type Key = { pk: string; sk: string };
 

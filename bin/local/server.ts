@@ -25,7 +25,7 @@ const importHandler = async (file: string): Promise<Handler> =>
   (await import(new URL(file, projectRoot).href)).handler as Handler;
 
 /** Loads every operation's handler up front, so a broken one fails the start, not a request. */
-export async function loadHandlers(): Promise<{ byOperation: Map<string, Handler>; fallback: Handler }> {
+async function loadHandlers(): Promise<{ byOperation: Map<string, Handler>; fallback: Handler }> {
   const entries = await Promise.all(
     (routes as readonly Route[]).map(async (r) => [r.operationId, await importHandler(r.handler)] as const),
   );
