@@ -2,11 +2,12 @@
  * Middy requests for the unit tests of the chain's steps (test/unit/chain/): each test calls a
  * step's `before`, `after` or `onError` directly with the request Middy would give it.
  */
-import type { Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../../shared/auth/principal';
 import type { ChainRequest, ChainState, HttpEvent } from '../../shared/http/chain/state';
 
-export function httpEvent(overrides: Partial<HttpEvent> = {}): HttpEvent {
+/** An API Gateway (REST, v1) event for a GET of /api/v1/coursings from 203.0.113.9, with `overrides`. */
+export function gatewayEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return {
     resource: '/api/v1/coursings',
     path: '/api/v1/coursings',
@@ -22,9 +23,14 @@ export function httpEvent(overrides: Partial<HttpEvent> = {}): HttpEvent {
     requestContext: {
       requestId: 'req-1',
       identity: { sourceIp: '203.0.113.9' },
-    } as HttpEvent['requestContext'],
+    } as APIGatewayProxyEvent['requestContext'],
     ...overrides,
   };
+}
+
+/** The same event as a step sees it (a parsed body, query and path objects), with `overrides`. */
+export function httpEvent(overrides: Partial<HttpEvent> = {}): HttpEvent {
+  return { ...gatewayEvent(), ...overrides };
 }
 
 /** The state the responder opens, with what the steps before the one under test would have left. */

@@ -27,6 +27,7 @@ import { handler as getLocation } from '../../functions/locations/get';
 import { handler as live } from '../../functions/health/live';
 import { handler as ready } from '../../functions/health/ready';
 import { handler as health } from '../../functions/health/health';
+import { gatewayEvent } from '../support/chain';
 import { wrongByOne } from '../support/wrong-key';
 
 process.env.STAGE = 'local';
@@ -40,28 +41,7 @@ let keyHash: string;
 let keyId: string;
 const context = { awsRequestId: 'ctx', getRemainingTimeInMillis: () => 5000 } as unknown as Context;
 
-function event(
-  overrides: Partial<APIGatewayProxyEvent> & { headers?: Record<string, string> } = {},
-): APIGatewayProxyEvent {
-  return {
-    resource: '/api/v1/coursings',
-    path: '/api/v1/coursings',
-    httpMethod: 'GET',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'req-1',
-      identity: { sourceIp: '203.0.113.9' },
-    } as APIGatewayProxyEvent['requestContext'],
-    ...overrides,
-  };
-}
+const event = gatewayEvent;
 
 /**
  * As API Gateway calls a function: the probes directly, the operations behind the authorizer
