@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiClient, dataOf } from '../support/client';
-import { call, devKeys } from '../support/http';
+import { call, devKeys, inOneRateWindow } from '../support/http';
 import { monthAccounts, testMonth } from '../support/reporting-month';
 import { readSie } from '../support/sie';
 import { stagePurchaseDays } from '../support/stage-data';
@@ -78,16 +78,21 @@ describe('binary answers', () => {
 
 describe('the client address', () => {
   it('counts a public request against the connection address: X-Forwarded-For does not move it to another window', async () => {
-    const remaining = async (headers: Record<string, string>) =>
-      Number(
-        (await call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers })).headers.get(
-          'x-ratelimit-remaining',
-        ),
-      );
-    const first = await remaining({});
-    const spoofed = await remaining({ 'X-Forwarded-For': '198.51.100.7', 'X-Real-Ip': '198.51.100.8' });
-    const again = await remaining({ 'X-Forwarded-For': '203.0.113.99' });
-    expect([spoofed, again]).toEqual([first - 1, first - 2]);
+    const ask = (headers: Record<string, string>) =>
+      call('GET', '/api/v1/bookings/by-code/ZZZZZZZZ/members', { headers });
+    const { answers } = await inOneRateWindow(async () => ({
+      answers: [
+        await ask({}),
+        await ask({ 'X-Forwarded-For': '198.51.100.7', 'X-Real-Ip': '198.51.100.8' }),
+        await ask({ 'X-Forwarded-For': '203.0.113.99' }),
+      ],
+    }));
+    const [first, spoofed, again] = answers.map((a) => Number(a.headers.get('x-ratelimit-remaining')));
+    // The other API files' anonymous requests share the connection's window and may be counted
+    // between these three, so the count may fall by more than one; a window of its own for the
+    // forwarded address would start again at the limit, above the connection's.
+    expect(spoofed).toBeLessThan(first!);
+    expect(again).toBeLessThan(spoofed!);
   });
 });
 
