@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import { locations, type Location } from '../data/locations';
-import { forbidden, notFound } from '../errors';
+import { forbidden, notFound, validationFailed } from '../errors';
 
 /**
  * 403 unless the caller is an internal operator: a user whose JWT `sub` is on the stage's
@@ -18,9 +18,21 @@ export function assertLocationAllowed(principal: Principal, locationId: number):
   }
 }
 
-/** The location an `X-Location-Id` header names (docs/access.md), when it is a location id. */
-const headerLocation = (header: string | undefined): number | undefined =>
-  header !== undefined && /^[1-9][0-9]*$/.test(header) ? Number(header) : undefined;
+/**
+ * The location an `X-Location-Id` header names (docs/access.md, docs/api.md): a positive decimal integer without
+ * leading zeros, at most the largest id the API uses. A header that is present but not such an id
+ * is a 400, never ignored: ignoring it would widen the request to every location.
+ */
+function headerLocation(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  if (/^[1-9][0-9]{0,15}$/.test(header) && Number(header) <= Number.MAX_SAFE_INTEGER) return Number(header);
+  throw validationFailed('The X-Location-Id header is not a location id', [
+    {
+      path: '/headers/X-Location-Id',
+      message: `must be a location id: a positive decimal integer without leading zeros, at most ${Number.MAX_SAFE_INTEGER}`,
+    },
+  ]);
+}
 
 /** The location a request names by its query (or body) or else its X-Location-Id header, if any: 403 when the credential may not act on it. */
 export function namedLocation(
@@ -28,7 +40,8 @@ export function namedLocation(
   named: number | undefined,
   header: string | undefined,
 ): number | undefined {
-  const chosen = named ?? headerLocation(header);
+  const fromHeader = headerLocation(header);
+  const chosen = named ?? fromHeader;
   if (chosen !== undefined) assertLocationAllowed(principal, chosen);
   return chosen;
 }
@@ -42,8 +55,9 @@ export function listLocation(
   fromQuery: number | undefined,
   header: string | undefined,
 ): number | undefined {
+  const fromHeader = headerLocation(header);
   const chosen =
-    fromQuery ?? headerLocation(header) ?? (principal.locationIds?.length === 1 ? principal.locationIds[0] : undefined);
+    fromQuery ?? fromHeader ?? (principal.locationIds?.length === 1 ? principal.locationIds[0] : undefined);
   if (chosen === undefined) {
     if (principal.locationIds) throw forbidden('This credential is limited to some locations: pass locationId');
     return undefined;

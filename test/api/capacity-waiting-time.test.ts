@@ -146,7 +146,7 @@ describe('extended waiting time: bounds', () => {
       await call('GET', path, { key: admin(), headers: { 'X-Location-Id': 'main' } }),
       400,
       'VALIDATION_FAILED',
-      '/locationId',
+      '/headers/X-Location-Id',
     );
     expectRefused(
       await call('GET', `${path}?locationId=abc`, { key: admin() }),
