@@ -2,10 +2,11 @@
  * Idempotency records: the first answer to a POST sent with an `Idempotency-Key` (docs/idempotency.md).
  *
  *   record   C#<cid>#IDEM#<subject>#<key> / IDEM   (a caller with a credential: its company's partition)
- *            IDEM#anon#<key> / IDEM                 (a public operation called without one)
+ *            IDEM#anon#<subject>#<key> / IDEM       (a public operation called without one: per client
+ *                                                    network, `ip:<network>`, as its rate window counts)
  *
  *   status       'running' while the first request runs (until `leaseUntil`), then 'done'
- *   fingerprint  SHA-256 of the method, path, query and body: a repeat must send the same request
+ *   fingerprint  SHA-256 of the method, path, query, body and X-Location-Id: a repeat must send the same request
  *   response     the first answer's status code and body, once done
  *   ttl          24 h after the first request (DynamoDB's TTL deletes it later; reads ignore it after)
  *
@@ -29,14 +30,17 @@ export type IdempotencyRecord =
   | { status: 'running'; fingerprint: string; leaseUntil: number; owner: string }
   | { status: 'done'; fingerprint: string; response: StoredAnswer };
 
-/** Whose key it is: a company's caller (its rate subject), or an anonymous caller of a public operation. */
+/** Whose key it is: a company's caller (its rate subject), or an anonymous caller of a public operation (its client network). */
 export interface IdempotencyScope {
   companyId: number | null;
   subject: string;
 }
 
 const keyOf = (scope: IdempotencyScope, key: string) => ({
-  pk: scope.companyId === null ? `IDEM#anon#${key}` : `${keys.company(scope.companyId)}#IDEM#${scope.subject}#${key}`,
+  pk:
+    scope.companyId === null
+      ? `IDEM#anon#${scope.subject}#${key}`
+      : `${keys.company(scope.companyId)}#IDEM#${scope.subject}#${key}`,
   sk: 'IDEM',
 });
 

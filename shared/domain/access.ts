@@ -23,7 +23,7 @@ export function assertLocationAllowed(principal: Principal, locationId: number):
  * leading zeros, at most the largest id the API uses. A header that is present but not such an id
  * is a 400, never ignored: ignoring it would widen the request to every location.
  */
-function headerLocation(header: string | undefined): number | undefined {
+export function headerLocation(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   if (/^[1-9][0-9]{0,15}$/.test(header) && Number(header) <= Number.MAX_SAFE_INTEGER) return Number(header);
   throw validationFailed('The X-Location-Id header is not a location id', [

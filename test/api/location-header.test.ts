@@ -4,6 +4,7 @@
  * the credential reaches). The file has a company of its own, so its snapshot shows that a
  * refused request wrote nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { belongsTo, diff, snapshot } from '../support/fuzz/state';
 import { call } from '../support/http';
@@ -69,5 +70,54 @@ describe('a malformed X-Location-Id header', () => {
     const ids = (listed.body.data as { id: string }[]).map((x) => x.id);
     expect(ids).toContain(atA.id);
     expect(ids).not.toContain(atB.id);
+  });
+});
+
+describe('Idempotency-Key and the location header (docs/idempotency.md)', () => {
+  const closeAll = (key: string, idempotencyKey: string, location: number) =>
+    call('POST', '/api/v1/tabs/close-all', {
+      key,
+      headers: { 'X-Location-Id': String(location), 'Idempotency-Key': idempotencyKey },
+    });
+
+  it('answers 422 to the same key with another location header: the other location is neither replayed nor closed', async () => {
+    const a = await newPlace({}, 1);
+    const b = await newPlace({}, 1);
+    const atA = await book(a);
+    const atB = await book(b);
+    expect((await act(atA.id, 'seat', {})).status).toBe(200);
+    expect((await act(atB.id, 'seat', {})).status).toBe(200);
+    const key = randomUUID();
+    const first = await closeAll(admin(), key, b.id);
+    expect(first.body.data).toEqual({ locationIds: [b.id], closed: 1, skipped: 0, more: false });
+    const mine = belongsTo(own().companyId, 'location-header');
+    const before = await snapshot(mine);
+    expectRefused(await closeAll(admin(), key, a.id), 422, 'UNPROCESSABLE', '/headers/Idempotency-Key');
+    expect(diff(before, await snapshot(mine))).toEqual([]);
+    const tab = async (id: string) => (await stageItems()).find((i) => i.entity === 'TAB' && i.id === id);
+    expect(await tab(atA.tab.id)).toMatchObject({ status: 'open' });
+    // The same request again is still the replay.
+    const again = await closeAll(admin(), key, b.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
+  it('re-checks the location on a replay: a key limited since gets the 403 it would get running', async () => {
+    const a = await newPlace({}, 1);
+    const b = await newPlace({}, 1);
+    const made = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Replay limits', tier: 'standard', permissions: ['tabs.manage'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { id, key } = made.body.data as { id: string; key: string };
+    const idempotencyKey = randomUUID();
+    const first = await closeAll(key, idempotencyKey, b.id);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const limit = await call('PATCH', `/api/v1/api-keys/${id}`, { key: admin(), body: { locationIds: [a.id] } });
+    expect(limit.status, JSON.stringify(limit.body)).toBe(200);
+    const replay = await closeAll(key, idempotencyKey, b.id);
+    expectRefused(replay, 403, 'FORBIDDEN');
+    expect(replay.headers.get('idempotent-replayed')).toBeNull();
   });
 });

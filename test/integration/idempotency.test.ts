@@ -9,7 +9,7 @@ import { idBlock } from '../support/id-blocks';
 
 const ids = idBlock(import.meta.url);
 const scope: IdempotencyScope = { companyId: ids.next(), subject: 'key:idemtest0001' };
-const anonymous: IdempotencyScope = { companyId: null, subject: 'anon' };
+const anonymous: IdempotencyScope = { companyId: null, subject: 'ip:192.0.2.1' };
 const now = Date.now();
 const claimAt = (key: string, nowMs: number, owner = randomUUID(), fingerprint = 'f1', s = scope) =>
   idempotencyRecords.claim(s, key, { fingerprint, owner, nowMs, leaseMs: 60_000 });

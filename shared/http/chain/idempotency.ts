@@ -4,7 +4,8 @@
  * again (status and body, `Idempotent-Replayed: true`) without running; the same key with another
  * request answers 422; a repeat while the first still runs answers 409. A first request that fails
  * wrote nothing (each operation writes in one transaction), so its key is given up and a repeat runs
- * afresh. Keys are per caller: a credential's keys are its own.
+ * afresh. Keys are per caller: a credential's keys are its own, an anonymous caller's its client
+ * network's. A replay re-checks the locations the request names, as running it would.
  *
  * The last step before the operation, so a request refused by the credential, the rate window, the
  * permission, the body or the schema keeps nothing:
@@ -19,6 +20,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type IdempotencyScope, idempotencyRecords } from '../../data/idempotency';
 import { gateWrites } from '../../data/writeGate';
+import { assertLocationAllowed, headerLocation } from '../../domain/access';
+import { clientNetwork } from '../../domain/clientNetwork';
 import { AppError, unprocessable, validationFailed } from '../../errors';
 import type { RouteRuntime } from '../../routes';
 import { logger } from './logger';
@@ -26,6 +29,7 @@ import { isOutcome, render } from './outcome';
 import { type ChainState, type ChainStep, type HttpEvent, stateOf } from './state';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
+const LOCATION_HEADER = 'x-location-id';
 /** 1–255 printable ASCII characters (a UUID is the usual choice). */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** How long a first request holds its key before a repeat may take over (well past the functions' 10 s timeout). */
@@ -43,17 +47,49 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** What a repeat must match: method, path, query and body (as parsed, so whitespace and key order do not count). */
-export function fingerprint(event: Pick<HttpEvent, 'httpMethod' | 'path' | 'queryStringParameters' | 'body'>): string {
+/**
+ * What a repeat must match: method, path, query, body (as parsed, so whitespace and key order do
+ * not count) and the `X-Location-Id` header, which chooses the location an operation acts at.
+ */
+export function fingerprint(
+  event: Pick<HttpEvent, 'httpMethod' | 'path' | 'queryStringParameters' | 'body'> & {
+    headers?: HttpEvent['headers'];
+  },
+): string {
   return createHash('sha256')
-    .update(canonical([event.httpMethod, event.path, event.queryStringParameters ?? {}, event.body ?? null]))
+    .update(
+      canonical([
+        event.httpMethod,
+        event.path,
+        event.queryStringParameters ?? {},
+        event.body ?? null,
+        event.headers?.[LOCATION_HEADER] ?? null,
+      ]),
+    )
     .digest('base64url');
 }
 
+/** A credential's keys are its own; an anonymous caller's are its client network's (the one its rate window counts). */
 const scopeOf = (s: ChainState): IdempotencyScope =>
   s.principal
     ? { companyId: s.principal.companyId, subject: s.principal.rateSubject }
-    : { companyId: null, subject: 'anon' };
+    : { companyId: null, subject: `ip:${clientNetwork(s.sourceIp)}` };
+
+/**
+ * Before a replay: the locations the request names (its `X-Location-Id` header, a `locationId` in
+ * its query or body) must still be the caller's to act on. A key limited since the first request
+ * gets the 403 it would get running, not the first answer.
+ */
+function assertMayStillAct(s: ChainState, event: HttpEvent): void {
+  const { principal } = s;
+  if (!principal) return;
+  const named = [
+    headerLocation(event.headers[LOCATION_HEADER]),
+    Number(event.queryStringParameters?.locationId),
+    (event.body as { locationId?: unknown } | null | undefined)?.locationId,
+  ];
+  for (const id of named) if (typeof id === 'number' && Number.isInteger(id)) assertLocationAllowed(principal, id);
+}
 
 /** The step, for a POST operation; other methods are idempotent already and have none. */
 export function idempotency(route: Pick<RouteRuntime, 'method'>): ChainStep[] {
@@ -94,6 +130,7 @@ export function idempotency(route: Pick<RouteRuntime, 'method'>): ChainStep[] {
             { 'Retry-After': '1' },
           );
         }
+        assertMayStillAct(s, event);
         s.replay = record.response;
       },
       after: async (request) => {

@@ -81,9 +81,57 @@ describe('before: claim or replay', () => {
     expect(request.internal.brigade?.claim).toMatchObject({ key: KEY, scope: { companyId: 1, subject: 'key:abc' } });
   });
 
-  it('claims an anonymous caller of a public operation in the shared anonymous scope', async () => {
-    await step!.before!(post(undefined, { principal: undefined }));
-    expect(records.claim.mock.calls[0]![0]).toEqual({ companyId: null, subject: 'anon' });
+  it("claims an anonymous caller's key in its client network's scope (the one its rate window counts)", async () => {
+    await step!.before!(post(undefined, { principal: undefined, sourceIp: '192.0.2.1' }));
+    await step!.before!(post(undefined, { principal: undefined, sourceIp: '198.51.100.7' }));
+    await step!.before!(post(undefined, { principal: undefined, sourceIp: '2001:db8:0:1::17' }));
+    await step!.before!(post(undefined, { principal: undefined, sourceIp: '2001:db8:0:1::99' }));
+    expect(records.claim.mock.calls.map((c) => c[0])).toEqual([
+      { companyId: null, subject: 'ip:192.0.2.1' },
+      { companyId: null, subject: 'ip:198.51.100.7' },
+      { companyId: null, subject: 'ip:2001:db8:0:1::/64' },
+      { companyId: null, subject: 'ip:2001:db8:0:1::/64' },
+    ]);
+  });
+
+  it('fingerprints the X-Location-Id header: the same key with another location is another request (422)', async () => {
+    const at = (location: string) => post({ 'idempotency-key': KEY, 'x-location-id': location });
+    expect(fingerprint(at('101').event)).not.toBe(fingerprint(at('102').event));
+    expect(fingerprint(at('101').event)).not.toBe(fingerprint(post().event));
+    expect(fingerprint(at('101').event)).toBe(fingerprint(at('101').event));
+    records.claim.mockResolvedValue({
+      claimed: false,
+      record: { status: 'done', fingerprint: fingerprint(at('102').event), response: { statusCode: 200, body: '' } },
+    });
+    await expect(step!.before!(at('101'))).rejects.toMatchObject({
+      code: 'UNPROCESSABLE',
+      details: [{ path: '/headers/Idempotency-Key', message: expect.any(String) }],
+    });
+  });
+
+  it('re-checks on a replay that the caller may still act at the location the request names (403 otherwise)', async () => {
+    const answer = { statusCode: 200, body: '{"status":"success","data":{},"meta":{"requestId":"first"}}' };
+    const limited = principal({ locationIds: [101] });
+    const cases: [Record<string, string>, Partial<ChainState>][] = [
+      [{ 'idempotency-key': KEY, 'x-location-id': '102' }, { principal: limited }],
+      [{ 'idempotency-key': KEY }, { principal: principal({ locationIds: [102] }) }], // the body names 101
+    ];
+    for (const [headers, state] of cases) {
+      const request = post(headers, state);
+      records.claim.mockResolvedValue({
+        claimed: false,
+        record: { status: 'done', fingerprint: fingerprint(request.event), response: answer },
+      });
+      await expect(step!.before!(request)).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+      expect(request.internal.brigade).not.toHaveProperty('replay');
+    }
+    const allowed = post({ 'idempotency-key': KEY, 'x-location-id': '101' }, { principal: limited });
+    records.claim.mockResolvedValue({
+      claimed: false,
+      record: { status: 'done', fingerprint: fingerprint(allowed.event), response: answer },
+    });
+    await step!.before!(allowed);
+    expect(allowed.internal.brigade?.replay).toEqual(answer);
   });
 
   it("waits for the rate window's verdict before claiming: a refused request leaves no record", async () => {
