@@ -53,6 +53,20 @@ export const isBuiltInPermission = (key: string): boolean => builtIn.has(key);
 export const platformPermissions: readonly string[] = builtInPermissions.filter((p) => p.startsWith('companies.'));
 const platformOnly = new Set(platformPermissions);
 
+/**
+ * What only the platform grants: its own `companies.*`, and changing the permission catalog
+ * (`permissions.create/update/delete`, internal operators only). A company's roles and keys are
+ * never given them (403 naming them, docs/access.md): the operations refuse a company's caller
+ * anyway, and a credential that lists them would look like one of the platform's.
+ */
+const platformGrants = new Set([
+  ...platformPermissions,
+  'permissions.create',
+  'permissions.update',
+  'permissions.delete',
+]);
+export const isPlatformOnly = (key: string): boolean => platformGrants.has(key);
+
 /** The built-ins a company's own roles and keys are seeded with: every one but the platform's. */
 export const tenantPermissions: readonly string[] = builtInPermissions.filter((p) => !platformOnly.has(p));
 

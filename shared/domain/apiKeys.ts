@@ -20,6 +20,7 @@ import { assertLocationAllowed } from './access';
 import { changedFields } from './changes';
 import {
   assertMayGrant,
+  assertNoPlatformGrant,
   assertNoShortfall,
   assertPermissionsExist,
   isCustomPermission,
@@ -108,16 +109,17 @@ async function checkGrant(
   if (grant === 'permissions') {
     const grants = input.permissions!.map((key, i) => ({ key, path: `/permissions/${i}` }));
     await assertPermissionsExist(grants);
+    assertNoPlatformGrant(principal, grants);
     assertMayGrant(principal, grants);
     return;
   }
   // To a company's callers the platform-operator role is an unknown role; internal operators see it, and may not give it either.
   const role = await visibleRole(principal, input.roleId!, () => unassignableRole(input.roleId!));
   if (role.platformOperator) throw forbidden('The platform-operator role cannot be given to a key');
-  assertMayGrant(
-    principal,
-    (await keysHeld(role)).map((key) => ({ key, path: '/roleId' })),
-  );
+  const held = (await keysHeld(role)).map((key) => ({ key, path: '/roleId' }));
+  // The admin system role holds every permission by design; a company's own role must not list the platform's.
+  if (!role.allPermissions) assertNoPlatformGrant(principal, held);
+  assertMayGrant(principal, held);
 }
 
 /** What a key holds as it is: its own permissions, or its role's now (every permission, for the admin role). */

@@ -3,7 +3,7 @@
  * changed only by internal operators. Also the rules every grant of permissions follows (roles
  * and API keys): the permissions must exist, and a caller may grant only what it holds.
  */
-import { builtInPermissions, describeBuiltIn, isBuiltInPermission } from '../auth/catalog';
+import { builtInPermissions, describeBuiltIn, isBuiltInPermission, isPlatformOnly } from '../auth/catalog';
 import { holds, type Principal } from '../auth/principal';
 import { nextId } from '../data/ids';
 import { permissions, permissionsNotFound, type IsCounted, type Permission } from '../data/permissions';
@@ -125,6 +125,22 @@ export async function assertPermissionsExist(grants: readonly Grant[]): Promise<
  * No privilege escalation: a caller may put into a role or key only permissions it holds itself
  * (403, one detail per other permission). Internal operators define the catalog and may grant any.
  */
+/**
+ * 403 naming each permission only the platform grants (`companies.*`, `permissions.create/update/delete`)
+ * that a company's caller puts into a role or a key; internal operators may. Checked before anything is written.
+ */
+export function assertNoPlatformGrant(principal: Principal, grants: readonly Grant[]): void {
+  if (principal.internalOperator) return;
+  const refused = grants.filter((g) => isPlatformOnly(g.key));
+  if (refused.length === 0) return;
+  const keys = [...new Set(refused.map((g) => g.key))];
+  throw new AppError(
+    'FORBIDDEN',
+    `Only the platform grants ${listed(keys)}: a company's roles and API keys cannot hold ${keys.length > 1 ? 'them' : 'it'}`,
+    refused.map((g) => ({ path: g.path, message: `${g.key} is granted only by the platform` })),
+  );
+}
+
 export function assertMayGrant(principal: Principal, grants: readonly Grant[]): void {
   const excess = grants
     .filter((g) => !mayWield(principal, g.key))

@@ -16,6 +16,7 @@ import type { CreateRoleBody, ListRolesQuery, UpdateRoleBody } from '../schemas/
 import { changedFields } from './changes';
 import {
   assertMayGrant,
+  assertNoPlatformGrant,
   assertNoShortfall,
   isCustomPermission,
   permissionKeysOf,
@@ -48,13 +49,12 @@ export async function visibleRole(
   return found;
 }
 
-/** The keys of the ids, which must exist (404) and which the caller must hold (403). */
+/** The keys of the ids, which must exist (404), be none of the platform's and be held by the caller (403). */
 async function grantedKeys(principal: Principal, ids: readonly number[]): Promise<string[]> {
   const keys = await permissionKeysOf(ids, '/permissionIds');
-  assertMayGrant(
-    principal,
-    keys.map((key, i) => ({ key, path: `/permissionIds/${i}` })),
-  );
+  const grants = keys.map((key, i) => ({ key, path: `/permissionIds/${i}` }));
+  assertNoPlatformGrant(principal, grants);
+  assertMayGrant(principal, grants);
   return keys;
 }
 

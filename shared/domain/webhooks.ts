@@ -4,6 +4,7 @@
  * (shared/webhooks/); here a test event or a manual retry is only queued.
  */
 import { randomUUID } from 'node:crypto';
+import { isPlatformOnly } from '../auth/catalog';
 import type { Principal } from '../auth/principal';
 import { config } from '../config';
 import { attempts, type DeliveryAttempt } from '../data/webhookAttempts';
@@ -42,6 +43,16 @@ async function assertUrlAllowed(url: string): Promise<void> {
 }
 
 /**
+ * Whether the credential may subscribe to the event: it can read its resource and, for an event
+ * whose read permission only the platform grants (`company.created`: `companies.read`), holds it
+ * as an internal operator or through the admin role; a key or role listing the platform's
+ * permissions by itself (refused since, docs/access.md) subscribes to none of the platform's events.
+ */
+const canSubscribe = (principal: Principal, name: EventName): boolean =>
+  canReadEvent(principal, name) &&
+  (!isPlatformOnly(readPermissionOf(name)) || principal.internalOperator || principal.allPermissions === true);
+
+/**
  * The events a subscription of this credential selects, as stored: each name it gives, and for
  * `*` every logged event whose resource the credential can read now (so a credential never
  * subscribes to what it could not read, and a later grant does not widen an old subscription).
@@ -53,13 +64,19 @@ function subscribedEvents(principal: Principal, events: readonly string[]): stri
   );
   if (unknown.length) throw validationFailed('Unknown event names', unknown);
   const unreadable = events.flatMap((name, i) =>
-    name === '*' || canReadEvent(principal, name as EventName)
+    name === '*' || canSubscribe(principal, name as EventName)
       ? []
       : [{ path: `/events/${i}`, message: `needs ${readPermissionOf(name as EventName)}` }],
   );
   if (unreadable.length)
     throw new AppError('FORBIDDEN', 'This credential cannot read the resources of some of these events', unreadable);
-  const selected = [...new Set(events.flatMap((name) => (name === '*' ? readableEvents(principal) : [name])))];
+  const selected = [
+    ...new Set(
+      events.flatMap((name) =>
+        name === '*' ? readableEvents(principal).filter((n) => canSubscribe(principal, n)) : [name],
+      ),
+    ),
+  ];
   if (selected.length === 0)
     throw new AppError('FORBIDDEN', 'This credential can read no event', [
       { path: '/events', message: 'no event type is readable with this credential' },
@@ -74,7 +91,7 @@ function subscribedEvents(principal: Principal, events: readonly string[]): stri
  */
 function assertReadsSelected(principal: Principal, events: readonly string[]): void {
   const selected = events.includes('*') ? loggedEventNames : events.filter(isEventName);
-  const missing = [...new Set(selected.filter((n) => !canReadEvent(principal, n)).map(readPermissionOf))];
+  const missing = [...new Set(selected.filter((n) => !canSubscribe(principal, n)).map(readPermissionOf))];
   if (missing.length) {
     throw new AppError(
       'FORBIDDEN',

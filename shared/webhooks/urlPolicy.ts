@@ -12,34 +12,39 @@ import { lookup as lookupCallback } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Stage } from '../config';
 
-const notPublic = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT (and some clouds' metadata, 100.100.100.200)
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local: instance metadata 169.254.169.254, ECS 169.254.170.2
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-] as const)
-  notPublic.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): where it puts the IPv4 address is the network's choice, and it is never public
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local, incl. the EC2 metadata address fd00:ec2::254
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  notPublic.addSubnet(network, prefix, 'ipv6');
+/** The ranges that are not public, each with the name a refusal gives it (never the address itself). */
+const ranges: readonly (readonly [range: string, network: string, prefix: number, family: 'ipv4' | 'ipv6'])[] = [
+  ['"this network"', '0.0.0.0', 8, 'ipv4'],
+  ['private', '10.0.0.0', 8, 'ipv4'],
+  ['shared (CGNAT)', '100.64.0.0', 10, 'ipv4'], // and some clouds' metadata, 100.100.100.200
+  ['loopback', '127.0.0.0', 8, 'ipv4'],
+  ['link-local', '169.254.0.0', 16, 'ipv4'], // instance metadata 169.254.169.254, ECS 169.254.170.2
+  ['private', '172.16.0.0', 12, 'ipv4'],
+  ['reserved', '192.0.0.0', 24, 'ipv4'],
+  ['documentation', '192.0.2.0', 24, 'ipv4'],
+  ['reserved', '192.88.99.0', 24, 'ipv4'],
+  ['private', '192.168.0.0', 16, 'ipv4'],
+  ['benchmarking', '198.18.0.0', 15, 'ipv4'],
+  ['documentation', '198.51.100.0', 24, 'ipv4'],
+  ['documentation', '203.0.113.0', 24, 'ipv4'],
+  ['multicast', '224.0.0.0', 4, 'ipv4'],
+  ['reserved', '240.0.0.0', 4, 'ipv4'], // and broadcast
+  ['local-use NAT64', '64:ff9b:1::', 48, 'ipv6'], // RFC 8215: where it puts the IPv4 address is the network's choice, and it is never public
+  ['discard-only', '100::', 64, 'ipv6'],
+  ['documentation', '2001:db8::', 32, 'ipv6'],
+  ['unique-local', 'fc00::', 7, 'ipv6'], // incl. the EC2 metadata address fd00:ec2::254
+  ['link-local', 'fe80::', 10, 'ipv6'],
+  ['multicast', 'ff00::', 8, 'ipv6'],
+];
+const blockOf = (entries: typeof ranges) => {
+  const list = new BlockList();
+  for (const [, network, prefix, family] of entries) list.addSubnet(network, prefix, family);
+  return list;
+};
+const notPublic = blockOf(ranges);
+const namedRanges = [...new Set(ranges.map(([range]) => range))].map(
+  (range) => [range, blockOf(ranges.filter(([r]) => r === range))] as const,
+);
 
 /** The eight 16-bit groups of an IPv6 address (`isIP` says it is one; a zone id is dropped). */
 function ipv6Groups(address: string): number[] {
@@ -90,6 +95,19 @@ function isPublic(address: string): boolean {
   const carried = embeddedIpv4(address);
   if (carried) return carried.every((v4) => !notPublic.check(v4, 'ipv4'));
   return !notPublic.check(address.split('%')[0]!, 'ipv6');
+}
+
+/** The name of the refused range an address is in ("private", "loopback", "link-local", …), never the address. */
+function rangeOf(address: string): string {
+  if (isLoopback(address)) return 'loopback';
+  const family = isIP(address);
+  const candidates = family === 6 ? (embeddedIpv4(address) ?? [address.split('%')[0]!]) : [address];
+  for (const candidate of candidates) {
+    if (isLoopback(candidate)) return 'loopback';
+    const found = namedRanges.find(([, list]) => list.check(candidate, familyOf(candidate)));
+    if (found) return found[0];
+  }
+  return 'non-public';
 }
 
 /** Which addresses a URL may connect to on a stage. */
@@ -144,7 +162,8 @@ export async function urlRefusal(
   if (refused === undefined) return undefined;
   return url.protocol === 'http:' && isPublic(refused)
     ? 'may use http only to loopback; use https'
-    : `resolves to ${refused}, which is not a public address`;
+    : // The range, never the address: on a deployed stage the answer maps internal DNS names.
+      `resolves to an address in a refused range (${rangeOf(refused)}), which is not a public address`;
 }
 
 /** The refusal of one address a send would connect to. */

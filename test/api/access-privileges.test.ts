@@ -262,3 +262,97 @@ describe('the admin role holds every permission, including ones the platform add
     expect((await roles()).find((r) => r.name === 'manager')!.permissionIds).not.toContain(permission.id);
   });
 });
+
+describe("no grant of the platform's permissions by a company", () => {
+  const platform = ['companies.read', 'companies.create', 'companies.manage', 'permissions.create'];
+  const refusedNaming = (out: Answer, keys: string[]) => {
+    expect(out.status, JSON.stringify(out.body)).toBe(403);
+    expect(out.body.error.code).toBe('FORBIDDEN');
+    for (const key of keys) expect(out.body.error.message).toContain(key);
+    expect(out.body.error.details.map((d: { message: string }) => d.message)).toEqual(
+      keys.map((key) => `${key} is granted only by the platform`),
+    );
+  };
+  const keyCount = async () => {
+    const out = await call('GET', '/api/v1/api-keys?limit=1', { key: admin() });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    return out.body.meta.pagination.total as number;
+  };
+
+  it('refuses them in a new role or a role update (403 naming them), nothing written', async () => {
+    const before = await roles();
+    for (const keys of [platform, ['permissions.update', 'permissions.delete']]) {
+      const out = await call('POST', '/api/v1/roles', {
+        key: admin(),
+        body: {
+          name: 'Shadow operator',
+          permissionIds: [permissionIds['coursings.read'], ...keys.map((k) => permissionIds[k])],
+        },
+      });
+      refusedNaming(out, keys);
+      expect(out.body.error.details.map((d: { path: string }) => d.path)).toEqual(
+        keys.map((_, i) => `/permissionIds/${i + 1}`),
+      );
+    }
+    expect(await roles()).toEqual(before);
+
+    const mine = (
+      await call('POST', '/api/v1/roles', {
+        key: admin(),
+        body: { name: 'Front desk', permissionIds: [permissionIds['coursings.read']] },
+      })
+    ).body.data as RoleOut;
+    const out = await call('PUT', `/api/v1/roles/${mine.id}`, {
+      key: admin(),
+      body: { name: 'Escalated', permissionIds: [permissionIds['coursings.read'], permissionIds['companies.create']] },
+    });
+    refusedNaming(out, ['companies.create']);
+    expect((await roles()).find((r) => r.id === mine.id)).toEqual(mine);
+  });
+
+  it('refuses them in a new API key or a key update (403 naming them), nothing written', async () => {
+    const before = await keyCount();
+    const created = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Shadow operator', tier: 'standard', permissions: ['coursings.read', ...platform] },
+    });
+    refusedNaming(created, platform);
+    expect(await keyCount()).toBe(before);
+
+    const target = await keyOf({ permissions: ['coursings.read'] });
+    const changed = await call('PATCH', `/api/v1/api-keys/${target.id}`, {
+      key: admin(),
+      body: { permissions: ['coursings.read', 'permissions.delete', 'companies.manage'] },
+    });
+    refusedNaming(changed, ['permissions.delete', 'companies.manage']);
+    const { key: _secret, ...shown } = target;
+    expect(await readKey(target.id)).toEqual(expect.objectContaining({ ...shown, permissions: ['coursings.read'] }));
+  });
+
+  it('still gives a key the admin role, which holds every permission by design', async () => {
+    const out = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Second admin', tier: 'standard', roleId: roleIds.admin },
+    });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+  });
+
+  it('a key listing companies.read (made before the grant was refused) subscribes to no platform event', async () => {
+    const listed = await testKey(own.companyId, {
+      permissions: ['webhooks.manage', 'coursings.read', 'companies.read'],
+    });
+    const named = await call('POST', '/api/v1/webhooks/subscriptions', {
+      key: listed,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['company.created'] },
+    });
+    expect(named.status, JSON.stringify(named.body)).toBe(403);
+    expect(named.body.error.details).toEqual([{ path: '/events/0', message: 'needs companies.read' }]);
+    const every = await call('POST', '/api/v1/webhooks/subscriptions', {
+      key: listed,
+      body: { url: 'http://127.0.0.1:9/hook' },
+    });
+    expect(every.status, JSON.stringify(every.body)).toBe(200);
+    expect(every.body.data.events).not.toContain('company.created');
+    expect(every.body.data.events).toContain('coursing.created');
+  });
+});

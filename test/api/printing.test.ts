@@ -425,6 +425,50 @@ describe('the terminal pre-check and its preview', () => {
     expect(shown.lines).toHaveLength(4 + 1 + 200 * 21 + 2);
   });
 
+  it('refuses content carrying printer commands (control characters), naming each text; nothing queued', async () => {
+    const since = new Date().toISOString();
+    const s = await counter();
+    const kick = '\x1b\x70\x00\x19\xfa'; // ESC p: open the cash drawer
+    const out = await preCheck(
+      preCheckBody(s, {
+        content: content({
+          tableName: `T4${kick}`,
+          lineItems: [
+            { name: `Toast${kick}`, price: 14500, modifications: [{ name: 'roe\x1d\x56\x00', price: 0 }] },
+            { name: 'Lager', price: 7900, modifications: [{ name: 'cold\r\nTOTAL 0.00', price: 0 }] },
+          ],
+        }),
+      }),
+    );
+    expectRefused(out, 400, 'VALIDATION_FAILED');
+    expect(out.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+      '/content/tableName',
+      '/content/lineItems/0/name',
+      '/content/lineItems/0/modifications/0/name',
+      '/content/lineItems/1/modifications/0/name',
+    ]);
+    const created = await call('GET', `/api/v1/events?type=print-job.created&since=${since}&limit=100`, {
+      key: admin(),
+    });
+    expect(
+      created.body.data.filter((e: { data: { terminalId: string } }) => e.data.terminalId === s.terminal.id),
+    ).toEqual([]);
+  });
+
+  it('previews a job with the names of its location and terminal stripped of control characters', async () => {
+    const s = await counter(24);
+    const kick = '\x1b\x70\x00\x19\xfa';
+    const renamed = await putTerminal(s.terminal.id, { printerGroupId: s.group.id, name: `Bar${kick}1` });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const job = (await preCheck(preCheckBody(s))).body.data;
+    const shown = (await preview(s.group.id, job.id)).body.data;
+    expect(shown.lines).toContain('Terminal Bar p ú1');
+    for (const line of shown.lines as string[]) {
+      expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      expect([...line].length).toBeLessThanOrEqual(24);
+    }
+  });
+
   it('answers 404 for a missing terminal or tab, 422 for one of another location or a terminal without a group; nothing queued', async () => {
     const s = await counter();
     expectRefused(await preCheck(preCheckBody(s, { terminalId: unknownUuid })), 404, 'NOT_FOUND', '/terminalId');

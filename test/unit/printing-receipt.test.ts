@@ -156,6 +156,41 @@ describe('the receipt', () => {
   });
 });
 
+describe('control characters (printer commands)', () => {
+  const kick = '\x1b\x70\x00\x19\xfa'; // ESC p 0 25 250: open the cash drawer
+  const cut = '\x1d\x56\x00'; // GS V 0: cut the paper
+  it.each([MIN_WIDTH, 32, MAX_WIDTH])(
+    'reach no line: a name carrying ESC/POS bytes prints as text, every line at most %i columns',
+    (width) => {
+      const lines = renderReceipt(
+        receipt({
+          width,
+          locationName: `Nord${kick}`,
+          tableName: `T4${cut}\r\n`,
+          terminalName: `Bar${kick}1`,
+          lines: [
+            {
+              name: `Toast${kick}Skagen with a name long enough to wrap${cut}`,
+              price: 14500,
+              vatRate: 12,
+              modifications: [{ name: `${kick}roe`, price: 3000 }],
+            },
+            { name: `Lager\x10\x14\x01\x00\x05`, price: 7900, vatRate: 25, modifications: [] },
+          ],
+        }),
+      );
+      for (const line of lines) {
+        expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        expect(graphemes(line)).toBeLessThanOrEqual(width);
+        expect(line).toBe(line.trimEnd());
+      }
+      expect(lines).toContain('Table T4 V');
+      expect(lines.some((l) => l.startsWith('Toast p'))).toBe(true);
+      expect(lines).toContain(`Lager${' '.repeat(width - 10)}79.00`);
+    },
+  );
+});
+
 describe('wrap', () => {
   it('breaks at spaces, cuts words longer than a line, and keeps an empty text one empty line', () => {
     expect(wrap('one two three', 7)).toEqual(['one two', 'three']);

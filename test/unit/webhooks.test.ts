@@ -133,9 +133,32 @@ describe('URL rules', () => {
     ['not a url', /is not a URL/],
     ['https://user:pw@hooks.example.com/x', /must not contain credentials/],
     ['https://nowhere.example.com/x', /does not resolve/],
-    ['https://sneaky.example.com/x', /resolves to 10\.1\.2\.3/],
+    ['https://sneaky.example.com/x', /resolves to an address in a refused range \(private\)/],
   ])('refuses %s on deployed stages', async (url, why) => {
     expect(await urlRefusal(url, 'prod', resolve)).toMatch(why);
+  });
+
+  it('names the refused range a host resolves to, never the address (a deployed stage maps internal names)', async () => {
+    const internal = dns({
+      'sneaky.example.com': ['10.1.2.3'],
+      'metadata.example.com': ['169.254.169.254'],
+      'self.example.com': ['127.0.0.53'],
+      'carrier.example.com': ['100.100.100.200'],
+      'ula.example.com': ['fd00:ec2::254'],
+      'mapped.example.com': ['::ffff:192.168.7.9'],
+    });
+    for (const [host, address, range] of [
+      ['sneaky.example.com', '10.1.2.3', 'private'],
+      ['metadata.example.com', '169.254.169.254', 'link-local'],
+      ['self.example.com', '127.0.0.53', 'loopback'],
+      ['carrier.example.com', '100.100.100.200', 'shared (CGNAT)'],
+      ['ula.example.com', 'fd00:ec2::254', 'unique-local'],
+      ['mapped.example.com', '192.168.7.9', 'private'],
+    ] as const) {
+      const why = await urlRefusal(`https://${host}/hook`, 'prod', internal);
+      expect(why).toBe(`resolves to an address in a refused range (${range}), which is not a public address`);
+      expect(why).not.toContain(address);
+    }
   });
 
   it.each([
@@ -174,7 +197,9 @@ describe('URL rules', () => {
     '[2001:0:a00:1:8000:63bf:f7f7:f7f7]',
     '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
   ])('refuses the non-public address %s', async (host) => {
-    expect(await urlRefusal(`https://${host}/hook`, 'prod', resolve)).toMatch(/not a public address/);
+    const why = await urlRefusal(`https://${host}/hook`, 'prod', resolve);
+    expect(why).toMatch(/resolves to an address in a refused range \(.+\), which is not a public address/);
+    expect(why).not.toContain(host.replace(/^\[(.*)\]$/, '$1'));
   });
 
   it('refuses a host whose DNS answers an IPv6 form carrying a private IPv4 address', async () => {
@@ -184,7 +209,9 @@ describe('URL rules', () => {
       'sixtofour.example.com': ['2002:a9fe:a9fe::1'],
     });
     for (const host of ['nat64.example.com', 'teredo.example.com', 'sixtofour.example.com']) {
-      expect(await urlRefusal(`https://${host}/hook`, 'prod', tricky)).toMatch(/not a public address/);
+      const why = await urlRefusal(`https://${host}/hook`, 'prod', tricky);
+      expect(why).toMatch(/refused range \((private|link-local)\), which is not a public address/);
+      expect(why).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]+:[0-9a-f]*:/);
     }
   });
 

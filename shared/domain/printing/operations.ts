@@ -9,7 +9,7 @@ import { locationEntity } from '../../data/locations';
 import { terminalJobs, type TerminalPrintJob } from '../../data/printJobs';
 import { printerGroups, terminals, type PrinterGroup, type Terminal } from '../../data/printing';
 import { tabEntity } from '../../data/tabs';
-import { AppError, conflict, notFound, unprocessable } from '../../errors';
+import { AppError, conflict, notFound, unprocessable, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { Page } from '../../page';
 import {
@@ -26,7 +26,7 @@ import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { newAlert } from '../alerts';
 import { localDateTime } from '../bookings/time';
 import { changedFields } from '../changes';
-import { renderReceipt } from './receipt';
+import { CONTROL_CHARACTERS, renderReceipt } from './receipt';
 
 const PRINT_FAILED_ALERT_TYPE = 'print_job.failed';
 
@@ -189,11 +189,30 @@ export async function deleteTerminal(principal: Principal, id: string): Promise<
 // Print jobs
 
 /**
+ * 400 naming each text of the content that holds a control character: the printer agent prints
+ * the job's text, and ESC/POS commands (ESC p kicks the cash drawer) are control characters.
+ */
+function assertPrintableContent(content: TerminalPreCheckBody['content']): void {
+  const texts = [
+    { path: '/content/tableName', text: content.tableName },
+    ...content.lineItems.flatMap((line, i) => [
+      { path: `/content/lineItems/${i}/name`, text: line.name },
+      ...line.modifications.map((m, j) => ({ path: `/content/lineItems/${i}/modifications/${j}/name`, text: m.name })),
+    ]),
+  ];
+  const problems = texts
+    .filter(({ text }) => new RegExp(CONTROL_CHARACTERS.source).test(text))
+    .map(({ path }) => ({ path, message: 'must not contain control characters (printer commands)' }));
+  if (problems.length) throw validationFailed('The print content holds control characters', problems);
+}
+
+/**
  * Queues a pre-check (docs/printing.md) for the terminal's printer group: the terminal must be at the
  * location and name a group, the tab must be at the location (404 for a missing terminal or tab,
  * 422 for one elsewhere or a terminal without a group). The job stores the content as sent.
  */
 export async function terminalPreCheck(principal: Principal, input: TerminalPreCheckBody): Promise<TerminalPrintJob> {
+  assertPrintableContent(input.content);
   assertLocationAllowed(principal, input.locationId);
   const { companyId } = principal;
   const { terminal, tab } = await readTogether({

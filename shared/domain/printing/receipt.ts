@@ -13,6 +13,10 @@
  * wide CJK characters and emoji are counted as one, which printers may draw wider). Every line is
  * at most `width` columns; no line ends in spaces. Money is in minor units and printed with two
  * decimals ("145.00"), no currency (the currencies the service serves have two minor digits).
+ *
+ * No line holds a control character: each one in a text (C0, DEL, C1: ESC/POS commands start with
+ * ESC, GS or DLE, and ESC p kicks the cash drawer) becomes a space before the layout, so the printer
+ * agent prints text and nothing else, and the columns are the ones the layout counted.
  */
 
 export const MIN_WIDTH = 24;
@@ -121,9 +125,26 @@ export function vatSummary(lines: ReceiptLine[]): { rate: number; gross: number;
     .map(([r, gross]) => ({ rate: r, gross, vat: vatOf(gross, r), net: gross - vatOf(gross, r) }));
 }
 
-export function renderReceipt(r: Receipt): string[] {
-  if (!Number.isInteger(r.width) || r.width < MIN_WIDTH || r.width > MAX_WIDTH)
-    throw new RangeError(`width must be ${MIN_WIDTH}-${MAX_WIDTH}, not ${r.width}`);
+/** Control characters: C0 (ESC, GS, DLE, CR, LF, …), DEL and C1. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+/** A text as a printer may get it: each control character a space. */
+const printable = (text: string) => text.replaceAll(CONTROL_CHARACTERS, ' ');
+
+export function renderReceipt(receipt: Receipt): string[] {
+  if (!Number.isInteger(receipt.width) || receipt.width < MIN_WIDTH || receipt.width > MAX_WIDTH)
+    throw new RangeError(`width must be ${MIN_WIDTH}-${MAX_WIDTH}, not ${receipt.width}`);
+  const r: Receipt = {
+    ...receipt,
+    locationName: printable(receipt.locationName),
+    tableName: printable(receipt.tableName),
+    printedAt: printable(receipt.printedAt),
+    terminalName: receipt.terminalName === undefined ? undefined : printable(receipt.terminalName),
+    lines: receipt.lines.map((l) => ({
+      ...l,
+      name: printable(l.name),
+      modifications: l.modifications.map((m) => ({ ...m, name: printable(m.name) })),
+    })),
+  };
   const w = r.width;
   const rule = '-'.repeat(w);
   const out: string[] = [

@@ -122,8 +122,14 @@ function accountNames(accounts: ExportAccounts, includeServiceFees: boolean): Ma
 const compact = (date: string) => date.replaceAll('-', '');
 const decimal = (minor: number) =>
   `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
-/** A SIE field: quoted, with `"` and `\` escaped (the SIE 4B file format, section 5.7). */
-const quoted = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+/** Control characters (C0, DEL, C1): none may reach a line of an export file. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * A SIE field: quoted, with `"` and `\` escaped (the SIE 4B file format, section 5.7), each control
+ * character a space. SIE fields may not hold control characters, and a CR or LF inside one would
+ * end the line, so that text after it (a name `x\r\n#VER …`) would be read as records of its own.
+ */
+const quoted = (s: string) => `"${s.replaceAll(CONTROL, ' ').replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
 /**
  * SIE 4 (type 4I: vouchers from a subsystem, for import into the books; extension `.si`), in the
@@ -168,9 +174,26 @@ export function sieFile(
 /** GBAT10's 29 semicolon-separated columns (docs/reporting.md#gbat10); the ones written here, by number. */
 const GBAT10_COLUMNS = 29;
 
+/** What makes a spreadsheet read a cell as a formula or command when it starts with it (OWASP "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A GBAT10 text cell (a name or code, never a number): `;` becomes `,` and each control character
+ * a space, so the cell stays one cell on one line. Text that starts with `=`, `+`, `-`, `@`, a tab
+ * or a CR is written `'`-prefixed and quoted, so that a spreadsheet shows it as text instead of
+ * running it as a formula; a cell holding `"` is quoted too (`"` doubled). The amount column is a
+ * number the writer formats (`-120.00`) and is not passed through here. docs/reporting.md#gbat10.
+ */
+function gbat10Text(s: string): string {
+  const text = s.replaceAll(';', ',').replaceAll(CONTROL, ' ');
+  const formula = FORMULA_START.test(s) || FORMULA_START.test(text);
+  if (!formula && !text.includes('"')) return text;
+  return `"${formula ? "'" : ''}${text.replaceAll('"', '""')}"`;
+}
+
 /** GBAT10 (the Mamut / AR10 voucher CSV): one line per posting, vouchers numbered per day, UTF-8. */
 export function gbat10File(header: ExportHeader, vouchers: readonly Voucher[]): string {
-  const field = (s: string) => s.replaceAll(';', ',').replaceAll(/[\r\n]/g, ' ');
+  const field = gbat10Text;
   const lines = vouchers.flatMap((v, i) =>
     v.postings.map((p) => {
       const cols = Array<string>(GBAT10_COLUMNS).fill('');
