@@ -216,7 +216,7 @@ export function scaffold(root: string, given: NewOperation): Map<string, string>
 }
 
 /** What is left for the developer, in the order to do it. */
-function leftToDo(op: NewOperation, files: ReadonlyMap<string, string>): string[] {
+function handWrittenSteps(op: NewOperation, files: ReadonlyMap<string, string>): string[] {
   const writes = op.method !== 'GET';
   return [
     `Write ${op.operationId} in shared/domain/ (its data access in shared/data/), and narrow its schemas.`,
@@ -269,7 +269,7 @@ function main() {
     run(['tsx', 'bin/tools/gen-openapi.ts']);
   }
   console.log(
-    `${op.operationId}: scaffolded. Left to do:\n${leftToDo(op, files)
+    `${op.operationId}: scaffolded. Left to do:\n${handWrittenSteps(op, files)
       .map((l) => `- ${l}`)
       .join('\n')}`,
   );

@@ -17,14 +17,20 @@ const own = useOwnCompany('Location header');
 /** Malformed ids: trailing text, hex, exponent, a leading zero, a sign, a list, zero, past the id range. */
 const malformed = ['101abc', '0x65', '1e2', '0101', '-101', '101,102', '0', '9007199254740993'];
 
+/** Two places of the company, each with a booking seated (so each has an open tab). */
+async function twoSeatedPlaces() {
+  const a = await newPlace({}, 1);
+  const b = await newPlace({}, 1);
+  const atA = await book(a);
+  const atB = await book(b);
+  expect((await act(atA.id, 'seat', {})).status).toBe(200);
+  expect((await act(atB.id, 'seat', {})).status).toBe(200);
+  return { a, b, atA, atB };
+}
+
 describe('a malformed X-Location-Id header', () => {
   it('is refused by close-all with 400 on /headers/X-Location-Id (nothing closed, nothing written); a well-formed one still closes that location only', async () => {
-    const a = await newPlace({}, 1);
-    const b = await newPlace({}, 1);
-    const atA = await book(a);
-    const atB = await book(b);
-    expect((await act(atA.id, 'seat', {})).status).toBe(200);
-    expect((await act(atB.id, 'seat', {})).status).toBe(200);
+    const { b, atA, atB } = await twoSeatedPlaces();
     const mine = belongsTo(own().companyId, 'location-header');
     const before = await snapshot(mine);
     for (const value of malformed) {
@@ -81,12 +87,7 @@ describe('Idempotency-Key and the location header (docs/idempotency.md)', () => 
     });
 
   it('answers 422 to the same key with another location header: the other location is neither replayed nor closed', async () => {
-    const a = await newPlace({}, 1);
-    const b = await newPlace({}, 1);
-    const atA = await book(a);
-    const atB = await book(b);
-    expect((await act(atA.id, 'seat', {})).status).toBe(200);
-    expect((await act(atB.id, 'seat', {})).status).toBe(200);
+    const { a, b, atA } = await twoSeatedPlaces();
     const key = randomUUID();
     const first = await closeAll(admin(), key, b.id);
     expect(first.body.data).toEqual({ locationIds: [b.id], closed: 1, skipped: 0, more: false });
