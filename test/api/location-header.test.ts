@@ -121,4 +121,31 @@ describe('Idempotency-Key and the location header (docs/idempotency.md)', () => 
     expectRefused(replay, 403, 'FORBIDDEN');
     expect(replay.headers.get('idempotent-replayed')).toBeNull();
   });
+
+  it('re-checks on a replay the location of a resource the path names: a key limited since gets 403, not the first answer', async () => {
+    const a = await newPlace({}, 1);
+    const b = await newPlace({}, 1);
+    const atB = await book(b);
+    const made = await call('POST', '/api/v1/api-keys', {
+      key: admin(),
+      body: { name: 'Replay by path', tier: 'standard', permissions: ['bookings.manage'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { id, key } = made.body.data as { id: string; key: string };
+    const cancel = (idempotencyKey: string) =>
+      call('POST', `/api/v1/bookings/${atB.id}/cancel`, {
+        key,
+        body: {},
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    const idempotencyKey = randomUUID();
+    const first = await cancel(idempotencyKey);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await cancel(idempotencyKey)).headers.get('idempotent-replayed')).toBe('true');
+    const limit = await call('PATCH', `/api/v1/api-keys/${id}`, { key: admin(), body: { locationIds: [a.id] } });
+    expect(limit.status, JSON.stringify(limit.body)).toBe(200);
+    const replay = await cancel(idempotencyKey);
+    expectRefused(replay, 403, 'FORBIDDEN');
+    expect(replay.headers.get('idempotent-replayed')).toBeNull();
+  });
 });

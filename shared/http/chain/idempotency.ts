@@ -5,7 +5,8 @@
  * request answers 422; a repeat while the first still runs answers 409. A first request that fails
  * wrote nothing (each operation writes in one transaction), so its key is given up and a repeat runs
  * afresh. Keys are per caller: a credential's keys are its own, an anonymous caller's its client
- * network's. A replay re-checks the locations the request names, as running it would.
+ * network's. A replay re-checks the locations the request names and its first answer acted at, as
+ * running it would.
  *
  * The last step before the operation, so a request refused by the credential, the rate window, the
  * permission, the body or the schema keeps nothing:
@@ -18,7 +19,7 @@
  * - `onError`: gives the claimed key up.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type IdempotencyScope, idempotencyRecords } from '../../data/idempotency';
+import { type IdempotencyScope, idempotencyRecords, type StoredAnswer } from '../../data/idempotency';
 import { gateWrites } from '../../data/writeGate';
 import { assertLocationAllowed, headerLocation } from '../../domain/access';
 import { clientNetwork } from '../../domain/clientNetwork';
@@ -76,17 +77,38 @@ const scopeOf = (s: ChainState): IdempotencyScope =>
     : { companyId: null, subject: `ip:${clientNetwork(s.sourceIp)}` };
 
 /**
- * Before a replay: the locations the request names (its `X-Location-Id` header, a `locationId` in
- * its query or body) must still be the caller's to act on. A key limited since the first request
- * gets the 403 it would get running, not the first answer.
+ * The locations the first answer says the operation acted at: `locationId` or `locationIds` of its
+ * `data` (or of each entry, for a list). A request that names its resource by path (a booking's
+ * cancel) names its location only there.
  */
-function assertMayStillAct(s: ChainState, event: HttpEvent): void {
+function answeredLocations(answer: StoredAnswer): unknown[] {
+  let data: unknown;
+  try {
+    data = (JSON.parse(answer.body) as { data?: unknown }).data;
+  } catch {
+    return [];
+  }
+  const entries = Array.isArray(data) ? data : [data];
+  return entries.flatMap((entry) => {
+    if (entry === null || typeof entry !== 'object') return [];
+    const { locationId, locationIds } = entry as { locationId?: unknown; locationIds?: unknown };
+    return [locationId, ...(Array.isArray(locationIds) ? locationIds : [])];
+  });
+}
+
+/**
+ * Before a replay: the locations the request names (its `X-Location-Id` header, a `locationId` in
+ * its query or body) and those its first answer acted at must still be the caller's to act on. A
+ * key limited since the first request gets the 403 it would get running, not the first answer.
+ */
+function assertMayStillAct(s: ChainState, event: HttpEvent, answer: StoredAnswer): void {
   const { principal } = s;
   if (!principal) return;
   const named = [
     headerLocation(event.headers[LOCATION_HEADER]),
     Number(event.queryStringParameters?.locationId),
     (event.body as { locationId?: unknown } | null | undefined)?.locationId,
+    ...answeredLocations(answer),
   ];
   for (const id of named) if (typeof id === 'number' && Number.isInteger(id)) assertLocationAllowed(principal, id);
 }
@@ -130,7 +152,7 @@ export function idempotency(route: Pick<RouteRuntime, 'method'>): ChainStep[] {
             { 'Retry-After': '1' },
           );
         }
-        assertMayStillAct(s, event);
+        assertMayStillAct(s, event, record.response);
         s.replay = record.response;
       },
       after: async (request) => {

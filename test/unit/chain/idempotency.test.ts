@@ -134,6 +134,39 @@ describe('before: claim or replay', () => {
     expect(allowed.internal.brigade?.replay).toEqual(answer);
   });
 
+  it('re-checks on a replay the locations the first answer acted at (a resource named by its path): 403 for a key limited since', async () => {
+    const limited = principal({ locationIds: [101] });
+    const answerAt = (data: unknown) => ({
+      statusCode: 200,
+      body: JSON.stringify({ status: 'success', data, meta: { requestId: 'first' } }),
+    });
+    const replayOf = async (answer: { statusCode: number; body: string }) => {
+      const request = chainRequest(
+        { httpMethod: 'POST', headers: { 'idempotency-key': KEY }, body: null, queryStringParameters: {} },
+        { principal: limited, verdict: Promise.resolve() },
+      );
+      records.claim.mockResolvedValue({
+        claimed: false,
+        record: { status: 'done', fingerprint: fingerprint(request.event), response: answer },
+      });
+      await step!.before!(request);
+      return request.internal.brigade?.replay;
+    };
+    for (const data of [
+      { id: 'b1', locationId: 102 },
+      { locationIds: [101, 102] },
+      [{ locationId: 101 }, { locationId: 102 }],
+    ]) {
+      await expect(replayOf(answerAt(data))).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    }
+    for (const data of [{ id: 'b1', locationId: 101 }, { locationIds: [101] }, null, 'text']) {
+      const answer = answerAt(data);
+      await expect(replayOf(answer)).resolves.toEqual(answer);
+    }
+    const unparsable = { statusCode: 200, body: 'not json' };
+    await expect(replayOf(unparsable)).resolves.toEqual(unparsable);
+  });
+
   it("waits for the rate window's verdict before claiming: a refused request leaves no record", async () => {
     const refused = Promise.reject(rateLimited(60));
     refused.catch(() => undefined);
