@@ -10,6 +10,7 @@ const stage = await startLocalStage({
   port: Number(process.env.PORT ?? 3000),
   dataDir: process.env.DATA_DIR || undefined,
   localDir: process.env.LOCAL_DIR || '.local',
+  onListening: (baseUrl) => console.log(`Listening at ${baseUrl}; seeding (/ready answers 503 until the stage serves)`),
 }).catch((err: Error) => {
   // What went wrong, in one line (Java missing, the port taken, a DATA_DIR without its keys); README "Troubleshooting".
   console.error(`The local stage could not start: ${err.message}`);

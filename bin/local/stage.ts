@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { localTokenBinding, resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { releaseIdBlocks } from '../../shared/data/ids';
+import { holdReadiness, releaseReadiness } from '../../shared/domain/serving';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { asFunction } from './function-scope';
 import type { LocalPipeline } from './pipeline';
@@ -28,6 +29,8 @@ export interface LocalStageOptions {
    * its own: the fault tests stop and restart it under a running stage. `dataDir` is then unused.
    */
   dynamo?: Pick<DynamoDbLocal, 'endpoint'>;
+  /** Called once the server listens, before the seed: from then on /ready answers, 503 until the stage serves. */
+  onListening?: (baseUrl: string) => void;
 }
 
 export interface LocalStage {
@@ -65,6 +68,9 @@ const listen = (server: Server, port: number, host: string) =>
   });
 
 export async function startLocalStage(options: LocalStageOptions): Promise<LocalStage> {
+  // The server listens before the seed runs (dev-keys.json needs its URL): /ready answers 503 until
+  // the stage is whole, its keys written last (docs/decisions.md, “Health”).
+  holdReadiness('the local stage is starting: seeding, then writing its keys');
   const host = options.host ?? '127.0.0.1';
   const localDir = resolve(options.localDir);
   mkdirSync(localDir, { recursive: true });
@@ -103,6 +109,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
     server = await createLocalServer();
     const port = await listen(server, options.port, host);
     const baseUrl = `http://${host}:${port}`;
+    options.onListening?.(baseUrl);
 
     const devKeysPath = join(localDir, 'dev-keys.json');
     const alreadySeeded = await isSeeded();
@@ -116,7 +123,6 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
         `${options.dataDir} holds seeded data but ${devKeysPath} is gone: its keys cannot be recovered; start with an empty DATA_DIR`,
       );
     }
-    writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
     // The docs page's "try it" works out of the box here with company 1's admin key (shared/config.ts `docsTryItKey`; local only).
     process.env.DOCS_TRY_IT_KEY = devKeys.companies[0]!.keys.admin;
     resetConfig();
@@ -134,6 +140,9 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       Number(process.env.NO_SHOW_SWEEP_MS ?? 60_000),
     );
     noShowSweep.unref();
+    // The keys file last: once it exists the stage serves whole, and /ready says so from then on.
+    writeFileSync(devKeysPath, `${JSON.stringify(devKeys, null, 2)}\n`, { mode: 0o600 });
+    releaseReadiness();
     return {
       baseUrl,
       dynamoEndpoint: dynamo.endpoint,

@@ -2,6 +2,7 @@
 import { keyCacheStats } from '../auth/authenticate';
 import { config } from '../config';
 import { pingTable } from '../data/ping';
+import { readinessHeld } from './serving';
 
 export type DependencyStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -54,12 +55,24 @@ export function live() {
   return { statusCode: 200, body: { status: 'alive', timestamp: timestamp(), uptime: uptime() } };
 }
 
+/** The process itself while something holds its readiness (the local stage seeding: ./serving.ts); absent otherwise. */
+function checkStartup(): DependencyCheck | undefined {
+  const held = readinessHeld();
+  return held === null ? undefined : { status: 'unhealthy', responseTimeMs: 0, error: held };
+}
+
 export async function ready() {
   const database = await checkDatabase();
-  const status = overall([database]);
+  const startup = checkStartup();
+  const status = overall(startup ? [database, startup] : [database]);
   return {
     statusCode: httpStatus(status),
-    body: { status, timestamp: timestamp(), uptime: uptime(), dependencies: { database } },
+    body: {
+      status,
+      timestamp: timestamp(),
+      uptime: uptime(),
+      dependencies: startup ? { database, startup } : { database },
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { statusOf, type ErrorCode } from '../errors';
 import { eventCatalog, eventNames } from '../events/catalog';
 import { routes, type Route } from '../routes';
 import { MAX_PAGED_ITEMS } from '../schemas/common';
+import { tagDescriptions } from './tags';
 
 export type Json = Record<string, unknown>;
 
@@ -83,7 +84,8 @@ const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * answer check fails on a status an operation gives that is not here (test/support/answers.ts).
  */
 export function errorCodesOf(route: Route): ErrorCode[] {
-  if (route.probe) return [];
+  // a probe is never refused, but a credential that is sent is still verified
+  if (route.probe) return ['UNAUTHENTICATED'];
   const codes: ErrorCode[] = [];
   const write = writes.has(route.method);
   const hasSchema =
@@ -268,7 +270,8 @@ const Meta = {
   properties: { requestId: { type: 'string' } },
 };
 
-const errorEnvelope = (code: Json) => ({
+/** The error envelope with `error.code` as `code` says (a `const` per status). The API suite checks the fallback's answers with it too. */
+export const errorEnvelope = (code: Json): Json => ({
   type: 'object',
   required: ['status', 'error', 'meta'],
   additionalProperties: false,
@@ -295,7 +298,12 @@ const webhookHeaders = [
   },
 ];
 
-function components(named: Named): Json {
+/**
+ * The components: only what the document refers to (its lint refuses unused ones). `answered` are
+ * the error codes some operation answers (`INTERNAL`, the `default`, always): 405 belongs to no
+ * operation, so it is told in `info.description` instead.
+ */
+function components(named: Named, answered: readonly ErrorCode[]): Json {
   const schemas: Json = {
     ...named.schemas,
     FieldProblem,
@@ -322,7 +330,6 @@ function components(named: Named): Json {
       additionalProperties: false,
       properties: { requestId: { type: 'string' }, pagination: ref('Pagination') },
     },
-    Error: errorEnvelope({ type: 'string', enum: codeNames }),
     WebhookEvent: {
       type: 'object',
       required: ['id', 'eventId', 'event', 'resource', 'resourceId', 'timestamp', 'apiVersion', 'data', 'changes'],
@@ -349,11 +356,11 @@ function components(named: Named): Json {
       },
     },
   };
-  for (const code of codeNames) schemas[errorSchemaName(code)] = errorEnvelope({ const: code });
+  for (const code of answered) schemas[errorSchemaName(code)] = errorEnvelope({ const: code });
   const intHeader = (description: string) => ({ description, schema: { type: 'integer' } });
   return {
     schemas,
-    responses: Object.fromEntries(codeNames.map((code) => [code, errorResponse(code)])),
+    responses: Object.fromEntries(answered.map((code) => [code, errorResponse(code)])),
     parameters: {
       'Idempotency-Key': {
         name: 'Idempotency-Key',
@@ -403,6 +410,8 @@ function webhooks(): Json {
           operationId: `webhook:${event}`,
           summary: `${event} (resource ${eventCatalog[event]})`,
           tags: ['webhooks'],
+          // No credential is sent to the receiver: it checks the `webhook-signature` header (docs/webhooks.md).
+          security: [],
           parameters: webhookHeaders.map((h) => ({ $ref: `#/components/parameters/${h.name}` })),
           requestBody: {
             required: true,
@@ -440,6 +449,9 @@ export function openApiDocument(all: readonly Route[] = routes): Json {
   const areas = [...new Set(all.map((r) => r.area))];
   const named = new Named();
   const described = paths(all, named);
+  const answered = codeNames.filter(
+    (code) => code === 'INTERNAL' || all.some((route) => errorCodesOf(route).includes(code)),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -449,13 +461,15 @@ export function openApiDocument(all: readonly Route[] = routes): Json {
         'Restaurant operations: bookings, waitlists, tables, guests, tabs, menus, schedules, printing and signed webhooks. ' +
         'Every success answer is `{status: "success", data, meta: {requestId}}` with status 200 (lists add `meta.pagination`); every error ' +
         '`{status: "error", error: {code, message, details}, meta: {requestId}}`. Every answer carries the `X-RateLimit-*` headers. ' +
+        'A method a path does not have answers 405 `METHOD_NOT_ALLOWED`, its `Allow` header listing the methods it has. ' +
         '`info.version` is the `apiVersion` of every webhook payload.',
+      contact: { name: 'The Brigade API team' },
     },
     servers: [{ url: '.', description: 'the stage that serves this document' }],
-    tags: areas.map((name) => ({ name })),
+    tags: areas.map((name) => ({ name, ...(tagDescriptions[name] ? { description: tagDescriptions[name] } : {}) })),
     paths: described,
     webhooks: webhooks(),
-    components: components(named),
+    components: components(named, answered),
   };
 }
 

@@ -25,7 +25,16 @@ export const ReadyAnswer = Type.Object(
     status: status('healthy', 'degraded', 'unhealthy'),
     timestamp,
     uptime,
-    dependencies: Type.Object({ database: DependencyCheck }, { additionalProperties: false }),
+    dependencies: Type.Object(
+      {
+        database: DependencyCheck,
+        startup: Type.Optional({
+          ...DependencyCheck,
+          description: 'Only while the process does not serve yet (the local stage seeding): unhealthy, naming why',
+        }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );

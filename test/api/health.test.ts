@@ -18,6 +18,15 @@ describe('health probes', () => {
     });
   });
 
+  it('a probe still verifies a credential that is sent: a bad key answers 401, as the document describes', async () => {
+    // call() checks the answer against the OpenAPI document: a 401 it did not describe would throw.
+    for (const path of ['/live', '/ready', '/health']) {
+      const out = await call('GET', path, { key: 'brigade_dev_aaaaaaaaaaaa_not-a-secret' });
+      expect(out.status, path).toBe(401);
+      expect(out.body.error.code, path).toBe('UNAUTHENTICATED');
+    }
+  });
+
   it('/health reports database and cache', async () => {
     const out = await call('GET', '/health');
     expect(out.status).toBe(200);

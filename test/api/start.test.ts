@@ -1,10 +1,11 @@
 /**
- * `npm start` as a newcomer runs it: serves /live, writes dev-keys.json as the contract describes
- * (docs/decisions.md, “The local stage”), and leaves no Java process behind when stopped. How fast it starts (budget
+ * `npm start` as a newcomer runs it: /ready answers 503 from the moment the stage listens until it
+ * serves whole (seeded, dev-keys.json written), then 200; it serves /live, writes dev-keys.json as
+ * the contract describes (docs/decisions.md, “The local stage”), and leaves no Java process behind when stopped. How fast it starts (budget
  * 15 s) is measured by `npm run bench`, not asserted here: these machines are noisy.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,8 +38,9 @@ function runningInGroup(pgid: number): string[] {
 
 /**
  * `npm start` in a process group of its own (so the test can see every process it started: npm,
- * tsx, node, java), and the two moments the test awaits: the banner the stage prints once it
- * serves, and the end of npm with every output of the group closed.
+ * tsx, node, java), and the moments the test awaits: the line the stage prints once it listens
+ * (before it seeds), the banner it prints once it serves, and the end of npm with every output of
+ * the group closed.
  */
 function startStage(port: number) {
   const child = spawn('npm', ['start'], {
@@ -47,32 +49,69 @@ function startStage(port: number) {
     env: { ...process.env, PORT: String(port), LOCAL_DIR: localDir },
   });
   let output = '';
-  const serving = new Promise<string>((ok, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const banner = /serving at (\S+)/.exec(output);
-      if (banner) ok(banner[1]!);
+  /** Resolves with the URL of the first stdout line that `line` matches; fails if npm ends first. */
+  const printed = (line: RegExp) => {
+    const seen = new Promise<string>((ok, fail) => {
+      child.stdout.on('data', () => {
+        const match = line.exec(output);
+        if (match) ok(match[1]!);
+      });
+      child.once('exit', (code) => fail(new Error(`npm start ended (${code}) before it printed ${line}: ${output}`)));
     });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => fail(new Error(`npm start ended (${code}) before it served: ${output}`)));
-  });
-  serving.catch(() => undefined); // awaited below; a failure after the banner is not this promise's
+    seen.catch(() => undefined); // awaited below; a failure after the line is not this promise's
+    return seen;
+  };
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const listening = printed(/^Listening at (\S+);/m);
+  const serving = printed(/serving at (\S+)/);
   const closed = new Promise<void>((ok) => child.once('close', () => ok()));
-  return { pid: child.pid!, serving, closed };
+  return { pid: child.pid!, listening, serving, closed };
+}
+
+interface ReadyAnswer {
+  status: number;
+  /** Whether dev-keys.json existed when the request was sent, and when its answer had come. */
+  keysWhenAsked: boolean;
+  keysWhenAnswered: boolean;
+}
+
+/** GET /ready again and again, each as soon as the last one answered, until one answers 200. */
+async function readyUntilServing(baseUrl: string, keysPath: string): Promise<ReadyAnswer[]> {
+  const answers: ReadyAnswer[] = [];
+  for (;;) {
+    const keysWhenAsked = existsSync(keysPath);
+    const out = await fetch(`${baseUrl}/ready`);
+    await out.arrayBuffer();
+    answers.push({ status: out.status, keysWhenAsked, keysWhenAnswered: existsSync(keysPath) });
+    if (out.status === 200) return answers;
+  }
 }
 
 describe('npm start', () => {
   // A whole start (operation modules, DynamoDB Local's JVM, the seed) on a shared 2-core machine: a generous net, not a budget.
-  it('serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', {
+  it('answers /ready 503 until it serves, then 200; serves /live, writes dev-keys.json per the contract, and stops cleanly on SIGTERM', {
     timeout: 180_000,
   }, async () => {
     const port = await freePort();
     const stage = startStage(port);
+    const keysPath = join(localDir, 'dev-keys.json');
     try {
+      // It listens before it seeds: from that moment /ready must say 503 until the keys file exists.
+      expect(await stage.listening).toBe(`http://127.0.0.1:${port}`);
+      const answers = await readyUntilServing(`http://127.0.0.1:${port}`, keysPath);
+      const whileSeeding = answers.filter((a) => !a.keysWhenAnswered);
+      expect(whileSeeding.length, 'answers before the keys file existed').toBeGreaterThan(0);
+      expect(new Set(whileSeeding.map((a) => a.status))).toEqual(new Set([503]));
+      // 200 only with the keys file there; and once it is there when asked, 200 at once (a request
+      // already on its way when the file was written may answer either).
+      expect(answers.at(-1)).toEqual({ status: 200, keysWhenAsked: expect.any(Boolean), keysWhenAnswered: true });
+      expect(answers.filter((a) => a.keysWhenAsked && a.status !== 200)).toEqual([]);
       // The banner comes once the stage is whole: it listens, and the seed wrote dev-keys.json.
       expect(await stage.serving).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/live`)).ok).toBe(true);
-      const devKeys = JSON.parse(readFileSync(join(localDir, 'dev-keys.json'), 'utf8'));
+      const devKeys = JSON.parse(readFileSync(keysPath, 'utf8'));
       expect(devKeys).toEqual({
         baseUrl: `http://127.0.0.1:${port}`,
         operatorToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),

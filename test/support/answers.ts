@@ -14,14 +14,20 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { statusOf, type ErrorCode } from '../../shared/errors';
 import { matchRoute } from '../../shared/http/router';
-import { openApiDocument, type Json } from '../../shared/openapi/document';
+import { errorEnvelope, openApiDocument, type Json } from '../../shared/openapi/document';
 
 const document = openApiDocument() as Json & {
   paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
+  components: { schemas: Record<string, Json> };
 };
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
-ajv.addSchema(document, 'openapi.json');
+// The fallback answers codes no operation does (405): the document holds only the envelopes it
+// refers to, so the check adds the others, built as the document builds its own.
+const withEveryError = structuredClone(document);
+for (const code of Object.keys(statusOf) as ErrorCode[])
+  withEveryError.components.schemas[`Error_${code}`] ??= errorEnvelope({ const: code });
+ajv.addSchema(withEveryError, 'openapi.json');
 const compiled = new Map<string, ValidateFunction>();
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');

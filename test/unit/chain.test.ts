@@ -20,6 +20,7 @@ import { resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { invokeThroughGateway } from '../../bin/local/gateway';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { holdReadiness, releaseReadiness } from '../../shared/domain/serving';
 import { handler as createCoursing } from '../../functions/coursings/create';
 import { handler as listCoursings } from '../../functions/coursings/list';
 import { handler as updateCoursing } from '../../functions/coursings/update';
@@ -642,5 +643,26 @@ describe('health probes', () => {
       status: 'unhealthy',
       data: { database: { status: 'unhealthy' }, cache: { status: 'healthy' } },
     });
+  });
+  it('/ready is unhealthy (503) while the process holds its readiness (the local stage seeding), whatever the table says', async () => {
+    ddb.on(GetCommand, probeKey).resolves({});
+    holdReadiness('the local stage is seeding');
+    try {
+      const held = await invoke(ready, event({ path: '/ready' }));
+      expect(held.statusCode).toBe(503);
+      expect(held.json).toMatchObject({
+        status: 'unhealthy',
+        dependencies: {
+          database: { status: 'healthy' },
+          startup: { status: 'unhealthy', error: 'the local stage is seeding' },
+        },
+      });
+    } finally {
+      releaseReadiness();
+    }
+    // Released (and never held on AWS): the table alone decides, and no startup entry is given.
+    const out = await invoke(ready, event({ path: '/ready' }));
+    expect(out.statusCode).toBe(200);
+    expect(out.json.dependencies).toEqual({ database: expect.objectContaining({ status: 'healthy' }) });
   });
 });

@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
     expect(titleConflicts()).toEqual([]);
     const schemas = (document.components as { schemas: Record<string, unknown> }).schemas;
     expect(Object.keys(schemas)).toEqual(
-      expect.arrayContaining(['Location', 'ApiKey', 'WebhookSubscription', 'Error', 'Pagination']),
+      expect.arrayContaining(['Location', 'ApiKey', 'WebhookSubscription', 'Error_NOT_FOUND', 'Pagination']),
     );
   });
 
