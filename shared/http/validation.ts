@@ -59,6 +59,28 @@ function wordsOf(e: ErrorObject): string {
       return `must be ${JSON.stringify(p.allowedValue)}`;
     case 'enum':
       return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(p.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(p.limit)}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(p.limit)} characters long`;
+    case 'minItems':
+      return `must hold at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must hold at most ${String(p.limit)} items`;
+    case 'uniqueItems':
+      return `must not hold the same item twice (items ${String(p.j)} and ${String(p.i)} are equal)`;
+    case 'minProperties':
+      return `must name at least ${String(p.limit)} field${p.limit === 1 ? '' : 's'}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(p.multipleOf)}`;
     default:
       return e.message ?? 'is not valid';
   }
