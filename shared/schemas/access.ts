@@ -1,6 +1,7 @@
 /** Permissions, roles and API keys (docs/access.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { Line, Name, Prose } from './text';
 
 /** Rate-limit tiers of API keys (docs/conventions.md, “Limits”; their hourly limits are in shared/auth/principal.ts). */
 export const tiers = ['standard', 'premium', 'unlimited'] as const;
@@ -16,13 +17,13 @@ export const PERMISSION_KEY_PATTERN = '^[a-z]+(_[a-z]+)*\\.[a-z]+(_[a-z]+)*$';
 const MAX_GRANT = 90;
 
 const PermissionKey = Type.String({ pattern: PERMISSION_KEY_PATTERN, maxLength: 100, description: 'resource.action' });
-const name = Type.String({ minLength: 1, maxLength: 100 });
-const description = Nullable(Type.String({ maxLength: 1000 }));
-const category = Nullable(Type.String({ minLength: 1, maxLength: 100 }));
+const name = Name(100);
+const description = Nullable(Prose(1000, { minLength: 0 }));
+const category = Nullable(Name(100));
 
 export const ListPermissionsQuery = Type.Object({
-  category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  category: Type.Optional(Line({ minLength: 1, maxLength: 100 })),
+  search: Type.Optional(Line({ minLength: 1, maxLength: 100 })),
   ...pageQuery(1000, 50),
 });
 

@@ -1,6 +1,7 @@
 /** Alerts (docs/alerts.md; docs/api.md): the list's query and the path of acknowledge and resolve. */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { TEXT_PATTERNS } from './patterns';
 
 const alertSeverities = ['info', 'warning', 'error', 'critical'] as const;
 const alertStatuses = ['active', 'acknowledged', 'resolved'] as const;
@@ -13,7 +14,7 @@ export const ListAlertsQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 100,
-      pattern: '\\S',
+      pattern: TEXT_PATTERNS.name,
       description: 'exact type name (webhook.delivery.dead, print_job.failed, no_show_sweep.failed)',
     }),
   ),

@@ -7,6 +7,7 @@ import { CONFIRMATION_PATTERN } from './confirmationCode';
 import { CostCenter, Money, VatRate } from './items';
 import { LocationPath, OperatingHours } from './locations';
 import { Instant, entity, literals, stamps, view } from './views';
+import { Line, Name, Prose } from './text';
 
 export { LocationPath };
 
@@ -36,8 +37,13 @@ const wallTime = Type.String({
   pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$',
   description: "HH:MM, the location's local wall time",
 });
-const text = (maxLength: number, description?: string) =>
-  Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
+/** A nullable text field: one line (`Line`), a name (`Name`) or multi-line (`Prose`), without control characters (text.ts). */
+const text = (maxLength: number, description?: string, kind: 'line' | 'name' | 'prose' = 'line') => {
+  const options = { minLength: 1, maxLength, ...(description ? { description } : {}) };
+  return Nullable(
+    kind === 'name' ? Name(maxLength, options) : kind === 'prose' ? Prose(maxLength, options) : Line(options),
+  );
+};
 const guestCount = Type.Integer({
   minimum: 0,
   maximum: 100,
@@ -64,8 +70,8 @@ const editable = {
   tableIds,
   defaultTabStrategy,
   occasion: text(100),
-  specialRequests: text(1000),
-  internalNotes: text(2000, 'staff only'),
+  specialRequests: text(1000, undefined, 'prose'),
+  internalNotes: text(2000, 'staff only', 'prose'),
   paymentType: text(50),
   depositAmountCents: Nullable(money),
 };
@@ -76,9 +82,7 @@ export const CreateBookingBody = Type.Object(
     bookingDate: editable.bookingDate,
     startTime: editable.startTime,
     endTime: Type.Optional(editable.endTime),
-    timezone: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: "IANA zone; must be the location's" }),
-    ),
+    timezone: Type.Optional(Line({ minLength: 1, maxLength: 64, description: "IANA zone; must be the location's" })),
     guestCount: editable.guestCount,
     tableId: Type.Optional(editable.tableId),
     tableIds: Type.Optional(editable.tableIds),
@@ -90,7 +94,7 @@ export const CreateBookingBody = Type.Object(
     paymentType: Type.Optional(editable.paymentType),
     depositAmountCents: Type.Optional(editable.depositAmountCents),
     bookingSource: Type.Optional(text(50)),
-    guestName: Type.Optional(text(200)),
+    guestName: Type.Optional(text(200, undefined, 'name')),
     guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
     guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
     seatImmediately: Type.Optional(Type.Boolean({ description: 'seat at once (a party at the door); needs a table' })),
@@ -154,7 +158,7 @@ export const ListBookingsQuery = Type.Object({
   endDate: Type.Optional(date),
   userId: Type.Optional(NumericId),
   confirmationCode: Type.Optional(Type.String({ pattern: CONFIRMATION_PATTERN.source })),
-  bookingSource: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+  bookingSource: Type.Optional(Line({ minLength: 1, maxLength: 50 })),
   ...pageQuery(100, 20),
 });
 
@@ -178,7 +182,7 @@ export const OptimizeBody = Type.Object(
 
 export const CancelBookingBody = Type.Object(
   {
-    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    reason: Type.Optional(Prose(500)),
     closeTab: Type.Optional(Type.Boolean({ default: true, description: "close the booking's tabs" })),
   },
   { additionalProperties: false, examples: [{ reason: 'The guest called to cancel', closeTab: true }] },
@@ -208,9 +212,7 @@ export const SeatBookingBody = Type.Object(
 
 export const UnseatBookingBody = Type.Object(
   {
-    reason: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 500, description: 'printed on the kitchen correction ticket when given' }),
-    ),
+    reason: Type.Optional(Prose(500, { description: 'printed on the kitchen correction ticket when given' })),
   },
   { additionalProperties: false, examples: [{ reason: 'Seated at the wrong table' }] },
 );
@@ -219,20 +221,14 @@ const orderLine = Type.Object(
   {
     itemId: Type.Optional(NumericId),
     // name and price are required without itemId (the domain says which line lacks them); with it, the item's unless given.
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Name(200)),
     price: Type.Optional(money),
     vatRate: Type.Optional(VatRate),
     costCenter: Type.Optional(Nullable(CostCenter)),
     quantity: Type.Integer({ minimum: 1, maximum: 100 }),
     coursingId: Type.Optional(Uuid),
     modifications: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { name: Type.String({ minLength: 1, maxLength: 200 }), price: money },
-          { additionalProperties: false },
-        ),
-        { maxItems: 20 },
-      ),
+      Type.Array(Type.Object({ name: Name(200), price: money }, { additionalProperties: false }), { maxItems: 20 }),
     ),
   },
   { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { Line } from './text';
 
 /** UUID v4 ids (bookings, tabs, coursings, tables, …). */
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
@@ -38,7 +39,7 @@ export function pageQuery(maxLimit: number, defaultLimit: number) {
       description: `page × limit at most ${MAX_PAGED_ITEMS}; read further with cursor`,
     }),
     limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    cursor: Type.Optional(Line({ minLength: 1, maxLength: 1024 })),
   };
 }
 

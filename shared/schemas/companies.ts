@@ -2,8 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { tiers, type Tier } from './access';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { Name } from './text';
 
-const name = Type.String({ minLength: 1, maxLength: 100 });
+const name = Name(100);
 const timestamp = Type.String({ format: 'date-time' });
 
 export const CreateCompanyBody = Type.Object(

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HexColor, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { entity, stamps } from './views';
+import { Name } from './text';
 
-const title = Type.String({ minLength: 1, maxLength: 200 });
+const title = Name(200);
 const order = Type.Number({ minimum: 0, maximum: 100, description: 'display order' });
 const color = Nullable(HexColor);
 

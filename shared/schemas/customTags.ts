@@ -3,6 +3,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { NumericId, pageQuery } from './common';
 import { CategoryHandle } from './items';
 import { Instant, entity } from './views';
+import { TEXT_PATTERNS } from './patterns';
+import { Line } from './text';
 
 /** At most this many custom tags on one item. */
 export const MAX_ITEM_TAGS = 50;
@@ -14,7 +16,7 @@ export const CreateCustomTagBody = Type.Object(
     key: Type.String({
       minLength: 1,
       maxLength: 100,
-      pattern: '\\S',
+      pattern: TEXT_PATTERNS.name,
       description: 'the tag as shown; unique within its category handle',
     }),
   },
@@ -27,7 +29,7 @@ export const CustomTagLinkBody = Type.Object(
 );
 
 export const SearchCustomTagsQuery = Type.Object({
-  query: Type.String({
+  query: Line({
     minLength: 3,
     maxLength: 100,
     description: 'the start of the key, or of any word of it (at least 3 letters or digits)',

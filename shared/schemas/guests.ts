@@ -1,13 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
+import { TEXT_PATTERNS } from './patterns';
+import { Line } from './text';
 
 /** A guest has at least one of email and phone (checked with the phone's number, after the schema); the name is optional. */
 export const CreateGuestBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'guest name' })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: TEXT_PATTERNS.name, description: 'guest name' }),
+    ),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'stored lower-cased' })),
     phone: Type.Optional(
-      Type.String({
+      Line({
         minLength: 1,
         maxLength: 40,
         description:
@@ -62,7 +66,7 @@ export const GuestMatchView = Type.Object(
 );
 
 export const SearchGuestsQuery = Type.Object({
-  q: Type.String({
+  q: Line({
     minLength: 2,
     maxLength: 200,
     description:

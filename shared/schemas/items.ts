@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';
 import { entity, stamps } from './views';
+import { TEXT_PATTERNS } from './patterns';
 
 /** Money in minor units (cents, öre). */
 export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'minor units (cents, öre)' });
@@ -19,7 +20,7 @@ export const CategoryHandle = Type.String({
 });
 
 export const CostCenter = Type.Object(
-  { code: Type.String({ minLength: 1, maxLength: 50, pattern: '\\S' }), name: displayName(200) },
+  { code: Type.String({ minLength: 1, maxLength: 50, pattern: TEXT_PATTERNS.name }), name: displayName(200) },
   { additionalProperties: false },
 );
 
@@ -34,7 +35,7 @@ export const ListItemsQuery = Type.Object({
     Type.String({
       minLength: 1,
       maxLength: 100,
-      pattern: '\\S',
+      pattern: TEXT_PATTERNS.name,
       description: 'items whose name contains it, ignoring case',
     }),
   ),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, pageQuery } from './common';
+import { Line, Name, Prose } from './text';
 
 /** The days of a week of opening hours, Monday first (ISO 8601). */
 export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -30,13 +31,13 @@ export const OperatingHours = Type.Object(
 );
 
 /** At least one character that is not white space. */
-export const displayName = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
+export const displayName = (maxLength: number) => Name(maxLength);
 
 const name = displayName(200);
-const timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Stockholm' });
-const address = Nullable(Type.String({ minLength: 1, maxLength: 500 }));
+const timezone = Line({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Stockholm' });
+const address = Nullable(Prose(500));
 const phone = Nullable(
-  Type.String({
+  Line({
     minLength: 1,
     maxLength: 40,
     description: "with the country code, or local in the location's country; stored as E.164",

@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Money, VatRate } from './items';
 import { displayName } from './locations';
+import { Prose } from './text';
 
 /** Characters per printed line: 24 (the narrowest 58 mm printers) to 64. */
 const PrinterWidth = Type.Integer({ minimum: 24, maximum: 64, description: 'characters per line' });
@@ -98,7 +99,7 @@ export const PrintJobPath = Type.Object({ printerGroupId: Uuid, jobId: Uuid });
 export const ReportPrintJobBody = Type.Object(
   {
     status: Type.Union([Type.Literal('printed'), Type.Literal('failed')]),
-    error: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' })),
+    error: Type.Optional(Prose(500)),
   },
   { additionalProperties: false, examples: [{ status: 'failed', error: 'paper out' }] },
 );

@@ -4,6 +4,8 @@ import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { tabStatuses } from './bookingStates';
 import { CostCenter, Money, VatRate } from './items';
 import { Instant, entity, literals, stamps, view } from './views';
+import { TEXT_PATTERNS } from './patterns';
+import { Line, Name } from './text';
 
 /** A purchase pays for at most this many lines (the lines are stored on the purchase item). */
 const MAX_PURCHASE_LINES = 100;
@@ -26,7 +28,7 @@ const purchaseLine = Type.Object(
   {
     itemId: Type.Optional(NumericId),
     // name and unitPrice are required without itemId (the domain names the line lacking them); with it, the item's unless given.
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Name(200)),
     quantity: Type.Integer({ minimum: 1, maximum: 1000 }),
     unitPrice: Type.Optional(Money),
     vatRate: Type.Optional(VatRate),
@@ -59,7 +61,7 @@ export const CreatePurchaseBody = Type.Object(
     tip: Type.Optional(Money),
     serviceFee: Type.Optional(Money),
     paymentProvider: PaymentProvider,
-    providerReference: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    providerReference: Type.Optional(Nullable(Line({ minLength: 1, maxLength: 200 }))),
   },
   {
     additionalProperties: false,
@@ -92,7 +94,7 @@ export const CreateReviewBody = Type.Object(
     purchaseIntentId: Uuid,
     rating: Type.Integer({ minimum: 1, maximum: 5 }),
     reviewTags: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: MAX_REVIEW_TAG_LENGTH, pattern: '\\S' }), {
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_REVIEW_TAG_LENGTH, pattern: TEXT_PATTERNS.name }), {
         maxItems: MAX_REVIEW_TAGS,
         uniqueItems: true,
       }),

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
 import { Instant, entity, literals, stamps, view } from './views';
+import { Prose } from './text';
 
 /**
  * What a schedule is about (docs/schedules.md):
@@ -80,7 +81,7 @@ const entityId = Type.String({
   description:
     'the entity id: a numeric id for item, variant_group, location_hours; 1-64 letters, digits, - or _ for menu_layout',
 });
-const description = Nullable(Type.String({ maxLength: 1000 }));
+const description = Nullable(Prose(1000, { minLength: 0 }));
 const priority = Type.Integer({
   minimum: 0,
   maximum: MAX_PRIORITY,

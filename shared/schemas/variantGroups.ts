@@ -4,6 +4,7 @@ import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';
 import { Instant, entity, stamps } from './views';
+import { Prose } from './text';
 
 /**
  * How a guest chooses among a group's variants (docs/menu.md):
@@ -22,7 +23,7 @@ export const VariantGroupType = Type.Union(
 export const MAX_VARIANTS = 50;
 
 const name = displayName(200);
-const description = Nullable(Type.String({ maxLength: 1000 }));
+const description = Nullable(Prose(1000, { minLength: 0 }));
 const min = Type.Integer({ minimum: 0, maximum: 100, description: 'fewest variants (picks) a guest chooses' });
 const max = Nullable(
   Type.Integer({

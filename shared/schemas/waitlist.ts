@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BookingView, CodePath } from './bookings';
 import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Instant, entity, literals, stamps } from './views';
+import { Line, Name, Prose } from './text';
 
 export { CodePath };
 
@@ -19,8 +20,13 @@ const wallTime = Type.String({
   pattern: '^(?:[01][0-9]|2[0-3]):[0-5][0-9]$',
   description: "HH:MM, the location's local wall time",
 });
-const text = (maxLength: number, description?: string) =>
-  Nullable(Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }));
+/** A nullable text field: one line, a name, or multi-line, without control characters (text.ts). */
+const text = (maxLength: number, description?: string, kind: 'line' | 'name' | 'prose' = 'line') => {
+  const options = { minLength: 1, maxLength, ...(description ? { description } : {}) };
+  return Nullable(
+    kind === 'name' ? Name(maxLength, options) : kind === 'prose' ? Prose(maxLength, options) : Line(options),
+  );
+};
 
 export const JoinWaitlistBody = Type.Object(
   {
@@ -34,10 +40,10 @@ export const JoinWaitlistBody = Type.Object(
       }),
     ),
     primaryUserId: Type.Optional(Nullable(NumericId)),
-    guestName: Type.Optional(text(200)),
+    guestName: Type.Optional(text(200, undefined, 'name')),
     guestEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
     guestPhone: Type.Optional(text(40, "with the country code, or local in the location's country; stored as E.164")),
-    notes: Type.Optional(text(1000)),
+    notes: Type.Optional(text(1000, undefined, 'prose')),
   },
   {
     additionalProperties: false,

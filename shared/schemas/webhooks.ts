@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Uuid, pageQuery } from './common';
+import { Prose } from './text';
 
 const instant = Type.String({ format: 'date-time' });
 
@@ -12,7 +13,7 @@ const events = Type.Array(Type.Union([Type.Literal('*'), eventName]), {
   uniqueItems: true,
   description: 'event names, or "*" for all',
 });
-const description = Nullable(Type.String({ maxLength: 500 }));
+const description = Nullable(Prose(500, { minLength: 0 }));
 
 export const CreateWebhookSubscriptionBody = Type.Object(
   { url, events: Type.Optional(events), description: Type.Optional(description) },

@@ -16,6 +16,7 @@ import {
   expectRefused,
   getBooking,
   sellingFloor,
+  walkInToday,
 } from './bookings-helpers';
 import type { Schemas } from '../support/client';
 
@@ -96,9 +97,7 @@ describe('POST /api/v1/bookings without tables', () => {
   it('seats a walk-in without tables at a free table in one call; when none is free, 409 and nothing written', async () => {
     const place = await sellingFloor([['T1', 1, 4]]);
     const now = {
-      bookingDate: dayAhead(0),
-      startTime: '00:00',
-      endTime: '23:59',
+      ...walkInToday(),
       guestName: undefined,
       seatImmediately: true,
     };

@@ -8,6 +8,7 @@ import {
   bookingBody,
   dayAhead,
   eventsOf,
+  every,
   expectRefused,
   getBooking,
   keyWith,
@@ -17,6 +18,7 @@ import {
   theirLocation,
   unknownUuid,
   type Place,
+  walkInToday,
 } from './bookings-helpers';
 import { seededLocation } from './setup-helpers';
 
@@ -111,7 +113,8 @@ describe('POST /api/v1/bookings: the happy path', () => {
   });
 
   it('ends the booking after defaultDurationMinutes when endTime is absent, and after midnight when endTime is earlier', async () => {
-    const place = await newPlace({ defaultDurationMinutes: 90 });
+    // Open until 02:00 every day: a stay may end after midnight (docs/bookings.md, "Time").
+    const place = await newPlace({ defaultDurationMinutes: 90, operatingHours: every('17:00', '02:00') });
     const byDefault = await book(place, { endTime: undefined, startTime: '18:15' });
     expect(byDefault.endTime).toBe('19:45');
     const late = await book(place, { startTime: '22:30', endTime: '01:00', tableIds: [place.tables[1]!.id] });
@@ -153,9 +156,7 @@ describe('POST /api/v1/bookings: the happy path', () => {
       guestCount: 0,
       guestName: undefined,
       seatImmediately: true,
-      bookingDate: dayAhead(0),
-      startTime: '00:00',
-      endTime: '23:59',
+      ...walkInToday(),
     });
     expect(b).toMatchObject({ guestCount: 0, guestName: null, status: 'seated' });
   });
@@ -268,14 +269,14 @@ describe('POST /api/v1/bookings: business rules (422) and time zones', () => {
     expect((await call('GET', `/api/v1/bookings?locationId=${place.id}`, { key: admin() })).body.data).toEqual([]);
   });
 
-  it('refuses a booking in the past (minAdvanceHours 0 means not before now)', async () => {
+  it('refuses a booking in the past (minAdvanceHours 0 means not before now), saying so in words on /startTime', async () => {
     const place = await newPlace();
-    expectRefused(
-      await create(bookingBody(place, { bookingDate: dayAhead(-2) })),
-      422,
-      'UNPROCESSABLE',
-      '/settings/minAdvanceHours',
-    );
+    const out = await create(bookingBody(place, { bookingDate: dayAhead(-2) }));
+    expectRefused(out, 422, 'UNPROCESSABLE', '/startTime');
+    expect(out.body.error.message).toBe('Bookings cannot start in the past');
+    expect(out.body.error.details[0].message).toBe('is in the past: a booking must start later than now');
+    expect(JSON.stringify(out.body)).not.toContain('0 hours');
+    expect((await call('GET', `/api/v1/bookings?locationId=${place.id}`, { key: admin() })).body.data).toEqual([]);
   });
 
   it("refuses a guest's booking beyond maxActiveBookingsPerGuest at the location", async () => {
@@ -374,8 +375,72 @@ describe('POST /api/v1/bookings: no double booking', () => {
   });
 });
 
+describe('POST /api/v1/bookings: stays that cannot be (docs/bookings.md, "Time")', () => {
+  const listed = async (place: Place) =>
+    (await call('GET', `/api/v1/bookings?locationId=${place.id}`, { key: admin() })).body.data;
+
+  it('refuses 20:00 → 19:00 where the booking hours end before midnight: 400 on /endTime, nothing written', async () => {
+    const place = await newPlace({ operatingHours: every('17:00', '23:00') });
+    const out = await create(bookingBody(place, { startTime: '20:00', endTime: '19:00' }));
+    expectRefused(out, 400, 'VALIDATION_FAILED', '/endTime');
+    expect(out.body.error.details).toEqual([
+      { path: '/endTime', message: expect.stringContaining('must be after startTime (20:00)') },
+    ]);
+    // A walk-in is held to the same rule; so is an end equal to the start.
+    expectRefused(
+      await create(
+        bookingBody(place, { ...walkInToday(), startTime: '22:00', endTime: '01:00', seatImmediately: true }),
+      ),
+      400,
+      'VALIDATION_FAILED',
+      '/endTime',
+    );
+    expectRefused(
+      await create(bookingBody(place, { startTime: '20:00', endTime: '20:00' })),
+      400,
+      'VALIDATION_FAILED',
+      '/endTime',
+    );
+    expect(await listed(place)).toEqual([]);
+  });
+
+  it('accepts 22:00 → 01:00 where the booking hours go on until 02:00: three hours, ending the next day', async () => {
+    const place = await newPlace({ operatingHours: every('17:00', '02:00') });
+    const b = await book(place, { startTime: '22:00', endTime: '01:00' });
+    expect(b).toMatchObject({ startTime: '22:00', endTime: '01:00' });
+    expect(Date.parse(b.endsAt) - Date.parse(b.startsAt)).toBe(3 * 3_600_000);
+  });
+
+  it('refuses a stay longer than 8 hours (480 minutes), naming the cap: 400 on /endTime, nothing written', async () => {
+    const place = await newPlace({ operatingHours: every('10:00', '02:00') });
+    const long = await create(bookingBody(place, { startTime: '12:00', endTime: '20:01' }));
+    expectRefused(long, 400, 'VALIDATION_FAILED', '/endTime');
+    expect(long.body.error.message).toBe('A booking lasts at most 8 hours');
+    expect(long.body.error.details[0].message).toContain('at most 480 minutes');
+    // Past midnight where the hours go on, but 23 hours long: still the cap.
+    expectRefused(
+      await create(bookingBody(place, { startTime: '20:00', endTime: '19:00' })),
+      400,
+      'VALIDATION_FAILED',
+      '/endTime',
+    );
+    // The whole day as a walk-in's stay: the cap, no tab opened.
+    expectRefused(
+      await create(
+        bookingBody(place, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59', seatImmediately: true }),
+      ),
+      400,
+      'VALIDATION_FAILED',
+      '/endTime',
+    );
+    expect(await listed(place)).toEqual([]);
+    const eight = await book(place, { startTime: '12:00', endTime: '20:00' });
+    expect(Date.parse(eight.endsAt) - Date.parse(eight.startsAt)).toBe(8 * 3_600_000);
+  });
+});
+
 describe('POST /api/v1/bookings with seatImmediately', () => {
-  const now = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
+  const now = walkInToday;
 
   it('seats in the same call when a table is assigned, opening the tab, and records booking.created and booking.seated', async () => {
     const place = await newPlace();
@@ -405,11 +470,11 @@ describe('POST /api/v1/bookings with seatImmediately', () => {
     expect(await getBooking(deposit.id)).not.toHaveProperty('seatWarning');
 
     const other = await newPlace({ bufferMinutes: 0 });
-    await book(other, { bookingDate: dayAhead(0), startTime: '00:00', endTime: '00:30', seatImmediately: true });
+    await book(other, { bookingDate: dayAhead(0), startTime: '12:00', endTime: '13:00', seatImmediately: true });
     const second = await book(other, {
       bookingDate: dayAhead(0),
-      startTime: '00:30',
-      endTime: '23:59',
+      startTime: '13:00',
+      endTime: '15:00',
       seatImmediately: true,
     });
     expect(second).toMatchObject({

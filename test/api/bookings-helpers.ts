@@ -68,6 +68,12 @@ export const nextSkippedHour = () =>
 /** A local date `days` from today (UTC calendar), as YYYY-MM-DD. */
 export const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * A walk-in's stay today (a party seated at the door): three hours at midday. A stay crosses
+ * midnight only where the booking hours do, and lasts at most 8 hours (docs/bookings.md, "Time").
+ */
+export const walkInToday = () => ({ bookingDate: dayAhead(0), startTime: '12:00', endTime: '15:00' });
+
 export const bookingBody = (place: Place, extra: Record<string, unknown> = {}) => ({
   locationId: place.id,
   bookingDate: dayAhead(10),

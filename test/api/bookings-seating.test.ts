@@ -10,7 +10,6 @@ import {
   act,
   admin,
   book,
-  dayAhead,
   eventsOf,
   expectRefused,
   getBooking,
@@ -19,6 +18,7 @@ import {
   theirAdmin,
   unknownUuid,
   type Place,
+  walkInToday,
 } from './bookings-helpers';
 
 const seat = (id: string, body: unknown = {}, key = admin()) => act(id, 'seat', body, key);
@@ -330,9 +330,7 @@ describe('orders and kitchen dispatches', () => {
   it('checks ids, permissions and tenancy', async () => {
     const place = await newPlace({}, 1);
     const b = await book(place, {
-      bookingDate: dayAhead(0),
-      startTime: '00:00',
-      endTime: '23:59',
+      ...walkInToday(),
       seatImmediately: true,
     });
     const o = (await order(b.tab.id, [{ name: 'Water', price: 0, quantity: 1 }])).body.data;

@@ -17,11 +17,13 @@ import {
   theirLocation,
   unknownUuid,
   type Place,
+  every,
+  walkInToday,
 } from './bookings-helpers';
 import type { Schemas } from '../support/client';
 
 const patch = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}`, { key, body });
-const today = () => ({ bookingDate: dayAhead(0), startTime: '00:00', endTime: '23:59' });
+const today = walkInToday;
 
 describe('PATCH /api/v1/bookings/{id}: fields', () => {
   it('changes the fields sent and records booking.updated with only those changes', async () => {
@@ -137,6 +139,27 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
       status: 'cancelled',
       internalNotes: 'Called to cancel',
     });
+  });
+});
+
+describe('PATCH /api/v1/bookings/{id}: stays that cannot be (docs/bookings.md, "Time")', () => {
+  it('refuses an end before the start where the booking hours end before midnight, and a stay over 8 hours: 400 on /endTime, nothing changes', async () => {
+    const place = await newPlace({ operatingHours: every('17:00', '23:00') });
+    const b = await book(place);
+    expectRefused(await patch(b.id, { startTime: '20:00', endTime: '19:00' }), 400, 'VALIDATION_FAILED', '/endTime');
+    expectRefused(await patch(b.id, { endTime: '18:00' }), 400, 'VALIDATION_FAILED', '/endTime');
+    const long = await patch(b.id, { startTime: '10:00', endTime: '18:30' });
+    expectRefused(long, 400, 'VALIDATION_FAILED', '/endTime');
+    expect(long.body.error.details[0].message).toContain('at most 480 minutes');
+    expect(await getBooking(b.id)).toEqual(b);
+  });
+
+  it('moves the end past midnight where the booking hours go on until 02:00', async () => {
+    const place = await newPlace({ operatingHours: every('17:00', '02:00') });
+    const b = await book(place, { startTime: '22:00', endTime: '23:00' });
+    const moved = await patch(b.id, { endTime: '01:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(Date.parse(moved.body.data.endsAt) - Date.parse(moved.body.data.startsAt)).toBe(3 * 3_600_000);
   });
 });
 

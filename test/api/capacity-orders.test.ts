@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { act, admin, book, dayAhead, eventsOf, expectRefused, newPlace, type Place } from './bookings-helpers';
+import { act, admin, book, eventsOf, expectRefused, newPlace, walkInToday, type Place } from './bookings-helpers';
 import { useOwnCompany } from './setup-helpers';
 import type { Schemas } from '../support/client';
 
@@ -41,9 +41,7 @@ async function setting(place: Place, body: Record<string, unknown>) {
 /** A booking seated now (a walk-in), with its open tab. */
 async function seatedTab(place: Place, tableIndex = 0): Promise<string> {
   const b = await book(place, {
-    bookingDate: dayAhead(0),
-    startTime: '00:00',
-    endTime: '23:59',
+    ...walkInToday(),
     tableIds: [place.tables[tableIndex]!.id],
     seatImmediately: true,
   });

@@ -229,6 +229,13 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     expectRefused(await offer(e.id, offerBody(place, { holdMinutes: 1441 })), 400, 'VALIDATION_FAILED', '/holdMinutes');
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [] })), 400, 'VALIDATION_FAILED', '/tableIds');
     expectRefused(await offer(e.id, { startTime: '19:00' }), 400, 'VALIDATION_FAILED', '/tableIds');
+    // An end before the start is a next-day end only where the hours go past midnight, and 23 hours is over the cap either way.
+    expectRefused(
+      await offer(e.id, offerBody(place, { startTime: '20:00', endTime: '19:00' })),
+      400,
+      'VALIDATION_FAILED',
+      '/endTime',
+    );
     expectRefused(await offer(e.id, offerBody(place, { tableIds: [unknownUuid] })), 404, 'NOT_FOUND', '/tableIds/0');
     expectRefused(await offer(e.id, offerBody(place, { bookingDate: date })), 400, 'VALIDATION_FAILED');
     const tonight = await joined(place, {

@@ -177,7 +177,9 @@ describe('the floor of a date', () => {
   });
 
   it('holds the bookings of the day before and after, and answers 404 for what the company lacks', async () => {
-    const { locationId, table } = await place([['T1', 1, 4]]);
+    // Open until 01:00: the evening's booking may end after midnight (docs/bookings.md, "Time").
+    const lateHours = Object.fromEntries(weekdays.map((d) => [d, [{ open: '17:00', close: '01:00' }]]));
+    const { locationId, table } = await place([['T1', 1, 4]], { operatingHours: lateHours });
     const eve = await book(locationId, ordinaryDay(19), '22:00', '00:30', 2, [table('T1')]);
     const next = await book(locationId, ordinaryDay(21), '17:00', '19:00', 2, [table('T1')]);
     const floor = await readFloor(companyId, locationId, date);

@@ -41,7 +41,8 @@ import { activeChange, assertBookingRules } from './rules';
 import { addDays } from './serviceHours';
 import { settingsInForce } from './settings';
 import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
-import { localDateTime, slotLasting, slotOf, type Interval } from './time';
+import { stayOf } from './stay';
+import { localDateTime, slotLasting, type Interval } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
 export type CreatedBooking = Booking & { seatWarning?: string };
@@ -240,7 +241,13 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     noteAutoOptimize(companyId, location.id, settings.autoOptimizeEnabled);
     const zone = location.timezone;
     const slot = input.endTime
-      ? { ...slotOf(input.bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
+      ? stayOf(
+          input.bookingDate,
+          input.startTime,
+          input.endTime,
+          zone,
+          settings.operatingHours ?? location.operatingHours,
+        )
       : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
     assertBookingRules(settings, {
       guestCount: input.guestCount,

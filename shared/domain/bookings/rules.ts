@@ -28,6 +28,8 @@ export interface BookingFacts {
 export interface RuleViolation {
   rule: keyof BookingRuleSettings;
   message: string;
+  /** The field the answer names, when it is the request's and not the setting (a start in the past). */
+  field?: { path: string; message: string };
 }
 
 const HOUR = 3_600_000;
@@ -42,6 +44,13 @@ export function brokenRule(s: BookingRuleSettings, b: BookingFacts): RuleViolati
   }
   if (!b.atTheDoor) {
     const ahead = b.startMs - b.nowMs;
+    // A start that has passed breaks any minAdvanceHours, 0 included; the answer says so in words.
+    if (ahead < 0)
+      return {
+        rule: 'minAdvanceHours',
+        message: 'Bookings cannot start in the past',
+        field: { path: '/startTime', message: 'is in the past: a booking must start later than now' },
+      };
     if (ahead < s.minAdvanceHours * HOUR)
       return { rule: 'minAdvanceHours', message: `Bookings must be made at least ${s.minAdvanceHours} hours ahead` };
     if (ahead > s.maxAdvanceDays * DAY)
@@ -66,9 +75,9 @@ export const tooManyActiveBookings = (max: number): RuleViolation => ({
   message: `A guest may hold at most ${max} active bookings`,
 });
 
-/** 422 naming the broken rule (in the message and as `details[0].path`). */
+/** 422 naming the broken rule (in the message and as `details[0].path`), or the request's field it names. */
 export const ruleError = (broken: RuleViolation) =>
-  unprocessable(broken.message, [{ path: `/settings/${broken.rule}`, message: broken.message }]);
+  unprocessable(broken.message, [broken.field ?? { path: `/settings/${broken.rule}`, message: broken.message }]);
 
 export function assertBookingRules(s: BookingRuleSettings, b: BookingFacts): void {
   const broken = brokenRule(s, b);

@@ -15,6 +15,7 @@ import { bookingSettings } from '../../data/bookingSettings';
 import { writeBooking } from '../../data/bookingWrite';
 import { diningTables } from '../../data/tables';
 import { tableDays } from '../../data/tableDays';
+import { locationEntity } from '../../data/locations';
 import { AppError, conflict, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
@@ -27,6 +28,7 @@ import { assertBookingRules } from './rules';
 import { noteAutoOptimize } from './autoOptimize';
 import { reoptimizeRest } from './optimize';
 import { settingsInForce } from './settings';
+import { stayOf } from './stay';
 import { claimChanges, plannedTabWrites, planTabs, withTabs } from './tabs';
 import { intervalOf, slotLasting, slotOf } from './time';
 
@@ -111,6 +113,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   }
 
   const needsSettings = moved || tablesChanged || partyChanged;
+  const endMoved = moved && input.endTime !== undefined;
   const placesHolds = holdsTables(prev) && (moved || tablesChanged);
   const added = tableIds.filter((t) => !prev.tableIds.includes(t));
   // The hold's days for the longest buffer: the settings that fix the buffer are read with them.
@@ -127,6 +130,7 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
   const written = await retryingContention(async () => {
     const read = await readTogether({
       settings: needsSettings ? bookingSettings.read(companyId, prev.locationId) : noRead(undefined),
+      location: endMoved ? locationEntity.read(companyId, prev.locationId) : noRead(undefined),
       tables: tablesChanged || moved ? diningTables.readMany(companyId, prev.locationId, tableIds) : noRead([]),
       days: placesHolds ? tableDays.read(companyId, holdReads(widest)) : noRead([]),
     });
@@ -134,6 +138,17 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
     if (settings) noteAutoOptimize(companyId, prev.locationId, settings.autoOptimizeEnabled);
     autoOptimize = settings?.autoOptimizeEnabled === true && (moved || tablesChanged);
     assertTablesFound(prev.locationId, requested, read.tables, added);
+    // An end sent is held to what a stay can be (stay.ts), by the hours in force.
+    if (endMoved && settings && read.location) {
+      const hours = settings.operatingHours ?? read.location.operatingHours;
+      stayOf(
+        input.bookingDate ?? prev.bookingDate,
+        input.startTime ?? prev.startTime,
+        input.endTime!,
+        prev.timezone,
+        hours,
+      );
+    }
     if (settings && (moved || partyChanged)) {
       // The advance rules apply to a new start, not to a party already here.
       const atTheDoor = slot.startsAt === prev.startsAt || prev.status === 'checked_in' || seated;

@@ -38,7 +38,8 @@ import { assertTablesFound, type RequestedTables } from '../bookings/requestTabl
 import { activeChange, assertBookingRules } from '../bookings/rules';
 import { settingsInForce } from '../bookings/settings';
 import { claimChanges, initialTabs, tabCreates, withTabs } from '../bookings/tabs';
-import { localDateTime, slotLasting, slotOf } from '../bookings/time';
+import { stayOf } from '../bookings/stay';
+import { localDateTime, slotLasting } from '../bookings/time';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { asOf, moved, nextStatus, offerLapsed, type WaitlistAction } from './states';
 
@@ -256,7 +257,13 @@ export async function offerWaitlistSpot(
     const settings = settingsInForce(read.settings, entry.locationId);
     const zone = read.location.timezone;
     const slot = input.endTime
-      ? { ...slotOf(bookingDate, input.startTime, input.endTime, zone), endTime: input.endTime }
+      ? stayOf(
+          bookingDate,
+          input.startTime,
+          input.endTime,
+          zone,
+          settings.operatingHours ?? read.location.operatingHours,
+        )
       : slotLasting(bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
     const nowMs = Date.now();
     if (slot.startMs <= nowMs)

@@ -55,4 +55,25 @@ describe('jsonBody', () => {
     ).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415 });
     expect(refusal({ body: '{"title": ' })).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
   });
+
+  it('refuses a body whose bytes are not UTF-8 (400), rather than parse U+FFFD in their place; 415 still comes first', () => {
+    const bytes = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p)))).toString(
+        'base64',
+      );
+    for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      expect(refusal({ body: bytes('{"name":"Ada', bad, '"}'), isBase64Encoded: true })).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        message: 'The body is not valid UTF-8',
+        details: [{ path: '/', message: expect.stringContaining('UTF-8') }],
+      });
+    }
+    expect(run({ body: bytes('{"name":"Åsa ', [0xf0, 0x9f, 0x8d, 0xb7], '"}'), isBase64Encoded: true })).toEqual({
+      name: 'Åsa 🍷',
+    });
+    expect(
+      refusal({ body: bytes('x', [0xff]), isBase64Encoded: true, headers: { 'content-type': 'text/plain' } }),
+    ).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
 });
