@@ -23,7 +23,7 @@ import { assertLocationAllowed } from '../access';
 import { lineItems } from '../bookings/orders';
 import { claimChanges, withTabs } from '../bookings/tabs';
 import { localDateTime } from '../bookings/time';
-import { billOf, purchaseVat, settle } from './bill';
+import { billByRate, billOf, purchaseVat, settle, sharedVatRows } from './bill';
 
 /** A tab as the API shows it: the counters it may not have stored yet as 0. */
 export const shownTab = (t: Tab): Required<Tab> => ({
@@ -134,22 +134,30 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
   const { companyId } = principal;
   const tab = await tabOf(principal, tabId);
   if (tab.status === 'closed') throw conflict(`Tab ${tabId} is closed: its bill is settled`);
-  const [onTab, { booking, location }, lines] = await Promise.all([
+  // A plain amount without rows of its own shares out what is left of the bill per rate: the tab's earlier purchases say what that is.
+  const sharesBill = !input.items && !input.vatRows;
+  const [onTab, { booking, location }, lines, earlier] = await Promise.all([
     orders.allOfTab(companyId, tabId),
     readTogether({
       booking: tab.bookingId ? bookings.read(companyId, tab.bookingId) : noRead(undefined),
       location: locations.read(companyId, tab.locationId),
     }),
     input.items ? purchaseLines(companyId, tab.locationId, input.items) : undefined,
+    sharesBill && (tab.purchaseCount ?? 0) > 0 ? purchases.allOfTab(companyId, tabId) : [],
   ]);
   if (!location) throw notFound(`Location ${tab.locationId}`);
   // The orders index trails the tab by a moment: an order the tab counts must be on the bill.
   if (onTab.filter((o) => o.kind === 'order').length < tab.orderCount)
     throw new Moved('An order placed a moment ago is not readable yet; try again');
+  if (sharesBill && earlier.length < (tab.purchaseCount ?? 0))
+    throw new Moved('A purchase recorded a moment ago is not readable yet; try again');
 
-  const bill = billOf({ orders: onTab, depositCents: depositOn(tab, booking) });
+  const sources = { orders: onTab, depositCents: depositOn(tab, booking) };
+  const bill = billOf(sources);
   const amount = lines ? lines.reduce((sum, l) => sum + l.amount, 0) : input.amount!;
-  const vatRows = purchaseVat(lines, amount, input.vatRows);
+  const vatRows = sharesBill
+    ? sharedVatRows(billByRate(sources), earlier, amount)
+    : purchaseVat(lines, amount, input.vatRows);
   const { paidCents, settled } = settle(bill, tab.paidCents ?? 0, amount);
   const closes = settled && tab.status === 'open';
 
