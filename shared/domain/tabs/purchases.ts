@@ -12,7 +12,7 @@ import { noRead, readTogether } from '../../data/batch';
 import { bookings, type Booking } from '../../data/bookings';
 import { writeBooking } from '../../data/bookingWrite';
 import { locations } from '../../data/locations';
-import { orders } from '../../data/orders';
+import { orders, type Order } from '../../data/orders';
 import { purchases, purchaseSteps, ReferenceTaken, type Purchase, type PurchaseLine } from '../../data/purchases';
 import { tabs, type Tab } from '../../data/tabs';
 import { AppError, conflict, notFound, validationFailed, type FieldProblem } from '../../errors';
@@ -23,7 +23,7 @@ import { assertLocationAllowed } from '../access';
 import { lineItems } from '../bookings/orders';
 import { claimChanges, withTabs } from '../bookings/tabs';
 import { localDateTime } from '../bookings/time';
-import { billByRate, billOf, purchaseVat, settle, sharedVatRows } from './bill';
+import { billByRate, billOf, purchaseVat, settle, sharedVatRows, type BillSources } from './bill';
 
 /** A tab as the API shows it: the counters it may not have stored yet as 0. */
 export const shownTab = (t: Tab): Required<Tab> => ({
@@ -45,6 +45,39 @@ export async function tabOf(principal: Principal, tabId: string): Promise<Tab> {
 /** The deposit a tab carries: a booking's deposit is a required item of its primary tab. */
 const depositOn = (tab: Pick<Tab, 'id'>, booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined): number =>
   booking && booking.tab.id === tab.id && (booking.depositAmountCents ?? 0) > 0 ? booking.depositAmountCents! : 0;
+
+/** What a tab's bill is made of as read now: its orders, its booking (the deposit), and earlier purchases when asked. */
+export interface TabReading {
+  orders: Order[];
+  booking: Booking | undefined;
+  purchases: Purchase[];
+  sources: BillSources;
+  billCents: number;
+}
+
+/**
+ * Reads a tab's orders and booking (and, with `withPurchases`, its purchases) for its bill. The
+ * indexes trail the tab by a moment: when they show fewer orders (purchases) than the tab counts,
+ * they are read again, up to ATTEMPTS times, then 409 "try again" rather than a short bill.
+ */
+export async function readBill(companyId: number, tab: Tab, withPurchases = false): Promise<TabReading> {
+  for (let attempt = 1; ; attempt++) {
+    const [onTab, booking, paid] = await Promise.all([
+      orders.allOfTab(companyId, tab.id),
+      tab.bookingId ? bookings.get(companyId, tab.bookingId) : undefined,
+      withPurchases && (tab.purchaseCount ?? 0) > 0 ? purchases.allOfTab(companyId, tab.id) : [],
+    ]);
+    const behind =
+      onTab.filter((o) => o.kind === 'order').length < tab.orderCount ||
+      (withPurchases && paid.length < (tab.purchaseCount ?? 0));
+    if (!behind) {
+      const sources = { orders: onTab, depositCents: depositOn(tab, booking) };
+      return { orders: onTab, booking, purchases: paid, sources, billCents: billOf(sources) };
+    }
+    if (attempt >= ATTEMPTS) throw conflict(`Tab ${tab.id} changed a moment ago and is not readable yet; try again`);
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+  }
+}
 
 /** The lines of a purchase: a line naming an item takes its name, price, VAT rate and cost center unless it gives them. */
 async function purchaseLines(
