@@ -143,6 +143,41 @@ export function sharedVatRows(
   return rows;
 }
 
+/** The bill at one rate as a tab's answer shows it: billed, the VAT in it, paid and due. */
+export interface BillVatRow {
+  vatRate: number | null;
+  amount: number;
+  vat: number;
+  paidCents: number;
+  dueCents: number;
+}
+
+/**
+ * The bill per rate beside what the tab's purchases paid at each (their VAT rows; what no row
+ * covered counts without a rate): one row per rate billed or paid, ascending, the row without a
+ * rate last. The rows' `amount` adds up to the bill, their `paidCents` to what was paid.
+ */
+export function billVatRows(
+  bill: readonly RateAmount[],
+  paid: readonly { amount: number; vatRows: readonly VatRow[] }[],
+): BillVatRow[] {
+  const before = paidByRate(paid);
+  const rates = [...new Set([...bill.map((b) => b.vatRate), ...before.keys()])];
+  return rates
+    .map((vatRate): BillVatRow => {
+      const amount = bill.find((b) => b.vatRate === vatRate)?.amount ?? 0;
+      const paidCents = before.get(vatRate)?.amount ?? 0;
+      return {
+        vatRate,
+        amount,
+        vat: vatRate === null ? 0 : vatIn(amount, vatRate),
+        paidCents,
+        dueCents: amount - paidCents,
+      };
+    })
+    .sort(byRateAscending);
+}
+
 /** The VAT contained in a gross amount at a rate (percent), rounded to the minor unit. */
 export const vatIn = (gross: number, rate: number): number => Math.round((gross * rate) / (100 + rate));
 
