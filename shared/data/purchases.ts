@@ -269,6 +269,13 @@ export const purchases = {
     );
   },
 
+  /** Every purchase of a tab, oldest first (the VAT of a plain amount and the tab's answer read them): one Query; more than 1000 is 422. */
+  async allOfTab(companyId: number, tabId: string): Promise<Purchase[]> {
+    return (await queryAll({ index: 'gsi1', partition: tabPartition(companyId, tabId) }, 1000)).map(
+      purchaseEntity.from,
+    );
+  },
+
   /** The tab's newest purchase, if any: one Query of one item. */
   async newest(companyId: number, tabId: string): Promise<Purchase | undefined> {
     const { items } = await queryUntil(

@@ -48,6 +48,16 @@ export const tabsRoutes = [
   }),
 
   row({
+    operationId: 'getTab',
+    summary: 'Read a tab: its booking and tables, its bill per VAT rate, its orders and purchases',
+    method: 'GET',
+    path: '/api/v1/tabs/{tabId}',
+    permission: 'tabs.read',
+    handler: 'functions/tabs/get.ts',
+    area,
+    schemas: { path: TabPath, response: p.TabDetailsView },
+  }),
+  row({
     operationId: 'addTabAnonymousMember',
     method: 'POST',
     path: '/api/v1/tabs/{tabId}/anonymous-members',

@@ -1,7 +1,8 @@
 /** Purchases (purchase intents) on tabs, tabs' own operations, and reviews (docs/purchases.md, “Reviews”; docs/api.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
-import { tabStatuses } from './bookingStates';
+import { bookingStatuses, tabStatuses } from './bookingStates';
+import { OrderView } from './bookings';
 import { CostCenter, Money, VatRate } from './items';
 import { Instant, entity, literals, stamps, view } from './views';
 import { TEXT_PATTERNS } from './patterns';
@@ -178,6 +179,42 @@ export const RecordedPurchaseView = entity('RecordedPurchase', {
   tab: view({ id: Uuid, status: literals(tabStatuses), billCents: cents, paidCents: cents, dueCents: cents }),
 });
 
+/** The bill at one VAT rate (null: lines without a rate and the deposit): billed, its VAT, paid and due. */
+const TabVatRowView = entity('TabVatRow', {
+  vatRate: Nullable(VatRate),
+  amount: Type.Integer({ description: 'gross billed at the rate (VAT included), minor units' }),
+  vat: Type.Integer({ description: 'the VAT in the gross billed, minor units (0 without a rate)' }),
+  paidCents: Type.Integer({ description: "what the tab's purchases paid at the rate" }),
+  dueCents: Type.Integer({ description: 'billed less paid' }),
+});
+
+/** GET /api/v1/tabs/{tabId}: the tab, its booking and tables, its bill, its orders and its purchases (docs/purchases.md, “Read a tab”). */
+export const TabDetailsView = entity('TabDetails', {
+  ...TabView.properties,
+  booking: Nullable(
+    view(
+      {
+        id: Uuid,
+        status: literals(bookingStatuses),
+        guestName: Nullable(Type.String()),
+        startsAt: Instant,
+        endsAt: Instant,
+        tableIds: Type.Array(Uuid),
+      },
+      'the booking the tab serves (null for a tab opened without one, or a booking no longer readable)',
+    ),
+  ),
+  tableIds: Type.Array(Uuid, { description: "the tab's table and its booking's tables, each once" }),
+  bill: view({
+    totalCents: cents,
+    paidCents: cents,
+    dueCents: cents,
+    vatRows: Type.Array(TabVatRowView, { description: 'per rate, ascending; the row without a rate last' }),
+  }),
+  orders: Type.Array(OrderView, { description: 'oldest first; the pre-order sent at seating included' }),
+  purchases: Type.Array(PurchaseView, { description: 'oldest first' }),
+});
+
 export const RefundReasonsView = entity('RefundReasons', {
   locationId: NumericId,
   reasons: Type.Array(view({ code: Type.String(), name: Type.String() })),
@@ -206,3 +243,4 @@ export type PurchasePath = Static<typeof PurchasePath>;
 export type ListPurchasesQuery = Static<typeof ListPurchasesQuery>;
 export type RefundReasonsQuery = Static<typeof RefundReasonsQuery>;
 export type CreateReviewBody = Static<typeof CreateReviewBody>;
+export type TabDetailsView = Static<typeof TabDetailsView>;

@@ -45,11 +45,23 @@ async function newTerminal(extra: Record<string, unknown> = {}) {
   expect(out.status, JSON.stringify(out.body)).toBe(200);
   return out.body.data as Schemas['Terminal'];
 }
-/** A terminal at `here` printing to a new group there, and an open tab at `here`. */
+/** A terminal at `here` printing to a new group there, and an open tab at `here` whose bill is content()'s total (254.00). */
 async function counter(width = 32) {
   const group = await newGroup({ width, name: 'Pass printer' });
   const terminal = await newTerminal({ printerGroupId: group.id, name: 'Bar 1' });
   const tab = await tabWithoutBooking(own().companyId, here);
+  await ok('POST', `/api/v1/tabs/${tab.id}/orders`, {
+    items: [
+      {
+        name: 'Toast Skagen',
+        price: 14500,
+        vatRate: 12,
+        quantity: 1,
+        modifications: [{ name: 'Extra roe', price: 3000 }],
+      },
+      { name: 'Lager', price: 7900, vatRate: 25, quantity: 1 },
+    ],
+  });
   return { group, terminal, tab };
 }
 const content = (extra: Record<string, unknown> = {}) => ({
@@ -61,6 +73,8 @@ const content = (extra: Record<string, unknown> = {}) => ({
   ],
   ...extra,
 });
+/** The pre-check of a tab with nothing ordered (its bill is 0). */
+const nothingOrdered = content({ lineItems: [], totalAmount: 0 });
 const preCheckBody = (
   s: { terminal: Schemas['Terminal']; tab: { id: string } },
   extra: Record<string, unknown> = {},
@@ -411,8 +425,11 @@ describe('the terminal pre-check and its preview', () => {
           JSON.stringify(body).slice(0, 200),
         ).toContain(path);
     }
-    // Edges are accepted: no lines at all, 200 lines of 20 modifications, a total of zero.
-    expect((await preCheck(preCheckBody(s, { content: content({ lineItems: [], totalAmount: 0 }) }))).status).toBe(200);
+    // Edges are accepted: no lines at all and a total of zero (a tab with nothing ordered), 200 lines of 20 modifications.
+    const empty = { ...s, tab: await tabWithoutBooking(own().companyId, here) };
+    expect((await preCheck(preCheckBody(empty, { content: content({ lineItems: [], totalAmount: 0 }) }))).status).toBe(
+      200,
+    );
     const full = await preCheck(
       preCheckBody(s, {
         content: content({
@@ -423,6 +440,43 @@ describe('the terminal pre-check and its preview', () => {
     expect(full.status, JSON.stringify(full.body).slice(0, 300)).toBe(200);
     const shown = (await preview(s.group.id, full.body.data.id)).body.data;
     expect(shown.lines).toHaveLength(4 + 1 + 200 * 21 + 2);
+  });
+
+  it("refuses a total that is not the tab's bill (409 naming both and what is due), queueing nothing; the bill's total is accepted", async () => {
+    const since = new Date().toISOString();
+    const s = await counter();
+    const jobsOf = async () =>
+      (
+        await call('GET', `/api/v1/events?type=print-job.created&since=${since}&limit=100`, { key: admin() })
+      ).body.data.filter((e: { data: { tabId: string } }) => e.data.tabId === s.tab.id);
+
+    // "TOTAL 0.01" for a bill of 254.00.
+    const cheap = await preCheck(preCheckBody(s, { content: content({ totalAmount: 1 }) }));
+    expectRefused(cheap, 409, 'CONFLICT', '/content/totalAmount');
+    expect(cheap.body.error.message).toContain('0.01 (1)');
+    expect(cheap.body.error.message).toContain('254.00 (25400)');
+    expect(cheap.body.error.details).toEqual([
+      { path: '/content/totalAmount', message: "is 1; the tab's bill is 25400 (25400 due)" },
+    ]);
+    // One minor unit over is refused too.
+    expectRefused(await preCheck(preCheckBody(s, { content: content({ totalAmount: 25401 }) })), 409, 'CONFLICT');
+    expect(await jobsOf()).toEqual([]);
+
+    // The pre-check is the bill: after a partial payment its total is still the bill's, not what is due.
+    const paid = await call('POST', `/api/v1/tabs/${s.tab.id}/purchases`, {
+      key: admin(),
+      body: { amount: 5400, paymentProvider: 'card' },
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const due = await preCheck(preCheckBody(s, { content: content({ totalAmount: 20000 }) }));
+    expectRefused(due, 409, 'CONFLICT', '/content/totalAmount');
+    expect(due.body.error.details[0].message).toBe("is 20000; the tab's bill is 25400 (20000 due)");
+    expect(await jobsOf()).toEqual([]);
+
+    const matching = await preCheck(preCheckBody(s));
+    expect(matching.status, JSON.stringify(matching.body)).toBe(200);
+    expect(matching.body.data).toMatchObject({ tabId: s.tab.id, content: { totalAmount: 25400 }, status: 'queued' });
+    expect((await jobsOf()).map((e: { data: { id: string } }) => e.data.id)).toEqual([matching.body.data.id]);
   });
 
   it('refuses content carrying printer commands (control characters), naming each text; nothing queued', async () => {
@@ -650,7 +704,7 @@ describe('printing: permissions, locations and the tenant wall', () => {
         locationId: there,
         tabId: (await tabWithoutBooking(own().companyId, there)).id,
         terminalId: farTerminal.id,
-        content: content(),
+        content: nothingOrdered,
       })
     ).body.data;
     const key = await keyWith(
@@ -708,7 +762,7 @@ describe('printing: permissions, locations and the tenant wall', () => {
     const theirTab = await tabWithoutBooking(2, theirLocation());
     const theirJob = (
       await preCheck(
-        { locationId: theirLocation(), tabId: theirTab.id, terminalId: theirTerminalId, content: content() },
+        { locationId: theirLocation(), tabId: theirTab.id, terminalId: theirTerminalId, content: nothingOrdered },
         theirAdmin(),
       )
     ).body.data;

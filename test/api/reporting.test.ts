@@ -394,6 +394,84 @@ describe('the export', () => {
     expect(rows.some((r) => r[23] === 'BAR')).toBe(true);
   });
 
+  it("the README's evening paid by plain amounts: the summary has the VAT per rate, SIE and GBAT10 post to the rate accounts", async () => {
+    // Orders at 12 % and 25 % (the README's evening), the bill of 700.00 paid by plain amounts
+    // without VAT rows: each payment shares out the bill's rows (docs/purchases.md).
+    const place = await newPlace({}, 1);
+    const b = await book(place);
+    expect((await act(b.id, 'seat', {})).status).toBe(200);
+    const api = apiClient({ key: admin() });
+    const tab = { params: { path: { tabId: b.tab.id as string } } };
+    for (const line of [
+      { name: 'Steak', price: 29000, quantity: 2, vatRate: 12 },
+      { name: 'Wine', price: 12000, quantity: 1, vatRate: 25 },
+    ])
+      dataOf(await api.POST('/api/v1/tabs/{tabId}/orders', { ...tab, body: { items: [line] } }));
+    const pay = async (body: BodyOf<'/api/v1/tabs/{tabId}/purchases', 'post'>) =>
+      dataOf(await api.POST('/api/v1/tabs/{tabId}/purchases', { ...tab, body }));
+    const first = await pay({ amount: 40000, paymentProvider: 'card' });
+    expect(first.vatRows).toEqual([
+      { vatRate: 12, amount: 33143, vat: 3551 },
+      { vatRate: 25, amount: 6857, vat: 1371 },
+    ]);
+    const last = await pay({ amount: 30000, tip: 3000, paymentProvider: 'card' });
+    expect(last).toMatchObject({
+      vatRows: [
+        { vatRate: 12, amount: 58000 - 33143, vat: 6214 - 3551 },
+        { vatRate: 25, amount: 12000 - 6857, vat: 2400 - 1371 },
+      ],
+      tab: { status: 'closed', dueCents: 0 },
+    });
+
+    const days = { locationId: place.id, startDate: first.localDate, endDate: last.localDate };
+    const sum = dataOf(await summary(days));
+    expect(sum.totals).toEqual({
+      count: 2,
+      amount: 70000,
+      vat: 6214 + 2400,
+      net: 70000 - 8614,
+      tip: 3000,
+      serviceFee: 0,
+      total: 73000,
+    });
+    // No row without a rate: every krona of the bill is at its rate.
+    expect(sum.vats).toEqual([
+      { vatRate: 12, amount: 58000, vat: 6214, net: 51786 },
+      { vatRate: 25, amount: 12000, vat: 2400, net: 9600 },
+    ]);
+
+    // The README's export settings: food and wine go to their rate's sales and VAT accounts, none to "no VAT rate".
+    const accounts = {
+      sales: { '25': '3001', '12': '3002', none: '3000' },
+      vat: { '25': '2611', '12': '2621' },
+      paymentProviders: { card: '1580' },
+      tips: '2890',
+    };
+    dataOf(await putSettings({ locationId: place.id, exportType: 'sie', accounts }));
+    const sie = await download(days);
+    expect(sie.status, JSON.stringify(sie.error)).toBe(200);
+    const totals = accountTotals(readSie(sie.bytes));
+    expect(Object.fromEntries(totals)).toEqual({
+      '1580': 73000,
+      '3002': -51786,
+      '2621': -6214,
+      '3001': -9600,
+      '2611': -2400,
+      '2890': -3000,
+    });
+    expect(totals.has('3000')).toBe(false);
+
+    dataOf(await putSettings({ locationId: place.id, exportType: 'gbat10', accounts }));
+    const gbat = await download(days);
+    expect(gbat.status).toBe(200);
+    const posted = new Map<string, number>();
+    for (const r of Buffer.from(gbat.bytes).toString('utf8').trimEnd().split('\r\n')) {
+      const cols = r.split(';');
+      posted.set(cols[6]!, (posted.get(cols[6]!) ?? 0) + Math.round(Number(cols[8]) * 100));
+    }
+    expect(Object.fromEntries(posted)).toEqual(Object.fromEntries(totals));
+  });
+
   it('answers errors in the JSON envelope: 409 without settings, 422 naming every unmapped account, 400 for a bad range, 403, 404', async () => {
     const place = (await newLocation('Export errors')).id;
     const m = testMonth(place);

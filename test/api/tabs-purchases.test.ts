@@ -272,6 +272,99 @@ describe('a final payment racing a new order', () => {
   });
 });
 
+describe('GET /tabs/{tabId}', () => {
+  const read = (tabId: string, key = admin()) => call('GET', `/api/v1/tabs/${tabId}`, { key });
+
+  it('answers an open tab with its booking and tables, its bill per VAT rate, its orders and its payments', async () => {
+    const place = await newPlace({}, 1);
+    const b = await book(place);
+    expect((await act(b.id, 'seat', {})).status).toBe(200);
+    const tabId: string = b.tab.id;
+    const steak = await order(tabId, [{ name: 'Steak', price: 29000, quantity: 2, vatRate: 12 }]);
+    const wine = await order(tabId, [
+      { name: 'Wine', price: 9000, quantity: 1, vatRate: 25, modifications: [{ name: 'Large', price: 3000 }] },
+      { name: 'Bread', price: 500, quantity: 2 },
+    ]);
+    const paid = await pay(tabId, { amount: 40000 });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+
+    const out = await read(tabId);
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    const tab = out.body.data;
+    expect(tab).toMatchObject({
+      id: tabId,
+      locationId: place.id,
+      bookingId: b.id,
+      tableId: place.tables[0]!.id,
+      status: 'open',
+      orderCount: 2,
+      purchaseCount: 1,
+      paidCents: 40000,
+      booking: { id: b.id, status: 'seated', tableIds: [place.tables[0]!.id] },
+      tableIds: [place.tables[0]!.id],
+    });
+    // 2 × 290.00 at 12 %, 120.00 at 25 %, 2 × 5.00 without a rate: 710.00; 400.00 paid by a plain
+    // amount shared out over the rates.
+    const share = paid.body.data.vatRows as { vatRate: number; amount: number }[];
+    const paidAt = (rate: number | null) =>
+      rate === null
+        ? 40000 - share.reduce((sum, r) => sum + r.amount, 0)
+        : share.find((r) => r.vatRate === rate)!.amount;
+    expect(tab.bill).toEqual({
+      totalCents: 71000,
+      paidCents: 40000,
+      dueCents: 31000,
+      vatRows: [
+        { vatRate: 12, amount: 58000, vat: 6214, paidCents: paidAt(12), dueCents: 58000 - paidAt(12) },
+        { vatRate: 25, amount: 12000, vat: 2400, paidCents: paidAt(25), dueCents: 12000 - paidAt(25) },
+        { vatRate: null, amount: 1000, vat: 0, paidCents: paidAt(null), dueCents: 1000 - paidAt(null) },
+      ],
+    });
+    expect(tab.orders.map((o: { id: string }) => o.id)).toEqual([steak.body.data.id, wine.body.data.id]);
+    expect(tab.orders[1]).toEqual(wine.body.data);
+    const { tab: _balance, ...purchase } = paid.body.data;
+    expect(tab.purchases).toEqual([purchase]);
+
+    // Paid in full: closed, nothing due at any rate.
+    expect((await pay(tabId, { amount: 31000 })).status).toBe(200);
+    const closed = (await read(tabId)).body.data;
+    expect(closed).toMatchObject({ status: 'closed', bill: { totalCents: 71000, paidCents: 71000, dueCents: 0 } });
+    expect(closed.bill.vatRows.map((r: { dueCents: number }) => r.dueCents)).toEqual([0, 0, 0]);
+    expect(closed.purchases).toHaveLength(2);
+  });
+
+  it('a tab opened without a booking: no booking, no tables, an empty bill', async () => {
+    const place = await newPlace({}, 1);
+    const bar = await tabWithoutBooking(own().companyId, place.id);
+    expect((await read(bar.id)).body.data).toMatchObject({
+      id: bar.id,
+      booking: null,
+      tableIds: [],
+      bill: { totalCents: 0, paidCents: 0, dueCents: 0, vatRows: [] },
+      orders: [],
+      purchases: [],
+    });
+  });
+
+  it("404 for an unknown tab or another company's; 403 without tabs.read or outside the key's locations", async () => {
+    const place = await newPlace({}, 1);
+    const { tabId } = await openTab(place);
+    expectRefused(await read(unknownUuid), 404, 'NOT_FOUND');
+    expectRefused(await read(tabId, theirAdmin()), 404, 'NOT_FOUND');
+    expectRefused(await read(tabId, await keyWith(['purchases.read', 'bookings.read'])), 403, 'FORBIDDEN');
+    const elsewhere = await newPlace({}, 1);
+    // A key limited to another location: 403, as for every resource of another location.
+    const limited = await keyWith(['tabs.read'], [elsewhere.id]);
+    expectRefused(await read(tabId, limited), 403, 'FORBIDDEN');
+    expectRefused(await read(unknownUuid, limited), 404, 'NOT_FOUND');
+    const here = await read(tabId, await keyWith(['tabs.read'], [place.id]));
+    expect(here.status).toBe(200);
+    expect(here.body.data).toMatchObject({ id: tabId, bill: { totalCents: 10000, dueCents: 10000 } });
+    expect((await read(tabId, own().keys.readonly)).status).toBe(200);
+    expectRefused(await call('GET', '/api/v1/tabs/not-a-uuid', { key: admin() }), 400, 'VALIDATION_FAILED', '/tabId');
+  });
+});
+
 describe('GET /tabs/{tabId}/purchases and recent-purchase-intent', () => {
   it('pages oldest first; the newest or null; 404 for an unknown tab; reads need purchases.read / tabs.read', async () => {
     const place = await newPlace({}, 1);

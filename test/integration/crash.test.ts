@@ -331,7 +331,7 @@ const preCheckOf = (c: Company, terminalId: string, tabId: string) =>
     tabId,
     content: {
       tableName: 'C1',
-      totalAmount: 9700,
+      totalAmount: 4700,
       lineItems: [{ name: 'Soup', price: 900, vatRate: 12, modifications: [{ name: 'Bread', price: 0 }] }],
     },
   });

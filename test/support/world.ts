@@ -378,6 +378,15 @@ function exampleBody(operationId: string, all: readonly Route[], world: World): 
   return requestFor(all.find((r) => r.operationId === operationId)!, world).body;
 }
 
+/** The price of the world's inventory item; the world's tab has one order of one. */
+const ITEM_PRICE = 10000;
+
+/** The pre-check's example body, its total the world tab's bill (a pre-check's total must be its tab's bill). */
+function preCheckOfWorldTab(all: readonly Route[], world: World): unknown {
+  const body = exampleBody('terminalPreCheck', all, world) as { content: Record<string, unknown> };
+  return { ...body, content: { ...body.content, totalAmount: ITEM_PRICE } };
+}
+
 /**
  * Builds the world over the API with the company's admin key (and, for an open tab and an alert,
  * which no operation makes on its own, straight into the stage's table). `receiverUrl`: where the
@@ -402,9 +411,13 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
   ]);
   const at = ids.location;
   const item = (n: string) =>
-    a('POST', '/api/v1/items', { locationId: at, name: n, price: 10000, vatRate: 12, categoryHandle: 'mains' }).then(
-      (i) => i.id,
-    );
+    a('POST', '/api/v1/items', {
+      locationId: at,
+      name: n,
+      price: ITEM_PRICE,
+      vatRate: 12,
+      categoryHandle: 'mains',
+    }).then((i) => i.id);
   const table = (n: string) =>
     a('POST', `/api/v1/locations/${at}/tables`, { name: n, minCapacity: 1, maxCapacity: 6 }).then((t) => t.id);
   let schedule: { id: string; rules: { id: string }[] };
@@ -501,7 +514,7 @@ export async function buildWorld(name: string, receiverUrl: string, all: readonl
     a('POST', `/api/v1/bookings/${ids.booking}/members`, { guestName: 'Grace Hopper' }).then((m) => m.id),
     // a part of the bill: the tab stays open
     a('POST', `/api/v1/tabs/${ids.tab}/purchases`, { amount: 1000, paymentProvider: 'card' }).then((p) => p.id),
-    a('POST', '/api/v1/print-jobs/terminal-pre-check', exampleBody('terminalPreCheck', all, world)).then((j) => j.id),
+    a('POST', '/api/v1/print-jobs/terminal-pre-check', preCheckOfWorldTab(all, world)).then((j) => j.id),
     a('POST', `/api/v1/webhooks/subscriptions/${ids.webhook}/test`).then((d) => d.id),
   ]);
   ids.waitlistEntry = waiting.id;

@@ -8,7 +8,7 @@ import { noRead, readTogether } from '../../data/batch';
 import { locationEntity } from '../../data/locations';
 import { terminalJobs, type TerminalPrintJob } from '../../data/printJobs';
 import { printerGroups, terminals, type PrinterGroup, type Terminal } from '../../data/printing';
-import { tabEntity } from '../../data/tabs';
+import { tabEntity, type Tab } from '../../data/tabs';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { Page } from '../../page';
@@ -25,6 +25,7 @@ import {
 import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import { newAlert } from '../alerts';
 import { localDateTime } from '../bookings/time';
+import { readBill } from '../tabs/purchases';
 import { changedFields } from '../changes';
 import { CONTROL_CHARACTERS, renderReceipt } from './receipt';
 
@@ -206,10 +207,36 @@ function assertPrintableContent(content: TerminalPreCheckBody['content']): void 
   if (problems.length) throw validationFailed('The print content holds control characters', problems);
 }
 
+/** Minor units as the receipt prints them (12345 → 123.45). */
+const shownMoney = (minor: number) =>
+  `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
+
+/**
+ * A pre-check is the tab's bill before payment: its TOTAL must be the bill's total (every order
+ * line not reversed, and the deposit on a booking's primary tab; docs/purchases.md, “The bill”).
+ * 409 naming both, and what is due, otherwise: nothing is written.
+ */
+async function assertTotalIsBill(companyId: number, tab: Tab, totalAmount: number): Promise<void> {
+  const { billCents } = await readBill(companyId, tab);
+  if (totalAmount === billCents) return;
+  const due = billCents - (tab.paidCents ?? 0);
+  throw new AppError(
+    'CONFLICT',
+    `The pre-check's total ${shownMoney(totalAmount)} (${totalAmount}) is not the bill of tab ${tab.id}: ${shownMoney(billCents)} (${billCents}), of which ${shownMoney(due)} (${due}) is due`,
+    [
+      {
+        path: '/content/totalAmount',
+        message: `is ${totalAmount}; the tab's bill is ${billCents} (${due} due)`,
+      },
+    ],
+  );
+}
+
 /**
  * Queues a pre-check (docs/printing.md) for the terminal's printer group: the terminal must be at the
  * location and name a group, the tab must be at the location (404 for a missing terminal or tab,
- * 422 for one elsewhere or a terminal without a group). The job stores the content as sent.
+ * 422 for one elsewhere or a terminal without a group), and the stated total must be the tab's
+ * bill (409). The job stores the content as sent.
  */
 export async function terminalPreCheck(principal: Principal, input: TerminalPreCheckBody): Promise<TerminalPrintJob> {
   assertPrintableContent(input.content);
@@ -232,6 +259,7 @@ export async function terminalPreCheck(principal: Principal, input: TerminalPreC
     throw unprocessable(`Terminal ${terminal.id} has no printer group`, [
       { path: '/terminalId', message: 'names no printer group: PUT it with a printerGroupId' },
     ]);
+  await assertTotalIsBill(companyId, tab, input.content.totalAmount);
   const now = new Date().toISOString();
   const job: TerminalPrintJob = {
     id: randomUUID(),

@@ -12,7 +12,12 @@ export interface BillSources {
   orders: readonly {
     dispatches: readonly {
       status: string;
-      items: readonly { price: number; quantity: number; modifications: readonly { price: number }[] }[];
+      items: readonly {
+        price: number;
+        quantity: number;
+        vatRate?: number | undefined;
+        modifications: readonly { price: number }[];
+      }[];
     }[];
   }[];
   /** The booking's deposit when this tab carries it (the booking's primary tab), else 0. */
@@ -32,6 +37,145 @@ export function billOf(s: BillSources): number {
     o.dispatches.filter((d) => d.status !== 'reversed').flatMap((d) => d.items.map(lineTotal)),
   );
   return ordered.reduce((sum, n) => sum + n, 0) + s.depositCents;
+}
+
+/** Gross of a bill at one VAT rate; `vatRate` null for lines without a rate and the deposit. */
+export interface RateAmount {
+  vatRate: number | null;
+  amount: number;
+}
+
+/** The bill per VAT rate (ascending, without a rate last): the lines of `billOf` by their rate, the deposit without one. */
+export function billByRate(s: BillSources): RateAmount[] {
+  const byRate = new Map<number | null, number>();
+  const add = (rate: number | null, amount: number) => byRate.set(rate, (byRate.get(rate) ?? 0) + amount);
+  for (const o of s.orders)
+    for (const d of o.dispatches)
+      if (d.status !== 'reversed') for (const l of d.items) add(l.vatRate ?? null, lineTotal(l));
+  if (s.depositCents > 0) add(null, s.depositCents);
+  return [...byRate]
+    .filter(([, amount]) => amount !== 0)
+    .map(([vatRate, amount]) => ({ vatRate, amount }))
+    .sort(byRateAscending);
+}
+
+const byRateAscending = (a: { vatRate: number | null }, b: { vatRate: number | null }): number =>
+  a.vatRate === b.vatRate ? 0 : a.vatRate === null ? 1 : b.vatRate === null ? -1 : a.vatRate - b.vatRate;
+
+/** What earlier purchases of a tab paid per rate: their VAT rows, and what no row covered without a rate. */
+function paidByRate(
+  paid: readonly { amount: number; vatRows: readonly VatRow[] }[],
+): Map<number | null, { amount: number; vat: number }> {
+  const byRate = new Map<number | null, { amount: number; vat: number }>();
+  const add = (rate: number | null, amount: number, vat: number) => {
+    const row = byRate.get(rate) ?? { amount: 0, vat: 0 };
+    byRate.set(rate, { amount: row.amount + amount, vat: row.vat + vat });
+  };
+  for (const p of paid) {
+    for (const r of p.vatRows) add(r.vatRate, r.amount, r.vat);
+    const rest = p.amount - p.vatRows.reduce((sum, r) => sum + r.amount, 0);
+    if (rest !== 0) add(null, rest, 0);
+  }
+  return byRate;
+}
+
+/**
+ * `amount` shared out over `weights` in proportion, in whole minor units that add up to `amount`
+ * (largest remainder: each share rounded down, the units left go to the largest remainders, ties
+ * to the larger weight, then the earlier row). Integer arithmetic throughout (BigInt products).
+ */
+export function shareOut(amount: number, weights: readonly number[]): number[] {
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (total <= 0) return weights.map(() => 0);
+  const big = BigInt(amount);
+  const bigTotal = BigInt(total);
+  const parts = weights.map((w, i) => {
+    const product = big * BigInt(w);
+    return { i, w, share: Number(product / bigTotal), remainder: product % bigTotal };
+  });
+  let left = amount - parts.reduce((sum, p) => sum + p.share, 0);
+  const order = [...parts].sort((a, b) =>
+    a.remainder !== b.remainder ? (a.remainder > b.remainder ? -1 : 1) : b.w - a.w || a.i - b.i,
+  );
+  for (const p of order) {
+    if (left <= 0) break;
+    p.share += 1;
+    left -= 1;
+  }
+  return parts.map((p) => p.share);
+}
+
+/**
+ * The VAT rows of a plain amount paid on a tab without rows of its own (docs/purchases.md, “VAT of
+ * a plain amount”): the bill's gross per rate less what earlier purchases paid at each rate is
+ * what is left per rate, and the amount is shared out over it in proportion (shareOut: the rows
+ * and the part without a rate add up to the amount). A payment of everything that is due takes
+ * each rate's remainder exactly. A row's VAT is the VAT of the rate's running total less the VAT
+ * paid at the rate before (within a minor unit of the VAT of its own gross), so the VAT paid at a
+ * rate never drifts from the VAT of what was paid at it: once paid, the purchases' amounts and VAT
+ * per rate are the bill's. The part without a rate (lines without one, the deposit) has no row.
+ */
+export function sharedVatRows(
+  bill: readonly RateAmount[],
+  paid: readonly { amount: number; vatRows: readonly VatRow[] }[],
+  amount: number,
+): VatRow[] {
+  const before = paidByRate(paid);
+  const left = bill.map((b) => ({ ...b, left: b.amount - (before.get(b.vatRate)?.amount ?? 0) }));
+  const due = bill.reduce((sum, b) => sum + b.amount, 0) - paid.reduce((sum, p) => sum + p.amount, 0);
+  const exact = amount === due && left.every((l) => l.left >= 0) && left.reduce((sum, l) => sum + l.left, 0) === amount;
+  const shares = exact
+    ? left.map((l) => l.left)
+    : shareOut(
+        amount,
+        left.map((l) => Math.max(0, l.left)),
+      );
+  const rows: VatRow[] = [];
+  left.forEach((l, i) => {
+    const share = shares[i]!;
+    if (l.vatRate === null || share === 0) return;
+    const prior = before.get(l.vatRate) ?? { amount: 0, vat: 0 };
+    const own = vatIn(share, l.vatRate);
+    const running = vatIn(prior.amount + share, l.vatRate) - prior.vat;
+    const vat = Math.min(share, Math.max(0, own - 1, Math.min(own + 1, running)));
+    rows.push({ vatRate: l.vatRate, amount: share, vat });
+  });
+  return rows;
+}
+
+/** The bill at one rate as a tab's answer shows it: billed, the VAT in it, paid and due. */
+export interface BillVatRow {
+  vatRate: number | null;
+  amount: number;
+  vat: number;
+  paidCents: number;
+  dueCents: number;
+}
+
+/**
+ * The bill per rate beside what the tab's purchases paid at each (their VAT rows; what no row
+ * covered counts without a rate): one row per rate billed or paid, ascending, the row without a
+ * rate last. The rows' `amount` adds up to the bill, their `paidCents` to what was paid.
+ */
+export function billVatRows(
+  bill: readonly RateAmount[],
+  paid: readonly { amount: number; vatRows: readonly VatRow[] }[],
+): BillVatRow[] {
+  const before = paidByRate(paid);
+  const rates = [...new Set([...bill.map((b) => b.vatRate), ...before.keys()])];
+  return rates
+    .map((vatRate): BillVatRow => {
+      const amount = bill.find((b) => b.vatRate === vatRate)?.amount ?? 0;
+      const paidCents = before.get(vatRate)?.amount ?? 0;
+      return {
+        vatRate,
+        amount,
+        vat: vatRate === null ? 0 : vatIn(amount, vatRate),
+        paidCents,
+        dueCents: amount - paidCents,
+      };
+    })
+    .sort(byRateAscending);
 }
 
 /** The VAT contained in a gross amount at a rate (percent), rounded to the minor unit. */

@@ -12,7 +12,7 @@ import { noRead, readTogether } from '../../data/batch';
 import { bookings, type Booking } from '../../data/bookings';
 import { writeBooking } from '../../data/bookingWrite';
 import { locations } from '../../data/locations';
-import { orders } from '../../data/orders';
+import { orders, type Order } from '../../data/orders';
 import { purchases, purchaseSteps, ReferenceTaken, type Purchase, type PurchaseLine } from '../../data/purchases';
 import { tabs, type Tab } from '../../data/tabs';
 import { AppError, conflict, notFound, validationFailed, type FieldProblem } from '../../errors';
@@ -23,7 +23,7 @@ import { assertLocationAllowed } from '../access';
 import { lineItems } from '../bookings/orders';
 import { claimChanges, withTabs } from '../bookings/tabs';
 import { localDateTime } from '../bookings/time';
-import { billOf, purchaseVat, settle } from './bill';
+import { billByRate, billOf, purchaseVat, settle, sharedVatRows, type BillSources } from './bill';
 
 /** A tab as the API shows it: the counters it may not have stored yet as 0. */
 export const shownTab = (t: Tab): Required<Tab> => ({
@@ -45,6 +45,39 @@ export async function tabOf(principal: Principal, tabId: string): Promise<Tab> {
 /** The deposit a tab carries: a booking's deposit is a required item of its primary tab. */
 const depositOn = (tab: Pick<Tab, 'id'>, booking: Pick<Booking, 'tab' | 'depositAmountCents'> | undefined): number =>
   booking && booking.tab.id === tab.id && (booking.depositAmountCents ?? 0) > 0 ? booking.depositAmountCents! : 0;
+
+/** What a tab's bill is made of as read now: its orders, its booking (the deposit), and earlier purchases when asked. */
+export interface TabReading {
+  orders: Order[];
+  booking: Booking | undefined;
+  purchases: Purchase[];
+  sources: BillSources;
+  billCents: number;
+}
+
+/**
+ * Reads a tab's orders and booking (and, with `withPurchases`, its purchases) for its bill. The
+ * indexes trail the tab by a moment: when they show fewer orders (purchases) than the tab counts,
+ * they are read again, up to ATTEMPTS times, then 409 "try again" rather than a short bill.
+ */
+export async function readBill(companyId: number, tab: Tab, withPurchases = false): Promise<TabReading> {
+  for (let attempt = 1; ; attempt++) {
+    const [onTab, booking, paid] = await Promise.all([
+      orders.allOfTab(companyId, tab.id),
+      tab.bookingId ? bookings.get(companyId, tab.bookingId) : undefined,
+      withPurchases && (tab.purchaseCount ?? 0) > 0 ? purchases.allOfTab(companyId, tab.id) : [],
+    ]);
+    const behind =
+      onTab.filter((o) => o.kind === 'order').length < tab.orderCount ||
+      (withPurchases && paid.length < (tab.purchaseCount ?? 0));
+    if (!behind) {
+      const sources = { orders: onTab, depositCents: depositOn(tab, booking) };
+      return { orders: onTab, booking, purchases: paid, sources, billCents: billOf(sources) };
+    }
+    if (attempt >= ATTEMPTS) throw conflict(`Tab ${tab.id} changed a moment ago and is not readable yet; try again`);
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+  }
+}
 
 /** The lines of a purchase: a line naming an item takes its name, price, VAT rate and cost center unless it gives them. */
 async function purchaseLines(
@@ -134,22 +167,30 @@ async function recordOnce(principal: Principal, tabId: string, input: CreatePurc
   const { companyId } = principal;
   const tab = await tabOf(principal, tabId);
   if (tab.status === 'closed') throw conflict(`Tab ${tabId} is closed: its bill is settled`);
-  const [onTab, { booking, location }, lines] = await Promise.all([
+  // A plain amount without rows of its own shares out what is left of the bill per rate: the tab's earlier purchases say what that is.
+  const sharesBill = !input.items && !input.vatRows;
+  const [onTab, { booking, location }, lines, earlier] = await Promise.all([
     orders.allOfTab(companyId, tabId),
     readTogether({
       booking: tab.bookingId ? bookings.read(companyId, tab.bookingId) : noRead(undefined),
       location: locations.read(companyId, tab.locationId),
     }),
     input.items ? purchaseLines(companyId, tab.locationId, input.items) : undefined,
+    sharesBill && (tab.purchaseCount ?? 0) > 0 ? purchases.allOfTab(companyId, tabId) : [],
   ]);
   if (!location) throw notFound(`Location ${tab.locationId}`);
   // The orders index trails the tab by a moment: an order the tab counts must be on the bill.
   if (onTab.filter((o) => o.kind === 'order').length < tab.orderCount)
     throw new Moved('An order placed a moment ago is not readable yet; try again');
+  if (sharesBill && earlier.length < (tab.purchaseCount ?? 0))
+    throw new Moved('A purchase recorded a moment ago is not readable yet; try again');
 
-  const bill = billOf({ orders: onTab, depositCents: depositOn(tab, booking) });
+  const sources = { orders: onTab, depositCents: depositOn(tab, booking) };
+  const bill = billOf(sources);
   const amount = lines ? lines.reduce((sum, l) => sum + l.amount, 0) : input.amount!;
-  const vatRows = purchaseVat(lines, amount, input.vatRows);
+  const vatRows = sharesBill
+    ? sharedVatRows(billByRate(sources), earlier, amount)
+    : purchaseVat(lines, amount, input.vatRows);
   const { paidCents, settled } = settle(bill, tab.paidCents ?? 0, amount);
   const closes = settled && tab.status === 'open';
 

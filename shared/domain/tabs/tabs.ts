@@ -13,7 +13,44 @@ import { transact } from '../../data/transact';
 import { AppError, conflict } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import { assertLocationAllowed, existingLocation, namedLocation } from '../access';
-import { closingOf, shownTab, tabOf } from './purchases';
+import type { TabDetailsView } from '../../schemas/purchases';
+import { billByRate, billVatRows } from './bill';
+import { closingOf, readBill, shownTab, tabOf } from './purchases';
+
+export type TabDetails = TabDetailsView;
+
+/**
+ * GET /tabs/{tabId} (docs/purchases.md, “Read a tab”): the tab, the booking it serves and the
+ * tables, its bill (total, paid, due, and per VAT rate), its orders and its purchases. 404 for an
+ * unknown tab (another company's included), 403 outside the key's locations, as every tab
+ * operation. Reads the tab, then its orders, purchases and booking together (readBill).
+ */
+export async function getTab(principal: Principal, tabId: string): Promise<TabDetails> {
+  const tab = await tabOf(principal, tabId);
+  const read = await readBill(principal.companyId, tab, true);
+  const paidCents = tab.paidCents ?? 0;
+  const booking = read.booking && {
+    id: read.booking.id,
+    status: read.booking.status,
+    guestName: read.booking.guestName,
+    startsAt: read.booking.startsAt,
+    endsAt: read.booking.endsAt,
+    tableIds: read.booking.tableIds,
+  };
+  return {
+    ...shownTab(tab),
+    booking: booking ?? null,
+    tableIds: [...new Set([...(tab.tableId ? [tab.tableId] : []), ...(booking?.tableIds ?? [])])],
+    bill: {
+      totalCents: read.billCents,
+      paidCents,
+      dueCents: read.billCents - paidCents,
+      vatRows: billVatRows(billByRate(read.sources), read.purchases),
+    },
+    orders: read.orders.map((o) => ({ ...o, extendedWaitingTime: o.extendedWaitingTime ?? null })),
+    purchases: read.purchases,
+  };
+}
 
 /**
  * An anonymous guest joins the tab (a guest without an account, counted on the tab:
