@@ -66,5 +66,5 @@ export const unprocessable = (message: string, details: FieldProblem[] = []) =>
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 export const unavailable = (message = 'A dependency is unavailable; try again shortly') =>
   new AppError('UNAVAILABLE', message, [], { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError('RATE_LIMITED', 'Hourly request limit reached', [], { 'Retry-After': String(retryAfterSeconds) });
+export const rateLimited = (retryAfterSeconds: number, message = 'Hourly request limit reached') =>
+  new AppError('RATE_LIMITED', message, [], { 'Retry-After': String(retryAfterSeconds) });

@@ -25,8 +25,15 @@ import { putNewStep, transact, updateStep } from './transact';
 /** A member as staff see it (`userId` null for a member known only by name and email): declared by BookingMemberView. */
 export type BookingMember = Static<typeof BookingMemberView>;
 
-/** A member as stored: with its booking's location, which decides which credentials may touch it. */
-const StoredMember = extendView(BookingMemberView, { locationId: Type.Integer() });
+/**
+ * A member as stored: with its booking's location, which decides which credentials may touch it,
+ * and whether its reply was given by a code holder naming its email (`replyByEmail`: only such a
+ * reply may an RSVP change; docs/booking-members.md). Items written before it have none: false.
+ */
+const StoredMember = extendView(BookingMemberView, {
+  locationId: Type.Integer(),
+  replyByEmail: Type.Optional(Type.Boolean()),
+});
 export type StoredMember = Static<typeof StoredMember>;
 
 /** The booking stopped taking member changes (cancelled, completed or no-show), or its party size changed, after it was read. */

@@ -40,4 +40,26 @@ export const rateWindows = {
       throw toAppError(err);
     }
   },
+
+  /**
+   * Takes back one request `hit` counted (a held place that was not used up: the failed-lookup
+   * budget, docs/access.md “Codes”), never below 0; a window already gone is left alone.
+   */
+  async release(subject: string, window: Window): Promise<void> {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` },
+          UpdateExpression: 'ADD #n :minus',
+          ConditionExpression: '#n > :zero',
+          ExpressionAttributeNames: { '#n': 'n' },
+          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        }),
+      );
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return;
+      throw toAppError(err);
+    }
+  },
 };

@@ -95,9 +95,9 @@ async function guestContact(companyId: number, userId: number): Promise<MemberCo
   return { userId: guest.id, guestName: guest.name ?? 'Guest', guestEmail: guest.email };
 }
 
-/** The member as the API shows it to staff (the stored location is bookkeeping). */
+/** The member as the API shows it to staff (the stored location and the reply's origin are bookkeeping). */
 export function memberResource(m: StoredMember): BookingMember {
-  const { locationId: _location, ...member } = m;
+  const { locationId: _location, replyByEmail: _byEmail, ...member } = m;
   return member;
 }
 
@@ -129,11 +129,18 @@ async function bookingByCode(code: string): Promise<{ companyId: number; booking
   return found;
 }
 
+/**
+ * Who gave a reply: staff (by id), or a code holder naming the member's email (an RSVP, a public
+ * add with an email). Only a code holder's reply by email may an RSVP change.
+ */
+type ReplyOrigin = 'staff' | 'byEmail';
+
 async function addMember(
   companyId: number,
   booking: Booking,
   contact: MemberContact,
   rsvpStatus: RsvpStatus,
+  origin: ReplyOrigin,
 ): Promise<StoredMember> {
   assertTakesMembers(booking);
   const now = new Date().toISOString();
@@ -146,6 +153,7 @@ async function addMember(
     createdAt: now,
     updatedAt: now,
     locationId: booking.locationId,
+    replyByEmail: origin === 'byEmail' && contact.guestEmail !== null,
   };
   const event = newEvent(companyId, 'booking-member.added', member.id, { ...memberResource(member) });
   const guard = { statuses: activeStatuses, guestCount: booking.guestCount, limit: memberLimit(booking.guestCount) };
@@ -154,13 +162,19 @@ async function addMember(
 }
 
 /** Sets the member's reply; a reply that changes nothing writes nothing. */
-async function setReply(companyId: number, current: StoredMember, rsvpStatus: RsvpStatus): Promise<StoredMember> {
+async function setReply(
+  companyId: number,
+  current: StoredMember,
+  rsvpStatus: RsvpStatus,
+  origin: ReplyOrigin,
+): Promise<StoredMember> {
   if (current.rsvpStatus === rsvpStatus) return current;
   const next: StoredMember = {
     ...current,
     rsvpStatus,
     version: current.version + 1,
     updatedAt: new Date().toISOString(),
+    replyByEmail: origin === 'byEmail',
   };
   const event = newEvent(companyId, 'booking-member.updated', next.id, { ...memberResource(next) }, { rsvpStatus });
   await bookingMembers.update(companyId, next, current.version, { statuses: activeStatuses }, event);
@@ -190,7 +204,7 @@ export async function addBookingMember(
     bookingById(principal, bookingId),
     request.userId === null ? request : guestContact(principal.companyId, request.userId),
   ]);
-  return memberResource(await addMember(principal.companyId, booking, contact, input.rsvpStatus ?? 'invited'));
+  return memberResource(await addMember(principal.companyId, booking, contact, input.rsvpStatus ?? 'invited', 'staff'));
 }
 
 export async function updateBookingMember(
@@ -202,7 +216,7 @@ export async function updateBookingMember(
   const current = await bookingMembers.get(principal.companyId, bookingId, memberId);
   if (!current) throw notFound('Booking member');
   assertLocationAllowed(principal, current.locationId);
-  return memberResource(await setReply(principal.companyId, current, input.rsvpStatus));
+  return memberResource(await setReply(principal.companyId, current, input.rsvpStatus, 'staff'));
 }
 
 /**
@@ -220,9 +234,8 @@ const byAddition = (a: BookingMember, b: BookingMember) =>
 
 export async function addMemberByCode(code: string, input: AddMemberByCodeBody): Promise<RepliedMember> {
   const { companyId, booking } = await bookingByCode(code);
-  return repliedMember(
-    await addMember(companyId, booking, named(input.guestName, input.guestEmail), input.rsvpStatus ?? 'invited'),
-  );
+  const contact = named(input.guestName, input.guestEmail);
+  return repliedMember(await addMember(companyId, booking, contact, input.rsvpStatus ?? 'invited', 'byEmail'));
 }
 
 /** Attempts of an RSVP that keeps meeting concurrent changes of the same member. */
@@ -230,9 +243,27 @@ const RSVP_ATTEMPTS = 4;
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, 2 ** attempt * 10 + Math.random() * 20));
 
 /**
- * Answers for the member with this email (any case), adding one when the booking has none: the
- * reply is set, the stored name kept. Concurrent RSVPs for one email make one member: the loser
- * of the race finds the winner's member and sets its reply.
+ * Whether an RSVP naming the member's email may set its reply: it has none yet (`invited`), or its
+ * reply was given by a code holder naming that same email. A reply staff gave is staff's to change.
+ */
+const answerableByEmail = (m: StoredMember): boolean => m.rsvpStatus === 'invited' || m.replyByEmail === true;
+
+/** An RSVP for a member whose reply staff gave. */
+class StaffReply extends AppError {
+  constructor() {
+    super(
+      'CONFLICT',
+      'The reply for this email was given by the restaurant, not by an RSVP with this email: only the restaurant can change it',
+    );
+  }
+}
+
+/**
+ * Answers for the member with this email (any case), adding one when the booking has none. The
+ * answer is what the caller sent (their name, their email, their reply), never what is stored: the
+ * stored name is kept and not shown, so an RSVP cannot be used to learn who an email belongs to. A
+ * member whose reply staff gave is not changed: 409 (docs/booking-members.md). Concurrent RSVPs for
+ * one email make one member: the loser of the race finds the winner's member and sets its reply.
  */
 export async function rsvp(input: RsvpBody): Promise<RepliedMember> {
   const { companyId, booking } = await bookingByCode(input.confirmationCode);
@@ -243,13 +274,17 @@ export async function rsvp(input: RsvpBody): Promise<RepliedMember> {
       const current = (await bookingMembers.all(companyId, booking.id)).find(
         (m) => m.guestEmail === contact.guestEmail,
       );
-      const member = current
-        ? await setReply(companyId, current, input.rsvpStatus)
-        : await addMember(companyId, booking, contact, input.rsvpStatus);
-      return repliedMember(member);
+      if (current && !answerableByEmail(current)) throw new StaffReply();
+      if (current) await setReply(companyId, current, input.rsvpStatus, 'byEmail');
+      else await addMember(companyId, booking, contact, input.rsvpStatus, 'byEmail');
+      return { guestName: contact.guestName, guestEmail: contact.guestEmail, rsvpStatus: input.rsvpStatus };
     } catch (err) {
       // Another request added or changed this member meanwhile: read again and apply the reply to it.
-      const raced = err instanceof AppError && err.code === 'CONFLICT' && !(err instanceof BookingClosed);
+      const raced =
+        err instanceof AppError &&
+        err.code === 'CONFLICT' &&
+        !(err instanceof BookingClosed) &&
+        !(err instanceof StaffReply);
       if (!raced || attempt === RSVP_ATTEMPTS) throw err;
       await pause(attempt);
     }

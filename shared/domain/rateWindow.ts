@@ -3,6 +3,7 @@
  * the time and the count the window reached.
  */
 import type { Window } from '../data/rateWindows';
+import { AppError } from '../errors';
 
 const WINDOW_SECONDS = 3600;
 
@@ -23,3 +24,26 @@ export function rateHeaders(limit: number, used: number, window: Window): Record
     'X-RateLimit-Reset': String(window.end),
   };
 }
+
+/**
+ * Failed lookups of a code (docs/access.md, “Codes”) a client may make in an hour on the by-code
+ * operations. Over it, every by-code request of that client answers 429 until the hour ends.
+ */
+export const CODE_MISSES_PER_HOUR = 20;
+
+/** Where a by-code operation takes its code: the path's `code`, or RSVP's body `confirmationCode`. */
+const codeFields = new Set(['/code', '/confirmationCode']);
+
+/**
+ * Whether a by-code request's outcome is a failed lookup: the code named nothing (404), or it was
+ * not even a code (400 naming the code's field). Any other outcome, a refusal included, spends
+ * nothing of the budget.
+ */
+export function isCodeMiss(error: unknown): boolean {
+  if (!(error instanceof AppError)) return false;
+  if (error.code === 'NOT_FOUND') return true;
+  return error.code === 'VALIDATION_FAILED' && error.details.some((d) => codeFields.has(d.path));
+}
+
+/** The 429 message of a client over its failed-lookup budget. */
+export const codeMissesMessage = `More than ${CODE_MISSES_PER_HOUR} lookups of unknown codes from this address this hour: no code is looked up for it until the hour ends`;

@@ -149,6 +149,7 @@ export const bookingsRoutes = [
     method: 'POST',
     path: '/api/v1/bookings/by-code/{code}/cancel',
     permission: null,
+    byCode: true,
     handler: 'functions/bookings/cancel-by-code.ts',
     area,
     schemas: { path: bookings.CodePath, response: bookings.PublicBookingView },

@@ -32,6 +32,13 @@ export interface Route {
   /** Health probes: rate-limit headers per client IP, never refused, their own body shape. */
   probe?: boolean;
   /**
+   * A public operation that finds what it acts on by a code the caller holds (a booking's
+   * confirmation code, a waitlist entry's code): counted in the client IP's window at the standard
+   * tier whatever credential is sent, and under the client's budget of failed lookups
+   * (docs/access.md, “Codes”).
+   */
+  byCode?: true;
+  /**
    * The 200 answer is `schemas.response` itself, not the success envelope around it (the OpenAPI
    * document). Probes are bare too (their own body shape).
    */
@@ -64,6 +71,7 @@ export const runtimeFields = [
   'path',
   'permission',
   'probe',
+  'byCode',
   'asset',
 ] as const satisfies readonly (keyof Route)[];
 export type RouteRuntime = Pick<Route, (typeof runtimeFields)[number]>;

@@ -73,7 +73,7 @@ export const RsvpBody = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        confirmationCode: 'K7QW3XPM',
+        confirmationCode: 'K7QW3XPMR4TN8ZCH2D',
         guestName: 'Katherine Johnson',
         guestEmail: 'katherine@example.com',
         rsvpStatus: 'accepted',

@@ -188,7 +188,12 @@ export const CancelBookingBody = Type.Object(
   { additionalProperties: false, examples: [{ reason: 'The guest called to cancel', closeTab: true }] },
 );
 
-export const CodePath = Type.Object({ code: Type.String({ pattern: CONFIRMATION_PATTERN.source }) });
+export const CodePath = Type.Object({
+  code: Type.String({
+    pattern: CONFIRMATION_PATTERN.source,
+    description: '18 characters (8 for codes issued before), no look-alikes',
+  }),
+});
 
 export const LockBookingBody = Type.Object(
   { locked: Type.Boolean() },
@@ -277,7 +282,7 @@ export const UpdateDispatchBody = Type.Object(
 const bookingStatus = literals(bookingStatuses);
 const confirmationCode = Type.String({
   pattern: CONFIRMATION_PATTERN.source,
-  description: '8 characters, no look-alikes',
+  description: '18 characters (8 for codes issued before), no look-alikes',
 });
 const shownText = Nullable(Type.String());
 

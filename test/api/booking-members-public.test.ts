@@ -3,7 +3,7 @@
  * (names and replies only), adding to it, and RSVP by email.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/http';
+import { call, newClientAddress } from '../support/http';
 import { act, admin, book, dayAhead, eventsOf, expectRefused, newPlace, type Place } from './bookings-helpers';
 
 let place: Place;
@@ -15,18 +15,24 @@ beforeAll(async () => {
 let day = 10;
 const booking = (extra: Record<string, unknown> = {}) => book(place, { bookingDate: dayAhead(day++), ...extra });
 
-/** A well-formed code that no booking has (codes are random: the chance of a clash is 1 in 8.5 × 10¹¹). */
+/** A well-formed code that no booking has (new codes are 18 characters: none is 8 long any more). */
 const UNKNOWN_CODE = 'ZZZZ2222';
 const MALFORMED = [
   ['7 characters', 'ABCDEFG'],
+  ['9 characters', 'ABCDEFGHJ'],
   ['lower case', 'abcdefgh'],
   ['a look-alike 0', 'ABCDEFG0'],
 ] as const;
 
+/**
+ * Unknown and malformed codes are failed lookups, counted per client (docs/access.md, “Codes”):
+ * they come from an address of this file's own, not 127.0.0.1, which every API file shares.
+ */
+const missFrom = newClientAddress();
 const byCode = (code: string) => `/api/v1/bookings/by-code/${code}/members`;
-const party = (code: string) => call('GET', byCode(code));
-const join = (code: string, body: unknown) => call('POST', byCode(code), { body });
-const rsvp = (body: unknown) => call('POST', '/api/v1/bookings/rsvp', { body });
+const party = (code: string, from?: string) => call('GET', byCode(code), { from });
+const join = (code: string, body: unknown, from?: string) => call('POST', byCode(code), { body, from });
+const rsvp = (body: unknown, from?: string) => call('POST', '/api/v1/bookings/rsvp', { body, from });
 
 /** What staff see of the booking's members. */
 const staffView = async (bookingId: string) =>
@@ -80,13 +86,13 @@ describe('GET /api/v1/bookings/by-code/{code}/members', () => {
   });
 
   it('answers 404 for a code no booking has, saying nothing more', async () => {
-    const out = await party(UNKNOWN_CODE);
+    const out = await party(UNKNOWN_CODE, missFrom);
     expectRefused(out, 404, 'NOT_FOUND');
     expect(out.body.error).toEqual({ code: 'NOT_FOUND', message: 'Booking not found', details: [] });
   });
 
   it.each(MALFORMED)('answers 400 for a code with %s', async (_, code) => {
-    expectRefused(await party(code), 400, 'VALIDATION_FAILED', '/code');
+    expectRefused(await party(code, missFrom), 400, 'VALIDATION_FAILED', '/code');
   });
 });
 
@@ -152,9 +158,9 @@ describe('POST /api/v1/bookings/by-code/{code}/members', () => {
   });
 
   it('answers 404 for an unknown code and 400 for a malformed one', async () => {
-    expectRefused(await join(UNKNOWN_CODE, { guestName: 'X' }), 404, 'NOT_FOUND');
+    expectRefused(await join(UNKNOWN_CODE, { guestName: 'X' }, missFrom), 404, 'NOT_FOUND');
     for (const [, code] of MALFORMED)
-      expectRefused(await join(code, { guestName: 'X' }), 400, 'VALIDATION_FAILED', '/code');
+      expectRefused(await join(code, { guestName: 'X' }, missFrom), 400, 'VALIDATION_FAILED', '/code');
   });
 });
 
@@ -177,7 +183,8 @@ describe('POST /api/v1/bookings/rsvp', () => {
       guestEmail: address.toUpperCase(),
       rsvpStatus: 'accepted',
     });
-    expect(again.body.data).toEqual({ guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'accepted' });
+    // The answer is what the caller sent; the stored name is kept (and not shown).
+    expect(again.body.data).toEqual({ guestName: 'Eva', guestEmail: address, rsvpStatus: 'accepted' });
     const [member, ...others] = await staffView(b.id);
     expect(others).toEqual([]);
     expect(member).toMatchObject({ guestName: 'Eva Ek', guestEmail: address, rsvpStatus: 'accepted', version: 2 });
@@ -199,8 +206,88 @@ describe('POST /api/v1/bookings/rsvp', () => {
       guestEmail: guest.email,
       rsvpStatus: 'declined',
     });
-    expect(out.body.data).toEqual({ guestName: 'Gustav Guest', guestEmail: guest.email, rsvpStatus: 'declined' });
-    expect(await staffView(b.id)).toEqual([expect.objectContaining({ userId: guest.id, rsvpStatus: 'declined' })]);
+    expect(out.body.data).toEqual({ guestName: 'Gus', guestEmail: guest.email, rsvpStatus: 'declined' });
+    expect(await staffView(b.id)).toEqual([
+      expect.objectContaining({ userId: guest.id, guestName: 'Gustav Guest', rsvpStatus: 'declined' }),
+    ]);
+  });
+
+  it('answers what the caller sent, never the name stored for the email', async () => {
+    const b = await booking();
+    const address = email();
+    await addAsStaff(b.id, { guestName: 'Stella Stored', guestEmail: address });
+    const out = await rsvp({
+      confirmationCode: b.confirmationCode,
+      guestName: 'Whoever Asks',
+      guestEmail: address,
+      rsvpStatus: 'accepted',
+    });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body.data).toEqual({ guestName: 'Whoever Asks', guestEmail: address, rsvpStatus: 'accepted' });
+    expect(JSON.stringify(out.body)).not.toContain('Stella');
+    // The invitation staff sent had no reply yet: the RSVP gave it; the stored name stays.
+    expect(await staffView(b.id)).toEqual([
+      expect.objectContaining({ guestName: 'Stella Stored', guestEmail: address, rsvpStatus: 'accepted' }),
+    ]);
+  });
+
+  it('does not overwrite a reply staff gave, by name or by guest user: 409, the stored name not shown, nothing changed', async () => {
+    const b = await booking({ guestCount: 4 });
+    const address = email();
+    await addAsStaff(b.id, { guestName: 'Hedda Host', guestEmail: address, rsvpStatus: 'declined' });
+    const guest = (
+      await call('POST', '/api/v1/users/guests', { key: admin(), body: { name: 'Ulf User', email: email() } })
+    ).body.data;
+    await addAsStaff(b.id, { userId: guest.id, rsvpStatus: 'accepted' });
+    const before = await staffView(b.id);
+    for (const [guestEmail, rsvpStatus] of [
+      [address, 'accepted'],
+      [address.toUpperCase(), 'declined'],
+      [guest.email, 'declined'],
+    ]) {
+      const out = await rsvp({ confirmationCode: b.confirmationCode, guestName: 'Mallory', guestEmail, rsvpStatus });
+      expectRefused(out, 409, 'CONFLICT');
+      expect(out.body.error.message).toMatch(/only the restaurant can change it/);
+      expect(JSON.stringify(out.body)).not.toMatch(/Hedda|Ulf/);
+    }
+    expect(await staffView(b.id)).toEqual(before);
+  });
+
+  it('lets an RSVP change a reply made by RSVP with the same email, until staff change it', async () => {
+    const b = await booking();
+    const address = email();
+    const answer = (rsvpStatus: string) =>
+      rsvp({ confirmationCode: b.confirmationCode, guestName: 'Rita', guestEmail: address, rsvpStatus });
+    expect((await answer('accepted')).status).toBe(200);
+    expect((await answer('tentative')).status).toBe(200);
+    const [member] = await staffView(b.id);
+    expect(member).toMatchObject({ rsvpStatus: 'tentative' });
+    const patched = await call('PATCH', `/api/v1/bookings/${b.id}/members/${member!.id as string}`, {
+      key: admin(),
+      body: { rsvpStatus: 'declined' },
+    });
+    expect(patched.status).toBe(200);
+    expectRefused(await answer('accepted'), 409, 'CONFLICT');
+    expect(await staffView(b.id)).toEqual([expect.objectContaining({ rsvpStatus: 'declined' })]);
+  });
+
+  it("adds a member of its own beside a member without an email: another member's reply is not touched", async () => {
+    const b = await booking();
+    await addAsStaff(b.id, { guestName: 'Plus One', rsvpStatus: 'accepted' });
+    const address = email();
+    const out = await rsvp({
+      confirmationCode: b.confirmationCode,
+      guestName: 'Plus One',
+      guestEmail: address,
+      rsvpStatus: 'declined',
+    });
+    expect(out.body.data).toEqual({ guestName: 'Plus One', guestEmail: address, rsvpStatus: 'declined' });
+    expect(await staffView(b.id)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ guestName: 'Plus One', guestEmail: null, rsvpStatus: 'accepted' }),
+        expect.objectContaining({ guestName: 'Plus One', guestEmail: address, rsvpStatus: 'declined' }),
+      ]),
+    );
   });
 
   it('makes one member of concurrent RSVPs for one email', async () => {
@@ -232,17 +319,15 @@ describe('POST /api/v1/bookings/rsvp', () => {
       rsvpStatus: 'accepted',
       ...change,
     };
-    expectRefused(await rsvp(body), 400, 'VALIDATION_FAILED', path);
+    expectRefused(await rsvp(body, missFrom), 400, 'VALIDATION_FAILED', path);
     expect(await staffView(b.id)).toEqual([]);
   });
 
   it('answers 404 for a code no booking has, saying nothing more', async () => {
-    const out = await rsvp({
-      confirmationCode: UNKNOWN_CODE,
-      guestName: 'Eva',
-      guestEmail: email(),
-      rsvpStatus: 'accepted',
-    });
+    const out = await rsvp(
+      { confirmationCode: UNKNOWN_CODE, guestName: 'Eva', guestEmail: email(), rsvpStatus: 'accepted' },
+      missFrom,
+    );
     expectRefused(out, 404, 'NOT_FOUND');
     expect(out.body.error).toEqual({ code: 'NOT_FOUND', message: 'Booking not found', details: [] });
   });

@@ -92,7 +92,7 @@ describe('POST /api/v1/bookings: the happy path', () => {
       bookingSource: 'phone',
       status: 'confirmed',
       statusBeforeSeating: null,
-      confirmationCode: expect.stringMatching(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$/),
+      confirmationCode: expect.stringMatching(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{18}$/),
       locked: false,
       tab: { id: expect.any(String), tableId: place.tables[0]!.id, status: 'pre_arrival' },
       seatingOrderId: null,

@@ -1,4 +1,6 @@
 /** A small client for the API tests: JSON in, status + headers + parsed envelope out. */
+import { randomInt } from 'node:crypto';
+import { request } from 'node:http';
 import { inject } from 'vitest';
 import type { WebhookDelivery } from '../../shared/data/webhookDeliveries';
 import { assertAnswer } from './answers';
@@ -21,6 +23,38 @@ export interface Answer<T = UntypedJson> {
   body: T;
 }
 
+/**
+ * A client address of its own: a random loopback address (127.0.0.0/8), which the local stage sees
+ * as the connection's peer (its `sourceIp`). Per-IP windows of requests sent `from` it are the
+ * test's alone, unlike 127.0.0.1's, which every API file's anonymous requests share.
+ */
+export const newClientAddress = (): string => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+
+/** Sends from `localAddress` (node:http: fetch cannot choose the address it connects from). */
+function sendFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const answered = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) answered.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 0, headers: answered, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export async function call<T = UntypedJson>(
   method: string,
   path: string,
@@ -30,6 +64,8 @@ export async function call<T = UntypedJson>(
     body?: unknown;
     rawBody?: string | Uint8Array;
     headers?: Record<string, string>;
+    /** The client address to connect from (`newClientAddress`); 127.0.0.1 without it. */
+    from?: string;
   } = {},
 ): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
@@ -41,9 +77,13 @@ export async function call<T = UntypedJson>(
     headers['Content-Type'] ??= 'application/json';
   }
   const url = `${devKeys().baseUrl}${path}`;
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  const parsed = text ? JSON.parse(text) : undefined;
+  let res: { status: number; headers: Headers; text: string };
+  if (options.from) res = await sendFrom(options.from, url, method, headers, body);
+  else {
+    const fetched = await fetch(url, { method, headers, body });
+    res = { status: fetched.status, headers: fetched.headers, text: await fetched.text() };
+  }
+  const parsed = res.text ? JSON.parse(res.text) : undefined;
   assertAnswer(method, url, res.status, res.headers, parsed);
   return { status: res.status, headers: res.headers, body: parsed };
 }

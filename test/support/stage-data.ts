@@ -3,7 +3,7 @@
  * cannot make (yet), such as a key with exactly the permissions a test needs.
  */
 import { randomUUID } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { parseApiKey } from '../../shared/auth/apiKey';
 import { authenticate } from '../../shared/auth/authenticate';
@@ -12,6 +12,7 @@ import { signLocalToken } from '../../shared/auth/jwt';
 import { tierLimits, type Tier } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { db, setDb, tableName } from '../../shared/data/client';
+import { companyKey } from '../../shared/data/entity';
 import { raiseAlert, type Alert } from '../../shared/data/alerts';
 import { idempotencyRecords } from '../../shared/data/idempotency';
 import { nextId, releaseIdBlocks } from '../../shared/data/ids';
@@ -214,4 +215,31 @@ export async function stageAlert(companyId: number, input: AlertInput, at?: stri
 export async function stagePurchaseDays(companyId: number, purchases: readonly Purchase[]): Promise<void> {
   connect();
   await purchaseDays.add(companyId, purchases);
+}
+
+/**
+ * Gives a booking a confirmation code of the length issued before codes grew (8 characters:
+ * docs/access.md, “Codes”), straight in the stage's table, as such a booking is stored: the
+ * booking's `confirmationCode` and its code lookup (which carries a copy of the booking) under the
+ * old code, the lookup of the code it was made with gone.
+ */
+export async function giveLegacyCode(companyId: number, bookingId: string, code: string): Promise<void> {
+  connect();
+  const TableName = tableName();
+  const bookingKey = companyKey(companyId, `BOOKING#${bookingId}`);
+  const booking = (await db().send(new GetCommand({ TableName, Key: bookingKey, ConsistentRead: true }))).Item;
+  if (!booking) throw new Error(`no booking ${bookingId}`);
+  const oldKey = { pk: `CODE#${booking.confirmationCode as string}`, sk: 'CODE' };
+  const lookup = (await db().send(new GetCommand({ TableName, Key: oldKey, ConsistentRead: true }))).Item!;
+  await db().send(
+    new UpdateCommand({
+      TableName,
+      Key: bookingKey,
+      UpdateExpression: 'SET confirmationCode = :code',
+      ExpressionAttributeValues: { ':code': code },
+    }),
+  );
+  const copy = { ...(lookup.booking as Record<string, unknown>), confirmationCode: code };
+  await db().send(new PutCommand({ TableName, Item: { ...lookup, pk: `CODE#${code}`, booking: copy } }));
+  await db().send(new DeleteCommand({ TableName, Key: oldKey }));
 }

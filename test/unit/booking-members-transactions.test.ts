@@ -110,14 +110,14 @@ describe('bookingMembers.add', () => {
 });
 
 describe('rsvp', () => {
-  it('sets the reply of the member with the email, keeping its name, in one versioned write', async () => {
+  it('sets the reply of the member with the email, keeping its name, in one versioned write; answers what was sent', async () => {
     stage();
     ddb.on(QueryCommand).resolves({ Items: [stored(member)] });
     ddb.on(TransactWriteCommand).resolves({});
-    expect(await rsvp(reply)).toEqual({ guestName: 'Åsa Lind', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
+    expect(await rsvp(reply)).toEqual({ guestName: 'Åsa L.', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
     const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
     expect(items[1]!.Put).toMatchObject({
-      Item: { rsvpStatus: 'accepted', version: 4 },
+      Item: { guestName: 'Åsa Lind', rsvpStatus: 'accepted', version: 4, replyByEmail: true },
       ExpressionAttributeValues: { ':v': 3 },
     });
     expect(items[2]!.Put!.Item).toMatchObject({
@@ -128,9 +128,20 @@ describe('rsvp', () => {
 
   it('writes nothing when the reply is the one stored', async () => {
     stage();
-    ddb.on(QueryCommand).resolves({ Items: [stored({ ...member, rsvpStatus: 'accepted' })] });
+    ddb.on(QueryCommand).resolves({ Items: [stored({ ...member, rsvpStatus: 'accepted', replyByEmail: true })] });
     expect(await rsvp(reply)).toMatchObject({ rsvpStatus: 'accepted' });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it.each([
+    ['staff gave (no mark)', {}],
+    ['staff gave after an RSVP', { replyByEmail: false }],
+  ])('refuses with 409 and writes nothing for a reply %s, without retrying', async (_, mark) => {
+    stage();
+    ddb.on(QueryCommand).resolves({ Items: [stored({ ...member, rsvpStatus: 'declined', ...mark })] });
+    await expect(rsvp(reply)).rejects.toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
   });
 
   it('after losing the race to add the email, sets the reply on the member the winner added', async () => {
@@ -143,7 +154,7 @@ describe('rsvp', () => {
       .on(TransactWriteCommand)
       .rejectsOnce(cancelled(5, 2, 'ConditionalCheckFailed'))
       .resolves({});
-    expect(await rsvp(reply)).toEqual({ guestName: 'Åsa Lind', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
+    expect(await rsvp(reply)).toEqual({ guestName: 'Åsa L.', guestEmail: 'asa@example.com', rsvpStatus: 'accepted' });
     const [first, second] = ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems!);
     expect(first![1]!.Put!.Item).toMatchObject({
       entity: 'BOOKING_MEMBER',

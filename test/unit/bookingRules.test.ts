@@ -41,11 +41,19 @@ describe('table holds', () => {
 });
 
 describe('confirmation codes', () => {
-  it('are 8 characters of the unambiguous alphabet', () => {
+  it('are 18 characters of the unambiguous alphabet', () => {
     const codes = Array.from({ length: 500 }, newConfirmationCode);
     for (const c of codes) expect(c).toMatch(CONFIRMATION_PATTERN);
+    expect(codes.every((c) => c.length === 18)).toBe(true);
     expect(new Set(codes).size).toBe(500);
     expect(codes.join('')).not.toMatch(/[01OIL]/);
+  });
+
+  it('are accepted at 18 characters and at the 8 of codes issued before, at no other length', () => {
+    expect('K7QW3XPM').toMatch(CONFIRMATION_PATTERN);
+    expect('K7QW3XPMR4TN8ZCH2D').toMatch(CONFIRMATION_PATTERN);
+    for (const length of [7, 9, 17, 19]) expect('A'.repeat(length)).not.toMatch(CONFIRMATION_PATTERN);
+    expect('K7QW3XPMR4TN8ZCH2O').not.toMatch(CONFIRMATION_PATTERN);
   });
 });
 

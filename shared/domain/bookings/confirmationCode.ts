@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { CONFIRMATION_ALPHABET } from '../../schemas/confirmationCode';
+import { CODE_LENGTH, CONFIRMATION_ALPHABET } from '../../schemas/confirmationCode';
 
-/** A new code of the contract's shape (shared/schemas/confirmationCode.ts). Uniqueness is the data layer's. */
-
+/**
+ * A new code of bookings and waitlist entries: `CODE_LENGTH` characters drawn with a CSPRNG
+ * (shared/schemas/confirmationCode.ts; why that length: docs/access.md, “Codes”). Uniqueness is
+ * the data layer's.
+ */
 export const newConfirmationCode = (): string =>
-  Array.from({ length: 8 }, () => CONFIRMATION_ALPHABET[randomInt(CONFIRMATION_ALPHABET.length)]).join('');
+  Array.from({ length: CODE_LENGTH }, () => CONFIRMATION_ALPHABET[randomInt(CONFIRMATION_ALPHABET.length)]).join('');

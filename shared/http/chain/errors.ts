@@ -21,6 +21,14 @@ const middyStatusCodes: Record<number, ErrorCode> = {
 
 /** Any thrown value → the contract's error. Unknown errors become a logged 500 with no internals. */
 export function asAppError(err: unknown, requestId: string): AppError {
+  const known = knownAppError(err);
+  if (known) return known;
+  logger.error('unhandled error', { requestId, error: err as Error });
+  return new AppError('INTERNAL', 'Something went wrong; quote the requestId when you report it');
+}
+
+/** The contract's error of a thrown value the mapping knows (the service's, the data layer's, Middy's); undefined for anything else. */
+export function knownAppError(err: unknown): AppError | undefined {
   const mapped = toAppError(err);
   if (mapped instanceof AppError) return mapped;
   const e = err as {
@@ -37,6 +45,5 @@ export function asAppError(err: unknown, requestId: string): AppError {
   }
   const code = e?.statusCode !== undefined ? middyStatusCodes[e.statusCode] : undefined;
   if (code && e.expose !== false) return new AppError(code, e.message ?? code);
-  logger.error('unhandled error', { requestId, error: err as Error });
-  return new AppError('INTERNAL', 'Something went wrong; quote the requestId when you report it');
+  return undefined;
 }

@@ -12,20 +12,40 @@
  * whatever the operation answered, a result, a 404 or a 403 alike. A request whose credential
  * failed has nothing to overlap: it waits for the count, then answers 401.
  * `now` looks up `Date.now` at each request, so a clock a test freezes (vi.useFakeTimers) applies.
+ *
+ * A by-code operation (a public one that finds its booking or waitlist entry by the code the caller
+ * holds: docs/access.md, “Codes”) counts in the client IP's window at the standard tier whatever
+ * credential is sent: a company's unlimited keys must not buy guesses at other tenants' codes. It
+ * also holds a place in the client's budget of failed lookups beside the count, in the same
+ * verdict: a client whose budget is used up is refused before any answer could tell a hit from a
+ * miss, and since the place is taken before the lookup, concurrent guesses cannot overshoot it. A
+ * miss (isCodeMiss) keeps its place; any other outcome gives it back.
  */
 import { tierLimits } from '../../auth/principal';
 import { type Hit, rateWindows } from '../../data/rateWindows';
 import { clientNetwork } from '../../domain/clientNetwork';
-import { rateHeaders, retryAfterSeconds, windowAt } from '../../domain/rateWindow';
+import {
+  CODE_MISSES_PER_HOUR,
+  codeMissesMessage,
+  isCodeMiss,
+  rateHeaders,
+  retryAfterSeconds,
+  windowAt,
+} from '../../domain/rateWindow';
 import { rateLimited } from '../../errors';
 import type { RouteRuntime } from '../../routes';
+import { knownAppError } from './errors';
+import { logger } from './logger';
 import { type ChainState, type ChainStep, stateOf } from './state';
 
-export function rateWindow(route: Pick<RouteRuntime, 'probe'>, now: () => number = () => Date.now()): ChainStep {
-  const count = async (s: ChainState): Promise<void> => {
-    const limit = tierLimits[s.principal?.tier ?? 'standard'];
-    const subject = s.principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
-    const at = now();
+export function rateWindow(
+  route: Pick<RouteRuntime, 'probe' | 'byCode'>,
+  now: () => number = () => Date.now(),
+): ChainStep {
+  const count = async (s: ChainState, at: number): Promise<void> => {
+    const principal = route.byCode ? undefined : s.principal;
+    const limit = tierLimits[principal?.tier ?? 'standard'];
+    const subject = principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
     const window = windowAt(at);
     s.rateHeaders = rateHeaders(limit, 0, window);
     let hit: Hit;
@@ -38,10 +58,34 @@ export function rateWindow(route: Pick<RouteRuntime, 'probe'>, now: () => number
     s.rateHeaders = rateHeaders(limit, hit.used, window);
     if (!hit.allowed && !route.probe) throw rateLimited(retryAfterSeconds(window, at));
   };
+  /** Holds a place in the client's budget of failed lookups (by-code operations): 429 when none is left. */
+  const holdLookup = async (s: ChainState, at: number): Promise<void> => {
+    const window = windowAt(at);
+    const subject = `codemiss:${clientNetwork(s.sourceIp)}`;
+    const hit = await rateWindows.hit(subject, window, CODE_MISSES_PER_HOUR);
+    if (!hit.allowed) throw rateLimited(retryAfterSeconds(window, at), codeMissesMessage);
+    s.lookupHeld = { subject, window };
+  };
+  /** Both at once; both settle before the verdict does, so a held place is known to `settleLookup`. */
+  const countAndHold = async (s: ChainState, at: number): Promise<void> => {
+    const [counted, held] = await Promise.allSettled([count(s, at), holdLookup(s, at)]);
+    if (held.status === 'rejected') throw held.reason;
+    if (counted.status === 'rejected') throw counted.reason;
+  };
+  /** Gives the held place back unless the outcome was a miss. A failure to give it back costs the client one place, no more. */
+  const settleLookup = async (s: ChainState | undefined, outcome: unknown): Promise<void> => {
+    const held = s?.lookupHeld;
+    if (!held || isCodeMiss(knownAppError(outcome))) return;
+    s.lookupHeld = undefined;
+    await rateWindows.release(held.subject, held.window).catch((err: unknown) => {
+      logger.warn('a held place of the failed-lookup budget was not given back', { error: String(err) });
+    });
+  };
   return {
     before: async (request) => {
       const s = stateOf(request);
-      s.verdict = count(s);
+      const at = now();
+      s.verdict = route.byCode ? countAndHold(s, at) : count(s, at);
       // Awaited on the way out; until then a refusal must not count as an unhandled rejection.
       s.verdict.catch(() => undefined);
       if (s.authError) {
@@ -50,14 +94,18 @@ export function rateWindow(route: Pick<RouteRuntime, 'probe'>, now: () => number
       }
     },
     after: async (request) => {
-      await stateOf(request).verdict;
+      const s = stateOf(request);
+      await s.verdict;
+      await settleLookup(s, undefined);
     },
     onError: async (request) => {
-      const verdict = request.internal.brigade?.verdict;
+      const s = request.internal.brigade;
+      const verdict = s?.verdict;
       if (!verdict) return; // failed before the count started
       await verdict.catch((refusal: unknown) => {
         request.error = refusal as Error;
       });
+      await settleLookup(s, request.error);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Principal } from '../../auth/principal';
 import type { IdempotencyScope, StoredAnswer } from '../../data/idempotency';
+import type { Window } from '../../data/rateWindows';
 import type { PublicRequest } from '../request';
 import type { ChainResponse } from './outcome';
 
@@ -42,6 +43,8 @@ export interface ChainState {
   verdict?: Promise<void>;
   /** The `X-RateLimit-*` headers, exact once the verdict has settled. */
   rateHeaders: Record<string, string>;
+  /** The place a by-code request holds in its client's budget of failed lookups (`rateWindow`), until its outcome is known. */
+  lookupHeld?: { subject: string; window: Window };
   /** The `Idempotency-Key` this request claimed (`idempotency`): kept after the operation, released after a failure. */
   claim?: { scope: IdempotencyScope; key: string; owner: string };
   /** The first answer to a repeated `Idempotency-Key` (`idempotency`): sent instead of running the operation. */

@@ -51,6 +51,8 @@ export interface Sent {
   url: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** The client address it is sent from (a by-code operation's cases: each its own, see fuzz.test.ts); 127.0.0.1 without it. */
+  from?: string;
 }
 
 /** What the stage must answer to `sent`, which was made for `route`. */

@@ -44,6 +44,7 @@ export function send(baseUrl: string, sent: Sent): Promise<Received> {
         port: base.port,
         method: sent.method,
         path: sent.url,
+        ...(sent.from ? { localAddress: sent.from } : {}),
         headers: {
           ...sent.headers,
           ...(sent.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(sent.body)) } : {}),

@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { type Hit, rateWindows } from '../../../shared/data/rateWindows';
-import { windowAt } from '../../../shared/domain/rateWindow';
-import { AppError, notFound, unauthenticated } from '../../../shared/errors';
+import { CODE_MISSES_PER_HOUR, isCodeMiss, windowAt } from '../../../shared/domain/rateWindow';
+import { AppError, conflict, notFound, unauthenticated, validationFailed } from '../../../shared/errors';
 import { rateWindow } from '../../../shared/http/chain/rateWindow';
 import { chainRequest, principal } from '../../support/chain';
 
@@ -13,6 +13,7 @@ import { chainRequest, principal } from '../../support/chain';
 const AT = Date.parse('2027-06-01T09:59:59.999Z');
 const operation = rateWindow({ probe: undefined }, () => AT);
 const probe = rateWindow({ probe: true }, () => AT);
+const byCode = rateWindow({ byCode: true }, () => AT);
 const reset = String(windowAt(AT).end);
 
 function held() {
@@ -26,8 +27,10 @@ function held() {
 }
 
 let hit: MockInstance<typeof rateWindows.hit>;
+let release: MockInstance<typeof rateWindows.release>;
 beforeEach(() => {
   hit = vi.spyOn(rateWindows, 'hit').mockResolvedValue({ allowed: true, used: 7 });
+  release = vi.spyOn(rateWindows, 'release').mockResolvedValue(undefined);
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -138,5 +141,78 @@ describe('a health probe', () => {
     await probe.before!(down);
     await expect(probe.after!(down)).resolves.toBeUndefined();
     expect(down.internal.brigade?.rateHeaders['X-RateLimit-Limit']).toBe('1000');
+  });
+});
+
+describe('a by-code operation', () => {
+  const budget = 'codemiss:203.0.113.9';
+  /** The window answers `counted` for the IP's count and `lookup` for the failed-lookup budget. */
+  const windows = (counted: Hit, lookup: Hit) =>
+    hit.mockImplementation(async (subject) => (subject.startsWith('codemiss:') ? lookup : counted));
+
+  it("counts an unlimited key in the client IP's window at the standard tier, and holds a place in its budget", async () => {
+    const request = chainRequest({}, { principal: principal({ tier: 'unlimited', rateSubject: 'key:u' }) });
+    await byCode.before!(request);
+    await request.internal.brigade!.verdict;
+    expect(hit).toHaveBeenCalledWith('ip:203.0.113.9', windowAt(AT), 1000);
+    expect(hit).toHaveBeenCalledWith(budget, windowAt(AT), CODE_MISSES_PER_HOUR);
+    expect(hit).not.toHaveBeenCalledWith('key:u', expect.anything(), expect.anything());
+    expect(request.internal.brigade?.rateHeaders['X-RateLimit-Limit']).toBe('1000');
+  });
+
+  it('gives the place back when the code was found, keeps it when the lookup failed', async () => {
+    const found = chainRequest({}, {});
+    await byCode.before!(found);
+    found.response = { kind: 'result', value: [] };
+    await byCode.after!(found);
+    expect(release).toHaveBeenCalledWith(budget, windowAt(AT));
+
+    release.mockClear();
+    for (const miss of [notFound('Booking'), validationFailed('bad', [{ path: '/code', message: 'x' }])]) {
+      const missed = chainRequest({}, {});
+      await byCode.before!(missed);
+      missed.error = miss;
+      await byCode.onError!(missed);
+      expect(missed.error).toBe(miss);
+    }
+    expect(release).not.toHaveBeenCalled();
+
+    const closed = chainRequest({}, {});
+    await byCode.before!(closed);
+    closed.error = conflict('The booking is cancelled');
+    await byCode.onError!(closed);
+    expect(release).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses with its own 429 when the budget is used up, whatever the operation would have answered', async () => {
+    windows({ allowed: true, used: 3 }, { allowed: false, used: CODE_MISSES_PER_HOUR });
+    const request = chainRequest({}, {});
+    await byCode.before!(request);
+    request.response = { kind: 'result', value: 'a found booking' };
+    const refusal = await byCode.after!(request).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', headers: { 'Retry-After': '1' } });
+    expect((refusal as AppError).message).toMatch(/lookups of unknown codes/);
+    expect(release).not.toHaveBeenCalled();
+  });
+
+  it("gives the place back when the IP's window refuses: that answer tells nothing of the code", async () => {
+    windows({ allowed: false, used: 1000 }, { allowed: true, used: 1 });
+    const request = chainRequest({}, {});
+    await byCode.before!(request);
+    request.error = notFound('Booking');
+    await byCode.onError!(request);
+    expect(request.error).toMatchObject({ code: 'RATE_LIMITED', message: 'Hourly request limit reached' });
+    expect(release).toHaveBeenCalledWith(budget, windowAt(AT));
+  });
+});
+
+describe('isCodeMiss', () => {
+  it('is a 404, or a 400 naming the code; nothing else', () => {
+    expect(isCodeMiss(notFound('Waitlist entry'))).toBe(true);
+    expect(isCodeMiss(validationFailed('x', [{ path: '/confirmationCode', message: 'y' }]))).toBe(true);
+    expect(isCodeMiss(validationFailed('x', [{ path: '/guestEmail', message: 'y' }]))).toBe(false);
+    expect(isCodeMiss(conflict('closed'))).toBe(false);
+    expect(isCodeMiss(undefined)).toBe(false);
+    expect(isCodeMiss(new Error('boom'))).toBe(false);
   });
 });
