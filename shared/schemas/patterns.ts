@@ -38,8 +38,8 @@ export const PATTERN_WORDS: Readonly<Record<string, string>> = {
     'must be a permission key resource.action (lower-case letters and _, e.g. bookings.create)',
   '^[A-Za-z]{2}$': 'must be a two-letter country code (ISO 3166-1, e.g. SE)',
   '^[a-z]+(-[a-z]+)*(\\.[a-z]+(-[a-z]+)*)+$': 'must be an event type such as booking.created',
-  '^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$':
-    'must be a confirmation code: 8 capital letters and digits (no I, L, O, 0 or 1)',
+  '^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}(?:[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{10})?$':
+    'must be a confirmation code: 18 capital letters and digits, or 8 for a code issued before (no I, L, O, 0 or 1)',
   '^[1-9][0-9]{3}$': 'must be a ledger account of 4 digits (1000-9999)',
   '^[a-z0-9]{12}$': 'must be an API key id: 12 lower-case letters and digits',
 };
