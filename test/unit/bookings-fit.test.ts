@@ -11,7 +11,8 @@ import {
   holdsByTable,
   isFree,
   MAX_COMBINED_TABLES,
-  MAX_TABLE_SETS,
+  MAX_SETS_PER_TABLE,
+  partySets,
   seatsNeeded,
   seatsParty,
   tableSets,
@@ -68,7 +69,7 @@ describe('table sets', () => {
     expect(ids(tableSets([table('A', 2, 4, ['B']), table('B', 2, 4)]))).toEqual(['A', 'B', 'A+B']);
   });
 
-  it('are bounded where every table combines with every other', () => {
+  it('are bounded per table where every table combines with every other, each table alone and in every pair', () => {
     const all = Array.from({ length: 24 }, (_, i) => `T${i}`);
     const sets = tableSets(
       all.map((id) =>
@@ -80,9 +81,70 @@ describe('table sets', () => {
         ),
       ),
     );
-    expect(sets.length).toBe(MAX_TABLE_SETS);
+    expect(sets.length).toBeLessThanOrEqual(all.length * MAX_SETS_PER_TABLE);
     expect(Math.max(...sets.map((s) => s.tableIds.length))).toBeLessThanOrEqual(MAX_COMBINED_TABLES);
-    expect(new Set(sets.map((s) => [...s.tableIds].sort().join())).size).toBe(sets.length);
+    const keys = new Set(sets.map((s) => [...s.tableIds].sort().join()));
+    expect(keys.size).toBe(sets.length);
+    // The old global cap (5000, spent on the first tables) listed T23 with no partner at all.
+    for (const a of all) {
+      expect(keys.has(a)).toBe(true);
+      for (const b of all) if (a < b) expect(keys.has([a, b].sort().join())).toBe(true);
+    }
+  });
+});
+
+/** A grid of `rows` × `columns` two-tops (1-2 guests), each combinable with its neighbours across and down. */
+const grid = (rows: number, columns: number): DiningTable[] => {
+  const name = (r: number, c: number) => `G${r}${c}`;
+  const tables: DiningTable[] = [];
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < columns; c++) {
+      const near = [
+        [r - 1, c],
+        [r + 1, c],
+        [r, c - 1],
+        [r, c + 1],
+      ].filter(([y, x]) => y! >= 0 && y! < rows && x! >= 0 && x! < columns);
+      tables.push(
+        table(
+          name(r, c),
+          1,
+          2,
+          near.map(([y, x]) => name(y!, x!)),
+        ),
+      );
+    }
+  return tables;
+};
+
+describe('the sets a party may sit at (create and availability alike)', () => {
+  const floor = grid(4, 5);
+
+  it('list every table of a 4×5 grid of combinable two-tops on its own for a couple, and nothing bigger', () => {
+    // Unbounded and capped globally, only 6 of the 20 were listed alone: a couple was refused at 14 free tables.
+    expect(ids(partySets(floor, 2)).sort()).toEqual(floor.map((t) => t.id).sort());
+    expect(ids(partySets(floor, 0)).length).toBe(20);
+  });
+
+  it('list for a party of 4 exactly the adjacent pairs of the grid (31), and for 8 the sets of four', () => {
+    const four = partySets(floor, 4);
+    expect(four.every((s) => s.tableIds.length === 2)).toBe(true);
+    // 4 rows × 4 pairs across + 3 pairs down × 5 columns.
+    expect(four.length).toBe(4 * 4 + 3 * 5);
+    const eight = partySets(floor, 8);
+    expect(eight.length).toBeGreaterThan(0);
+    expect(eight.every((s) => s.tableIds.length === 4 && s.min <= 8 && s.max === 8)).toBe(true);
+    // Every table takes part in a set for eight.
+    expect(new Set(eight.flatMap((s) => s.tableIds)).size).toBe(20);
+  });
+
+  it('leave no set that only wastes seats: none seats fewer than the party, none grows past it', () => {
+    const tables = [table('A', 2, 4, ['B']), table('B', 2, 4, ['A', 'C']), table('C', 1, 2, ['B']), table('D', 6, 8)];
+    expect(ids(partySets(tables, 3))).toEqual(['A', 'B']);
+    expect(ids(partySets(tables, 6))).toEqual(['D', 'B+C', 'A+B']);
+    // B+C (6) grows to A+B+C only from A, and A+B already seats seven: no third table.
+    expect(ids(partySets(tables, 7))).toEqual(['D', 'A+B']);
+    expect(ids(partySets(tables, 9))).toEqual(['A+B+C']);
   });
 });
 

@@ -17,7 +17,7 @@ import type { BookingSettings } from '../../data/bookingSettings';
 import type { DiningTable } from '../../data/tables';
 import { slotReasons, type SlotReason } from '../../schemas/bookingStates';
 import type { OperatingHours } from '../../schemas/locations';
-import { holdsByTable, isFree, seatsNeeded, seatsParty, tableSets, type TableHolds, type TableSet } from './fit';
+import { holdsByTable, isFree, partySets, seatsNeeded, type TableHolds, type TableSet } from './fit';
 import { holdsTables } from './holds';
 import { clashes } from './occupancy';
 import { brokenRule, type BookingRuleSettings } from './rules';
@@ -115,7 +115,7 @@ function floorOf(r: AvailabilityRequest): Floor {
     .map((b) => ({ id: b.id, tableIds: b.tableIds, guestCount: b.guestCount, ...intervalOf(b) }));
   const seats = tables.reduce((n, t) => n + t.maxCapacity, 0);
   return {
-    sets: tableSets(tables, seatsNeeded(r.partySize)).filter((s) => seatsParty(s, r.partySize)),
+    sets: partySets(tables, r.partySize),
     holds: holdsByTable(active),
     unseated: active.filter((b) => b.tableIds.length === 0),
     overbookable: Math.floor((settings.overbookingBufferPercentage / 100) * seats),

@@ -32,13 +32,13 @@ import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, nextAvailable, overbookable } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { seatingFloor } from './floor';
+import { seatingFloor, type AssignmentFloor } from './floor';
 import { placeHolds, retryingContention } from './holdPlacement';
 import { MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
 import { reoptimizeRest } from './optimize';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
 import { activeChange, assertBookingRules } from './rules';
-import { addDays } from './serviceHours';
+import { addDays, openSpans, within } from './serviceHours';
 import { settingsInForce } from './settings';
 import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
 import { stayOf } from './stay';
@@ -138,24 +138,54 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
 
 type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
 
+/** What automatic assignment needs of the request. */
+export type AssignmentRequest = Pick<CreateBookingBody, 'bookingDate' | 'guestCount' | 'seatImmediately'>;
+
+/**
+ * 422 on `/startTime` for a stay that does not lie within the booking hours (the settings'
+ * `operatingHours`, else the location's): the slots availability marks `closed`. Pure. A create
+ * without tables is held to it (docs/bookings.md, "Automatic assignment").
+ */
+export function assertWithinBookingHours(
+  floor: Pick<AssignmentFloor, 'location' | 'settings'>,
+  date: string,
+  stay: Interval,
+): void {
+  const { location, settings } = floor;
+  const zone = location.timezone;
+  const open = openSpans(settings.operatingHours ?? location.operatingHours, date, zone);
+  if (within(open, stay)) return;
+  const at = (ms: number) => localDateTime(ms, zone).time;
+  const hours = open.length > 0 ? open.map((s) => `${at(s.startMs)}-${at(s.endMs)}`).join(', ') : 'none';
+  throw unprocessable(
+    `Outside the booking hours: a stay from ${at(stay.startMs)} to ${at(stay.endMs)} on ${date} is not within them (${hours})`,
+    [
+      {
+        path: '/startTime',
+        message: `outside the booking hours: the stay ${at(stay.startMs)}-${at(stay.endMs)} does not lie within the hours around ${date} (${hours})`,
+      },
+    ],
+  );
+}
+
 /**
  * Automatic assignment's tables for the stay (assignment.ts: the set that keeps the most of the
- * floor sellable), none of `avoid` (tables found taken since the floor was read, or occupied).
+ * floor sellable), among the sets that seat the party as availability counts them (fit.ts
+ * partySets), none of `avoid` (tables found taken since the floor was read, or occupied). Pure.
  * None (no table needed) at a location without tables, or while the overbooking buffer has room.
  * None free: 409 naming the next available times of the date (a walk-in: no table is free now).
  */
-function assignedTables(
-  read: CreateRead,
-  location: NonNullable<CreateRead['location']>,
-  settings: ReturnType<typeof settingsInForce>,
-  input: CreateBookingBody,
+export function assignedTables(
+  floor: AssignmentFloor,
+  input: AssignmentRequest,
   slot: Interval,
-  avoid: ReadonlySet<string>,
+  avoid: ReadonlySet<string> = new Set(),
+  nowMs = Date.now(),
 ): string[] {
-  const floor = { location, settings, tables: read.floor!.tables, bookings: read.floor!.bookings };
-  const seating = seatingFloor(floor, input.bookingDate);
+  const { location, settings } = floor;
   // A location without tables does not seat by table: its bookings are taken without one, as before.
   if (floor.tables.length === 0) return [];
+  const seating = seatingFloor(floor, input.bookingDate, input.guestCount);
   const usable = { ...seating, sets: seating.sets.filter((set) => set.tableIds.every((t) => !avoid.has(t))) };
   const choice = chooseTables(usable, { guestCount: input.guestCount, stay: slot });
   if (choice) return [...choice.set.tableIds];
@@ -171,10 +201,10 @@ function assignedTables(
   const around = {
     date: input.bookingDate,
     zone: location.timezone,
-    nowMs: Date.now(),
+    nowMs,
     partySize: input.guestCount,
     rules: inForce(location.operatingHours, settings, floor.tables),
-    bookings: floor.bookings,
+    bookings: [...floor.bookings, ...(floor.offers ?? [])],
   };
   // The overbooking buffer takes the booking without a table while it has room (as availability offers the slot).
   if (avoid.size === 0 && overbookable(around, slot)) return [];
@@ -249,6 +279,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
           settings.operatingHours ?? location.operatingHours,
         )
       : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+    // A booking made ahead without tables is held to the booking hours, as availability offers slots.
+    if (assigning && !seatAsked) assertWithinBookingHours({ location, settings }, input.bookingDate, slot);
     assertBookingRules(settings, {
       guestCount: input.guestCount,
       startMs: slot.startMs,
@@ -256,7 +288,15 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
       atTheDoor: seatAsked,
     });
     const placed = assigning
-      ? { field: '/tableIds' as const, tableIds: assignedTables(read, location, settings, input, slot, avoid) }
+      ? {
+          field: '/tableIds' as const,
+          tableIds: assignedTables(
+            { location, settings, tables: read.floor!.tables, bookings: read.floor!.bookings },
+            input,
+            slot,
+            avoid,
+          ),
+        }
       : requested;
     const { tableIds } = placed;
     let tableDays;

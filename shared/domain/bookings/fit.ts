@@ -14,10 +14,12 @@ import type { Interval } from './time';
 /** The most tables one booking may hold (the booking schema's bound on `tableIds`). */
 export const MAX_COMBINED_TABLES = 8;
 /**
- * Sets listed at most: a floor where every table combines with every other has millions; the
- * first sets found (smallest first from each table) are the ones a party needs.
+ * Sets listed at most from each table (grown from it as their lowest-numbered member): a floor where
+ * every table combines with every other has millions; the first sets found from a table (fewest
+ * tables first) are the ones a party needs. The cap holds per table, so every table is listed on
+ * its own and in its smallest combinations however many tables come before it.
  */
-export const MAX_TABLE_SETS = 5_000;
+export const MAX_SETS_PER_TABLE = 500;
 
 /** A table, or tables pushed together: the primary (the largest) first. */
 export interface TableSet {
@@ -37,8 +39,9 @@ export const seatsParty = (set: Pick<TableSet, 'min' | 'max'>, guestCount: numbe
 /**
  * Every table alone and every connected set of combinable tables among `tables` (partners
  * outside them are ignored: a booking group's pool combines only its own tables). A set stops
- * growing once it seats `largestParty`: a bigger one would only waste seats. Fewest tables first,
- * then fewest seats, then in the order of `tables`.
+ * growing once it seats `largestParty`: a bigger one would only waste seats. From each table at
+ * most MAX_SETS_PER_TABLE sets, fewest tables first. Listed fewest tables first, then fewest
+ * seats, then in the order of `tables`.
  */
 export function tableSets(tables: readonly DiningTable[], largestParty = Number.POSITIVE_INFINITY): TableSet[] {
   const index = new Map(tables.map((t, i) => [t.id, i]));
@@ -53,28 +56,32 @@ export function tableSets(tables: readonly DiningTable[], largestParty = Number.
     }
   });
   const found: number[][] = [];
-  // ESU (Wernicke 2006): each connected set once, grown from its lowest-numbered table.
-  const extend = (set: number[], candidates: number[], root: number, seats: number) => {
-    if (found.length >= MAX_TABLE_SETS) return;
-    found.push(set);
-    if (set.length >= MAX_COMBINED_TABLES || seats >= largestParty) return;
-    const open = [...candidates];
-    while (open.length > 0) {
-      const next = open.pop()!;
-      const exclusive = [...adjacent[next]!].filter(
-        (u) => u > root && !set.includes(u) && !open.includes(u) && !set.some((s) => adjacent[s]!.has(u)),
-      );
-      extend([...set, next], [...open, ...exclusive], root, seats + tables[next]!.maxCapacity);
+  // ESU (Wernicke 2006): each connected set once, grown from its lowest-numbered table; breadth
+  // first, so the cap of each table keeps its sets of fewest tables.
+  tables.forEach((t, root) => {
+    let listed = 1;
+    found.push([root]);
+    let level = [{ set: [root], candidates: [...adjacent[root]!].filter((u) => u > root), seats: t.maxCapacity }];
+    while (level.length > 0 && listed < MAX_SETS_PER_TABLE) {
+      const next: typeof level = [];
+      for (const { set, candidates, seats } of level) {
+        if (set.length >= MAX_COMBINED_TABLES || seats >= largestParty) continue;
+        const open = [...candidates];
+        while (open.length > 0 && listed < MAX_SETS_PER_TABLE) {
+          const added = open.pop()!;
+          const exclusive = [...adjacent[added]!].filter(
+            (u) => u > root && !set.includes(u) && !open.includes(u) && !set.some((s) => adjacent[s]!.has(u)),
+          );
+          const grown = [...set, added];
+          found.push(grown);
+          listed++;
+          next.push({ set: grown, candidates: [...open, ...exclusive], seats: seats + tables[added]!.maxCapacity });
+        }
+        if (listed >= MAX_SETS_PER_TABLE) break;
+      }
+      level = next;
     }
-  };
-  tables.forEach((t, i) =>
-    extend(
-      [i],
-      [...adjacent[i]!].filter((u) => u > i),
-      i,
-      t.maxCapacity,
-    ),
-  );
+  });
 
   const order = (set: number[]) => [...set].sort((a, b) => tables[b]!.maxCapacity - tables[a]!.maxCapacity || a - b);
   return found
@@ -86,6 +93,15 @@ export function tableSets(tables: readonly DiningTable[], largestParty = Number.
     .sort((a, b) => a.members.length - b.members.length || a.max - b.max || firstDifference(a.members, b.members))
     .map(({ members, min, max }) => ({ tableIds: members.map((i) => tables[i]!.id), min, max }));
 }
+
+/**
+ * The sets a party may sit at: those of tableSets bounded by the party (none grown past the
+ * seats it needs) that seat it. The one enumeration automatic assignment (floor.ts seatingFloor)
+ * and availability (availability.ts) both choose from, so a slot availability offers is one a
+ * create finds a set for.
+ */
+export const partySets = (tables: readonly DiningTable[], guestCount: number): TableSet[] =>
+  tableSets(tables, seatsNeeded(guestCount)).filter((s) => seatsParty(s, guestCount));
 
 /** Index lists compared element by element (of equal length). */
 const firstDifference = (a: number[], b: number[]) => {

@@ -26,7 +26,7 @@ import type { AvailabilityQuery } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import type { SeatingFloor } from './assignment';
 import { daySlots, inForce, type AvailabilitySlot, type BookingAround } from './availability';
-import { holdsByTable, tableSets } from './fit';
+import { holdsByTable, partySets } from './fit';
 import { holdsTables } from './holds';
 import type { SellingTerms } from './sellable';
 import { addDays, openSpans, serviceOf } from './serviceHours';
@@ -46,6 +46,15 @@ export interface Floor {
   activeBookingsOfGuest?: number;
   /** Waitlist offers holding tables now (docs/waitlist.md): their tables are taken for their stays as a booking's are. */
   offers?: BookingAround[];
+}
+
+/** What automatic assignment decides on (create.ts assignedTables): a Floor, or as much of one as a create reads. */
+export interface AssignmentFloor {
+  location: Pick<Location, 'timezone' | 'operatingHours'>;
+  settings: BookingSettings;
+  tables: readonly DiningTable[];
+  bookings: readonly BookingAround[];
+  offers?: readonly BookingAround[];
 }
 
 export interface FloorOptions {
@@ -104,7 +113,7 @@ export async function readFloor(
 }
 
 /** What the objective counts on the date: its service, the stay sold (the default duration), the buffer. */
-export function sellingTerms(floor: Floor, date: string): SellingTerms {
+export function sellingTerms(floor: Pick<AssignmentFloor, 'location' | 'settings'>, date: string): SellingTerms {
   const { location, settings } = floor;
   const spans = openSpans(settings.operatingHours ?? location.operatingHours, date, location.timezone);
   return {
@@ -114,14 +123,18 @@ export function sellingTerms(floor: Floor, date: string): SellingTerms {
   };
 }
 
-/** The floor automatic assignment chooses on (assignment.ts chooseTables): every table, the holds around the date, the objective's terms. */
-export function seatingFloor(floor: Floor, date: string): SeatingFloor {
+/**
+ * The floor automatic assignment chooses on for a party (assignment.ts chooseTables): the sets of
+ * every table that seat it (fit.ts partySets, as availability counts them), the holds around the
+ * date, the objective's terms.
+ */
+export function seatingFloor(floor: AssignmentFloor, date: string, guestCount: number): SeatingFloor {
   const held = [...floor.bookings, ...(floor.offers ?? [])]
     .filter(holdsTables)
     .map((b) => ({ id: b.id, tableIds: b.tableIds, ...intervalOf(b) }));
   return {
     seats: new Map(floor.tables.map((t) => [t.id, t.maxCapacity])),
-    sets: tableSets(floor.tables),
+    sets: partySets(floor.tables, guestCount),
     holds: holdsByTable(held),
     terms: sellingTerms(floor, date),
   };

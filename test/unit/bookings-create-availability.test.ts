@@ -1,0 +1,315 @@
+/**
+ * Availability equals create, on the pure functions a create without tables runs
+ * (create.ts assertWithinBookingHours and assignedTables) against what availability.ts daySlots
+ * offers on the same floor (docs/availability.md, "Availability and create"): every slot offered
+ * is one a create takes (at tables, or by the overbooking buffer when the slot says so), every
+ * slot refused as closed is refused by the hours, every slot without a table is refused with 409.
+ * Worked cases first (the 4×5 grid of combinable two-tops, a create at 04:00), then a property
+ * over generated floors (grids included), bookings and settings.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BookingSettings } from '../../shared/data/bookingSettings';
+import type { DiningTable } from '../../shared/data/tables';
+import { daySlots, inForce, type BookingAround } from '../../shared/domain/bookings/availability';
+import { assertWithinBookingHours, assignedTables } from '../../shared/domain/bookings/create';
+import { isFree, seatsParty } from '../../shared/domain/bookings/fit';
+import type { AssignmentFloor } from '../../shared/domain/bookings/floor';
+import { addDays } from '../../shared/domain/bookings/serviceHours';
+import { defaultSettings } from '../../shared/domain/bookings/settings';
+import { localDay, slotLasting, slotOf } from '../../shared/domain/bookings/time';
+import { AppError } from '../../shared/errors';
+import { weekdays, type WeekHours } from '../../shared/schemas/locations';
+import { nextSpringForward } from '../support/dst';
+
+const zone = 'Europe/Stockholm';
+// An ordinary day (two weeks after the next spring-forward), asked two days ahead.
+const day = addDays(nextSpringForward(zone)!, 14);
+const nowMs = localDay(day, zone).startMs - 2 * 86_400_000;
+
+const every = (...intervals: [string, string][]): WeekHours =>
+  Object.fromEntries(weekdays.map((d) => [d, intervals.map(([open, close]) => ({ open, close }))])) as WeekHours;
+
+const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
+  id,
+  locationId: 1,
+  name: id,
+  minCapacity,
+  maxCapacity,
+  combinableWith,
+  createdAt: '',
+  updatedAt: '',
+  version: 1,
+});
+
+/** A grid of `rows` × `columns` two-tops (1-2 guests), each combinable with its neighbours across and down. */
+const grid = (rows: number, columns: number): DiningTable[] => {
+  const name = (r: number, c: number) => `G${r}-${c}`;
+  const tables: DiningTable[] = [];
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < columns; c++) {
+      const near = [
+        [r - 1, c],
+        [r + 1, c],
+        [r, c - 1],
+        [r, c + 1],
+      ].filter(([y, x]) => y! >= 0 && y! < rows && x! >= 0 && x! < columns);
+      tables.push(
+        table(
+          name(r, c),
+          1,
+          2,
+          near.map(([y, x]) => name(y!, x!)),
+        ),
+      );
+    }
+  return tables;
+};
+
+const settingsWith = (extra: Partial<BookingSettings>): BookingSettings => ({
+  ...defaultSettings(1, ''),
+  maxAdvanceDays: 365,
+  operatingHours: every(['17:00', '23:00']),
+  ...extra,
+});
+
+let n = 0;
+const booking = (tableIds: string[], from: string, to: string, extra: Partial<BookingAround> = {}): BookingAround => {
+  const slot = slotOf(day, from, to, zone);
+  return {
+    id: `b${++n}`,
+    tableIds,
+    startsAt: slot.startsAt,
+    endsAt: slot.endsAt,
+    guestCount: 2,
+    status: 'confirmed',
+    ...extra,
+  };
+};
+
+const floorOf = (
+  tables: DiningTable[],
+  bookings: BookingAround[],
+  settings = settingsWith({}),
+  locationHours: WeekHours = every(),
+): AssignmentFloor => ({ location: { timezone: zone, operatingHours: locationHours }, settings, tables, bookings });
+
+const slotsOf = (floor: AssignmentFloor, partySize: number) =>
+  daySlots({
+    date: day,
+    zone,
+    nowMs,
+    partySize,
+    rules: inForce(floor.location.operatingHours, floor.settings, floor.tables),
+    bookings: floor.bookings,
+  });
+
+/** The stay a create without `endTime` names at `time`. */
+const stayAt = (floor: AssignmentFloor, time: string) =>
+  slotLasting(day, time, floor.settings.defaultDurationMinutes, zone);
+
+/** What the create path answers at `time` for the party: the tables, or the refusal's status and code. */
+function create(floor: AssignmentFloor, guestCount: number, time: string): string[] | { status: number; code: string } {
+  const stay = stayAt(floor, time);
+  try {
+    assertWithinBookingHours(floor, day, stay);
+    return assignedTables(floor, { bookingDate: day, guestCount }, stay, new Set(), nowMs);
+  } catch (err) {
+    if (err instanceof AppError) return { status: err.status, code: err.code };
+    throw err;
+  }
+}
+
+describe('a 4×5 grid of combinable two-tops', () => {
+  const tables = grid(4, 5);
+
+  it('seats a couple at whichever single table is free, as availability offers it', () => {
+    for (const free of tables) {
+      const held = tables.filter((t) => t !== free).map((t) => booking([t.id], '17:00', '23:00'));
+      const floor = floorOf(tables, held);
+      const slot = slotsOf(floor, 2).find((s) => s.time === '19:00')!;
+      expect(slot).toMatchObject({ available: true });
+      expect(slot.overbooked).toBeUndefined();
+      expect(create(floor, 2, '19:00')).toEqual([free.id]);
+    }
+  });
+
+  it('with the first six tables held, seats a couple (it was 409 while availability listed 14 free tables)', () => {
+    const held = tables.slice(0, 6).map((t) => booking([t.id], '17:00', '23:00'));
+    const floor = floorOf(tables, held);
+    expect(slotsOf(floor, 2).find((s) => s.time === '19:00')).toMatchObject({ available: true });
+    const chosen = create(floor, 2, '19:00');
+    expect(Array.isArray(chosen) && chosen.length === 1 && !tables.slice(0, 6).some((t) => t.id === chosen[0])).toBe(
+      true,
+    );
+  });
+
+  it('seats eight at four adjacent free two-tops, and refuses with 409 when no four are adjacent', () => {
+    // Rows 0 and 2 held: rows 1 and 3 are free but not adjacent to each other; five in a row is enough.
+    const rows02 = tables.filter((t) => t.id.startsWith('G0') || t.id.startsWith('G2'));
+    const floor = floorOf(
+      tables,
+      rows02.map((t) => booking([t.id], '17:00', '23:00')),
+    );
+    expect(slotsOf(floor, 8).find((s) => s.time === '19:00')).toMatchObject({ available: true });
+    const eight = create(floor, 8, '19:00');
+    expect(Array.isArray(eight) && eight.length).toBe(4);
+    // Every other table held (a chessboard): no two free tables touch.
+    const chess = tables.filter((t) => {
+      const [r, c] = t.id.slice(1).split('-').map(Number);
+      return (r! + c!) % 2 === 0;
+    });
+    const apart = floorOf(
+      tables,
+      chess.map((t) => booking([t.id], '17:00', '23:00')),
+    );
+    expect(slotsOf(apart, 4).find((s) => s.time === '19:00')).toMatchObject({
+      available: false,
+      reason: 'no_table_fits',
+    });
+    expect(create(apart, 4, '19:00')).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(create(apart, 2, '19:00')).toHaveLength(1);
+  });
+});
+
+describe('the booking hours on a create without tables', () => {
+  const floor = floorOf([table('T1', 1, 4)], []);
+
+  it('refuse a stay availability marks closed with 422 on /startTime, and take one it offers', () => {
+    expect(slotsOf(floor, 2).find((s) => s.time === '04:00')).toMatchObject({ available: false, reason: 'closed' });
+    expect(() => assertWithinBookingHours(floor, day, stayAt(floor, '04:00'))).toThrow(
+      expect.objectContaining({
+        status: 422,
+        code: 'UNPROCESSABLE',
+        details: [expect.objectContaining({ path: '/startTime', message: expect.stringContaining('17:00-23:00') })],
+      }),
+    );
+    // 21:15 + 120 minutes runs past the 23:00 close: closed too; 21:00 ends at the close.
+    expect(create(floor, 2, '21:15')).toEqual({ status: 422, code: 'UNPROCESSABLE' });
+    expect(create(floor, 2, '21:00')).toEqual(['T1']);
+  });
+
+  it("read the settings' hours over the location's, and a place with none is closed all day", () => {
+    const located = floorOf([table('T1', 1, 4)], [], settingsWith({ operatingHours: null }), every(['03:00', '06:00']));
+    expect(create(located, 2, '04:00')).toEqual(['T1']);
+    expect(create(located, 2, '19:00')).toEqual({ status: 422, code: 'UNPROCESSABLE' });
+    const none = floorOf([table('T1', 1, 4)], [], settingsWith({ operatingHours: null }), every());
+    expect(create(none, 2, '19:00')).toEqual({ status: 422, code: 'UNPROCESSABLE' });
+  });
+});
+
+/** A floor: a grid of two-tops, or tables of any size with random combinable pairs. */
+const tablesArb: fc.Arbitrary<DiningTable[]> = fc.oneof(
+  fc
+    .record({ rows: fc.integer({ min: 1, max: 4 }), columns: fc.integer({ min: 1, max: 5 }) })
+    .map(({ rows, columns }) => grid(rows, columns)),
+  fc
+    .array(fc.record({ min: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 6 }) }), {
+      minLength: 1,
+      maxLength: 10,
+    })
+    .chain((sizes) =>
+      fc
+        .uniqueArray(
+          // Two distinct tables (the second after the first, wrapping round), never a table with itself.
+          fc
+            .tuple(fc.nat({ max: sizes.length - 1 }), fc.nat({ max: Math.max(0, sizes.length - 2) }))
+            .map(([a, step]) => [a, (a + 1 + step) % sizes.length] as const),
+          {
+            maxLength: sizes.length > 1 ? sizes.length * 2 : 0,
+            selector: ([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`,
+          },
+        )
+        .map((pairs) =>
+          sizes.map((s, i) =>
+            table(
+              `T${i}`,
+              s.min,
+              s.min + s.extra,
+              pairs.filter(([a, b]) => a === i || b === i).map(([a, b]) => `T${a === i ? b : a}`),
+            ),
+          ),
+        ),
+    ),
+);
+
+const quarter = (q: number) =>
+  `${String(Math.floor(q / 4) % 24).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
+
+/** The floor with bookings on it (on one to three of its tables, or none: taken by the overbooking buffer). */
+const caseArb = tablesArb.chain((tables) =>
+  fc.record({
+    tables: fc.constant(tables),
+    bookings: fc.array(
+      fc.record({
+        tables: fc.subarray(
+          tables.map((t) => t.id),
+          { minLength: 0, maxLength: Math.min(3, tables.length) },
+        ),
+        start: fc.integer({ min: 14 * 4, max: 22 * 4 }),
+        quarters: fc.integer({ min: 2, max: 12 }),
+        guestCount: fc.integer({ min: 1, max: 8 }),
+        status: fc.constantFrom('confirmed', 'confirmed', 'seated', 'cancelled'),
+      }),
+      { maxLength: 25 },
+    ),
+    partySize: fc.integer({ min: 1, max: 10 }),
+    settings: fc.record({
+      bufferMinutes: fc.constantFrom(0, 15, 30),
+      defaultDurationMinutes: fc.constantFrom(60, 90, 120),
+      overbookingBufferPercentage: fc.constantFrom(0, 0, 20),
+      hours: fc.constantFrom(every(['17:00', '23:00']), every(['11:30', '14:00'], ['17:00', '01:00'])),
+    }),
+  }),
+);
+
+describe('availability equals create (property)', () => {
+  it('every slot offered is taken by the create path, every slot refused is refused by it', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const bookings = c.bookings.map((b, i) =>
+          booking(b.tables, quarter(b.start), quarter(b.start + b.quarters), {
+            id: `p${i}`,
+            guestCount: b.guestCount,
+            status: b.status as BookingAround['status'],
+          }),
+        );
+        const floor = floorOf(
+          c.tables,
+          bookings,
+          settingsWith({
+            bufferMinutes: c.settings.bufferMinutes,
+            defaultDurationMinutes: c.settings.defaultDurationMinutes,
+            overbookingBufferPercentage: c.settings.overbookingBufferPercentage,
+            operatingHours: c.settings.hours,
+          }),
+        );
+        const holds = new Map<string, { bookingId: string; startMs: number; endMs: number }[]>();
+        for (const b of bookings.filter((x) => x.status !== 'cancelled'))
+          for (const t of b.tableIds)
+            holds.set(t, [
+              ...(holds.get(t) ?? []),
+              { bookingId: b.id, startMs: Date.parse(b.startsAt), endMs: Date.parse(b.endsAt) },
+            ]);
+        for (const slot of slotsOf(floor, c.partySize)) {
+          const answer = create(floor, c.partySize, slot.time);
+          const at = `${slot.time}: ${JSON.stringify(slot)} → ${JSON.stringify(answer)}`;
+          if (slot.available && !slot.overbooked) {
+            expect(Array.isArray(answer) && answer.length > 0, at).toBe(true);
+            const chosen = answer as string[];
+            const byId = new Map(c.tables.map((t) => [t.id, t]));
+            const seats = {
+              min: chosen.reduce((s, id) => s + byId.get(id)!.minCapacity, 0),
+              max: chosen.reduce((s, id) => s + byId.get(id)!.maxCapacity, 0),
+            };
+            expect(seatsParty(seats, c.partySize), at).toBe(true);
+            expect(isFree(holds, chosen, stayAt(floor, slot.time), c.settings.bufferMinutes), at).toBe(true);
+          } else if (slot.available) expect(answer, at).toEqual([]);
+          else if (slot.reason === 'closed') expect(answer, at).toEqual({ status: 422, code: 'UNPROCESSABLE' });
+          else expect(answer, at).toEqual({ status: 409, code: 'CONFLICT' });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 30_000);
+});
