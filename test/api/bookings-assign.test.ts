@@ -4,6 +4,8 @@
  * free answers 409 with the next available times and writes nothing; a walk-in without tables is
  * seated at a free table, or refused; the race for the last table has exactly one winner; with
  * autoOptimizeEnabled a change re-optimizes the rest of the date, never moving a locked booking.
+ * Availability equals create: a time availability offers is one a create without tables takes (a
+ * grid of combinable two-tops), and one it shows `closed` is refused (422, nothing written).
  */
 import { describe, expect, it } from 'vitest';
 import { call, type Answer } from '../support/http';
@@ -15,9 +17,11 @@ import {
   eventsOf,
   expectRefused,
   getBooking,
+  every,
   sellingFloor,
   walkInToday,
 } from './bookings-helpers';
+import { newLocation, newTable } from './setup-helpers';
 import type { Schemas } from '../support/client';
 
 const date = dayAhead(14);
@@ -231,5 +235,80 @@ describe('autoOptimizeEnabled', () => {
       guestCount: 3,
     });
     expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T8')], version: couple.version });
+  });
+});
+
+describe('availability equals create without tables', () => {
+  const availability = async (locationId: number, partySize: number) => {
+    const out = await call('GET', `/api/v1/locations/${locationId}/availability?date=${date}&partySize=${partySize}`, {
+      key: admin(),
+    });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    return out.body.data.slots as Schemas['AvailabilitySlot'][];
+  };
+  const at = (slots: Schemas['AvailabilitySlot'][], time: string) => slots.find((s) => s.time === time);
+
+  it('refuses a create at 04:00, which availability shows closed, with 422 on /startTime and writes nothing', async () => {
+    const place = await sellingFloor([['T4', 1, 4]]);
+    expect(at(await availability(place.id, 2), '04:00')).toMatchObject({ available: false, reason: 'closed' });
+    const out = await create(
+      bookingBody(place, { bookingDate: date, startTime: '04:00', endTime: undefined, tableIds: [] }),
+    );
+    expectRefused(out, 422, 'UNPROCESSABLE', '/startTime');
+    expect(out.body.error.message).toMatch(/^Outside the booking hours: .*17:00-23:00/);
+    // A stay that runs past the close is outside them too; one that ends at the close is taken.
+    expectRefused(
+      await create(bookingBody(place, { bookingDate: date, startTime: '22:00', endTime: '23:30', tableIds: [] })),
+      422,
+      'UNPROCESSABLE',
+      '/startTime',
+    );
+    expect(await bookingsOn(place.id)).toEqual([]);
+    const inHours = await book(place, { bookingDate: date, startTime: '21:00', endTime: undefined, tableIds: [] });
+    expect(inHours.tableIds).toEqual([place.table('T4')]);
+  });
+
+  it('on a 4×5 grid of combinable two-tops, seats a couple at every free table availability counts (it was 409 with 14 free)', async () => {
+    const location = await newLocation('Grid bistro');
+    const grid: string[][] = [];
+    for (let r = 0; r < 4; r++) {
+      grid.push([]);
+      for (let c = 0; c < 5; c++) {
+        const partners = [r > 0 ? grid[r - 1]![c] : undefined, c > 0 ? grid[r]![c - 1] : undefined].filter(
+          (id): id is string => id !== undefined,
+        );
+        grid[r]!.push(
+          (await newTable(location.id, { name: `G${r}${c}`, minCapacity: 1, maxCapacity: 2, combinableWith: partners }))
+            .id,
+        );
+      }
+    }
+    const put = await call('PUT', `/api/v1/locations/${location.id}/booking-settings`, {
+      key: admin(),
+      body: { maxAdvanceDays: 365, operatingHours: every('17:00', '23:00') },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const place = { id: location.id, timezone: 'Europe/Stockholm', tables: [] };
+    // The first six tables as the floor lists them held all evening (the old cap listed only those on their own).
+    const listed = await call('GET', `/api/v1/locations/${location.id}/tables?limit=100`, { key: admin() });
+    expect(listed.status).toBe(200);
+    const order = (listed.body.data as { id: string }[]).map((t) => t.id);
+    expect(order).toHaveLength(20);
+    for (const id of order.slice(0, 6))
+      await book(place, { bookingDate: date, startTime: '17:00', endTime: '23:00', tableIds: [id] });
+    const taken = new Set(order.slice(0, 6));
+    for (let i = 0; i < 14; i++) {
+      expect(at(await availability(location.id, 2), '19:00'), `round ${i}`).toMatchObject({ available: true });
+      const couple = await book(place, { ...evening, tableIds: [], guestCount: 2 });
+      expect(couple.tableIds).toHaveLength(1);
+      expect(taken.has(couple.tableIds[0]!)).toBe(false);
+      taken.add(couple.tableIds[0]!);
+    }
+    expect(taken.size).toBe(20);
+    expect(at(await availability(location.id, 2), '19:00')).toMatchObject({
+      available: false,
+      reason: 'no_table_fits',
+    });
+    expectRefused(await create(bookingBody(place, { ...evening, tableIds: [], guestCount: 2 })), 409, 'CONFLICT');
   });
 });

@@ -5,6 +5,7 @@ import {
   admin,
   book,
   dayAhead,
+  every,
   expectRefused,
   keyWith,
   newPlace,
@@ -189,7 +190,12 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
 
   it("groups a day's bookings by table, leaving out cancelled ones, with the unassigned apart", async () => {
     // Every table taken at 20:00: a booking then without tables is taken by the overbooking buffer, unassigned.
-    const place = await newPlace({ overbookingBufferPercentage: 50, bufferMinutes: 0 });
+    // Booking hours that hold 20:00 every day: a booking without tables is held to them.
+    const place = await newPlace({
+      overbookingBufferPercentage: 50,
+      bufferMinutes: 0,
+      operatingHours: every('11:00', '23:00'),
+    });
     const [t1, t2, t3] = place.tables;
     const day = dayAhead(15);
     const a = await book(place, { bookingDate: day, startTime: '12:00', endTime: '13:00', tableIds: [t1!.id] });

@@ -10,6 +10,7 @@ import {
   admin,
   book,
   dayAhead,
+  every,
   eventsOf,
   expectRefused,
   getBooking,
@@ -42,8 +43,9 @@ const pathTo: Record<Status, Op[]> = {
 
 let place: Place;
 beforeAll(async () => {
-  // No tables: its bookings are taken without one (many at the same time), as the transitions need no table.
-  place = await newPlace({ confirmationMode: 'request_based' }, 0);
+  // No tables: its bookings are taken without one (many at the same time), as the transitions need no table;
+  // booking hours that hold 19:00 every day, as a booking without tables is held to them.
+  place = await newPlace({ confirmationMode: 'request_based', operatingHours: every('11:00', '23:00') }, 0);
 });
 
 /** A new booking (pending, no table) moved to `status` over the API. */

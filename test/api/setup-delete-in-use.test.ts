@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/http';
-import { act, book, bookingBody, dayAhead, newPlace, type Place } from './bookings-helpers';
+import { act, book, bookingBody, dayAhead, every, newPlace, type Place } from './bookings-helpers';
 import { admin, expectRefused, newTable, useOwnCompany } from './setup-helpers';
 
 useOwnCompany('Delete guards test company');
@@ -129,7 +129,8 @@ describe('deleting a table in use', () => {
 
 describe('deleting a location in use', () => {
   it('answers 409 naming a booking without a table that uses it, then deletes it once the booking is cancelled', async () => {
-    const place = await newPlace({}, 0);
+    // Booking hours that hold 19:00 every day: a booking without tables is held to them.
+    const place = await newPlace({ operatingHours: every('11:00', '23:00') }, 0);
     const b = await book(place, { tableIds: [] });
     const out = await del(locationAt(place.id));
     expectRefused(out, 409, 'CONFLICT');
@@ -153,7 +154,7 @@ describe('deleting a location in use', () => {
 
   it('never lets a booking land on a location deleted at the same moment (10 rounds of 3 creates vs a delete)', async () => {
     for (let round = 0; round < 10; round++) {
-      const place = await newPlace({}, 0);
+      const place = await newPlace({ operatingHours: every('11:00', '23:00') }, 0);
       const [deleted, ...created] = await Promise.all([
         del(locationAt(place.id)),
         ...[0, 1, 2].map(() =>
