@@ -4,10 +4,11 @@
  * transaction with its tab(s), confirmation code, table holds, link items, guest history, no-show
  * sweep item and event; seated in the same call when asked and possible.
  *
- * Without tables, automatic assignment (docs/bookings.md, "Automatic assignment"): the same round
- * trip also reads the location's tables and the bookings around the date, assignment.ts chooses
- * the set (the optimizer's objective), and the chosen tables' days are read and held as named
- * tables are. None free: 409 with the next available times. The table-day holds settle a race for
+ * Without tables (a walk-in seated at once aside), the stay is first held to the booking hours as
+ * availability's slots are (422 outside them). Then automatic assignment (docs/bookings.md,
+ * "Automatic assignment"): the same round trip also reads the location's tables and the bookings
+ * around the date, assignment.ts chooses among the sets availability counts (fit.ts partySets;
+ * the optimizer's objective), and the chosen tables' days are read and held as named tables are. None free: 409 with the next available times. The table-day holds settle a race for
  * the last table: one transaction wins, the others meet Contention, read again and find it taken.
  * With `autoOptimizeEnabled`, the rest of the date is re-optimized once the booking is written.
  */
