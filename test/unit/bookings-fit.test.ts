@@ -138,6 +138,23 @@ describe('the sets a party may sit at (create and availability alike)', () => {
     expect(new Set(eight.flatMap((s) => s.tableIds)).size).toBe(20);
   });
 
+  it('count against the cap only the sets that seat the party: on a floor where everything combines, every table seats eight', () => {
+    const all = Array.from({ length: 20 }, (_, i) => `T${i}`);
+    const dense = all.map((id) =>
+      table(
+        id,
+        1,
+        2,
+        all.filter((o) => o !== id),
+      ),
+    );
+    const eight = partySets(dense, 8);
+    expect(eight.every((s) => s.tableIds.length === 4)).toBe(true);
+    expect(new Set(eight.flatMap((s) => s.tableIds)).size).toBe(20);
+    // The first table's smaller sets (1 + 19 + 171) do not use up its cap.
+    expect(eight.filter((s) => s.tableIds.includes('T0')).length).toBeGreaterThanOrEqual(MAX_SETS_PER_TABLE);
+  });
+
   it('leave no set that only wastes seats: none seats fewer than the party, none grows past it', () => {
     const tables = [table('A', 2, 4, ['B']), table('B', 2, 4, ['A', 'C']), table('C', 1, 2, ['B']), table('D', 6, 8)];
     expect(ids(partySets(tables, 3))).toEqual(['A', 'B']);

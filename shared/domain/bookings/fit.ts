@@ -14,12 +14,15 @@ import type { Interval } from './time';
 /** The most tables one booking may hold (the booking schema's bound on `tableIds`). */
 export const MAX_COMBINED_TABLES = 8;
 /**
- * Sets listed at most from each table (grown from it as their lowest-numbered member): a floor where
- * every table combines with every other has millions; the first sets found from a table (fewest
- * tables first) are the ones a party needs. The cap holds per table, so every table is listed on
- * its own and in its smallest combinations however many tables come before it.
+ * Sets that seat the largest party asked for listed at most from each table (grown from it as
+ * their lowest-numbered member): a floor where every table combines with every other has millions;
+ * the first sets found from a table (fewest tables first) are the ones a party needs. The cap holds
+ * per table, so every table is listed on its own and in its smallest combinations that seat the
+ * party however many tables come before it.
  */
-export const MAX_SETS_PER_TABLE = 500;
+export const MAX_SETS_PER_TABLE = 100;
+/** Sets visited at most from each table, those too small for the party included. */
+const MAX_SETS_VISITED_PER_TABLE = 25 * MAX_SETS_PER_TABLE;
 
 /** A table, or tables pushed together: the primary (the largest) first. */
 export interface TableSet {
@@ -40,10 +43,15 @@ export const seatsParty = (set: Pick<TableSet, 'min' | 'max'>, guestCount: numbe
  * Every table alone and every connected set of combinable tables among `tables` (partners
  * outside them are ignored: a booking group's pool combines only its own tables). A set stops
  * growing once it seats `largestParty`: a bigger one would only waste seats. From each table at
- * most MAX_SETS_PER_TABLE sets, fewest tables first. Listed fewest tables first, then fewest
+ * most MAX_SETS_PER_TABLE sets that seat `largestParty`, fewest tables first; with `onlyLargest`,
+ * only those (the smaller ones seat fewer than it). Listed fewest tables first, then fewest
  * seats, then in the order of `tables`.
  */
-export function tableSets(tables: readonly DiningTable[], largestParty = Number.POSITIVE_INFINITY): TableSet[] {
+export function tableSets(
+  tables: readonly DiningTable[],
+  largestParty = Number.POSITIVE_INFINITY,
+  onlyLargest = false,
+): TableSet[] {
   const index = new Map(tables.map((t, i) => [t.id, i]));
   const adjacent = tables.map(() => new Set<number>());
   tables.forEach((t, i) => {
@@ -57,27 +65,41 @@ export function tableSets(tables: readonly DiningTable[], largestParty = Number.
   });
   const found: number[][] = [];
   // ESU (Wernicke 2006): each connected set once, grown from its lowest-numbered table; breadth
-  // first, so the cap of each table keeps its sets of fewest tables.
+  // first, so the cap of each table keeps its sets of fewest tables. Sets that reach the party
+  // count against the cap; the smaller ones they grow from only against the work each table may
+  // take (a floor where everything combines has thousands of them).
+  const bounded = Number.isFinite(largestParty);
   tables.forEach((t, root) => {
-    let listed = 1;
-    found.push([root]);
-    let level = [{ set: [root], candidates: [...adjacent[root]!].filter((u) => u > root), seats: t.maxCapacity }];
-    while (level.length > 0 && listed < MAX_SETS_PER_TABLE) {
+    const reaches = (seats: number) => !bounded || seats >= largestParty;
+    let listed = reaches(t.maxCapacity) ? 1 : 0;
+    let visited = 1;
+    const more = () => listed < MAX_SETS_PER_TABLE && visited < MAX_SETS_VISITED_PER_TABLE;
+    if (listed > 0 || !onlyLargest) found.push([root]);
+    // A table that seats the party alone grows no further.
+    let level =
+      t.maxCapacity >= largestParty
+        ? []
+        : [{ set: [root], candidates: [...adjacent[root]!].filter((u) => u > root), seats: t.maxCapacity }];
+    while (level.length > 0 && more()) {
       const next: typeof level = [];
       for (const { set, candidates, seats } of level) {
-        if (set.length >= MAX_COMBINED_TABLES || seats >= largestParty) continue;
         const open = [...candidates];
-        while (open.length > 0 && listed < MAX_SETS_PER_TABLE) {
+        while (open.length > 0 && more()) {
           const added = open.pop()!;
-          const exclusive = [...adjacent[added]!].filter(
-            (u) => u > root && !set.includes(u) && !open.includes(u) && !set.some((s) => adjacent[s]!.has(u)),
-          );
           const grown = [...set, added];
-          found.push(grown);
-          listed++;
-          next.push({ set: grown, candidates: [...open, ...exclusive], seats: seats + tables[added]!.maxCapacity });
+          const grownSeats = seats + tables[added]!.maxCapacity;
+          visited++;
+          if (reaches(grownSeats)) listed++;
+          if (reaches(grownSeats) || !onlyLargest) found.push(grown);
+          // Only a set that may grow further needs its candidates.
+          if (grown.length >= MAX_COMBINED_TABLES || grownSeats >= largestParty) continue;
+          // Every candidate left in `open` neighbours the set already: the test below leaves it out too.
+          const exclusive = [...adjacent[added]!].filter(
+            (u) => u > root && !set.includes(u) && !set.some((s) => adjacent[s]!.has(u)),
+          );
+          next.push({ set: grown, candidates: [...open, ...exclusive], seats: grownSeats });
         }
-        if (listed >= MAX_SETS_PER_TABLE) break;
+        if (!more()) break;
       }
       level = next;
     }
@@ -101,7 +123,7 @@ export function tableSets(tables: readonly DiningTable[], largestParty = Number.
  * create finds a set for.
  */
 export const partySets = (tables: readonly DiningTable[], guestCount: number): TableSet[] =>
-  tableSets(tables, seatsNeeded(guestCount)).filter((s) => seatsParty(s, guestCount));
+  tableSets(tables, seatsNeeded(guestCount), true).filter((s) => seatsParty(s, guestCount));
 
 /** Index lists compared element by element (of equal length). */
 const firstDifference = (a: number[], b: number[]) => {
