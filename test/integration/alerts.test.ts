@@ -15,6 +15,10 @@ import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { createLocation } from '../../shared/domain/locations';
 import { SWEEP_ALERT_TYPE, derivedUuid, watchedNoShowSweep } from '../../shared/domain/sweeps';
 import { idBlock } from '../support/id-blocks';
+import { weekdays } from '../../shared/schemas/locations';
+
+/** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
+const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -75,7 +79,7 @@ beforeAll(async () => {
   locationId = (
     await createLocation(
       principal,
-      { name: 'Alerts bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+      { name: 'Alerts bistro', timezone: 'Europe/Stockholm', operatingHours: ALL_DAY },
       ids.next(),
     )
   ).id;

@@ -15,6 +15,10 @@ import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { cancelBooking, checkInBooking, sweepNoShows } from '../../shared/domain/bookings/transitions';
 import { createLocation } from '../../shared/domain/locations';
 import { asFunction } from '../support/aws-call-log';
+import { weekdays } from '../../shared/schemas/locations';
+
+/** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
+const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
 
 const companyId = 21_000 + Math.floor(Math.random() * 1000);
 
@@ -71,7 +75,7 @@ async function eventsOfType(type: string): Promise<Record<string, unknown>[]> {
 beforeAll(async () => {
   const location = await createLocation(
     principal,
-    { name: 'Sweeper bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+    { name: 'Sweeper bistro', timezone: 'Europe/Stockholm', operatingHours: ALL_DAY },
     31_000 + Math.floor(Math.random() * 1000),
   );
   locationId = location.id;

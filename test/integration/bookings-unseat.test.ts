@@ -9,6 +9,10 @@ import { createBooking } from '../../shared/domain/bookings/create';
 import { seatBooking, unseatBooking } from '../../shared/domain/bookings/seating';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { createLocation } from '../../shared/domain/locations';
+import { weekdays } from '../../shared/schemas/locations';
+
+/** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
+const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
 
 const companyId = 23_000 + Math.floor(Math.random() * 1000);
 const principal: Principal = {
@@ -38,7 +42,7 @@ beforeAll(async () => {
   locationId = (
     await createLocation(
       principal,
-      { name: 'Unseat bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+      { name: 'Unseat bistro', timezone: 'Europe/Stockholm', operatingHours: ALL_DAY },
       33_000 + Math.floor(Math.random() * 1000),
     )
   ).id;

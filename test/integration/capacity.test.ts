@@ -19,6 +19,10 @@ import {
 } from '../../shared/domain/capacity/waitingTime';
 import { createLocation } from '../../shared/domain/locations';
 import { idBlock } from '../support/id-blocks';
+import { weekdays } from '../../shared/schemas/locations';
+
+/** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
+const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -50,7 +54,7 @@ async function events(type: string): Promise<Record<string, unknown>[]> {
 
 /** A location of its own (a 15-minute slot grid: the booking settings' default). */
 const newLocation = async (name: string) =>
-  (await createLocation(principal, { name, timezone: zone, operatingHours: {} }, ids.next())).id;
+  (await createLocation(principal, { name, timezone: zone, operatingHours: ALL_DAY }, ids.next())).id;
 
 /** A booking without tables at the location, tomorrow at `time`. */
 const tomorrow = DateTime.now().setZone(zone).plus({ days: 1 }).toISODate()!;

@@ -118,6 +118,10 @@ import { MAX_ATTEMPTS, leaseMs } from '../../shared/webhooks/schedule';
 import { webhookSettings } from '../../shared/webhooks/settings';
 import { answerShape, changeShape, CrashClient, InjectedCrash, snapshot, type SentWrite } from '../support/crash';
 import { idBlock } from '../support/id-blocks';
+import { weekdays } from '../../shared/schemas/locations';
+
+/** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
+const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
 
 const ids = idBlock(import.meta.url);
 /** Every company's one location has this id (keys hold the company, so they never meet). */
@@ -164,7 +168,7 @@ async function place(
 ): Promise<Place> {
   await createLocation(
     c.principal,
-    { name: 'Crash bistro', timezone: 'Europe/Stockholm', operatingHours: {} },
+    { name: 'Crash bistro', timezone: 'Europe/Stockholm', operatingHours: ALL_DAY },
     LOCATION,
   );
   const tableIds: string[] = [];
