@@ -148,11 +148,15 @@ describe('what a table can still sell', () => {
     expect(oversize(2, 0, stay('19:00', '21:00'))).toBe(120);
   });
 
-  it('compares seatings: guests placed, then sellable, then oversize, then moves', () => {
+  it('compares seatings: guests placed, then oversize, then sellable, then moves', () => {
     const s = { placedCovers: 10, sellableSeatMinutes: 1000, oversizeSeatMinutes: 100, moves: 2 };
-    expect(compareScores({ ...s, placedCovers: 11, sellableSeatMinutes: 0 }, s)).toBeLessThan(0);
-    expect(compareScores({ ...s, sellableSeatMinutes: 1001, oversizeSeatMinutes: 900 }, s)).toBeLessThan(0);
-    expect(compareScores({ ...s, oversizeSeatMinutes: 99, moves: 9 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, placedCovers: 11, oversizeSeatMinutes: 900, sellableSeatMinutes: 0 }, s)).toBeLessThan(
+      0,
+    );
+    // Fewer seats wasted comes before more sellable time: a couple is not kept on a four-top to spare a two-top's evening.
+    expect(compareScores({ ...s, oversizeSeatMinutes: 99, sellableSeatMinutes: 0 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, sellableSeatMinutes: 1001, oversizeSeatMinutes: 101 }, s)).toBeGreaterThan(0);
+    expect(compareScores({ ...s, sellableSeatMinutes: 1001, moves: 9 }, s)).toBeLessThan(0);
     expect(compareScores({ ...s, moves: 3 }, s)).toBeGreaterThan(0);
     expect(compareScores(s, { ...s })).toBe(0);
   });
