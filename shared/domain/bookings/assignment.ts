@@ -3,7 +3,7 @@
  * "Assignment"). Pure. Of the sets that seat the party and are free for its stay:
  *
  * 1. the fewest seats beyond the party (a couple takes a two-top before a four-top, a four-top
- *    before two two-tops pushed together to six);
+ *    before a four-top and a two-top pushed together);
  * 2. then the fewest sellable seat-minutes lost, counted in stays as long as the request's own
  *    (sellable.ts, with the stay's length in place of the default): a 90-minute party does not
  *    cut a table's evening into gaps a 90-minute party could no longer use when another table of
