@@ -28,7 +28,8 @@ export const OPTIMUM_GAP = 0.01;
 const ZONE = 'Europe/Stockholm';
 const AVAILABILITY_RUNS = 200;
 const OPTIMIZER_RUNS = 3;
-const EVENINGS = 20;
+/** Evenings per load: 20, or `SELLING_EVENINGS` (e.g. 200 for a comparison whose differences are not noise). */
+const EVENINGS = Number(process.env.SELLING_EVENINGS) || 20;
 /** Requests an evening on 20 tables: from a light evening (most are seated) to one asked for three times what it can seat. */
 const EVENING_LOADS = [30, 45, 60, 90];
 
@@ -320,7 +321,7 @@ export function sellingMarkdown(r: SellingResult): string[] {
     '(two-, four-, six- and eight-tops, neighbours combinable half the time). Arrival model: each request is a party of 1-8 (2 and 4 most; weights',
     '4/38/10/26/7/9/2/4 %), a start on the quarter hour 17:00-21:00 drawn as the mean of two uniform draws (peaking around 19:00), a stay of',
     '90, 120 or 150 minutes (30/50/20 %), buffer 15 minutes. Requests are taken in the order they arrive (not by start time); each is placed',
-    "by the policy (automatic assignment: `chooseTables`, the optimizer's objective; or smallest fit: fewest seats, then fewest tables) or",
+    "by the policy (automatic assignment: `chooseTables`, fewest seats, then sellable time in stays of the request's length, then fewest tables; or smallest fit: fewest seats, then fewest tables) or",
     'turned away when no free table or set seats it. Both policies see the same requests.',
     '',
     table(

@@ -21,6 +21,21 @@ beforeAll(async () => {
 let day = 20;
 const booking = () => book(place, { bookingDate: dayAhead(day++) });
 
+/** A waitlist entry at the test's place (its answer as the API gives it). */
+const joinWaitlist = (guestName: string, guestEmail: string) =>
+  call('POST', '/api/v1/booking-waitlist', {
+    key: admin(),
+    body: {
+      locationId: place.id,
+      partySize: 2,
+      desiredDate: dayAhead(9),
+      windowStart: '18:00',
+      windowEnd: '21:00',
+      guestName,
+      guestEmail,
+    },
+  });
+
 const members = (code: string, options: { key?: string; from: string }) =>
   call('GET', `/api/v1/bookings/by-code/${code}/members`, options);
 const cancel = (code: string, from: string) => call('POST', `/api/v1/bookings/by-code/${code}/cancel`, { from });
@@ -71,20 +86,7 @@ describe("the client IP's public window", () => {
 describe('the budget of failed lookups', () => {
   it(`refuses a client's by-code requests with 429 after ${CODE_MISSES_PER_HOUR} failed lookups, a correct code too, while another client is served`, async () => {
     const b = await booking();
-    const entry = (
-      await call('POST', '/api/v1/booking-waitlist', {
-        key: admin(),
-        body: {
-          locationId: place.id,
-          partySize: 2,
-          desiredDate: dayAhead(9),
-          windowStart: '18:00',
-          windowEnd: '21:00',
-          guestName: 'Wanda Waiting',
-          guestEmail: 'wanda@example.com',
-        },
-      })
-    ).body.data;
+    const entry = (await joinWaitlist('Wanda Waiting', 'wanda@example.com')).body.data;
     const run = await inOneRateWindow(async () => {
       const guesser = newClientAddress();
       // Found codes spend nothing of the budget.
@@ -152,18 +154,7 @@ describe('code lengths', () => {
   it('issues codes of 18 characters to bookings and waitlist entries', async () => {
     const b = await booking();
     expect(b.confirmationCode).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{18}$/);
-    const entry = await call('POST', '/api/v1/booking-waitlist', {
-      key: admin(),
-      body: {
-        locationId: place.id,
-        partySize: 2,
-        desiredDate: dayAhead(9),
-        windowStart: '18:00',
-        windowEnd: '21:00',
-        guestName: 'Lena Long',
-        guestEmail: 'lena@example.com',
-      },
-    });
+    const entry = await joinWaitlist('Lena Long', 'lena@example.com');
     expect(entry.status, JSON.stringify(entry.body)).toBe(200);
     expect(entry.body.data.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{18}$/);
   });

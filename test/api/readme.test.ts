@@ -86,7 +86,10 @@ describe('README: the tour (Try it)', () => {
     // pipefail: `curl | head -c 300` may end curl with SIGPIPE, as it does in a newcomer's shell.
     const { stdout, stderr } = await run('bash', ['-eu', '-c', script], { cwd, timeout: 60_000 });
     // The coursing made first is the one renamed: its id came from the create's answer.
-    const created = JSON.parse(stderr.trim()) as { data: { id: string; title: string } };
+    // keep_id writes the answer it read to stderr, one line; the shell may write lines of its own there.
+    const answerLine = stderr.split('\n').find((line) => line.startsWith('{'));
+    expect(answerLine, stderr).toBeDefined();
+    const created = JSON.parse(answerLine!) as { data: { id: string; title: string } };
     expect(created.data.title).toBe('Starters');
     expect(stdout).toContain(`"id":"${created.data.id}"`);
     expect(stdout).toContain('"title":"Small plates"');

@@ -461,6 +461,12 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
     const out = await fixture('POST', add.url, add.body);
     return withParam(r, 'ruleId', String(out.rules ? out.rules.at(-1).id : out.id));
   },
+  // a pre-check's total must be its tab's bill as it is when sent (other operations order on the world's tab before it)
+  terminalPreCheck: async (r) => {
+    const tab = await fixture('GET', `/api/v1/tabs/${world.ids.tab}`);
+    const body = r.body as { content: Record<string, unknown> };
+    return { ...r, body: { ...body, content: { ...body.content, totalAmount: tab.bill.totalCents } } };
+  },
   // a guest's RSVP names the booking by its code
   rsvpBooking: async (r) => ({ ...r, body: { ...(r.body as object), confirmationCode: world.ids.bookingCode } }),
   // the export reads the location's export settings, which the world does not make

@@ -227,11 +227,15 @@ describe('what a table can still sell', () => {
     expect(oversize(2, 0, stay('19:00', '21:00'))).toBe(120);
   });
 
-  it('compares seatings: guests placed, then sellable, then oversize, then moves', () => {
+  it('compares seatings: guests placed, then oversize, then sellable, then moves', () => {
     const s = { placedCovers: 10, sellableSeatMinutes: 1000, oversizeSeatMinutes: 100, moves: 2 };
-    expect(compareScores({ ...s, placedCovers: 11, sellableSeatMinutes: 0 }, s)).toBeLessThan(0);
-    expect(compareScores({ ...s, sellableSeatMinutes: 1001, oversizeSeatMinutes: 900 }, s)).toBeLessThan(0);
-    expect(compareScores({ ...s, oversizeSeatMinutes: 99, moves: 9 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, placedCovers: 11, oversizeSeatMinutes: 900, sellableSeatMinutes: 0 }, s)).toBeLessThan(
+      0,
+    );
+    // Fewer seats wasted comes before more sellable time: a couple is not kept on a four-top to spare a two-top's evening.
+    expect(compareScores({ ...s, oversizeSeatMinutes: 99, sellableSeatMinutes: 0 }, s)).toBeLessThan(0);
+    expect(compareScores({ ...s, sellableSeatMinutes: 1001, oversizeSeatMinutes: 101 }, s)).toBeGreaterThan(0);
+    expect(compareScores({ ...s, sellableSeatMinutes: 1001, moves: 9 }, s)).toBeLessThan(0);
     expect(compareScores({ ...s, moves: 3 }, s)).toBeGreaterThan(0);
     expect(compareScores(s, { ...s })).toBe(0);
   });
@@ -247,17 +251,19 @@ describe("automatic assignment's choice", () => {
 
   it('gives a couple the two-top, not the eight-top the evening needs', () => {
     const floor = floorOf([table('EIGHT', 2, 8), table('TWO', 1, 2)], []);
-    // The eight-top would lose one stay of 8 seats (960 seat-minutes), the two-top one of 2 (240).
+    // No seat over the party; the stay takes one 120-minute stay of 2 seats (240 seat-minutes).
     expect(chooseTables(floor, { guestCount: 2, stay: stay('19:00', '21:00') })).toEqual({
       set: { tableIds: ['TWO'], min: 1, max: 2 },
+      excessSeats: 0,
       sellableLost: 240,
-      oversizeSeatMinutes: 0,
+      defaultSellableLost: 240,
     });
   });
 
   it('takes the table whose leftover is lost anyway, not one whose evening it would cut', () => {
-    // A is free all evening (3 stays); B has 20:00-22:00 (1 stay left before it, 17:00-20:00).
-    // 18:00-19:30 on A leaves 19:30-23:00: 1 stay, losing 2; on B it loses only the 1 B had.
+    // A is free all evening; B has 20:00-22:00. In 90-minute stays (the request's own) 18:00-19:30
+    // loses 2 on either (A: 4 → 19:30-23:00 sells 2; B: 17:00-20:00 sells 2 → none), and both
+    // are one table; in 120-minute stays it loses 2 of A's 3 but only the 1 B had: B.
     const floor = floorOf(
       [table('A', 1, 4), table('B', 1, 4)],
       [{ id: 'x', tableIds: ['B'], ...stay('20:00', '22:00') }],
@@ -272,6 +278,88 @@ describe("automatic assignment's choice", () => {
     ]);
     const busy = floorOf(tables, [{ id: 'x', tableIds: ['SIX'], ...stay('18:00', '20:00') }]);
     expect(chooseTables(busy, { guestCount: 6, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['B', 'C']);
+  });
+
+  /** What a stay takes from a table in stays of the default length: the measure assignment once ranked by first. */
+  const defaultLost = (floor: SeatingFloor, tableId: string, s: { startMs: number; endMs: number }) => {
+    const holds = floor.holds.get(tableId) ?? [];
+    const seats = floor.seats.get(tableId)!;
+    return sellableSeatMinutes(seats, holds, floor.terms) - sellableSeatMinutes(seats, [...holds, s], floor.terms);
+  };
+
+  it('gives a party of 2 the free two-top before a free four-top, even where the four-top loses no default stay', () => {
+    // The four-top is free only 18:55-20:25 (holds until 18:40 and from 20:40, buffer 15): a
+    // 90-minute gap, no 120-minute stay, so the old measure lost nothing there and took it.
+    const floor = floorOf(
+      [table('FOUR', 1, 4), table('TWO', 1, 2)],
+      [
+        { id: 'a', tableIds: ['FOUR'], ...stay('17:00', '18:40') },
+        { id: 'b', tableIds: ['FOUR'], ...stay('20:40', '23:00') },
+      ],
+      15,
+    );
+    const request = stay('18:55', '20:25');
+    expect(defaultLost(floor, 'FOUR', request)).toBe(0);
+    expect(defaultLost(floor, 'TWO', request)).toBe(240);
+    expect(chooseTables(floor, { guestCount: 2, stay: request })).toMatchObject({
+      set: { tableIds: ['TWO'] },
+      excessSeats: 0,
+    });
+  });
+
+  it("counts gaps in stays of the request's own length: a 90-minute party leaves gaps 90-minute parties can use", () => {
+    // X is free 17:45-21:35, Y until 22:35 (buffer 15). 18:55-20:25 on X leaves 40 minutes on
+    // either side; on Y it leaves 100 (17:00-18:40 and 20:40-22:20), each room for a 90-minute
+    // stay. In 120-minute stays those gaps are worthless (Y loses 2 stays, X 1): X was taken.
+    const floor = floorOf(
+      [table('X', 1, 2), table('Y', 1, 2)],
+      [
+        { id: 'a', tableIds: ['X'], ...stay('17:00', '17:45') },
+        { id: 'b', tableIds: ['X'], ...stay('21:35', '23:00') },
+        { id: 'c', tableIds: ['Y'], ...stay('22:35', '23:00') },
+      ],
+      15,
+    );
+    const request = stay('18:55', '20:25');
+    expect(defaultLost(floor, 'X', request)).toBeLessThan(defaultLost(floor, 'Y', request));
+    // In 90-minute stays: X 2 → 0, Y 3 → 2 (of 2 seats × 90 minutes each).
+    expect(chooseTables(floor, { guestCount: 2, stay: request })).toMatchObject({
+      set: { tableIds: ['Y'] },
+      sellableLost: 180,
+      defaultSellableLost: 480,
+    });
+  });
+
+  it('takes the fewest tables when seats over the party and sellable time lost are equal', () => {
+    const tables = [table('P', 1, 2, ['Q']), table('Q', 1, 2, ['P']), table('FOUR', 2, 4), table('SIX', 3, 6)];
+    // The pushed-together pair listed first: a tie kept by order would take it.
+    const floor = { ...floorOf(tables, []), sets: [...tableSets(tables)].reverse() };
+    // P+Q and FOUR both seat exactly 4 and lose 4 seats × one 120-minute stay; SIX has 2 seats too many.
+    expect(chooseTables(floor, { guestCount: 4, stay: stay('19:00', '21:00') })).toMatchObject({
+      set: { tableIds: ['FOUR'] },
+      excessSeats: 0,
+      sellableLost: 480,
+    });
+    // Fewest seats comes before fewest tables: with FOUR held, the pair, not the six-top.
+    const busy = { ...floor, holds: holdsByTable([{ id: 'x', tableIds: ['FOUR'], ...stay('18:00', '20:00') }]) };
+    expect(chooseTables(busy, { guestCount: 4, stay: stay('19:00', '21:00') })?.set.tableIds).toEqual(['P', 'Q']);
+  });
+
+  it('is deterministic: the same floor gives the same choice whatever the order of its holds, a full tie the earlier set', () => {
+    const tables = [table('A', 1, 4), table('B', 1, 4), table('C', 1, 4)];
+    const placed: Placed[] = [
+      { id: 'x', tableIds: ['A'], ...stay('21:00', '23:00') },
+      { id: 'y', tableIds: ['A'], ...stay('17:00', '18:00') },
+      { id: 'z', tableIds: ['C'], ...stay('17:00', '18:00') },
+    ];
+    const request = { guestCount: 3, stay: stay('18:30', '20:00') };
+    const first = chooseTables(floorOf(tables, placed, 15), request);
+    expect(chooseTables(floorOf(tables, [...placed].reverse(), 15), request)).toEqual(first);
+    expect(chooseTables(floorOf(tables, placed, 15), request)).toEqual(first);
+    // Two free four-tops alike in every figure: the one the floor lists first.
+    const alike = floorOf(tables.slice(1), [], 0);
+    expect(chooseTables(alike, request)?.set.tableIds).toEqual(['B']);
+    expect(chooseTables({ ...alike, sets: [...alike.sets].reverse() }, request)?.set.tableIds).toEqual(['C']);
   });
 
   it('answers nothing when no set that seats the party is free', () => {

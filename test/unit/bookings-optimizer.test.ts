@@ -129,6 +129,25 @@ describe('the optimizer on cases worked by hand', () => {
     expect(plan.after.oversizeSeatMinutes).toBe(0);
   });
 
+  it('moves a couple off a four-top onto a free two-top even when that cuts the two-top into shorter gaps', () => {
+    // The four-top is free only 19:00-20:40, no room for a 120-minute stay: freeing it gains no
+    // default stay, and the two-top loses one of its three. Fewer seats wasted comes first.
+    const p: SeatingProblem = {
+      tables: [table('FOUR', 1, 4), table('TWO', 1, 2)],
+      fixed: [
+        { id: 'early', tableIds: ['FOUR'], ...stay('17:00', '19:00') },
+        { id: 'late', tableIds: ['FOUR'], ...stay('20:40', '23:00') },
+      ],
+      movable: [{ id: 'couple', guestCount: 2, tableIds: ['FOUR'], ...stay('19:00', '20:40') }],
+      terms: evening(),
+    };
+    const plan = optimizeSeating(p);
+    expect(plan.moves).toEqual([{ bookingId: 'couple', from: ['FOUR'], to: ['TWO'] }]);
+    expect(plan.before.oversizeSeatMinutes).toBe(2 * 100);
+    expect(plan.after.oversizeSeatMinutes).toBe(0);
+    expect(plan.after.sellableSeatMinutes - plan.before.sellableSeatMinutes).toBe(-2 * 120);
+  });
+
   it('never moves what is fixed, even when that would be better', () => {
     const p: SeatingProblem = {
       tables: [table('EIGHT', 2, 8), table('TWO', 1, 2)],

@@ -5,7 +5,8 @@
  * bookings, and those of other dates), it reseats the movable ones on tables or combinable sets
  * that seat them, free of clashes with buffers, for the best score of sellable.ts: more booked
  * guests placed (a booking without tables gets one when it can; one with tables never loses
- * them), then more seat-minutes still sellable, then fewer oversized seats, then fewer moves.
+ * them), then fewer seats beyond the parties, then more seat-minutes still sellable, then fewer
+ * moves.
  *
  * The search is a local search (move one booking to its best free place; swap two) from the
  * seating as it is, then iterated: a few bookings around a random one are taken off and put back
@@ -121,13 +122,13 @@ interface Entry extends Interval {
 /** A change of score, in the order scores compare. */
 interface Delta {
   covers: number;
-  sellable: number;
   oversize: number;
+  sellable: number;
   moves: number;
 }
 
-const NONE: Delta = { covers: 0, sellable: 0, oversize: 0, moves: 0 };
-const improves = (d: Delta) => (d.covers || d.sellable || -d.oversize || -d.moves) > 0;
+const NONE: Delta = { covers: 0, oversize: 0, sellable: 0, moves: 0 };
+const improves = (d: Delta) => (d.covers || -d.oversize || d.sellable || -d.moves) > 0;
 const plus = (a: Delta, b: Delta): Delta => ({
   covers: a.covers + b.covers,
   sellable: a.sellable + b.sellable,

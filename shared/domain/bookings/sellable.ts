@@ -6,9 +6,12 @@
  * stays of the default length as fit in it with a buffer between them, and nothing of what is
  * left over (an hour between two dinners sells nobody). The floor's sellable seat-minutes are,
  * over its tables, seats × stays that still fit × the stay's minutes, counted within the date's
- * service (serviceHours.ts). A seating is better when it places more booked guests (the optimizer
- * gives tables to bookings that have none), then keeps more seat-minutes sellable, then seats
- * fewer guests at oversized tables, then moves fewer bookings.
+ * service (serviceHours.ts). The stay's length is a term: the optimizer counts in default stays;
+ * automatic assignment (assignment.ts) in stays as long as the request's own, so that a gap a
+ * shorter party could use is not counted as worthless. A seating is better when it places more
+ * booked guests (the optimizer gives tables to bookings that have none), then wastes fewer seats
+ * (seats beyond the party × minutes), then keeps more seat-minutes sellable, then moves fewer
+ * bookings.
  */
 import { seatsNeeded } from './fit';
 import type { Interval } from './time';
@@ -18,7 +21,7 @@ const MINUTE = 60_000;
 export interface SellingTerms {
   /** The spans the date's future bookings can use (serviceOf). */
   service: readonly Interval[];
-  /** A future booking's length: the default duration. */
+  /** The length of the stays counted: the default duration, or a request's own (assignment.ts). */
   stayMinutes: number;
   bufferMinutes: number;
 }
@@ -29,7 +32,7 @@ const staysIn = (from: number, to: number, stay: number, buffer: number) =>
 
 const byStart = (holds: readonly Interval[]) => holds.every((h, i) => i === 0 || holds[i - 1]!.startMs <= h.startMs);
 
-/** How many stays of the default length still fit on a table with these holds (any order). */
+/** How many stays of the terms' length still fit on a table with these holds (any order). */
 export function staysLeft(holds: readonly Interval[], terms: SellingTerms): number {
   const stay = terms.stayMinutes * MINUTE;
   const buffer = terms.bufferMinutes * MINUTE;
@@ -67,8 +70,8 @@ export interface Score {
 /** Negative when `a` is the better seating, positive when `b` is, 0 when they are as good. */
 export const compareScores = (a: Score, b: Score) =>
   b.placedCovers - a.placedCovers ||
-  b.sellableSeatMinutes - a.sellableSeatMinutes ||
   a.oversizeSeatMinutes - b.oversizeSeatMinutes ||
+  b.sellableSeatMinutes - a.sellableSeatMinutes ||
   a.moves - b.moves;
 
 /** The seats a set has beyond the party, times the stay's minutes. */
