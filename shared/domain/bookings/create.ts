@@ -170,8 +170,9 @@ export function assertWithinBookingHours(
 }
 
 /**
- * Automatic assignment's tables for the stay (assignment.ts: the set that keeps the most of the
- * floor sellable), among the sets that seat the party as availability counts them (fit.ts
+ * Automatic assignment's tables for the stay (assignment.ts: the fewest seats beyond the party,
+ * then the most of the floor left sellable), among the sets that seat the party as availability
+ * counts them (fit.ts
  * partySets), none of `avoid` (tables found taken since the floor was read, or occupied). Pure.
  * None (no table needed) at a location without tables, or while the overbooking buffer has room.
  * None free: 409 naming the next available times of the date (a walk-in: no table is free now).
