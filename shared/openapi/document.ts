@@ -10,6 +10,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { API_VERSION } from '../config';
 import { statusOf, type ErrorCode } from '../errors';
 import { eventCatalog, eventNames } from '../events/catalog';
+import { CODE_MISSES_PER_HOUR } from '../domain/rateWindow';
 import { routes, type Route } from '../routes';
 import { MAX_PAGED_ITEMS } from '../schemas/common';
 import { tagDescriptions } from './tags';
@@ -200,7 +201,10 @@ function operation(route: Route, named: Named): Json {
   const paged = isPaged(route)
     ? ` A paged list: \`page\` × \`limit\` at most ${MAX_PAGED_ITEMS}; read further with \`cursor\` (\`meta.pagination.nextCursor\`).`
     : '';
-  const description = [route.description, `${access}${paged}`].filter(Boolean).join('\n\n');
+  const guessing = route.byCode
+    ? ` Counted in the client IP's window at the standard tier whatever credential is sent; after ${CODE_MISSES_PER_HOUR} lookups of unknown codes from one address in an hour, every by-code request from it answers 429 until the hour ends.`
+    : '';
+  const description = [route.description, `${access}${paged}${guessing}`].filter(Boolean).join('\n\n');
   const success: Json = route.asset
     ? {
         description: `The ${route.asset.mediaType === 'text/html' ? 'page' : 'file'} itself (${route.asset.mediaType}, UTF-8)`,
