@@ -26,6 +26,7 @@ import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { instantOf, instantsOf, instantsOfDate, localDay, slotOf } from '../../shared/domain/bookings/time';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextFallBack, nextSpringForward } from '../support/dst';
+import { table } from '../support/floors';
 
 const zone = 'Europe/Stockholm';
 const springForward = nextSpringForward(zone)!;
@@ -36,18 +37,6 @@ const HOUR = 3_600_000;
 const every = (...intervals: [string, string][]): WeekHours =>
   Object.fromEntries(weekdays.map((d) => [d, intervals.map(([open, close]) => ({ open, close }))])) as WeekHours;
 const closed = every();
-
-const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id,
-  locationId: 1,
-  name: id,
-  minCapacity,
-  maxCapacity,
-  combinableWith,
-  createdAt: '',
-  updatedAt: '',
-  version: 1,
-});
 
 let n = 0;
 /** A booking at `date` from `from` to `to` (local; an end at or before the start is the next day). */

@@ -21,6 +21,7 @@ import { localDay, slotLasting, slotOf } from '../../shared/domain/bookings/time
 import { AppError } from '../../shared/errors';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextSpringForward } from '../support/dst';
+import { table, grid } from '../support/floors';
 
 const zone = 'Europe/Stockholm';
 // An ordinary day (two weeks after the next spring-forward), asked two days ahead.
@@ -29,42 +30,6 @@ const nowMs = localDay(day, zone).startMs - 2 * 86_400_000;
 
 const every = (...intervals: [string, string][]): WeekHours =>
   Object.fromEntries(weekdays.map((d) => [d, intervals.map(([open, close]) => ({ open, close }))])) as WeekHours;
-
-const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id,
-  locationId: 1,
-  name: id,
-  minCapacity,
-  maxCapacity,
-  combinableWith,
-  createdAt: '',
-  updatedAt: '',
-  version: 1,
-});
-
-/** A grid of `rows` × `columns` two-tops (1-2 guests), each combinable with its neighbours across and down. */
-const grid = (rows: number, columns: number): DiningTable[] => {
-  const name = (r: number, c: number) => `G${r}-${c}`;
-  const tables: DiningTable[] = [];
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < columns; c++) {
-      const near = [
-        [r - 1, c],
-        [r + 1, c],
-        [r, c - 1],
-        [r, c + 1],
-      ].filter(([y, x]) => y! >= 0 && y! < rows && x! >= 0 && x! < columns);
-      tables.push(
-        table(
-          name(r, c),
-          1,
-          2,
-          near.map(([y, x]) => name(y!, x!)),
-        ),
-      );
-    }
-  return tables;
-};
 
 const settingsWith = (extra: Partial<BookingSettings>): BookingSettings => ({
   ...defaultSettings(1, ''),

@@ -25,22 +25,12 @@ import {
   staysLeft,
   type SellingTerms,
 } from '../../shared/domain/bookings/sellable';
+import { table, grid } from '../support/floors';
 
 const MINUTE = 60_000;
 const at = (hhmm: string) => (Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3))) * MINUTE;
 const stay = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
 
-const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id,
-  locationId: 1,
-  name: id,
-  minCapacity,
-  maxCapacity,
-  combinableWith,
-  createdAt: '',
-  updatedAt: '',
-  version: 1,
-});
 const ids = (sets: { tableIds: string[] }[]) => sets.map((s) => s.tableIds.join('+'));
 
 describe('table sets', () => {
@@ -92,30 +82,6 @@ describe('table sets', () => {
     }
   });
 });
-
-/** A grid of `rows` × `columns` two-tops (1-2 guests), each combinable with its neighbours across and down. */
-const grid = (rows: number, columns: number): DiningTable[] => {
-  const name = (r: number, c: number) => `G${r}${c}`;
-  const tables: DiningTable[] = [];
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < columns; c++) {
-      const near = [
-        [r - 1, c],
-        [r + 1, c],
-        [r, c - 1],
-        [r, c + 1],
-      ].filter(([y, x]) => y! >= 0 && y! < rows && x! >= 0 && x! < columns);
-      tables.push(
-        table(
-          name(r, c),
-          1,
-          2,
-          near.map(([y, x]) => name(y!, x!)),
-        ),
-      );
-    }
-  return tables;
-};
 
 describe('the sets a party may sit at (create and availability alike)', () => {
   const floor = grid(4, 5);

@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookedDay, exactSeating, seatingInstance } from '../../bench/fixtures/seating';
 import type { Booking } from '../../shared/data/bookings';
-import type { DiningTable } from '../../shared/data/tables';
 import type { TableDay } from '../../shared/data/tableDays';
 import { holdsByTable, isFree, seatsParty, tableSets } from '../../shared/domain/bookings/fit';
 import { groupHoldWrites, writeOrder, type PlannedMove } from '../../shared/domain/bookings/moves';
@@ -19,21 +18,11 @@ import {
   type SeatingProblem,
 } from '../../shared/domain/bookings/optimizer';
 import { compareScores } from '../../shared/domain/bookings/sellable';
+import { table } from '../support/floors';
 
 const MINUTE = 60_000;
 const at = (hhmm: string) => (Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3))) * MINUTE;
 const stay = (from: string, to: string) => ({ startMs: at(from), endMs: at(to) });
-const table = (id: string, minCapacity: number, maxCapacity: number, combinableWith: string[] = []): DiningTable => ({
-  id,
-  locationId: 1,
-  name: id,
-  minCapacity,
-  maxCapacity,
-  combinableWith,
-  createdAt: '',
-  updatedAt: '',
-  version: 1,
-});
 const evening = (bufferMinutes = 0) => ({ service: [stay('17:00', '23:00')], stayMinutes: 120, bufferMinutes });
 
 /** Each movable booking's tables after the plan. */
