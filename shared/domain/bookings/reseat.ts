@@ -1,0 +1,228 @@
+/**
+ * Re-seating before refusing (docs/optimizer.md, "Re-seating before refusing"). Pure but for the
+ * solver it is given.
+ *
+ * When no table or set that seats a party is free for its stay, the party may still fit once
+ * other bookings of the date move: those that are not locked, not seated and not holding a
+ * waitlist offer. This module decides exactly whether the party and every such booking can all be
+ * seated together, each at a set that seats it (fit.ts partySets, or where it sits now), no two
+ * clashing on a table (buffers kept), nothing moved onto a table held by a booking that stays;
+ * and, when they can, it answers the seating that moves the fewest bookings (at most
+ * MAX_RESEAT_MOVES, so that the booking and the moves are one transaction).
+ *
+ * The check is an integer program: one binary variable per booking and set that seats it, one row
+ * per booking (it sits at exactly one set), and one row per table at each moment a stay on it
+ * begins (the stays on a table are intervals; intervals that overlap pairwise share a moment where
+ * one of them begins, so these rows are every clash). The objective counts the bookings kept where
+ * they are. Only the bookings connected to the party's stay through stays that overlap (buffers
+ * included) take part: the others overlap none of them, so they can stay where they are.
+ *
+ * HiGHS (the `highs` package, WebAssembly) solves it. The model is bounded (MAX_COLUMNS) and so is
+ * the search (MAX_NODES, then TIME_LIMIT_SECONDS): past those bounds the answer is "cannot", the
+ * same for availability and create (both call `reseating`), so what one offers the other takes.
+ */
+import type { DiningTable } from '../../data/tables';
+import { partySets, seatsNeeded, type Placed, type TableSet } from './fit';
+import { clashes } from './occupancy';
+import type { Move, MovableBooking } from './optimizer';
+import type { Solver } from './solver';
+import type { Interval } from './time';
+
+/** Bookings moved at most with a new one: the create's items and some ten per move fit one transaction of 100. */
+export const MAX_RESEAT_MOVES = 8;
+/** The largest model solved (variables): past it the answer is "cannot" without solving. */
+const MAX_COLUMNS = 20_000;
+/** Branch-and-bound nodes at most: a bound that does not depend on the machine's speed. */
+const MAX_NODES = 2_000;
+/** The wall-clock bound behind it, for a model the node bound does not stop in time. */
+const TIME_LIMIT_SECONDS = 2;
+
+/** The date's seating a party is fitted into. */
+export interface ReseatFloor {
+  tables: readonly DiningTable[];
+  /** Holds that never move: locked and seated bookings, waitlist offers, other dates' bookings. */
+  fixed: readonly Placed[];
+  /** Bookings that may move, where they sit now ([] for none: those hold no table and take no part). */
+  movable: readonly MovableBooking[];
+  bufferMinutes: number;
+}
+
+/** The party to seat. */
+export interface ReseatParty extends Interval {
+  id: string;
+  guestCount: number;
+}
+
+export interface Reseating {
+  /** The party's tables. */
+  tableIds: string[];
+  /** The bookings moved, fewest possible (none when a set is free). */
+  moves: Move[];
+}
+
+/** One booking of the model: its candidate sets, and which of them is where it sits now (-1: the party). */
+interface Member extends Interval {
+  id: string;
+  guestCount: number;
+  sets: readonly (readonly string[])[];
+  current: number;
+}
+
+/** The model: its members, and its rows of the clash constraints (lists of column indices). */
+export interface ReseatModel {
+  members: Member[];
+  /** Column offset of each member's first set. */
+  offsets: number[];
+  columns: number;
+  clashRows: number[][];
+}
+
+const setKey = (tableIds: readonly string[]) => [...tableIds].sort().join('|');
+
+/** The bookings that take part: those connected to the party's stay through stays that clash. */
+export function connected<T extends Interval>(stay: Interval, bookings: readonly T[], bufferMinutes: number): T[] {
+  const inside = new Set<T>();
+  let frontier: Interval[] = [stay];
+  while (frontier.length > 0) {
+    const next: T[] = [];
+    for (const b of bookings)
+      if (!inside.has(b) && frontier.some((f) => clashes(f, b, bufferMinutes))) {
+        inside.add(b);
+        next.push(b);
+      }
+    frontier = next;
+  }
+  return bookings.filter((b) => inside.has(b));
+}
+
+/**
+ * The integer program for seating the party (pure), or undefined when it cannot be seated without
+ * solving anything: no set that seats it is clear of the holds that stay, or the model would be
+ * larger than MAX_COLUMNS.
+ */
+export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
+  const { tables, bufferMinutes } = floor;
+  const taking = connected(
+    party,
+    floor.movable.filter((b) => b.tableIds.length > 0),
+    bufferMinutes,
+  );
+  const takingIds = new Set(taking.map((b) => b.id));
+  // Movable bookings that overlap none of those taking part stay where they are, as holds.
+  const staying = [...floor.fixed, ...floor.movable.filter((b) => b.tableIds.length > 0 && !takingIds.has(b.id))];
+  const setsBySize = new Map<number, TableSet[]>();
+  const setsFor = (guestCount: number) =>
+    setsBySize.get(guestCount) ?? setsBySize.set(guestCount, partySets(tables, guestCount)).get(guestCount)!;
+  const clear = (tableIds: readonly string[], stay: Interval) =>
+    staying.every((h) => !h.tableIds.some((t) => tableIds.includes(t)) || !clashes(h, stay, bufferMinutes));
+  const candidates = (guestCount: number, stay: Interval, now: readonly string[]) => {
+    const sets = setsFor(guestCount)
+      .map((s) => s.tableIds)
+      .filter((s) => clear(s, stay));
+    if (now.length === 0) return { sets, current: -1 };
+    const key = setKey(now);
+    const at = sets.findIndex((s) => setKey(s) === key);
+    // Where a booking sits now is always one of its places, even a set the enumeration does not list.
+    return at >= 0 ? { sets, current: at } : { sets: [now, ...sets], current: 0 };
+  };
+  const own = candidates(party.guestCount, party, []);
+  if (own.sets.length === 0) return undefined;
+  const members: Member[] = [
+    { id: party.id, guestCount: party.guestCount, startMs: party.startMs, endMs: party.endMs, ...own },
+    ...taking.map((b) => ({
+      id: b.id,
+      guestCount: b.guestCount,
+      startMs: b.startMs,
+      endMs: b.endMs,
+      ...candidates(b.guestCount, b, b.tableIds),
+    })),
+  ];
+  const offsets: number[] = [];
+  let columns = 0;
+  for (const m of members) {
+    offsets.push(columns);
+    columns += m.sets.length;
+  }
+  if (columns > MAX_COLUMNS) return undefined;
+
+  // The uses of each table: (member, column); a row per moment a use begins, over the uses then under way.
+  const uses = new Map<string, { member: number; column: number }[]>();
+  members.forEach((m, i) =>
+    m.sets.forEach((set, k) => {
+      for (const t of set) (uses.get(t) ?? uses.set(t, []).get(t)!).push({ member: i, column: offsets[i]! + k });
+    }),
+  );
+  const buffer = bufferMinutes * 60_000;
+  const rows = new Map<string, number[]>();
+  for (const list of uses.values()) {
+    const starts = [...new Set(list.map((u) => members[u.member]!.startMs))].sort((a, b) => a - b);
+    for (const p of starts) {
+      const under = list.filter((u) => {
+        const m = members[u.member]!;
+        return m.startMs <= p && p < m.endMs + buffer;
+      });
+      // A row matters only when two bookings could meet on the table then.
+      if (new Set(under.map((u) => u.member)).size < 2) continue;
+      const row = under.map((u) => u.column).sort((a, b) => a - b);
+      rows.set(row.join(','), row);
+    }
+  }
+  return { members, offsets, columns, clashRows: [...rows.values()] };
+}
+
+/**
+ * The seating of the model that keeps the most bookings where they are (moves at most
+ * MAX_RESEAT_MOVES), or undefined when there is none, or none found within the bounds.
+ */
+function solveReseat(
+  solver: Solver,
+  model: ReseatModel,
+  seatsOf: (tableIds: readonly string[]) => number,
+): Reseating | undefined {
+  const { members, offsets, columns, clashRows } = model;
+  const kept = members.filter((m) => m.current >= 0);
+  const rows: { columns: number[]; lower: number; upper: number }[] = [
+    ...members.map((m, i) => ({
+      columns: m.sets.map((_, k) => offsets[i]! + k),
+      lower: 1,
+      upper: 1,
+    })),
+    ...clashRows.map((columns) => ({ columns, lower: 0, upper: 1 })),
+  ];
+  if (kept.length > MAX_RESEAT_MOVES)
+    rows.push({
+      columns: members.flatMap((m, i) => (m.current >= 0 ? [offsets[i]! + m.current] : [])),
+      lower: kept.length - MAX_RESEAT_MOVES,
+      upper: kept.length,
+    });
+  // Fewest moves first; among seatings with as many moves, the fewest seat-minutes beyond the parties
+  // (each scaled so that all of them together weigh less than one move).
+  const waste = members.map((m) =>
+    m.sets.map((set) => ((seatsOf(set) - seatsNeeded(m.guestCount)) * (m.endMs - m.startMs)) / 60_000),
+  );
+  const most = waste.reduce((n, w) => n + Math.max(0, ...w), 0);
+  const weight = 1 / (most + 1);
+  const cost = new Array<number>(columns).fill(0);
+  members.forEach((m, i) => {
+    m.sets.forEach((_, k) => (cost[offsets[i]! + k] = waste[i]![k]! * weight));
+    if (m.current >= 0) cost[offsets[i]! + m.current]! -= 1;
+  });
+  const values = solver.solveBinary({ columns, cost, rows, maxNodes: MAX_NODES, timeLimitSeconds: TIME_LIMIT_SECONDS });
+  if (!values) return undefined;
+  const chosen = members.map((m, i) => m.sets.findIndex((_, k) => values[offsets[i]! + k]! > 0.5));
+  if (chosen.some((k) => k < 0)) return undefined;
+  const moves: Move[] = [];
+  members.forEach((m, i) => {
+    if (m.current < 0 || chosen[i] === m.current) return;
+    moves.push({ bookingId: m.id, from: [...m.sets[m.current]!], to: [...m.sets[chosen[i]!]!] });
+  });
+  return { tableIds: [...members[0]!.sets[chosen[0]!]!], moves };
+}
+
+/** The party's seating with the fewest moves, or undefined when it cannot be seated (within the bounds). */
+export function reseating(solver: Solver, floor: ReseatFloor, party: ReseatParty): Reseating | undefined {
+  const model = reseatModel(floor, party);
+  if (!model) return undefined;
+  const seats = new Map(floor.tables.map((t) => [t.id, t.maxCapacity]));
+  return solveReseat(solver, model, (set) => set.reduce((n, t) => n + (seats.get(t) ?? 0), 0));
+}

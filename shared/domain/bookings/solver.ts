@@ -1,0 +1,95 @@
+/**
+ * The exact solver re-seating uses (reseat.ts): HiGHS, an open-source MILP solver, compiled to
+ * WebAssembly (the `highs` package, about 3.5 MB). Loaded only when a party does not fit as the
+ * floor stands, and once per process: every other request, and every other function, pays
+ * nothing for it (docs/optimizer.md, "Re-seating before refusing").
+ *
+ * On AWS the package is not in the handler bundles: it is a layer (infra/solver-layer.ts) that
+ * Lambda mounts under /opt, and BRIGADE_SOLVER_MODULE names its module there. Elsewhere (the
+ * local stage, tests, the bench) the package is imported from node_modules. Either way the
+ * specifier is computed at run time, so esbuild leaves the import alone.
+ */
+import type { default as loadHighs, Highs } from 'highs';
+
+/** A 0-1 program: minimise cost·x subject to lower ≤ Σ x[columns] ≤ upper for each row. */
+interface BinaryProgram {
+  columns: number;
+  cost: readonly number[];
+  rows: readonly { columns: readonly number[]; lower: number; upper: number }[];
+  /** Branch-and-bound nodes at most (a bound independent of the machine's speed). */
+  maxNodes: number;
+  timeLimitSeconds: number;
+}
+
+export interface Solver {
+  /** The values of the best solution found within the bounds, or undefined when none is (infeasible, or the bounds were reached first). */
+  solveBinary(program: BinaryProgram): Float64Array | undefined;
+}
+
+/** The module's specifier: the layer's on AWS, else the package. */
+const SOLVER_MODULE = process.env.BRIGADE_SOLVER_MODULE || 'highs';
+
+interface HighsModule {
+  default: typeof loadHighs;
+}
+/** HiGHS's model status: optimal, or a limit reached (a solution may exist then). */
+const OPTIMAL = 7;
+const LIMIT_STATUSES = new Set([13, 14, 15, 16, 17]);
+
+let loading: Promise<Solver> | undefined;
+
+function solverOf(highs: Highs): Solver {
+  return {
+    solveBinary(p) {
+      const starts: number[] = [0];
+      const index: number[] = [];
+      const value: number[] = [];
+      for (const row of p.rows) {
+        for (const c of row.columns) {
+          index.push(c);
+          value.push(1);
+        }
+        starts.push(index.length);
+      }
+      const model = highs.createModel();
+      try {
+        model.options.set({
+          output_flag: false,
+          mip_max_nodes: p.maxNodes,
+          time_limit: p.timeLimitSeconds,
+        });
+        model.passModel({
+          numCols: p.columns,
+          numRows: p.rows.length,
+          colCost: p.cost,
+          colLower: new Float64Array(p.columns),
+          colUpper: new Float64Array(p.columns).fill(1),
+          rowLower: p.rows.map((r) => r.lower),
+          rowUpper: p.rows.map((r) => r.upper),
+          matrix: { format: 'csr', numRows: p.rows.length, numCols: p.columns, starts, indices: index, values: value },
+          integrality: new Int32Array(p.columns).fill(highs.constants.variableType.integer),
+        });
+        const { modelStatus } = model.run();
+        if (modelStatus === OPTIMAL) return model.getSolution().colValue;
+        // A limit reached: the best solution found so far, if there is one.
+        if (LIMIT_STATUSES.has(modelStatus) && Number(model.info.get('primal_solution_status')) === 2)
+          return model.getSolution().colValue;
+        return undefined;
+      } finally {
+        model.dispose();
+      }
+    },
+  };
+}
+
+/** The process's solver, loaded on first use. */
+export function loadSolver(): Promise<Solver> {
+  loading ??= (import(SOLVER_MODULE) as Promise<HighsModule>)
+    .then((m) => m.default())
+    .then(solverOf)
+    .catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
+  return loading;
+}
