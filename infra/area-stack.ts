@@ -91,6 +91,7 @@ class RouteEndpoint extends Construct {
       role: roleFor(Stack.of(this), settings, accessOf(route)),
       environment: settings.environment,
       durability: settings.durability,
+      solver: route.solver === true,
     });
     // One permission, for this method on this stage. (LambdaIntegration would scope its
     // permission with a reference to the Stage, which depends on these stacks: a cycle.)

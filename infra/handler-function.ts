@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_ALIASES, BUNDLE_BANNER, BUNDLE_EXTERNALS, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling';
 import type { Durability } from './settings';
+import { SOLVER_LAYER_MODULE, solverLayer } from './solver-layer';
 import { tracingLayer } from './tracing-layer';
 
 /** Handler paths in the route table are relative to the project root. */
@@ -79,6 +80,8 @@ export interface HandlerFunctionProps {
   timeout?: Duration;
   /** Reserved concurrency: the function's own share of the account's, and its ceiling. */
   reservedConcurrency?: number | undefined;
+  /** Loads the re-seating solver (the route's `solver`): the solver layer, and BRIGADE_SOLVER_MODULE naming its module. */
+  solver?: boolean;
 }
 
 export class HandlerFunction extends Construct {
@@ -96,6 +99,12 @@ export class HandlerFunction extends Construct {
       removalPolicy: props.durability.removalPolicy,
     });
     const traces = props.environment.POWERTOOLS_TRACE_ENABLED === 'true';
+    const layers = [
+      // The Tracer and the X-Ray SDK, which shared/runtime/tracing.ts loads only when tracing is on.
+      ...(traces ? [tracingLayer(this)] : []),
+      // HiGHS, which shared/domain/bookings/solver.ts loads from BRIGADE_SOLVER_MODULE on first use.
+      ...(props.solver ? [solverLayer(this)] : []),
+    ];
     this.function = new NodejsFunction(this, 'Function', {
       entry: `${projectRoot}${props.entry}`,
       handler: 'handler',
@@ -110,10 +119,12 @@ export class HandlerFunction extends Construct {
       role: props.role,
       // The stage's setting reaches every function through its environment (brigade-stack.ts).
       tracing: traces ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
-      // The Tracer and the X-Ray SDK, which shared/runtime/tracing.ts loads only when tracing is on.
-      ...(traces && { layers: [tracingLayer(this)] }),
+      ...(layers.length > 0 && { layers }),
       logGroup: this.logGroup,
-      environment: props.environment,
+      environment: {
+        ...props.environment,
+        ...(props.solver && { BRIGADE_SOLVER_MODULE: SOLVER_LAYER_MODULE }),
+      },
       bundling,
     });
     if (traces) {

@@ -42,6 +42,7 @@ export const bookingsRoutes = [
     permission: 'bookings.create',
     handler: 'functions/bookings/create.ts',
     area,
+    solver: true,
     schemas: { body: bookings.CreateBookingBody, response: bookings.CreatedBookingView },
   }),
   row({
@@ -69,6 +70,7 @@ export const bookingsRoutes = [
     permission: 'bookings.read',
     handler: 'functions/bookings/availability.ts',
     area,
+    solver: true,
     schemas: { path: bookings.LocationPath, query: bookings.AvailabilityQuery, response: bookings.AvailabilityView },
   }),
   row({

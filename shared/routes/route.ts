@@ -38,6 +38,8 @@ export interface Route {
    * (docs/access.md, “Codes”).
    */
   byCode?: true;
+  /** Reaches the re-seating solver (HiGHS): its function gets the solver layer and BRIGADE_SOLVER_MODULE (infra/solver-layer.ts). */
+  solver?: true;
   /**
    * The 200 answer is `schemas.response` itself, not the success envelope around it (the OpenAPI
    * document). Probes are bare too (their own body shape).

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ALIASES, ESBUILD_OPTIONS } from '../../infra/bundling';
+import { buildSolverLayer, SOLVER_LAYER_MODULE } from '../../infra/solver-layer';
 import { buildTracingLayer, TRACING_LAYER_FILE } from '../../infra/tracing-layer';
 import { TRACING_LAYER_MODULE } from '../../shared/runtime/tracing';
 
@@ -170,6 +171,73 @@ console.log(JSON.stringify({ statusCode: answer.statusCode, body: JSON.parse(ans
     } finally {
       daemon.close();
       await new Promise((r) => dynamo.close(r));
+    }
+  });
+});
+
+/**
+ * HiGHS lives in the solver layer (infra/solver-layer.ts), not in the handlers' bundles:
+ * shared/domain/bookings/solver.ts imports it at run time from BRIGADE_SOLVER_MODULE (the layer's
+ * module on AWS), a specifier esbuild cannot follow.
+ */
+describe('solver', () => {
+  const highsInputs = (inputs: string[]) => inputs.filter((i) => /node_modules\/highs\//.test(i));
+
+  it.each(['functions/bookings/create.ts', 'functions/bookings/availability.ts', 'shared/domain/bookings/solver.ts'])(
+    '%s: the bundle holds none of HiGHS',
+    async (entry) => {
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: [join(root, entry)],
+        outfile: join(dir, 'metafile-only.mjs'),
+        write: false,
+        metafile: true,
+        ...ESBUILD_OPTIONS,
+        logLevel: 'silent',
+      });
+      expect(highsInputs(Object.keys(result.metafile.inputs))).toEqual([]);
+      expect(result.outputFiles[0]!.text).not.toContain('highs.wasm');
+    },
+  );
+
+  it('a bundle of the solver module, where no highs package can be found, loads HiGHS from a built layer and solves a 0-1 program; without BRIGADE_SOLVER_MODULE it cannot', async () => {
+    // A folder with no node_modules above it: `highs` resolves nowhere, as on Lambda.
+    const alone = await mkdtemp(join(tmpdir(), 'brigade-solver-'));
+    try {
+      const files = buildSolverLayer(join(alone, 'opt'));
+      expect(files).toEqual(['brigade-solver/highs.mjs', 'brigade-solver/highs.wasm', 'brigade-solver/LICENSE']);
+      expect(SOLVER_LAYER_MODULE).toBe(`/opt/${files[0]}`);
+      const bundled = join(alone, 'solver.mjs');
+      await build({
+        absWorkingDir: root,
+        entryPoints: [join(root, 'shared/domain/bookings/solver.ts')],
+        outfile: bundled,
+        ...ESBUILD_OPTIONS,
+        logLevel: 'silent',
+      });
+      // Two of three items, the middle one excluding both others: the best is the outer two.
+      const script = join(alone, 'solve.mjs');
+      await writeFile(
+        script,
+        `const { loadSolver } = await import(${JSON.stringify(pathToFileURL(bundled).href)});
+const solver = await loadSolver();
+const x = solver.solveBinary({ columns: 3, cost: [-3, -5, -4], rows: [{ columns: [0, 1], lower: 0, upper: 1 }, { columns: [1, 2], lower: 0, upper: 1 }], maxNodes: 100, timeLimitSeconds: 2 });
+console.log(JSON.stringify([...x]));`,
+      );
+      const run = (env: Record<string, string>) =>
+        spawnSync(process.execPath, [script], {
+          cwd: alone,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, ...env },
+        });
+      const solved = run({ BRIGADE_SOLVER_MODULE: join(alone, 'opt', files[0]!) });
+      expect(solved.status, solved.stderr).toBe(0);
+      expect(JSON.parse(solved.stdout.trim())).toEqual([1, 0, 1]);
+      const without = run({});
+      expect(without.status).not.toBe(0);
+      expect(without.stderr).toMatch(/Cannot find package 'highs'/);
+    } finally {
+      await rm(alone, { recursive: true, force: true });
     }
   });
 });
