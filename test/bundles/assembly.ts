@@ -2,7 +2,9 @@
  * The functions of a synthesized cloud assembly (`cdk synth` output), as CloudFormation would
  * create them: for every `AWS::Lambda::Function` of the stage's template and its nested templates,
  * the folder of its bundle (from `Code.S3Key` through the assembly's `*.assets.json`), its handler
- * and its environment with every intrinsic resolved to the harness's stand-ins (`Stand-ins`). A
+ * its layers' asset folders (a `Layers` entry followed through the nested stacks' parameters to the
+ * layer's `Content.S3Key`), and its environment with every intrinsic resolved to the harness's
+ * stand-ins (`Stand-ins`). A
  * value the resolver does not know (a new intrinsic, a reference to a resource the harness has no
  * stand-in for) throws, naming the function and the variable: nothing is defaulted.
  */
@@ -16,6 +18,8 @@ interface Properties {
   Parameters?: Record<string, unknown>;
   FunctionName?: unknown;
   Code?: { S3Key?: unknown };
+  Content?: { S3Key?: unknown };
+  Layers?: unknown[];
   Environment?: { Variables?: Record<string, unknown> };
   [name: string]: unknown;
 }
@@ -36,6 +40,8 @@ export interface BundledFunction {
   path: string;
   /** The asset folder (absolute) holding its bundle. */
   assetDir: string;
+  /** Its layers' asset folders (absolute), in its `Layers` order: what Lambda extracts under /opt. */
+  layerDirs: string[];
   /** `Handler`: `<file>.<export>`. */
   handler: string;
   runtime: string;
@@ -97,6 +103,21 @@ function ref(name: string, scope: Scope, standIns: StandIns): string {
   return out;
 }
 
+/** The asset folder of a layer a function names: its `Ref` followed through parameters to the `AWS::Lambda::LayerVersion`. */
+function layerFolder(value: unknown, scope: Scope, sources: Map<string, string>): string {
+  const name = value && typeof value === 'object' && 'Ref' in value ? String(value.Ref) : undefined;
+  if (name === undefined) throw new Unresolvable(`layer ${JSON.stringify(value)} (in ${scope.file}): not a Ref`);
+  if (scope.template.Parameters && name in scope.template.Parameters) {
+    if (!scope.parent || !(name in scope.parent.parameters))
+      throw new Unresolvable(`parameter ${name} of ${scope.file} is passed no value`);
+    return layerFolder(scope.parent.parameters[name], scope.parent.scope, sources);
+  }
+  const resource = scope.template.Resources[name];
+  if (resource?.Type !== 'AWS::Lambda::LayerVersion')
+    throw new Unresolvable(`layer Ref ${name} (in ${scope.file}) names no AWS::Lambda::LayerVersion`);
+  return assetOf(sources, resource.Properties?.Content?.S3Key, `layer ${name}: its Content.S3Key`);
+}
+
 export interface Assembly {
   dir: string;
   /** Every function of the stage's templates; `error` set where one could not be read or resolved. */
@@ -131,12 +152,16 @@ export function readAssembly(dir: string, stackName: string, standIns: StandIns)
         }
         const assetDir = join(dir, folder);
         if (!existsSync(assetDir)) throw new Error(`its asset folder ${assetDir} is missing`);
+        const layerDirs = (p.Layers ?? []).map((layer) => join(dir, layerFolder(layer, scope, sources)));
+        for (const layerDir of layerDirs)
+          if (!existsSync(layerDir)) throw new Error(`its layer's asset folder ${layerDir} is missing`);
         functions.push({
           logicalId,
           template: scope.file,
           name,
           path,
           assetDir,
+          layerDirs,
           handler: String(p.Handler),
           runtime: String(p.Runtime),
           timeoutSeconds: Number(p.Timeout ?? 3),

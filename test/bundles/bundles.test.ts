@@ -8,7 +8,10 @@
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   APIGatewayClient,
   CreateApiKeyCommand,
@@ -31,6 +34,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deliveries, deliveryEntity } from '../../shared/data/webhookDeliveries';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/schedule';
 import { routes, type Route } from '../../shared/routes';
+import { build } from 'esbuild';
+import { BUNDLE_BUDGET_BYTES } from '../../bench/sections/bundles';
+import { ESBUILD_OPTIONS } from '../../infra/bundling';
 import { operationFunctionName } from '../../infra/handler-function';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../infra/webhooks-pipeline';
 import { AwsCallLog, recordSends } from '../support/aws-call-log';
@@ -47,7 +53,15 @@ import {
   scheduledEvent,
   type HttpRequest,
 } from './events';
-import { CALL_LOG_DIR, environmentOf, HARNESS, loadFunction, standIns, type LoadedFunction } from './runtime';
+import {
+  CALL_LOG_DIR,
+  environmentOf,
+  HARNESS,
+  loadFunction,
+  nativeImport,
+  standIns,
+  type LoadedFunction,
+} from './runtime';
 
 const STAGE = 'dev';
 const all = routes as readonly Route[];
@@ -925,6 +939,62 @@ describe('the bundles of the synthesized dev stage', () => {
     );
     expect(ran.marked).toBeGreaterThanOrEqual(1);
     expect(after.body.data.status).toBe('no_show');
+  });
+
+  it("the solver routes' functions find HiGHS in the solver layer the assembly built, and the solver module solves a 0-1 program with it; their bundles hold none of HiGHS", async () => {
+    const solverFunctions = all
+      .filter((r) => r.solver)
+      .map((r) => fnNamed(operationFunctionName(STAGE, r.operationId)));
+    expect(solverFunctions.map((f) => f.fn.name).sort()).toEqual([
+      `brigade-${STAGE}-createBooking`,
+      `brigade-${STAGE}-getAvailability`,
+    ]);
+    const sizes: Record<string, number> = {};
+    for (const f of solverFunctions) {
+      // The template's /opt/brigade-solver/highs.mjs, as this run resolved it: the file in the layer's asset.
+      expect(f.fn.layerDirs.map((d) => join(d, 'brigade-solver', 'highs.mjs'))).toContain(f.env.BRIGADE_SOLVER_MODULE);
+      const bundle = readFileSync(join(f.fn.assetDir, 'index.mjs'));
+      sizes[f.fn.name] = bundle.length;
+      expect(bundle.length, f.fn.name).toBeLessThanOrEqual(BUNDLE_BUDGET_BYTES);
+      expect(bundle.includes('highs.wasm'), f.fn.name).toBe(false);
+    }
+    console.log(`solver routes' bundles (bytes): ${JSON.stringify(sizes)}`);
+
+    // shared/domain/bookings/solver.ts bundled as the handlers bundle it, loaded by Node with the
+    // function's BRIGADE_SOLVER_MODULE: loadSolver imports HiGHS from the assembly's layer.
+    const work = mkdtempSync(join(tmpdir(), 'brigade-bundles-solver-'));
+    const saved = process.env.BRIGADE_SOLVER_MODULE;
+    try {
+      const outfile = join(work, 'solver.mjs');
+      await build({
+        absWorkingDir: new URL('../..', import.meta.url).pathname,
+        entryPoints: ['shared/domain/bookings/solver.ts'],
+        outfile,
+        ...ESBUILD_OPTIONS,
+        logLevel: 'silent',
+      });
+      process.env.BRIGADE_SOLVER_MODULE = solverFunctions[0]!.env.BRIGADE_SOLVER_MODULE;
+      const { loadSolver } = (await nativeImport(
+        pathToFileURL(outfile).href,
+      )) as typeof import('../../shared/domain/bookings/solver');
+      const solver = await loadSolver();
+      // Two of three items, the middle one excluding both others: the best is the outer two.
+      const x = solver.solveBinary({
+        columns: 3,
+        cost: [-3, -5, -4],
+        rows: [
+          { columns: [0, 1], lower: 0, upper: 1 },
+          { columns: [1, 2], lower: 0, upper: 1 },
+        ],
+        maxNodes: 100,
+        timeLimitSeconds: 2,
+      });
+      expect(x && [...x]).toEqual([1, 0, 1]);
+    } finally {
+      if (saved === undefined) delete process.env.BRIGADE_SOLVER_MODULE;
+      else process.env.BRIGADE_SOLVER_MODULE = saved;
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('every function of ours answered at least one request with a success', () => {

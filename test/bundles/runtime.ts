@@ -92,12 +92,28 @@ function runtimeEnvironment(fn: BundledFunction, dynamoEndpoint: string): Record
   };
 }
 
+/**
+ * Lambda extracts a function's layers under /opt; here they stay in the assembly. A variable of the
+ * template that names a file under /opt (the solver routes' BRIGADE_SOLVER_MODULE) names that file
+ * in the function's layer folders instead; one that names no file of its layers throws.
+ */
+function underLayers(fn: BundledFunction, environment: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment).map(([k, v]) => {
+      if (!v.startsWith('/opt/')) return [k, v];
+      const file = fn.layerDirs.map((d) => join(d, v.slice('/opt/'.length))).find((f) => existsSync(f));
+      if (!file) throw new Error(`${fn.name}: ${k}=${v} names no file of its layers (${fn.layerDirs.length})`);
+      return [k, file];
+    }),
+  );
+}
+
 export function environmentOf(
   fn: BundledFunction,
   dynamoEndpoint: string,
   identity: IdentityStandIn,
 ): Record<string, string> {
-  return { ...runtimeEnvironment(fn, dynamoEndpoint), ...fn.environment, ...identity };
+  return { ...runtimeEnvironment(fn, dynamoEndpoint), ...underLayers(fn, fn.environment), ...identity };
 }
 
 /** Runs `work` with the process's environment set to exactly `env`, then puts the previous one back. */
@@ -121,7 +137,7 @@ async function withEnvironment<T>(env: Record<string, string>, work: () => Promi
  * that Node loads itself (native-import.cjs): Vitest rewrites every import() of the files it loads
  * into its own module runner.
  */
-const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (
+export const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (
   url: string,
 ) => Promise<Record<string, unknown>>;
 
