@@ -9,7 +9,8 @@
  * (`closed`), within the group's schedule (`group_schedule`), keeps the settings' rules that
  * booking create keeps (rules.ts: `party_size`, `too_soon`, `too_far_ahead`, `guest_limit`), and a
  * table or a set of combinable tables of the pool that seats the party is free for it, buffers
- * kept (`no_table_fits`), or the overbooking buffer still has room for the party.
+ * kept, or the party fits once movable bookings move (re-seating, reseat.ts), else the overbooking
+ * buffer still has room for the party (`no_table_fits` when none of these).
  */
 import type { Booking } from '../../data/bookings';
 import type { BookingGroup } from '../../data/bookingGroups';
@@ -73,8 +74,9 @@ export function inForce(
   };
 }
 
-/** A booking as availability sees it. */
-export type BookingAround = Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'>;
+/** A booking as availability sees it; its date and lock say whether re-seating may move it (reseat.ts: not without them). */
+export type BookingAround = Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'> &
+  Partial<Pick<Booking, 'bookingDate' | 'locked'>>;
 
 export interface AvailabilityRequest {
   date: string;
@@ -86,6 +88,11 @@ export interface AvailabilityRequest {
   bookings: readonly BookingAround[];
   /** The named guest's active bookings at the location (maxActiveBookingsPerGuest). */
   activeBookingsOfGuest?: number;
+  /**
+   * Whether the party fits a stay no free set seats once movable bookings move (reseat.ts, as a
+   * create re-seats); none: such a stay is not re-seated.
+   */
+  reseats?: (stay: Interval) => boolean;
 }
 
 export interface AvailabilitySlot {
@@ -130,6 +137,8 @@ function seating(
 ): Pick<AvailabilitySlot, 'available' | 'reason' | 'overbooked'> {
   const buffer = r.rules.settings.bufferMinutes;
   if (floor.sets.some((s) => isFree(floor.holds, s.tableIds, stay, buffer))) return { available: true };
+  // Re-seating before refusing, and before the overbooking buffer: a create does both in this order.
+  if (floor.sets.length > 0 && r.reseats?.(stay)) return { available: true };
   const overbooked = floor.unseated.reduce(
     (n, b) => n + (clashes({ bookingId: '', ...b }, { bookingId: '', ...stay }, 0) ? seatsNeeded(b.guestCount) : 0),
     0,
@@ -139,9 +148,13 @@ function seating(
   return { available: false, reason: 'no_table_fits' };
 }
 
-/** Whether a stay that no free table seats may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
+/** Whether a stay that no free table seats, even re-seated, may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
 export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean =>
-  seating(floorOf(r), r, stay).overbooked === true;
+  seating(floorOf(r), { ...r, reseats: () => false }, stay).overbooked === true;
+
+/** Whether some slot's answer may change once re-seating is asked: a slot that no free set seats, refused or taken by the overbooking buffer. */
+export const reseatingMatters = (slots: readonly AvailabilitySlot[]): boolean =>
+  slots.some((s) => s.reason === 'no_table_fits' || s.overbooked === true);
 
 /** The date's slots for the party, each available or with the first reason it is not. */
 export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {

@@ -22,11 +22,13 @@
  * same for availability and create (both call `reseating`), so what one offers the other takes.
  */
 import type { DiningTable } from '../../data/tables';
+import type { BookingAround } from './availability';
 import { partySets, seatsNeeded, type Placed, type TableSet } from './fit';
+import { holdsTables } from './holds';
 import { clashes } from './occupancy';
-import type { Move, MovableBooking } from './optimizer';
+import { isMovable, type Move, type MovableBooking } from './optimizer';
 import type { Solver } from './solver';
-import type { Interval } from './time';
+import { intervalOf, type Interval } from './time';
 
 /** Bookings moved at most with a new one: the create's items and some ten per move fit one transaction of 100. */
 export const MAX_RESEAT_MOVES = 8;
@@ -75,6 +77,38 @@ export interface ReseatModel {
   offsets: number[];
   columns: number;
   clashRows: number[][];
+}
+
+/**
+ * The floor of a date as re-seating sees it, from the bookings around it (the day before and after
+ * too) and the waitlist offers holding tables: a booking moves when it is of the date, not locked
+ * and not yet seated (optimizer.ts isMovable) and sits only at tables of `tables` (a booking
+ * group's pool, or every table); every other hold stays, as do `taken` (tables found taken since
+ * the bookings were read, for the party's stay).
+ */
+export function reseatFloor(
+  date: string,
+  bookings: readonly BookingAround[],
+  tables: readonly DiningTable[],
+  bufferMinutes: number,
+  taken: { tableIds: readonly string[]; stay: Interval } = { tableIds: [], stay: { startMs: 0, endMs: 0 } },
+): ReseatFloor {
+  const pool = new Set(tables.map((t) => t.id));
+  const fixed: Placed[] = [];
+  const movable: MovableBooking[] = [];
+  for (const b of bookings) {
+    if (!holdsTables(b) || b.tableIds.length === 0) continue;
+    const placed = { id: b.id, tableIds: b.tableIds, ...intervalOf(b) };
+    const moves =
+      b.bookingDate !== undefined &&
+      b.locked === false &&
+      isMovable({ bookingDate: b.bookingDate, locked: b.locked, status: b.status }, date) &&
+      b.tableIds.every((t) => pool.has(t));
+    if (moves) movable.push({ ...placed, guestCount: b.guestCount });
+    else fixed.push(placed);
+  }
+  if (taken.tableIds.length > 0) fixed.push({ id: '', tableIds: taken.tableIds, ...taken.stay });
+  return { tables, fixed, movable, bufferMinutes };
 }
 
 const setKey = (tableIds: readonly string[]) => [...tableIds].sort().join('|');
