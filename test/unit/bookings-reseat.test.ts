@@ -194,7 +194,7 @@ describe('re-seating before refusing', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 60_000);
 });
 
 describe('the count before solving', () => {
