@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BookingSettings } from '../../shared/data/bookingSettings';
 import type { DiningTable } from '../../shared/data/tables';
-import { daySlots, inForce, type BookingAround } from '../../shared/domain/bookings/availability';
+import { daySlots, inForce, withReseating, type BookingAround } from '../../shared/domain/bookings/availability';
 import { assertWithinBookingHours, assignedPlacement, type PartyPlacement } from '../../shared/domain/bookings/create';
 import { holdsByTable, isFree, seatsParty } from '../../shared/domain/bookings/fit';
 import type { AssignmentFloor } from '../../shared/domain/bookings/floor';
@@ -70,15 +70,18 @@ beforeAll(async () => {
 /** Availability's slots, re-seating asked as the operation asks it (floor.ts getAvailability). */
 const slotsOf = (floor: AssignmentFloor, partySize: number) => {
   const seating = reseatFloor(day, floor.bookings, floor.tables, floor.settings.bufferMinutes);
-  return daySlots({
+  const slots = daySlots({
     date: day,
     zone,
     nowMs,
     partySize,
     rules: inForce(floor.location.operatingHours, floor.settings, floor.tables),
     bookings: floor.bookings,
-    reseats: (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
   });
+  return withReseating(
+    slots,
+    (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
+  );
 };
 
 /** The stay a create without `endTime` names at `time`. */

@@ -9,8 +9,9 @@
  * (`closed`), within the group's schedule (`group_schedule`), keeps the settings' rules that
  * booking create keeps (rules.ts: `party_size`, `too_soon`, `too_far_ahead`, `guest_limit`), and a
  * table or a set of combinable tables of the pool that seats the party is free for it, buffers
- * kept, or the party fits once movable bookings move (re-seating, reseat.ts), else the overbooking
- * buffer still has room for the party (`no_table_fits` when none of these).
+ * kept, or the overbooking buffer still has room for the party (`no_table_fits`). A slot that no
+ * free set seats is then asked of re-seating (`withReseating`, reseat.ts): the party may fit once
+ * movable bookings move, before the overbooking buffer, as a create tries them.
  */
 import type { Booking } from '../../data/bookings';
 import type { BookingGroup } from '../../data/bookingGroups';
@@ -88,11 +89,6 @@ export interface AvailabilityRequest {
   bookings: readonly BookingAround[];
   /** The named guest's active bookings at the location (maxActiveBookingsPerGuest). */
   activeBookingsOfGuest?: number;
-  /**
-   * Whether the party fits a stay no free set seats once movable bookings move (reseat.ts, as a
-   * create re-seats); none: such a stay is not re-seated.
-   */
-  reseats?: (stay: Interval) => boolean;
 }
 
 export interface AvailabilitySlot {
@@ -137,8 +133,6 @@ function seating(
 ): Pick<AvailabilitySlot, 'available' | 'reason' | 'overbooked'> {
   const buffer = r.rules.settings.bufferMinutes;
   if (floor.sets.some((s) => isFree(floor.holds, s.tableIds, stay, buffer))) return { available: true };
-  // Re-seating before refusing, and before the overbooking buffer: a create does both in this order.
-  if (floor.sets.length > 0 && r.reseats?.(stay)) return { available: true };
   const overbooked = floor.unseated.reduce(
     (n, b) => n + (clashes({ bookingId: '', ...b }, { bookingId: '', ...stay }, 0) ? seatsNeeded(b.guestCount) : 0),
     0,
@@ -150,11 +144,27 @@ function seating(
 
 /** Whether a stay that no free table seats, even re-seated, may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
 export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean =>
-  seating(floorOf(r), { ...r, reseats: () => false }, stay).overbooked === true;
+  seating(floorOf(r), r, stay).overbooked === true;
 
-/** Whether some slot's answer may change once re-seating is asked: a slot that no free set seats, refused or taken by the overbooking buffer. */
-export const reseatingMatters = (slots: readonly AvailabilitySlot[]): boolean =>
-  slots.some((s) => s.reason === 'no_table_fits' || s.overbooked === true);
+/** Whether a slot's answer may change once re-seating is asked: no free set seats it (refused, or taken by the overbooking buffer). */
+const reseatable = (s: AvailabilitySlot) => s.reason === 'no_table_fits' || s.overbooked === true;
+
+/** Whether some slot's answer may change once re-seating is asked. */
+export const reseatingMatters = (slots: readonly AvailabilitySlot[]): boolean => slots.some(reseatable);
+
+/**
+ * The slots as `daySlots` answers them with `reseats` asked, from those it answered without: a slot
+ * no free set seats is available when the party fits once movable bookings move (before the
+ * overbooking buffer, as a create tries them). The other slots are as they were.
+ */
+export const withReseating = (
+  slots: readonly AvailabilitySlot[],
+  reseats: (stay: Interval) => boolean,
+): AvailabilitySlot[] =>
+  slots.map((s) => {
+    if (!reseatable(s) || !reseats({ startMs: Date.parse(s.startsAt), endMs: Date.parse(s.endsAt) })) return s;
+    return { time: s.time, startsAt: s.startsAt, endsAt: s.endsAt, available: true };
+  });
 
 /** The date's slots for the party, each available or with the first reason it is not. */
 export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {

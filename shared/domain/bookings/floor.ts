@@ -29,6 +29,7 @@ import {
   daySlots,
   inForce,
   reseatingMatters,
+  withReseating,
   type AvailabilityRequest,
   type AvailabilitySlot,
   type BookingAround,
@@ -186,10 +187,10 @@ export async function getAvailability(
   if (reseatingMatters(slots)) {
     const solver = await loadSolver();
     const seating = reseatFloor(query.date, around, rules.tables, rules.settings.bufferMinutes);
-    slots = daySlots({
-      ...request,
-      reseats: (stay) => reseating(solver, seating, { id: '', guestCount: query.partySize, ...stay }) !== undefined,
-    });
+    slots = withReseating(
+      slots,
+      (stay) => reseating(solver, seating, { id: '', guestCount: query.partySize, ...stay }) !== undefined,
+    );
   }
   return {
     locationId,

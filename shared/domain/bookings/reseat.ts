@@ -134,27 +134,31 @@ export function connected<T extends Interval>(stay: Interval, bookings: readonly
   return bookings.filter((b) => inside.has(b));
 }
 
-/**
- * The integer program for seating the party (pure), or undefined when it cannot be seated without
- * solving anything: no set that seats it is clear of the holds that stay, or the model would be
- * larger than MAX_COLUMNS.
- */
-export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
-  const { tables, bufferMinutes } = floor;
-  const taking = connected(
-    party,
-    floor.movable.filter((b) => b.tableIds.length > 0),
-    bufferMinutes,
-  );
-  const takingIds = new Set(taking.map((b) => b.id));
-  // Movable bookings that overlap none of those taking part stay where they are, as holds.
-  const staying = [...floor.fixed, ...floor.movable.filter((b) => b.tableIds.length > 0 && !takingIds.has(b.id))];
+/** The places of a booking: the sets it may sit at, and which of them is where it sits now (-1: none). */
+interface Places {
+  sets: (readonly string[])[];
+  current: number;
+}
+
+/** What is worked out once per floor and kept for every party asked about on it (availability asks slot by slot). */
+interface Known {
+  ofBooking: Map<string, Places>;
+  candidates: (guestCount: number, stay: Interval, now: readonly string[]) => Places;
+}
+
+const knownOf = new WeakMap<ReseatFloor, Known>();
+
+/** The floor's places, worked out as they are asked for: each party size's sets, each booking's places. */
+function placesOf(floor: ReseatFloor): Known {
+  const cached = knownOf.get(floor);
+  if (cached) return cached;
+  const { tables, fixed, bufferMinutes } = floor;
   const setsBySize = new Map<number, TableSet[]>();
   const setsFor = (guestCount: number) =>
     setsBySize.get(guestCount) ?? setsBySize.set(guestCount, partySets(tables, guestCount)).get(guestCount)!;
   const clear = (tableIds: readonly string[], stay: Interval) =>
-    staying.every((h) => !h.tableIds.some((t) => tableIds.includes(t)) || !clashes(h, stay, bufferMinutes));
-  const candidates = (guestCount: number, stay: Interval, now: readonly string[]) => {
+    fixed.every((h) => !h.tableIds.some((t) => tableIds.includes(t)) || !clashes(h, stay, bufferMinutes));
+  const candidates = (guestCount: number, stay: Interval, now: readonly string[]): Places => {
     const sets = setsFor(guestCount)
       .map((s) => s.tableIds)
       .filter((s) => clear(s, stay));
@@ -162,27 +166,52 @@ export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel
     const key = setKey(now);
     const at = sets.findIndex((s) => setKey(s) === key);
     // Where a booking sits now is always one of its places, even a set the enumeration does not list.
-    return at >= 0 ? { sets, current: at } : { sets: [now, ...sets], current: 0 };
+    return at >= 0 ? { sets, current: at } : { sets: [[...now], ...sets], current: 0 };
   };
-  const own = candidates(party.guestCount, party, []);
+  const known: Known = { ofBooking: new Map(), candidates };
+  knownOf.set(floor, known);
+  return known;
+}
+
+/**
+ * The integer program for seating the party (pure), or undefined when it cannot be seated without
+ * solving anything: no set that seats it is clear of the holds that stay, or the model would be
+ * larger than MAX_COLUMNS.
+ */
+export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
+  const { bufferMinutes } = floor;
+  const taking = connected(
+    party,
+    floor.movable.filter((b) => b.tableIds.length > 0),
+    bufferMinutes,
+  );
+  const known = placesOf(floor);
+  const own = known.candidates(party.guestCount, party, []);
   if (own.sets.length === 0) return undefined;
+  // A booking's places depend only on the holds that stay (a movable booking outside those taking
+  // part clashes with none of them), so they are kept for every party asked about on this floor.
+  const places = taking.map(
+    (b) =>
+      known.ofBooking.get(b.id) ?? known.ofBooking.set(b.id, known.candidates(b.guestCount, b, b.tableIds)).get(b.id)!,
+  );
+  const columns = places.reduce((n, p) => n + p.sets.length, own.sets.length);
+  if (columns > MAX_COLUMNS) return undefined;
   const members: Member[] = [
     { id: party.id, guestCount: party.guestCount, startMs: party.startMs, endMs: party.endMs, ...own },
-    ...taking.map((b) => ({
+    ...taking.map((b, i) => ({
       id: b.id,
       guestCount: b.guestCount,
       startMs: b.startMs,
       endMs: b.endMs,
-      ...candidates(b.guestCount, b, b.tableIds),
+      ...places[i]!,
     })),
   ];
   const offsets: number[] = [];
-  let columns = 0;
+  let column = 0;
   for (const m of members) {
-    offsets.push(columns);
-    columns += m.sets.length;
+    offsets.push(column);
+    column += m.sets.length;
   }
-  if (columns > MAX_COLUMNS) return undefined;
 
   // The uses of each table: (member, column); a row per moment a use begins, over the uses then under way.
   const uses = new Map<string, { member: number; column: number }[]>();
