@@ -1,9 +1,9 @@
 /**
  * §7 Selling tables: availability for a busy day, the optimizer on a day of 300
- * bookings and against an exact solver, and automatic assignment against smallest fit over
- * simulated evenings. Pure domain code, in-process, no database: the figures are the rules' own
- * cost. Every problem comes from the seeded generator of bench/fixtures/seating.ts; the seeds are
- * printed. Self-contained: `npx tsx bench/sections/selling.ts` prints this section alone.
+ * bookings and against an exact solver, and automatic assignment with re-seating against smallest
+ * fit and against the hindsight optimum over simulated evenings. Pure domain code, in-process, no
+ * database: the figures are the rules' own cost. Every problem comes from the seeded generator of
+ * bench/fixtures/seating.ts; the seeds are printed. Self-contained: `npx tsx bench/sections/selling.ts` prints this section alone.
  */
 import { fileURLToPath } from 'node:url';
 import type { Booking } from '../../shared/data/bookings';
@@ -14,9 +14,19 @@ import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { localDay } from '../../shared/domain/bookings/time';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
-import { bookedDay, exactSeating, seatingInstance, simulateEvening } from '../fixtures/seating';
+import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
+import {
+  automaticEvening,
+  bookedDay,
+  checkEvening,
+  eveningOf,
+  eveningOptimum,
+  exactSeating,
+  greedyEvening,
+  seatingInstance,
+} from '../fixtures/seating';
 import { ms, table, verdict, type Verdict } from '../lib/md';
-import { summarize, type Summary } from '../lib/stats';
+import { paired, summarize, type Paired, type Summary } from '../lib/stats';
 
 /** The generator's base seed: problem i of a series uses SEED + its offset + i. */
 export const SEED = 20_261_122;
@@ -28,10 +38,23 @@ export const OPTIMUM_GAP = 0.01;
 const ZONE = 'Europe/Stockholm';
 const AVAILABILITY_RUNS = 200;
 const OPTIMIZER_RUNS = 3;
-/** Evenings per load: 20, or `SELLING_EVENINGS` (e.g. 200 for a comparison whose differences are not noise). */
-const EVENINGS = Number(process.env.SELLING_EVENINGS) || 20;
+/** Evenings per load: 200, or `SELLING_EVENINGS` (e.g. 20 for a quick look; its intervals are wide). */
+const EVENINGS = Number(process.env.SELLING_EVENINGS) || 200;
+/** Tables of each simulated evening. */
+const EVENING_TABLES = 20;
 /** Requests an evening on 20 tables: from a light evening (most are seated) to one asked for three times what it can seat. */
-const EVENING_LOADS = [30, 45, 60, 90];
+const EVENING_LOADS = [30, 35, 45, 60, 90];
+/** Automatic assignment against smallest fit, at every load: the mean covers per evening it gains, and the lower bound of its 95 % interval. */
+export const MEAN_GAIN_BUDGET = 0;
+export const LOWER_BOUND_BUDGET = -0.25;
+/** The gain in covers over smallest fit asked for at GAIN_LOAD requests an evening. */
+export const GAIN_BUDGET = 0.03;
+const GAIN_LOAD = 35;
+/** A create's decision (chooseTables, then reseating when nothing is free), p99 on the busiest evenings. */
+export const DECISION_BUDGET_MS = 250;
+const DECISION_LOAD = 90;
+/** The hindsight optimum's bounds: nodes beyond any it needs, so that only the time limit can stop it short. */
+const OPTIMUM_LIMITS = { maxNodes: 100_000_000, timeLimitSeconds: 20 };
 
 export interface Comparison {
   size: string;
@@ -70,16 +93,33 @@ export interface SellingResult {
     ms: Summary;
   };
   comparisons: Comparison[];
-  evenings: {
-    seeds: [number, number];
-    tables: number;
-    requests: number;
-    requestedCovers: number;
-    assignment: number;
-    smallestFit: number;
-    wins: number;
-    losses: number;
-  }[];
+  evenings: EveningsAtLoad[];
+}
+
+/** The policies over EVENINGS evenings of one load, and the evenings' hindsight optimum. */
+export interface EveningsAtLoad {
+  seeds: [number, number];
+  tables: number;
+  requests: number;
+  requestedCovers: number;
+  /** Covers seated over all evenings. */
+  greedy: number;
+  automatic: number;
+  optimum: number;
+  /** Per evening, automatic − greedy and optimum − greedy. */
+  automaticGain: Paired;
+  optimumGain: Paired;
+  /** Evenings whose optimum stopped at the time limit (the best found, not proven optimal). */
+  optimumLimited: number;
+  /** Evenings where the optimum seats fewer than a policy (a set smallest fit took that partySets does not list). */
+  optimumBelow: number;
+  optimumMs: Summary;
+  /** Requests reseating ran for, that it seated, and the bookings it moved. */
+  reseatings: number;
+  reseated: number;
+  moves: number;
+  /** Each request's decision in the automatic policy. */
+  decisionMs: Summary;
 }
 
 const every = (...intervals: [string, string][]): WeekHours =>
@@ -206,38 +246,78 @@ function compare(offset: number, count: number, size: { tables: number; bookings
   };
 }
 
-/** Automatic assignment against smallest fit, the same requests for both, evening by evening, at one load. */
-function eveningsBench(requests: number) {
+/**
+ * Smallest fit and automatic assignment with re-seating over the same EVENINGS evenings of one
+ * load (the same seeds at every load), and each evening's hindsight optimum; every seating is
+ * checked (each party at a set that seats it, no clash).
+ */
+function eveningsBench(solver: Solver, requests: number): EveningsAtLoad {
   const first = SEED + 10_000;
-  const tables = 20;
-  const results = Array.from({ length: EVENINGS }, (_, i) => simulateEvening(first + i, tables, requests));
-  const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((n, r) => n + f(r), 0);
+  const rows = Array.from({ length: EVENINGS }, (_, i) => {
+    const evening = eveningOf(first + i, EVENING_TABLES, requests);
+    const greedy = greedyEvening(evening);
+    const automatic = automaticEvening(evening, solver);
+    const optimum = eveningOptimum(evening, solver, OPTIMUM_LIMITS);
+    checkEvening(evening, greedy, 'smallest fit');
+    checkEvening(evening, automatic, 'automatic');
+    checkEvening(evening, optimum, 'optimum');
+    return { requestedCovers: evening.asked.reduce((n, r) => n + r.guestCount, 0), greedy, automatic, optimum };
+  });
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const greedy = rows.map((r) => r.greedy.covers);
   return {
-    seeds: [first, first + EVENINGS - 1] as [number, number],
-    tables,
+    seeds: [first, first + EVENINGS - 1],
+    tables: EVENING_TABLES,
     requests,
     requestedCovers: sum((r) => r.requestedCovers),
-    assignment: sum((r) => r.assignment),
-    smallestFit: sum((r) => r.smallestFit),
-    wins: results.filter((r) => r.assignment > r.smallestFit).length,
-    losses: results.filter((r) => r.assignment < r.smallestFit).length,
+    greedy: sum((r) => r.greedy.covers),
+    automatic: sum((r) => r.automatic.covers),
+    optimum: sum((r) => r.optimum.covers),
+    automaticGain: paired(
+      rows.map((r) => r.automatic.covers),
+      greedy,
+    ),
+    optimumGain: paired(
+      rows.map((r) => r.optimum.covers),
+      greedy,
+    ),
+    optimumLimited: rows.filter((r) => r.optimum.limited).length,
+    optimumBelow: rows.filter((r) => r.optimum.covers < Math.max(r.greedy.covers, r.automatic.covers)).length,
+    optimumMs: summarize(rows.map((r) => r.optimum.ms)),
+    reseatings: sum((r) => r.automatic.reseatings),
+    reseated: sum((r) => r.automatic.reseated),
+    moves: sum((r) => r.automatic.moves),
+    decisionMs: summarize(rows.flatMap((r) => r.automatic.decisionMs)),
   };
 }
 
 export async function selling(): Promise<SellingResult> {
+  const solver = await loadSolver();
   return {
     availability: availabilityBench(),
     optimizer: optimizerBench(),
     comparisons: [compare(100, 50, { tables: 6, bookings: 10 }), compare(200, 20, { tables: 8, bookings: 14 })],
-    evenings: EVENING_LOADS.map(eveningsBench),
+    evenings: EVENING_LOADS.map((load) => eveningsBench(solver, load)),
   };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 const hours = (seatMinutes: number) => `${(seatMinutes / 60).toFixed(1)}`;
 
-/** The section's rows of the report's summary: check, budget, measured, verdict (the evenings are information: the issue sets no figure). */
+const signed = (x: number, digits = 2) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
+/** A mean per evening and its 95 % interval. */
+const interval = (p: Paired) => `${signed(p.mean)} [${signed(p.low)}, ${signed(p.high)}]`;
+const gainOf = (covers: number, greedy: number) => covers / greedy - 1;
+
+/** Automatic assignment's budget at one load: gains on average, its interval's lower bound not below LOWER_BOUND_BUDGET (and the gain at GAIN_LOAD). */
+const eveningsPass = (e: EveningsAtLoad) =>
+  e.automaticGain.mean >= MEAN_GAIN_BUDGET &&
+  e.automaticGain.low >= LOWER_BOUND_BUDGET &&
+  (e.requests !== GAIN_LOAD || gainOf(e.automatic, e.greedy) >= GAIN_BUDGET);
+
+/** The section's rows of the report's summary: check, budget, measured, verdict. */
 export function sellingChecks(r: SellingResult): [string, string, string, Verdict][] {
+  const busiest = r.evenings.find((e) => e.requests === DECISION_LOAD);
   return [
     [
       '§7 Availability, one day, 60 tables, 400 bookings',
@@ -258,11 +338,29 @@ export function sellingChecks(r: SellingResult): [string, string, string, Verdic
       verdict(c.within === c.problems),
     ]),
     ...r.evenings.map((e): [string, string, string, Verdict] => [
-      `§7 Automatic assignment vs smallest fit, ${EVENINGS} evenings of ${e.requests} requests on ${e.tables} tables`,
-      'gain reported (no budget)',
-      `${e.assignment} vs ${e.smallestFit} covers (${pct(e.assignment / e.smallestFit - 1)})`,
-      'INFO',
+      `§7 Automatic assignment (re-seating) vs smallest fit, ${e.automaticGain.n} evenings of ${e.requests} requests on ${e.tables} tables`,
+      `mean difference ≥ ${MEAN_GAIN_BUDGET}, 95 % lower bound ≥ ${signed(LOWER_BOUND_BUDGET)} covers/evening${
+        e.requests === GAIN_LOAD ? `, gain ≥ ${signed(GAIN_BUDGET * 100, 0)} %` : ''
+      }`,
+      `${interval(e.automaticGain)} covers/evening, ${signed(gainOf(e.automatic, e.greedy) * 100)} %`,
+      verdict(eveningsPass(e)),
     ]),
+    ...(busiest
+      ? [
+          [
+            `§7 Create decision (chooseTables, then reseating when nothing is free), evenings of ${busiest.requests} requests`,
+            `≤ ${DECISION_BUDGET_MS} ms p99`,
+            `${ms(busiest.decisionMs.p99)} p99 (median ${ms(busiest.decisionMs.median)}, max ${ms(busiest.decisionMs.max)}, ${busiest.decisionMs.n} decisions)`,
+            verdict(busiest.decisionMs.p99 <= DECISION_BUDGET_MS),
+          ] satisfies [string, string, string, Verdict],
+        ]
+      : []),
+    [
+      '§7 Hindsight optimum of the evenings (HiGHS)',
+      `proven optimal (time limit ${OPTIMUM_LIMITS.timeLimitSeconds} s an evening)`,
+      r.evenings.map((e) => `${e.automaticGain.n - e.optimumLimited}/${e.automaticGain.n} at ${e.requests}`).join(', '),
+      'INFO',
+    ],
   ];
 }
 
@@ -317,31 +415,60 @@ export function sellingMarkdown(r: SellingResult): string[] {
       ]),
     ),
     '',
-    `**Automatic assignment vs smallest fit** over ${EVENINGS} simulated evenings (seeds ${first!.seeds[0]}-${first!.seeds[1]}, the same evenings at every load), ${first!.tables} tables each`,
+    `**Automatic assignment with re-seating vs smallest fit, and the hindsight optimum**, over ${EVENINGS} simulated evenings a load (seeds ${first!.seeds[0]}-${first!.seeds[1]}; an evening's floor and first requests are the same at every load, and every policy sees the same evening), ${first!.tables} tables each`,
     '(two-, four-, six- and eight-tops, neighbours combinable half the time). Arrival model: each request is a party of 1-8 (2 and 4 most; weights',
     '4/38/10/26/7/9/2/4 %), a start on the quarter hour 17:00-21:00 drawn as the mean of two uniform draws (peaking around 19:00), a stay of',
-    '90, 120 or 150 minutes (30/50/20 %), buffer 15 minutes. Requests are taken in the order they arrive (not by start time); each is placed',
-    "by the policy (automatic assignment: `chooseTables`, fewest seats, then sellable time in stays of the request's length, then fewest tables; or smallest fit: fewest seats, then fewest tables) or",
-    'turned away when no free table or set seats it. Both policies see the same requests.',
+    '90, 120 or 150 minutes (30/50/20 %), buffer 15 minutes. Requests are taken in the order they arrive (not by start time) and each is',
+    'accepted or turned away there and then. **Smallest fit**: the free set with the fewest seats, then the fewest tables. **Automatic**: as a create',
+    'does it, `chooseTables` among the sets that seat the party (`partySets`); when none is free, `reseating` with every booking taken so far movable',
+    '(none is seated or locked in the simulation), its moves applied and the party seated, else turned away. **Optimum**: knowing the whole evening',
+    'at once, which requests to accept and where to seat the most covers (a 0-1 program over the same sets, solved by HiGHS): the ceiling of any',
+    `policy; ${e.reduce((n, x) => n + x.optimumLimited, 0)} of the ${e.length * EVENINGS} evenings stopped at the ${OPTIMUM_LIMITS.timeLimitSeconds} s time limit (best found, not proven optimal),`,
+    `on ${e.reduce((n, x) => n + x.optimumBelow, 0)} the optimum seats fewer than a policy (a set smallest fit took that \`partySets\` does not list).`,
+    'Every seating is checked (each party at a set that seats it, no clash). Statistics: per evening, the difference in covers (automatic − smallest fit),',
+    "its mean and 95 % interval (mean ± t·sd/√n, Student t with n − 1 degrees of freedom), evenings won / lost; the gain in % of smallest fit's covers.",
     '',
     table(
       [
         'Requests an evening',
         'Covers requested',
-        'Automatic assignment',
         'Smallest fit',
+        'Automatic',
+        'Optimum (ceiling)',
+        'Mean difference / evening [95 %]',
         'Gain',
         'Evenings won / lost',
       ],
       e.map((x) => [
         x.requests,
         x.requestedCovers,
-        `${x.assignment} (${pct(x.assignment / x.requestedCovers)})`,
-        `${x.smallestFit} (${pct(x.smallestFit / x.requestedCovers)})`,
-        `**${x.assignment - x.smallestFit} covers (${pct(x.assignment / x.smallestFit - 1)})**`,
-        `${x.wins} / ${x.losses}`,
+        x.greedy,
+        x.automatic,
+        `${x.optimum} (${signed(gainOf(x.optimum, x.greedy) * 100)} %)`,
+        interval(x.automaticGain),
+        `**${signed(gainOf(x.automatic, x.greedy) * 100)} %**`,
+        `${x.automaticGain.won} / ${x.automaticGain.lost}`,
       ]),
     ),
+    '',
+    table(
+      [
+        'Requests an evening',
+        'Optimum − smallest fit / evening [95 %]',
+        'Optimum solve median / max',
+        'Re-seatings run / seated / bookings moved',
+        'Decision median / p99 / max',
+      ],
+      e.map((x) => [
+        x.requests,
+        interval(x.optimumGain),
+        `${ms(x.optimumMs.median)} / ${ms(x.optimumMs.max)}`,
+        `${x.reseatings} / ${x.reseated} / ${x.moves}`,
+        `${ms(x.decisionMs.median)} / ${ms(x.decisionMs.p99)} / ${ms(x.decisionMs.max)}`,
+      ]),
+    ),
+    '',
+    `A decision is the floor built (\`partySets\`, holds), \`chooseTables\` and, when it runs, \`reseating\` (HiGHS loaded once before the evenings).`,
   ];
 }
 

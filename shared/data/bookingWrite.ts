@@ -50,6 +50,11 @@ export interface BookingWrite {
   activeBookings?: ActiveBookingsChange;
   /** Steps of other items that change with the booking (the waitlist entry an accepted offer turns into it). */
   also?: Step[];
+  /**
+   * A booking another request moves (a create re-seating it): a change since it was read answers
+   * Contention (read again, plan again), not 409 for the request that did not name it.
+   */
+  moved?: true;
   events: DomainEvent[];
 }
 
@@ -87,8 +92,9 @@ function useSteps(companyId: number, changes: readonly BookingWrite[]): Step[] {
 function bookingSteps(companyId: number, w: BookingWrite): Step[] {
   const { prev, next } = w;
   const at = next.updatedAt;
-  const steps: Step[] = prev
-    ? [bookingEntity.versionedPutStep(companyId, next, prev.version)]
+  const put = prev && bookingEntity.versionedPutStep(companyId, next, prev.version);
+  const steps: Step[] = put
+    ? [w.moved ? { ...put, onConditionFailed: () => new Contention() } : put]
     : [locationExistsStep(companyId, next.locationId), bookingEntity.newItemStep(companyId, next)];
   steps.push(
     codeStep(companyId, next, !prev),

@@ -4,6 +4,9 @@
  * free answers 409 with the next available times and writes nothing; a walk-in without tables is
  * seated at a free table, or refused; the race for the last table has exactly one winner; with
  * autoOptimizeEnabled a change re-optimizes the rest of the date, never moving a locked booking.
+ * Re-seating before refusing: a party no free table seats is seated by moving unlocked, unseated
+ * bookings (fewest moves, booking.updated each), and two such creates at once both succeed only when
+ * a joint seating exists.
  * Availability equals create: a time availability offers is one a create without tables takes (a
  * grid of combinable two-tops), and one it shows `closed` is refused (422, nothing written).
  */
@@ -140,6 +143,121 @@ describe('the race for the last table', () => {
     const stored = await bookingsOn(place.id);
     expect(stored.map((b) => b.id).sort()).toEqual([first.id, winner.id].sort());
     expect(stored.filter((b) => b.tableIds.includes(place.table('T2'))).map((b) => b.id)).toEqual([winner.id]);
+  }, 120_000);
+});
+
+/** The slot of `time` of the location's availability for the party on the date. */
+async function slotAt(locationId: number, partySize: number, time: string) {
+  const out = await call('GET', `/api/v1/locations/${locationId}/availability?date=${date}&partySize=${partySize}`, {
+    key: admin(),
+  });
+  expect(out.status, JSON.stringify(out.body)).toBe(200);
+  return out.body.data.slots.find((s: { time: string }) => s.time === time);
+}
+
+/** No two of the bookings hold a table at clashing times (all of them 19:00-21:00 here). */
+const noTableTwice = (stored: Schemas['Booking'][]) => {
+  const tables = stored.flatMap((b) => b.tableIds);
+  expect(new Set(tables).size, JSON.stringify(stored.map((b) => [b.guestCount, b.tableIds]))).toBe(tables.length);
+};
+
+describe('re-seating before refusing', () => {
+  it('moves a couple off the only four-top onto the free two-top to seat four: offered, taken, one booking.updated', async () => {
+    const place = await sellingFloor([
+      ['T2', 1, 2],
+      ['T4', 1, 4],
+    ]);
+    const couple = await book(place, { ...evening, tableIds: [place.table('T4')], guestCount: 2 });
+    expect(await slotAt(place.id, 4, '19:00')).toMatchObject({ available: true });
+    const since = new Date().toISOString();
+    const four = await book(place, { ...evening, tableIds: undefined, guestCount: 4 });
+    expect(four.tableIds).toEqual([place.table('T4')]);
+    expect(await getBooking(couple.id)).toMatchObject({
+      tableIds: [place.table('T2')],
+      tab: { tableId: place.table('T2') },
+      version: couple.version + 1,
+    });
+    const updates = await eventsOf('booking.updated', couple.id, since);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.changes).toMatchObject({ tableIds: [place.table('T2')] });
+    noTableTwice(await bookingsOn(place.id));
+    // Now nothing moves for a third party: availability and create both refuse it.
+    expect(await slotAt(place.id, 2, '19:00')).toMatchObject({ available: false, reason: 'no_table_fits' });
+    expectRefused(await create(bookingBody(place, { ...evening, tableIds: undefined })), 409, 'CONFLICT', '/startTime');
+  });
+
+  it('never moves a locked or a seated booking: availability shows no table, the create is 409, nothing written', async () => {
+    for (const hold of ['lock', 'seat'] as const) {
+      const place = await sellingFloor([
+        ['T2', 1, 2],
+        ['T4', 1, 4],
+      ]);
+      const couple = await book(place, { ...evening, tableIds: [place.table('T4')], guestCount: 2 });
+      const held =
+        hold === 'lock'
+          ? await call('PATCH', `/api/v1/bookings/${couple.id}/lock`, { key: admin(), body: { locked: true } })
+          : await call('POST', `/api/v1/bookings/${couple.id}/seat`, { key: admin(), body: {} });
+      expect(held.status, JSON.stringify(held.body)).toBe(200);
+      expect(await slotAt(place.id, 4, '19:00'), hold).toMatchObject({ available: false, reason: 'no_table_fits' });
+      expectRefused(
+        await create(bookingBody(place, { ...evening, tableIds: undefined, guestCount: 4 })),
+        409,
+        'CONFLICT',
+        '/startTime',
+      );
+      const stored = await bookingsOn(place.id);
+      expect(
+        stored.map((b) => [b.id, b.tableIds]),
+        hold,
+      ).toEqual([[couple.id, [place.table('T4')]]]);
+    }
+  });
+
+  it('two creates that each need a re-seating, at once: both succeed when a joint seating exists, exactly one when not', async () => {
+    for (const round of [1, 2, 3]) {
+      // Two two-tops free: both couples can step down, both parties of four sit.
+      const roomy = await sellingFloor([
+        ['T2a', 1, 2],
+        ['T2b', 1, 2],
+        ['T4a', 1, 4],
+        ['T4b', 1, 4],
+      ]);
+      for (const t of ['T4a', 'T4b']) await book(roomy, { ...evening, tableIds: [roomy.table(t)], guestCount: 2 });
+      const both = await Promise.all(
+        [1, 2].map((i) =>
+          create(bookingBody(roomy, { ...evening, tableIds: undefined, guestCount: 4, guestName: `Four ${i}` })),
+        ),
+      );
+      expect(
+        both.map((a) => a.status),
+        `round ${round}: ${JSON.stringify(both.map((a) => a.body.error))}`,
+      ).toEqual([200, 200]);
+      const stored = await bookingsOn(roomy.id);
+      noTableTwice(stored);
+      expect(
+        stored
+          .filter((b) => b.guestCount === 4)
+          .flatMap((b) => b.tableIds)
+          .sort(),
+      ).toEqual([roomy.table('T4a'), roomy.table('T4b')].sort());
+
+      // One two-top free: only one couple can step down, so only one party of four sits.
+      const tight = await sellingFloor([
+        ['T2', 1, 2],
+        ['T4a', 1, 4],
+        ['T4b', 1, 4],
+      ]);
+      for (const t of ['T4a', 'T4b']) await book(tight, { ...evening, tableIds: [tight.table(t)], guestCount: 2 });
+      const one = await Promise.all(
+        [1, 2].map((i) =>
+          create(bookingBody(tight, { ...evening, tableIds: undefined, guestCount: 4, guestName: `Four ${i}` })),
+        ),
+      );
+      expect(one.map((a) => a.status).sort(), `round ${round}`).toEqual([200, 409]);
+      const after = await bookingsOn(tight.id);
+      noTableTwice(after);
+      expect(after.filter((b) => b.guestCount === 4)).toHaveLength(1);
+    }
   }, 120_000);
 });
 

@@ -1,23 +1,26 @@
 /**
  * Availability equals create, on the pure functions a create without tables runs
- * (create.ts assertWithinBookingHours and assignedTables) against what availability.ts daySlots
- * offers on the same floor (docs/availability.md, "Availability and create"): every slot offered
- * is one a create takes (at tables, or by the overbooking buffer when the slot says so), every
+ * (create.ts assertWithinBookingHours and assignedPlacement, re-seating included) against what
+ * availability.ts daySlots offers on the same floor, re-seating included as the operation asks it
+ * (docs/availability.md, "Availability and create"): every slot offered is one a create takes (at
+ * tables, moving bookings or not, or by the overbooking buffer when the slot says so), every
  * slot refused as closed is refused by the hours, every slot without a table is refused with 409.
  * Worked cases first (the 4×5 grid of combinable two-tops, a create at 04:00), then a property
  * over generated floors (grids included), bookings and settings.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BookingSettings } from '../../shared/data/bookingSettings';
 import type { DiningTable } from '../../shared/data/tables';
-import { daySlots, inForce, type BookingAround } from '../../shared/domain/bookings/availability';
-import { assertWithinBookingHours, assignedTables } from '../../shared/domain/bookings/create';
-import { isFree, seatsParty } from '../../shared/domain/bookings/fit';
+import { daySlots, inForce, withReseating, type BookingAround } from '../../shared/domain/bookings/availability';
+import { assertWithinBookingHours, assignedPlacement, type PartyPlacement } from '../../shared/domain/bookings/create';
+import { holdsByTable, isFree, seatsParty } from '../../shared/domain/bookings/fit';
 import type { AssignmentFloor } from '../../shared/domain/bookings/floor';
+import { reseatFloor, reseating } from '../../shared/domain/bookings/reseat';
 import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
-import { localDay, slotLasting, slotOf } from '../../shared/domain/bookings/time';
+import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
+import { intervalOf, localDay, slotLasting, slotOf } from '../../shared/domain/bookings/time';
 import { AppError } from '../../shared/errors';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextSpringForward } from '../support/dst';
@@ -59,8 +62,15 @@ const floorOf = (
   locationHours: WeekHours = every(),
 ): AssignmentFloor => ({ location: { timezone: zone, operatingHours: locationHours }, settings, tables, bookings });
 
-const slotsOf = (floor: AssignmentFloor, partySize: number) =>
-  daySlots({
+let solver: Solver;
+beforeAll(async () => {
+  solver = await loadSolver();
+});
+
+/** Availability's slots, re-seating asked as the operation asks it (floor.ts getAvailability). */
+const slotsOf = (floor: AssignmentFloor, partySize: number) => {
+  const seating = reseatFloor(day, floor.bookings, floor.tables, floor.settings.bufferMinutes);
+  const slots = daySlots({
     date: day,
     zone,
     nowMs,
@@ -68,21 +78,40 @@ const slotsOf = (floor: AssignmentFloor, partySize: number) =>
     rules: inForce(floor.location.operatingHours, floor.settings, floor.tables),
     bookings: floor.bookings,
   });
+  return withReseating(
+    slots,
+    (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
+  );
+};
 
 /** The stay a create without `endTime` names at `time`. */
 const stayAt = (floor: AssignmentFloor, time: string) =>
   slotLasting(day, time, floor.settings.defaultDurationMinutes, zone);
 
-/** What the create path answers at `time` for the party: the tables, or the refusal's status and code. */
-function create(floor: AssignmentFloor, guestCount: number, time: string): string[] | { status: number; code: string } {
+/** What the create path answers at `time` for the party: where it sits (and the moves), or the refusal's status and code. */
+function placed(
+  floor: AssignmentFloor,
+  guestCount: number,
+  time: string,
+): PartyPlacement | { status: number; code: string } {
   const stay = stayAt(floor, time);
   try {
     assertWithinBookingHours(floor, day, stay);
-    return assignedTables(floor, { bookingDate: day, guestCount }, stay, new Set(), nowMs);
+    const placement = assignedPlacement(floor, { bookingDate: day, guestCount }, stay, [], nowMs, solver);
+    if (placement === 'solve') throw new Error('the solver was given');
+    return placement;
   } catch (err) {
     if (err instanceof AppError) return { status: err.status, code: err.code };
     throw err;
   }
+}
+
+/** The same, the tables only (none moved in these cases). */
+function create(floor: AssignmentFloor, guestCount: number, time: string): string[] | { status: number; code: string } {
+  const answer = placed(floor, guestCount, time);
+  if (!('tableIds' in answer)) return answer;
+  expect(answer.moves).toEqual([]);
+  return answer.tableIds;
 }
 
 describe('a 4×5 grid of combinable two-tops', () => {
@@ -215,6 +244,8 @@ const caseArb = tablesArb.chain((tables) =>
         quarters: fc.integer({ min: 2, max: 12 }),
         guestCount: fc.integer({ min: 1, max: 8 }),
         status: fc.constantFrom('confirmed', 'confirmed', 'seated', 'cancelled'),
+        // Of the date and unlocked: re-seating may move it (if it is not seated).
+        movable: fc.boolean(),
       }),
       { maxLength: 25 },
     ),
@@ -230,6 +261,7 @@ const caseArb = tablesArb.chain((tables) =>
 
 describe('availability equals create (property)', () => {
   it('every slot offered is taken by the create path, every slot refused is refused by it', () => {
+    let reseated = 0;
     fc.assert(
       fc.property(caseArb, (c) => {
         const bookings = c.bookings.map((b, i) =>
@@ -237,6 +269,7 @@ describe('availability equals create (property)', () => {
             id: `p${i}`,
             guestCount: b.guestCount,
             status: b.status as BookingAround['status'],
+            ...(b.movable ? { bookingDate: day, locked: false } : {}),
           }),
         );
         const floor = floorOf(
@@ -249,32 +282,49 @@ describe('availability equals create (property)', () => {
             operatingHours: c.settings.hours,
           }),
         );
-        const holds = new Map<string, { bookingId: string; startMs: number; endMs: number }[]>();
-        for (const b of bookings.filter((x) => x.status !== 'cancelled'))
-          for (const t of b.tableIds)
-            holds.set(t, [
-              ...(holds.get(t) ?? []),
-              { bookingId: b.id, startMs: Date.parse(b.startsAt), endMs: Date.parse(b.endsAt) },
-            ]);
         for (const slot of slotsOf(floor, c.partySize)) {
-          const answer = create(floor, c.partySize, slot.time);
+          const answer = placed(floor, c.partySize, slot.time);
           const at = `${slot.time}: ${JSON.stringify(slot)} → ${JSON.stringify(answer)}`;
           if (slot.available && !slot.overbooked) {
-            expect(Array.isArray(answer) && answer.length > 0, at).toBe(true);
-            const chosen = answer as string[];
+            expect('tableIds' in answer && answer.tableIds.length > 0, at).toBe(true);
+            const { tableIds: chosen, moves } = answer as PartyPlacement;
+            if (moves.length > 0) reseated++;
             const byId = new Map(c.tables.map((t) => [t.id, t]));
             const seats = {
               min: chosen.reduce((s, id) => s + byId.get(id)!.minCapacity, 0),
               max: chosen.reduce((s, id) => s + byId.get(id)!.maxCapacity, 0),
             };
             expect(seatsParty(seats, c.partySize), at).toBe(true);
-            expect(isFree(holds, chosen, stayAt(floor, slot.time), c.settings.bufferMinutes), at).toBe(true);
-          } else if (slot.available) expect(answer, at).toEqual([]);
+            // The floor after the moves holds the party without a clash, buffers kept; only movable bookings moved.
+            const to = new Map(moves.map((m) => [m.bookingId, m.to]));
+            const movable = new Set(
+              bookings.filter((b) => b.bookingDate === day && b.status === 'confirmed').map((b) => b.id),
+            );
+            expect(
+              moves.every((m) => movable.has(m.bookingId)),
+              at,
+            ).toBe(true);
+            const after = bookings
+              .filter((b) => b.status !== 'cancelled')
+              .map((b) => ({ id: b.id, tableIds: to.get(b.id) ?? b.tableIds, ...intervalOf(b) }));
+            const stay = stayAt(floor, slot.time);
+            expect(isFree(holdsByTable(after), chosen, stay, c.settings.bufferMinutes), at).toBe(true);
+            for (const m of moves) {
+              const b = after.find((x) => x.id === m.bookingId)!;
+              const others = holdsByTable([
+                ...after.filter((x) => x.id !== b.id),
+                { id: 'new', tableIds: chosen, ...stay },
+              ]);
+              expect(isFree(others, m.to, b, c.settings.bufferMinutes), at).toBe(true);
+            }
+          } else if (slot.available) expect(answer, at).toEqual({ tableIds: [], moves: [] });
           else if (slot.reason === 'closed') expect(answer, at).toEqual({ status: 422, code: 'UNPROCESSABLE' });
           else expect(answer, at).toEqual({ status: 409, code: 'CONFLICT' });
         }
       }),
       { numRuns: 60 },
     );
-  }, 30_000);
+    // The generated days include slots only a re-seating makes available.
+    expect(reseated).toBeGreaterThan(0);
+  }, 120_000);
 });

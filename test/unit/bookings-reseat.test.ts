@@ -12,6 +12,7 @@ import {
   MAX_RESEAT_MOVES,
   reseatModel,
   reseating,
+  surelyFull,
   type ReseatFloor,
 } from '../../shared/domain/bookings/reseat';
 import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
@@ -193,5 +194,28 @@ describe('re-seating before refusing', () => {
       }),
       { numRuns: 150 },
     );
+  }, 60_000);
+});
+
+describe('the count before solving', () => {
+  it('refuses without solving a floor whose tables are all under way at some moment of the stay', () => {
+    const floor: ReseatFloor = {
+      tables: [table('A', 1, 4), table('B', 1, 4)],
+      fixed: [],
+      movable: [movable('a', 2, ['A'], 19, 21), movable('b', 2, ['B'], 20, 22)],
+      bufferMinutes: 0,
+    };
+    const party = { id: 'p', guestCount: 2, ...stay(19.5, 21.5) };
+    const model = reseatModel(floor, party)!;
+    const seats = new Map([
+      ['A', 4],
+      ['B', 4],
+    ]);
+    // At 20:00 three parties are under way on two tables.
+    expect(surelyFull(model, seats, 0)).toBe(true);
+    expect(reseating(solver, floor, party)).toBeUndefined();
+    // Earlier, one table is free for the whole stay: the count passes and the solver seats it.
+    const early = { id: 'p', guestCount: 2, ...stay(17, 19) };
+    expect(surelyFull(reseatModel(floor, early)!, seats, 0)).toBe(false);
   });
 });

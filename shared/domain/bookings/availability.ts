@@ -9,7 +9,9 @@
  * (`closed`), within the group's schedule (`group_schedule`), keeps the settings' rules that
  * booking create keeps (rules.ts: `party_size`, `too_soon`, `too_far_ahead`, `guest_limit`), and a
  * table or a set of combinable tables of the pool that seats the party is free for it, buffers
- * kept (`no_table_fits`), or the overbooking buffer still has room for the party.
+ * kept, or the overbooking buffer still has room for the party (`no_table_fits`). A slot that no
+ * free set seats is then asked of re-seating (`withReseating`, reseat.ts): the party may fit once
+ * movable bookings move, before the overbooking buffer, as a create tries them.
  */
 import type { Booking } from '../../data/bookings';
 import type { BookingGroup } from '../../data/bookingGroups';
@@ -73,8 +75,9 @@ export function inForce(
   };
 }
 
-/** A booking as availability sees it. */
-export type BookingAround = Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'>;
+/** A booking as availability sees it; its date and lock say whether re-seating may move it (reseat.ts: not without them). */
+export type BookingAround = Pick<Booking, 'id' | 'tableIds' | 'startsAt' | 'endsAt' | 'guestCount' | 'status'> &
+  Partial<Pick<Booking, 'bookingDate' | 'locked'>>;
 
 export interface AvailabilityRequest {
   date: string;
@@ -139,9 +142,29 @@ function seating(
   return { available: false, reason: 'no_table_fits' };
 }
 
-/** Whether a stay that no free table seats may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
+/** Whether a stay that no free table seats, even re-seated, may still be taken without a table, by the overbooking buffer (as a slot shows `overbooked`). */
 export const overbookable = (r: AvailabilityRequest, stay: Interval): boolean =>
   seating(floorOf(r), r, stay).overbooked === true;
+
+/** Whether a slot's answer may change once re-seating is asked: no free set seats it (refused, or taken by the overbooking buffer). */
+const reseatable = (s: AvailabilitySlot) => s.reason === 'no_table_fits' || s.overbooked === true;
+
+/** Whether some slot's answer may change once re-seating is asked. */
+export const reseatingMatters = (slots: readonly AvailabilitySlot[]): boolean => slots.some(reseatable);
+
+/**
+ * The slots as `daySlots` answers them with `reseats` asked, from those it answered without: a slot
+ * no free set seats is available when the party fits once movable bookings move (before the
+ * overbooking buffer, as a create tries them). The other slots are as they were.
+ */
+export const withReseating = (
+  slots: readonly AvailabilitySlot[],
+  reseats: (stay: Interval) => boolean,
+): AvailabilitySlot[] =>
+  slots.map((s) => {
+    if (!reseatable(s) || !reseats({ startMs: Date.parse(s.startsAt), endMs: Date.parse(s.endsAt) })) return s;
+    return { time: s.time, startsAt: s.startsAt, endsAt: s.endsAt, available: true };
+  });
 
 /** The date's slots for the party, each available or with the first reason it is not. */
 export function daySlots(r: AvailabilityRequest): AvailabilitySlot[] {

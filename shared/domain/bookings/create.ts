@@ -1,28 +1,38 @@
 /**
- * Creating a booking (docs/bookings.md, “States”): one read of everything it is checked against (the
- * location, its booking settings, the tables, the guest and the tables' holds), then one
- * transaction with its tab(s), confirmation code, table holds, link items, guest history, no-show
- * sweep item and event; seated in the same call when asked and possible.
+ * Creating a booking (docs/bookings.md, “States”) in three steps, each attempt: read, plan, write.
  *
- * Without tables (a walk-in seated at once aside), the stay is first held to the booking hours as
- * availability's slots are (422 outside them). Then automatic assignment (docs/bookings.md,
- * "Automatic assignment"): the same round trip also reads the location's tables and the bookings
- * around the date, assignment.ts chooses among the sets availability counts (fit.ts partySets;
- * the optimizer's objective), and the chosen tables' days are read and held as named tables are. None free: 409 with the next available times. The table-day holds settle a race for
- * the last table: one transaction wins, the others meet Contention, read again and find it taken.
- * With `autoOptimizeEnabled`, the rest of the date is re-optimized once the booking is written.
+ * - **Read**: one round trip for everything the create is checked against (the location, its
+ *   booking settings, the tables, the guest, the table days of named tables) and, without named
+ *   tables, the floor automatic assignment decides on (every table, the bookings around the date,
+ *   the waitlist offers holding tables).
+ * - **Plan** (`planCreate`, pure): the checks and the booking rules, the tables (named, or chosen:
+ *   a free set by assignment.ts; when none is free, the date's movable bookings re-seated,
+ *   reseat.ts; else the overbooking buffer; else 409 with the next available times), the holds,
+ *   the booking, its tabs, code and event, and each moved booking with `booking.updated`: the
+ *   writes, or a refusal, as a value. It may first ask for the solver, or for table days the read
+ *   could not foresee.
+ * - **Write**: one transaction for the booking and every booking it moves, each conditioned on
+ *   the version read.
+ *
+ * A write that meets a concurrent one (Contention: a table day or a moved booking changed since
+ * read), a table found taken since the bookings were read (their index lags the table days), a
+ * code taken, or a table with a party at it for a walk-in, runs the attempt again from the read,
+ * at most ATTEMPTS times (holdPlacement.ts `retrying`). With `autoOptimizeEnabled`, the rest of
+ * the date is re-optimized once the booking is written.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
 import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
-import { writeBooking } from '../../data/bookingWrite';
+import { writeBookings, type BookingWrite } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
 import { locationEntity } from '../../data/locations';
 import { TableOccupied } from '../../data/openTabs';
-import { diningTables, type DiningTable } from '../../data/tables';
-import { Contention, tableDays } from '../../data/tableDays';
+import type { DiningTable } from '../../data/tables';
+import { diningTables } from '../../data/tables';
+import { Contention, tableDays, type TableDay, type TableDayWrite } from '../../data/tableDays';
+import { waitlist } from '../../data/waitlist';
 import { AppError, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { CreateBookingBody } from '../../schemas/bookings';
@@ -31,22 +41,38 @@ import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
 import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
-import { daySlots, inForce, nextAvailable, overbookable } from './availability';
+import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
 import { seatingFloor, type AssignmentFloor } from './floor';
-import { placeHolds, retryingContention } from './holdPlacement';
-import { MAX_DEFAULT_DURATION_MINUTES, possibleHoldDates } from './holds';
-import { reoptimizeRest } from './optimize';
+import { retrying } from './holdPlacement';
+import {
+  holdDays,
+  holdReads,
+  holdWrites,
+  MAX_DEFAULT_DURATION_MINUTES,
+  possibleHoldDates,
+  type Placement,
+} from './holds';
+import { groupHoldWrites } from './moves';
+import { reoptimizeRest, retabled } from './optimize';
+import type { Move } from './optimizer';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
+import { reseatFloor, reseating } from './reseat';
 import { activeChange, assertBookingRules } from './rules';
 import { addDays, openSpans, within } from './serviceHours';
 import { settingsInForce } from './settings';
-import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
+import { loadSolver, type Solver } from './solver';
 import { stayOf } from './stay';
-import { localDateTime, slotLasting, type Interval } from './time';
+import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
+import { intervalOf, localDateTime, slotLasting, type Interval } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
 export type CreatedBooking = Booking & { seatWarning?: string };
+
+/** Attempts of a create at most (read, plan, write): each after a concurrent write, a table found taken, or a code taken. */
+const ATTEMPTS = 8;
+/** Slots the 409's "next available" times are re-seated for at most (each is one solve). */
+const NEXT_AVAILABLE_RESEATS = 6;
 
 /**
  * What the schema cannot check (400 with details): the time zone is an IANA name, the phone is a
@@ -108,7 +134,8 @@ function seatingBlocker(depositAmountCents: number | null): string | undefined {
 /**
  * Everything a create is checked against, in one round trip: the location, its settings, the
  * tables, the guest, and the table days of every date the hold could touch (the zone and the
- * settings that fix which are needed are read in the same call).
+ * settings that fix which are needed are read in the same call). Without named tables, also the
+ * floor: every table, the bookings from the day before to the day after, the offers holding tables.
  */
 async function readForCreate(companyId: number, input: CreateBookingBody, requested: RequestedTables) {
   const dates = possibleHoldDates(
@@ -117,8 +144,9 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
     input.endTime ? { endTime: input.endTime } : { minutes: MAX_DEFAULT_DURATION_MINUTES },
   );
   const assigning = requested.tableIds.length === 0;
-  // Automatic assignment chooses on every table and the bookings around the date, read in the same round trip.
-  const [read, allTables, around] = await Promise.all([
+  const from = addDays(input.bookingDate, -1);
+  const to = addDays(input.bookingDate, 1);
+  const [read, allTables, around, offers] = await Promise.all([
     readTogether({
       location: locationEntity.read(companyId, input.locationId),
       settings: bookingSettings.read(companyId, input.locationId),
@@ -130,14 +158,25 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
       ),
     }),
     assigning ? diningTables.all(companyId, input.locationId) : [],
-    assigning
-      ? bookings.between(companyId, input.locationId, addDays(input.bookingDate, -1), addDays(input.bookingDate, 1))
-      : [],
+    assigning ? bookings.between(companyId, input.locationId, from, to) : [],
+    assigning ? waitlist.offeredBetween(companyId, input.locationId, from, to, new Date().toISOString()) : [],
   ]);
-  return { ...read, floor: assigning ? { tables: allTables, bookings: around } : undefined };
+  // An offer's tables are held until it is taken or lapses: assignment keeps clear of them and re-seating never moves them.
+  const held = offers.map(
+    (o): BookingAround => ({
+      id: o.bookingId,
+      tableIds: o.tableIds,
+      startsAt: o.startsAt,
+      endsAt: o.endsAt,
+      guestCount: 0,
+      status: 'confirmed',
+      locked: true,
+    }),
+  );
+  return { ...read, floor: assigning ? { tables: allTables, bookings: around, offers: held } : undefined };
 }
 
-type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
+export type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
 
 /** What automatic assignment needs of the request. */
 export type AssignmentRequest = Pick<CreateBookingBody, 'bookingDate' | 'guestCount' | 'seatImmediately'>;
@@ -169,28 +208,49 @@ export function assertWithinBookingHours(
   );
 }
 
+/** Where a party sits: its tables, and the bookings moved to free them (none unless it was re-seated). */
+export interface PartyPlacement {
+  tableIds: string[];
+  moves: Move[];
+}
+
+/** A hold found since the floor was read (a table day's, or a walk-in's table with a party at it): every later attempt keeps clear of it. */
+export type TakenHold = BookingAround;
+
 /**
- * Automatic assignment's tables for the stay (assignment.ts: the fewest seats beyond the party,
- * then the most of the floor left sellable), among the sets that seat the party as availability
- * counts them (fit.ts
- * partySets), none of `avoid` (tables found taken since the floor was read, or occupied). Pure.
- * None (no table needed) at a location without tables, or while the overbooking buffer has room.
- * None free: 409 naming the next available times of the date (a walk-in: no table is free now).
+ * Automatic assignment's place for the stay (pure), on the floor as read plus `taken`: a free set
+ * (assignment.ts: the fewest seats beyond the party, then the most of the floor left sellable,
+ * among the sets availability counts, fit.ts partySets); else the party and the date's movable
+ * bookings seated anew with the fewest moves (reseat.ts), for which it answers 'solve' when it is
+ * not given the solver; else no table while the overbooking buffer has room; else 409 naming the
+ * next available times of the date (a walk-in: no table is free now). No table at a location
+ * without tables.
  */
-export function assignedTables(
+export function assignedPlacement(
   floor: AssignmentFloor,
   input: AssignmentRequest,
   slot: Interval,
-  avoid: ReadonlySet<string> = new Set(),
+  taken: readonly TakenHold[] = [],
   nowMs = Date.now(),
-): string[] {
+  solver?: Solver,
+): PartyPlacement | 'solve' {
   const { location, settings } = floor;
   // A location without tables does not seat by table: its bookings are taken without one, as before.
-  if (floor.tables.length === 0) return [];
-  const seating = seatingFloor(floor, input.bookingDate, input.guestCount);
-  const usable = { ...seating, sets: seating.sets.filter((set) => set.tableIds.every((t) => !avoid.has(t))) };
-  const choice = chooseTables(usable, { guestCount: input.guestCount, stay: slot });
-  if (choice) return [...choice.set.tableIds];
+  if (floor.tables.length === 0) return { tableIds: [], moves: [] };
+  const around = [...floor.bookings, ...(floor.offers ?? []), ...taken];
+  const choice = chooseTables(
+    seatingFloor({ ...floor, bookings: around, offers: [] }, input.bookingDate, input.guestCount),
+    {
+      guestCount: input.guestCount,
+      stay: slot,
+    },
+  );
+  if (choice) return { tableIds: [...choice.set.tableIds], moves: [] };
+  if (!solver) return 'solve';
+  const seating = reseatFloor(input.bookingDate, around, floor.tables, settings.bufferMinutes);
+  const reseats = (stay: Interval) => reseating(solver, seating, { id: '', guestCount: input.guestCount, ...stay });
+  const reseated = reseats(slot);
+  if (reseated) return reseated;
   const at = localDateTime(slot.startMs, location.timezone);
   if (input.seatImmediately) {
     throw new AppError('CONFLICT', `No table that seats ${input.guestCount} is free now`, [
@@ -200,18 +260,17 @@ export function assignedTables(
       },
     ]);
   }
-  const around = {
+  const request: AvailabilityRequest = {
     date: input.bookingDate,
     zone: location.timezone,
     nowMs,
     partySize: input.guestCount,
     rules: inForce(location.operatingHours, settings, floor.tables),
-    bookings: [...floor.bookings, ...(floor.offers ?? [])],
+    bookings: around,
   };
   // The overbooking buffer takes the booking without a table while it has room (as availability offers the slot).
-  if (avoid.size === 0 && overbookable(around, slot)) return [];
-  const slots = daySlots(around);
-  const next = nextAvailable(slots, slot.startMs);
+  if (taken.length === 0 && overbookable(request, slot)) return { tableIds: [], moves: [] };
+  const next = nextAvailable(request, slot.startMs, (stay) => reseats(stay) !== undefined);
   const offer =
     next.length > 0 ? `; next available: ${next.map((n) => n.time).join(', ')}` : '; nothing later that day';
   throw new AppError(
@@ -222,6 +281,24 @@ export function assignedTables(
       ...next.map((n) => ({ path: '/startTime', message: `available at ${n.time} (${n.startsAt})` })),
     ],
   );
+}
+
+/**
+ * The next three slots after `afterMs` that availability offers: those free as the floor stands,
+ * and those a re-seating frees, asked of the solver for at most NEXT_AVAILABLE_RESEATS slots.
+ */
+function nextAvailable(request: AvailabilityRequest, afterMs: number, reseats: (stay: Interval) => boolean) {
+  let solves = 0;
+  const found = [];
+  for (const slot of daySlots(request)) {
+    if (found.length === 3) break;
+    if (Date.parse(slot.startsAt) <= afterMs) continue;
+    const stay = { startMs: Date.parse(slot.startsAt), endMs: Date.parse(slot.endsAt) };
+    const reseated =
+      !slot.available && slot.reason === 'no_table_fits' && solves++ < NEXT_AVAILABLE_RESEATS && reseats(stay);
+    if (slot.available || reseated) found.push(slot.available ? slot : { ...slot, available: true });
+  }
+  return found;
 }
 
 /** 404 for an unknown location, table or guest; 422 for a time zone other than the location's. Answers the location. */
@@ -244,165 +321,284 @@ function checkedRead(read: CreateRead, input: CreateBookingBody, requested: Requ
   return location;
 }
 
-export async function createBooking(principal: Principal, input: CreateBookingBody): Promise<CreatedBooking> {
-  assertLocationAllowed(principal, input.locationId);
-  const { companyId } = principal;
+/** What changes between the attempts of one create. */
+export interface CreateState {
+  /** Holds found since the floor was read. */
+  taken: TakenHold[];
+  /** Whether the booking is seated on creation (asked, and not given up). */
+  seat: boolean;
+  /** Why it is not seated although asked. */
+  seatWarning?: string | undefined;
+}
+
+/** What a plan makes anew: the booking's id (the same for every attempt), a code, the time, ids for its tabs. */
+export interface Fresh {
+  id: string;
+  confirmationCode: string;
+  now: Date;
+  uuid: () => string;
+}
+
+/** The plan of one attempt: the writes, a refusal, or what it needs first. */
+export type CreatePlan =
+  | { write: BookingWrite[]; booking: Booking; seatWarning?: string | undefined }
+  | { refuse: AppError }
+  | { solve: true }
+  | { read: { tableId: string; date: string }[] }
+  | { taken: TakenHold };
+
+const dayKey = (d: { tableId: string; date: string }) => `${d.tableId}|${d.date}`;
+
+/**
+ * Plans one attempt of a create from what was read (pure but for the solver it is given): the
+ * checks, the booking rules, the tables and holds, the booking and everything written with it.
+ * Refusals (4xx) are answered as a value, not thrown.
+ */
+export function planCreate(
+  companyId: number,
+  input: CreateBookingBody,
+  read: CreateRead,
+  days: readonly TableDay[],
+  state: CreateState,
+  fresh: Fresh,
+  solver?: Solver,
+): CreatePlan {
+  try {
+    return plan(companyId, input, read, days, state, fresh, solver);
+  } catch (err) {
+    if (err instanceof AppError) return { refuse: err };
+    throw err;
+  }
+}
+
+/** The hold a table day shows for another booking, as a hold every later attempt keeps clear of. */
+const takenHold = (tableId: string, other: { bookingId: string; startMs: number; endMs: number }): TakenHold => ({
+  id: `taken:${other.bookingId}`,
+  tableIds: [tableId],
+  startsAt: new Date(other.startMs).toISOString(),
+  endsAt: new Date(other.endMs).toISOString(),
+  guestCount: 0,
+  status: 'confirmed',
+  locked: true,
+});
+
+function plan(
+  companyId: number,
+  input: CreateBookingBody,
+  read: CreateRead,
+  days: readonly TableDay[],
+  state: CreateState,
+  fresh: Fresh,
+  solver: Solver | undefined,
+): CreatePlan {
   const contact = checkedGuest(input);
   const requested = requestedTables(input, []);
   const assigning = requested.tableIds.length === 0;
-  /** Tables automatic assignment must not choose again: found taken at the holds, or occupied. */
-  const avoid = new Set<string>();
   const seatAsked = input.seatImmediately === true;
-  const depositAmountCents = input.depositAmountCents ?? null;
-  let seatWarning = seatAsked ? seatingBlocker(depositAmountCents) : undefined;
-  let seat = seatAsked && seatWarning === undefined;
-  const id = randomUUID();
-  const strategy = input.defaultTabStrategy ?? 'single';
-  let tableNames = new Map<string, string>();
-  let settingsRead: ReturnType<typeof settingsInForce> | undefined;
+  const location = checkedRead(read, input, requested);
+  const guestPhone = contact.guestPhone ?? localGuestPhone(input, location);
+  const tables: readonly DiningTable[] = read.floor?.tables ?? read.tables;
+  const settings = settingsInForce(read.settings, location.id);
+  const zone = location.timezone;
+  const slot = input.endTime
+    ? stayOf(
+        input.bookingDate,
+        input.startTime,
+        input.endTime,
+        zone,
+        settings.operatingHours ?? location.operatingHours,
+      )
+    : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+  // A booking made ahead without tables is held to the booking hours, as availability offers slots.
+  if (assigning && !seatAsked) assertWithinBookingHours({ location, settings }, input.bookingDate, slot);
+  const nowMs = fresh.now.getTime();
+  assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs, atTheDoor: seatAsked });
 
-  /** One read, the checks and rules, one transaction; a Contention failure runs it again. */
-  const attempt = async (): Promise<Booking> => {
-    const read = await readForCreate(companyId, input, requested);
-    const location = checkedRead(read, input, requested);
-    const guestPhone = contact.guestPhone ?? localGuestPhone(input, location);
-    const tables: DiningTable[] = read.floor?.tables ?? read.tables;
-    tableNames = new Map(tables.map((t) => [t.id, t.name]));
-    const settings = settingsInForce(read.settings, location.id);
-    settingsRead = settings;
-    noteAutoOptimize(companyId, location.id, settings.autoOptimizeEnabled);
-    const zone = location.timezone;
-    const slot = input.endTime
-      ? stayOf(
-          input.bookingDate,
-          input.startTime,
-          input.endTime,
-          zone,
-          settings.operatingHours ?? location.operatingHours,
-        )
-      : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
-    // A booking made ahead without tables is held to the booking hours, as availability offers slots.
-    if (assigning && !seatAsked) assertWithinBookingHours({ location, settings }, input.bookingDate, slot);
-    assertBookingRules(settings, {
-      guestCount: input.guestCount,
-      startMs: slot.startMs,
-      nowMs: Date.now(),
-      atTheDoor: seatAsked,
-    });
-    const placed = assigning
-      ? {
-          field: '/tableIds' as const,
-          tableIds: assignedTables(
-            { location, settings, tables: read.floor!.tables, bookings: read.floor!.bookings },
-            input,
-            slot,
-            avoid,
-          ),
-        }
-      : requested;
-    const { tableIds } = placed;
-    let tableDays;
-    try {
-      tableDays = await placeHolds(
-        companyId,
-        { bookingId: id, requested: placed, slot, zone, bufferMinutes: settings.bufferMinutes },
-        read.days,
-        tables,
-      );
-    } catch (err) {
-      // Taken since the bookings were read (their index lags the table days): choose again without it.
-      if (!assigning || !(err instanceof AppError) || err.code !== 'CONFLICT' || err instanceof Contention) throw err;
-      for (const d of err.details) avoid.add(tableIds[Number(d.path.split('/')[2])] ?? '');
-      throw new Contention();
-    }
-    if (seat && tableIds.length === 0) {
-      seat = false;
-      seatWarning =
-        'No table is assigned (the location has none): seating needs one; the booking was created without seating';
-    }
-    const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
-    const activeBookings = activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest);
-
-    const now = new Date().toISOString();
-    const confirmationCode = newConfirmationCode();
-    const tabs = initialTabs(tableIds, strategy, seat, randomUUID);
-    const delay = settings.autoNoShowDelayMinutes;
-    const { guest } = read;
-    const b: Booking = withTabs(
-      {
-        id,
-        locationId: location.id,
-        bookingDate: input.bookingDate,
-        startTime: input.startTime,
-        endTime: slot.endTime,
-        timezone: zone,
-        startsAt: slot.startsAt,
-        endsAt: slot.endsAt,
-        guestCount: input.guestCount,
-        tableId: tableIds[0] ?? null,
-        tableIds,
-        defaultTabStrategy: strategy,
-        primaryUserId: input.primaryUserId ?? null,
-        guestName: contact.guestName ?? guest?.name ?? null,
-        guestEmail: contact.guestEmail ?? guest?.email ?? null,
-        guestPhone: guestPhone ?? guest?.phone ?? null,
-        occasion: input.occasion ?? null,
-        specialRequests: input.specialRequests ?? null,
-        internalNotes: input.internalNotes ?? null,
-        paymentType: input.paymentType ?? null,
-        depositAmountCents,
-        bookingSource: input.bookingSource ?? null,
-        status,
-        // A party seated at the door has confirmed itself by being there.
-        statusBeforeSeating: seat ? 'confirmed' : null,
-        confirmationCode,
-        locked: false,
-        seatingOrderId: null,
-        autoNoShowAt: !seat && delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
-        cancellationReason: null,
-        seatedAt: seat ? now : null,
-        completedAt: null,
-        cancelledAt: null,
-        createdAt: now,
-        updatedAt: now,
-        version: 1,
-      },
-      tabs,
+  let placement: PartyPlacement = { tableIds: requested.tableIds, moves: [] };
+  if (read.floor) {
+    const placed = assignedPlacement({ location, settings, ...read.floor }, input, slot, state.taken, nowMs, solver);
+    if (placed === 'solve') return { solve: true };
+    placement = placed;
+  }
+  const { tableIds, moves } = placement;
+  const byId = new Map((read.floor?.bookings ?? []).map((b) => [b.id, b]));
+  const bufferMinutes = settings.bufferMinutes;
+  const holds: Placement[] = [
+    { bookingId: fresh.id, requested: { ...requested, tableIds }, slot, zone, bufferMinutes },
+    ...moves.map((m): Placement => {
+      const stay = intervalOf(byId.get(m.bookingId)!);
+      return {
+        bookingId: m.bookingId,
+        requested: { field: '/tableIds', tableIds: m.to },
+        slot: stay,
+        zone,
+        bufferMinutes,
+        before: { tableIds: m.from, slot: stay },
+      };
+    }),
+  ];
+  const wanted = [...new Map(holds.flatMap(holdReads).map((k) => [dayKey(k), k])).values()];
+  const byKey = new Map(days.map((d) => [dayKey(d), d]));
+  const missing = wanted.filter((k) => !byKey.has(dayKey(k)));
+  // Days the read could not name: a chosen table's or a moved booking's, or one of a zone whose clocks jump more than an hour.
+  if (missing.length > 0) return { read: missing };
+  const wantedDays = wanted.map((k) => byKey.get(dayKey(k))!);
+  let written: TableDayWrite[];
+  if (!assigning) written = holdWrites(holds[0]!, wantedDays, tables);
+  else {
+    const group = groupHoldWrites(
+      holds.map((h) => ({
+        bookingId: h.bookingId,
+        tableIds: h.requested.tableIds,
+        slot: h.slot,
+        holdDates: holdDays(h.slot, 0, zone).hold,
+      })),
+      wantedDays,
+      bufferMinutes,
     );
-    const events = [newEvent(companyId, 'booking.created', id, { ...b })];
-    if (seat) events.push(newEvent(companyId, 'booking.seated', id, { ...b, tabId: b.tab.id }));
-    await writeBooking(companyId, {
-      next: b,
-      tableDays,
-      tabs: tabCreates(b, tabs, now),
-      openTabs: claimChanges(undefined, b),
-      ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1, ...(seat ? { lastVisitAt: now } : {}) } } : {}),
-      activeBookings,
-      events,
-    });
-    return b;
+    // Taken since the bookings were read (their index lags the table days): choose again, clear of it.
+    if ('clash' in group) return { taken: takenHold(group.clash.tableId, group.clash.with) };
+    written = group.writes;
+  }
+
+  let { seat, seatWarning } = state;
+  if (seat && tableIds.length === 0) {
+    seat = false;
+    seatWarning =
+      'No table is assigned (the location has none): seating needs one; the booking was created without seating';
+  }
+  const status = seat ? 'seated' : settings.confirmationMode === 'instant' ? 'confirmed' : 'pending';
+  const now = fresh.now.toISOString();
+  const strategy = input.defaultTabStrategy ?? 'single';
+  const tabs = initialTabs(tableIds, strategy, seat, fresh.uuid);
+  const delay = settings.autoNoShowDelayMinutes;
+  const { guest } = read;
+  const b: Booking = withTabs(
+    {
+      id: fresh.id,
+      locationId: location.id,
+      bookingDate: input.bookingDate,
+      startTime: input.startTime,
+      endTime: slot.endTime,
+      timezone: zone,
+      startsAt: slot.startsAt,
+      endsAt: slot.endsAt,
+      guestCount: input.guestCount,
+      tableId: tableIds[0] ?? null,
+      tableIds,
+      defaultTabStrategy: strategy,
+      primaryUserId: input.primaryUserId ?? null,
+      guestName: contact.guestName ?? guest?.name ?? null,
+      guestEmail: contact.guestEmail ?? guest?.email ?? null,
+      guestPhone: guestPhone ?? guest?.phone ?? null,
+      occasion: input.occasion ?? null,
+      specialRequests: input.specialRequests ?? null,
+      internalNotes: input.internalNotes ?? null,
+      paymentType: input.paymentType ?? null,
+      depositAmountCents: input.depositAmountCents ?? null,
+      bookingSource: input.bookingSource ?? null,
+      status,
+      // A party seated at the door has confirmed itself by being there.
+      statusBeforeSeating: seat ? 'confirmed' : null,
+      confirmationCode: fresh.confirmationCode,
+      locked: false,
+      seatingOrderId: null,
+      autoNoShowAt: !seat && delay !== null ? new Date(slot.startMs + delay * 60_000).toISOString() : null,
+      cancellationReason: null,
+      seatedAt: seat ? now : null,
+      completedAt: null,
+      cancelledAt: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    },
+    tabs,
+  );
+  const events = [newEvent(companyId, 'booking.created', b.id, { ...b })];
+  if (seat) events.push(newEvent(companyId, 'booking.seated', b.id, { ...b, tabId: b.tab.id }));
+  const created: BookingWrite = {
+    next: b,
+    tableDays: written,
+    tabs: tabCreates(b, tabs, now),
+    openTabs: claimChanges(undefined, b),
+    ...(b.primaryUserId !== null ? { guestHistory: { bookings: 1, ...(seat ? { lastVisitAt: now } : {}) } } : {}),
+    activeBookings: activeChange(undefined, { status }, settings.maxActiveBookingsPerGuest),
+    events,
+  };
+  // Each booking moved to make room: its new tables and tabs, and booking.updated (the table days are written once, above).
+  const moved = moves.map(
+    (m): BookingWrite => ({ ...retabled(companyId, byId.get(m.bookingId)!, m.to, now, []), moved: true }),
+  );
+  return { write: [created, ...moved], booking: b, seatWarning };
+}
+
+export async function createBooking(principal: Principal, input: CreateBookingBody): Promise<CreatedBooking> {
+  assertLocationAllowed(principal, input.locationId);
+  const { companyId } = principal;
+  // What can be refused before anything is read.
+  checkedGuest(input);
+  const requested = requestedTables(input, []);
+  const assigning = requested.tableIds.length === 0;
+  const seatAsked = input.seatImmediately === true;
+  const blocker = seatAsked ? seatingBlocker(input.depositAmountCents ?? null) : undefined;
+  const state: CreateState = { taken: [], seat: seatAsked && blocker === undefined, seatWarning: blocker };
+  const id = randomUUID();
+  let tableNames = new Map<string, string>();
+  let autoOptimize = false;
+  let solver: Solver | undefined;
+  /** The stay of the last plan: a walk-in's table found with a party at it is taken for it. */
+  let lastStay: Pick<Booking, 'startsAt' | 'endsAt'> | undefined;
+
+  const attempt = async () => {
+    const read = await readForCreate(companyId, input, requested);
+    tableNames = new Map((read.floor?.tables ?? read.tables).map((t) => [t.id, t.name]));
+    if (read.location) {
+      autoOptimize = settingsInForce(read.settings, read.location.id).autoOptimizeEnabled;
+      noteAutoOptimize(companyId, read.location.id, autoOptimize);
+    }
+    let days = read.days;
+    // A plan asks at most for the solver once and for table days twice (the chosen tables', then a moved booking's).
+    for (let step = 0; step < 4; step++) {
+      const fresh: Fresh = { id, confirmationCode: newConfirmationCode(), now: new Date(), uuid: randomUUID };
+      const planned = planCreate(companyId, input, read, days, state, fresh, solver);
+      if ('refuse' in planned) throw planned.refuse;
+      if ('solve' in planned) solver = await loadSolver();
+      else if ('read' in planned)
+        days = [...days, ...(await readTogether({ days: tableDays.read(companyId, planned.read) })).days];
+      else if ('taken' in planned) {
+        state.taken.push(planned.taken);
+        throw new Contention();
+      } else {
+        lastStay = planned.booking;
+        await writeBookings(companyId, planned.write);
+        return planned;
+      }
+    }
+    throw new Error(`create ${id}: the plan asked for more than it may`);
   };
 
-  for (;;) {
-    try {
-      const booking = await retryingContention(attempt);
-      if (settingsRead?.autoOptimizeEnabled)
-        await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
-      return seatWarning ? { ...booking, seatWarning } : booking;
-    } catch (err) {
-      // An assigned table has a party at it: a walk-in is given another one.
-      if (err instanceof TableOccupied && seat && assigning) {
-        avoid.add(err.tableId);
-        continue;
-      }
-      // Another party sits at the table: create the booking without seating it.
-      if (err instanceof TableOccupied && seat) {
-        seat = false;
-        seatWarning = `Table ${tableNames.get(err.tableId) ?? err.tableId} already has an open tab; the booking was created without seating`;
-        continue;
-      }
-      if (err instanceof CodeTaken) continue;
-      throw err;
+  const written = await retrying(ATTEMPTS, attempt, (err) => {
+    if (err instanceof Contention || err instanceof CodeTaken) return true;
+    if (!(err instanceof TableOccupied) || !state.seat) return false;
+    // An assigned table has a party at it: a walk-in is given another one.
+    if (assigning && lastStay) {
+      state.taken.push({
+        id: `occupied:${err.tableId}`,
+        tableIds: [err.tableId],
+        startsAt: lastStay.startsAt,
+        endsAt: lastStay.endsAt,
+        guestCount: 0,
+        status: 'seated',
+        locked: true,
+      });
+      return true;
     }
-  }
+    // Another party sits at the table it names: the booking is created without seating it.
+    state.seat = false;
+    state.seatWarning = `Table ${tableNames.get(err.tableId) ?? err.tableId} already has an open tab; the booking was created without seating`;
+    return true;
+  });
+  const { booking, seatWarning } = written;
+  if (autoOptimize) await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
+  return seatWarning ? { ...booking, seatWarning } : booking;
 }

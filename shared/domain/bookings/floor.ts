@@ -25,12 +25,22 @@ import { AppError } from '../../errors';
 import type { AvailabilityQuery } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import type { SeatingFloor } from './assignment';
-import { daySlots, inForce, type AvailabilitySlot, type BookingAround } from './availability';
+import {
+  daySlots,
+  inForce,
+  reseatingMatters,
+  withReseating,
+  type AvailabilityRequest,
+  type AvailabilitySlot,
+  type BookingAround,
+} from './availability';
 import { holdsByTable, partySets } from './fit';
 import { holdsTables } from './holds';
+import { reseatFloor, reseating } from './reseat';
 import type { SellingTerms } from './sellable';
 import { addDays, openSpans, serviceOf } from './serviceHours';
 import { settingsInForce } from './settings';
+import { loadSolver } from './solver';
 import { intervalOf } from './time';
 
 export interface Floor {
@@ -48,7 +58,7 @@ export interface Floor {
   offers?: BookingAround[];
 }
 
-/** What automatic assignment decides on (create.ts assignedTables): a Floor, or as much of one as a create reads. */
+/** What automatic assignment decides on (create.ts assignedPlacement): a Floor, or as much of one as a create reads. */
 export interface AssignmentFloor {
   location: Pick<Location, 'timezone' | 'operatingHours'>;
   settings: BookingSettings;
@@ -107,6 +117,8 @@ export async function readFloor(
       endsAt: o.endsAt,
       guestCount: 0,
       status: 'confirmed' as const,
+      // An offer's tables are held until it is taken or lapses: re-seating never moves them.
+      locked: true,
     })),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
   };
@@ -160,15 +172,26 @@ export async function getAvailability(
   assertLocationAllowed(principal, locationId);
   const floor = await readFloor(principal.companyId, locationId, query.date, query);
   const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);
-  const slots = daySlots({
+  const around = [...floor.bookings, ...(floor.offers ?? [])];
+  const request: AvailabilityRequest = {
     date: query.date,
     zone: floor.location.timezone,
     nowMs: Date.now(),
     partySize: query.partySize,
     rules,
-    bookings: [...floor.bookings, ...(floor.offers ?? [])],
+    bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
-  });
+  };
+  let slots = daySlots(request);
+  // Only a day with a slot no free set seats loads the solver and asks it, slot by slot, as a create would.
+  if (reseatingMatters(slots)) {
+    const solver = await loadSolver();
+    const seating = reseatFloor(query.date, around, rules.tables, rules.settings.bufferMinutes);
+    slots = withReseating(
+      slots,
+      (stay) => reseating(solver, seating, { id: '', guestCount: query.partySize, ...stay }) !== undefined,
+    );
+  }
   return {
     locationId,
     date: query.date,

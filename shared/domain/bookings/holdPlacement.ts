@@ -32,14 +32,27 @@ export async function placeHolds(
   );
 }
 
-/** Runs `attempt` (read, decide, write) again while it fails with Contention, up to `attempts` times. */
-export async function retryingContention<T>(attempt: () => Promise<T>, attempts = 6): Promise<T> {
+/**
+ * Runs `attempt` (read, decide, write) at most `attempts` times: again after an error that
+ * `again` accepts (it may change what the next attempt does, and says why the first did not
+ * do), with a short random pause that grows with each try; any other error, or the last
+ * attempt's, is thrown. The one retry loop of the operations that place holds.
+ */
+export async function retrying<T>(
+  attempts: number,
+  attempt: () => Promise<T>,
+  again: (err: unknown) => boolean,
+): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (err) {
-      if (!(err instanceof Contention) || n >= attempts) throw err;
+      if (n >= attempts || !again(err)) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * n));
     }
   }
 }
+
+/** Runs `attempt` (read, decide, write) again while it fails with Contention, up to `attempts` times. */
+export const retryingContention = <T>(attempt: () => Promise<T>, attempts = 6): Promise<T> =>
+  retrying(attempts, attempt, (err) => err instanceof Contention);

@@ -88,7 +88,7 @@ function figures(
 const shown = (m: Move): OptimizeMove => ({ bookingId: m.bookingId, fromTableIds: m.from, toTableIds: m.to });
 
 /** The booking on its new tables: the tabs follow (the primary tab to the primary table), and its event. */
-function retabled(
+export function retabled(
   companyId: number,
   prev: Booking,
   tableIds: readonly string[],

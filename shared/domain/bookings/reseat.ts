@@ -17,21 +17,28 @@
  * they are. Only the bookings connected to the party's stay through stays that overlap (buffers
  * included) take part: the others overlap none of them, so they can stay where they are.
  *
- * HiGHS (the `highs` package, WebAssembly) solves it. The model is bounded (MAX_COLUMNS) and so is
- * the search (MAX_NODES, then TIME_LIMIT_SECONDS): past those bounds the answer is "cannot", the
- * same for availability and create (both call `reseating`), so what one offers the other takes.
+ * A floor with no room at some moment of the stay is refused first by counting (`surelyFull`);
+ * HiGHS (the `highs` package, WebAssembly) solves the rest. The model is bounded (MAX_COLUMNS) and
+ * so is the search (MAX_NODES, then TIME_LIMIT_SECONDS): past those bounds the answer is "cannot",
+ * the same for availability and create (both call `reseating`), so what one offers the other takes.
  */
 import type { DiningTable } from '../../data/tables';
+import type { BookingAround } from './availability';
 import { partySets, seatsNeeded, type Placed, type TableSet } from './fit';
+import { holdsTables } from './holds';
 import { clashes } from './occupancy';
-import type { Move, MovableBooking } from './optimizer';
+import { isMovable, type Move, type MovableBooking } from './optimizer';
 import type { Solver } from './solver';
-import type { Interval } from './time';
+import { intervalOf, type Interval } from './time';
 
 /** Bookings moved at most with a new one: the create's items and some ten per move fit one transaction of 100. */
 export const MAX_RESEAT_MOVES = 8;
-/** The largest model solved (variables): past it the answer is "cannot" without solving. */
-const MAX_COLUMNS = 20_000;
+/**
+ * The largest model solved (variables): past it the answer is "cannot" without solving. On a full
+ * day of 60 tables, models of 4,500-5,500 variables took 0.4-1 s to prove there was no seating; an
+ * evening of 20 tables stays far below.
+ */
+const MAX_COLUMNS = 4_000;
 /** Branch-and-bound nodes at most: a bound that does not depend on the machine's speed. */
 const MAX_NODES = 2_000;
 /** The wall-clock bound behind it, for a model the node bound does not stop in time. */
@@ -77,6 +84,38 @@ export interface ReseatModel {
   clashRows: number[][];
 }
 
+/**
+ * The floor of a date as re-seating sees it, from the bookings around it (the day before and after
+ * too) and the waitlist offers holding tables: a booking moves when it is of the date, not locked
+ * and not yet seated (optimizer.ts isMovable) and sits only at tables of `tables` (a booking
+ * group's pool, or every table); every other hold stays, as do `taken` (tables found taken since
+ * the bookings were read, for the party's stay).
+ */
+export function reseatFloor(
+  date: string,
+  bookings: readonly BookingAround[],
+  tables: readonly DiningTable[],
+  bufferMinutes: number,
+  taken: { tableIds: readonly string[]; stay: Interval } = { tableIds: [], stay: { startMs: 0, endMs: 0 } },
+): ReseatFloor {
+  const pool = new Set(tables.map((t) => t.id));
+  const fixed: Placed[] = [];
+  const movable: MovableBooking[] = [];
+  for (const b of bookings) {
+    if (!holdsTables(b) || b.tableIds.length === 0) continue;
+    const placed = { id: b.id, tableIds: b.tableIds, ...intervalOf(b) };
+    const moves =
+      b.bookingDate !== undefined &&
+      b.locked === false &&
+      isMovable({ bookingDate: b.bookingDate, locked: b.locked, status: b.status }, date) &&
+      b.tableIds.every((t) => pool.has(t));
+    if (moves) movable.push({ ...placed, guestCount: b.guestCount });
+    else fixed.push(placed);
+  }
+  if (taken.tableIds.length > 0) fixed.push({ id: '', tableIds: taken.tableIds, ...taken.stay });
+  return { tables, fixed, movable, bufferMinutes };
+}
+
 const setKey = (tableIds: readonly string[]) => [...tableIds].sort().join('|');
 
 /** The bookings that take part: those connected to the party's stay through stays that clash. */
@@ -95,27 +134,31 @@ export function connected<T extends Interval>(stay: Interval, bookings: readonly
   return bookings.filter((b) => inside.has(b));
 }
 
-/**
- * The integer program for seating the party (pure), or undefined when it cannot be seated without
- * solving anything: no set that seats it is clear of the holds that stay, or the model would be
- * larger than MAX_COLUMNS.
- */
-export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
-  const { tables, bufferMinutes } = floor;
-  const taking = connected(
-    party,
-    floor.movable.filter((b) => b.tableIds.length > 0),
-    bufferMinutes,
-  );
-  const takingIds = new Set(taking.map((b) => b.id));
-  // Movable bookings that overlap none of those taking part stay where they are, as holds.
-  const staying = [...floor.fixed, ...floor.movable.filter((b) => b.tableIds.length > 0 && !takingIds.has(b.id))];
+/** The places of a booking: the sets it may sit at, and which of them is where it sits now (-1: none). */
+interface Places {
+  sets: (readonly string[])[];
+  current: number;
+}
+
+/** What is worked out once per floor and kept for every party asked about on it (availability asks slot by slot). */
+interface Known {
+  ofBooking: Map<string, Places>;
+  candidates: (guestCount: number, stay: Interval, now: readonly string[]) => Places;
+}
+
+const knownOf = new WeakMap<ReseatFloor, Known>();
+
+/** The floor's places, worked out as they are asked for: each party size's sets, each booking's places. */
+function placesOf(floor: ReseatFloor): Known {
+  const cached = knownOf.get(floor);
+  if (cached) return cached;
+  const { tables, fixed, bufferMinutes } = floor;
   const setsBySize = new Map<number, TableSet[]>();
   const setsFor = (guestCount: number) =>
     setsBySize.get(guestCount) ?? setsBySize.set(guestCount, partySets(tables, guestCount)).get(guestCount)!;
   const clear = (tableIds: readonly string[], stay: Interval) =>
-    staying.every((h) => !h.tableIds.some((t) => tableIds.includes(t)) || !clashes(h, stay, bufferMinutes));
-  const candidates = (guestCount: number, stay: Interval, now: readonly string[]) => {
+    fixed.every((h) => !h.tableIds.some((t) => tableIds.includes(t)) || !clashes(h, stay, bufferMinutes));
+  const candidates = (guestCount: number, stay: Interval, now: readonly string[]): Places => {
     const sets = setsFor(guestCount)
       .map((s) => s.tableIds)
       .filter((s) => clear(s, stay));
@@ -123,27 +166,52 @@ export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel
     const key = setKey(now);
     const at = sets.findIndex((s) => setKey(s) === key);
     // Where a booking sits now is always one of its places, even a set the enumeration does not list.
-    return at >= 0 ? { sets, current: at } : { sets: [now, ...sets], current: 0 };
+    return at >= 0 ? { sets, current: at } : { sets: [[...now], ...sets], current: 0 };
   };
-  const own = candidates(party.guestCount, party, []);
+  const known: Known = { ofBooking: new Map(), candidates };
+  knownOf.set(floor, known);
+  return known;
+}
+
+/**
+ * The integer program for seating the party (pure), or undefined when it cannot be seated without
+ * solving anything: no set that seats it is clear of the holds that stay, or the model would be
+ * larger than MAX_COLUMNS.
+ */
+export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
+  const { bufferMinutes } = floor;
+  const taking = connected(
+    party,
+    floor.movable.filter((b) => b.tableIds.length > 0),
+    bufferMinutes,
+  );
+  const known = placesOf(floor);
+  const own = known.candidates(party.guestCount, party, []);
   if (own.sets.length === 0) return undefined;
+  // A booking's places depend only on the holds that stay (a movable booking outside those taking
+  // part clashes with none of them), so they are kept for every party asked about on this floor.
+  const places = taking.map(
+    (b) =>
+      known.ofBooking.get(b.id) ?? known.ofBooking.set(b.id, known.candidates(b.guestCount, b, b.tableIds)).get(b.id)!,
+  );
+  const columns = places.reduce((n, p) => n + p.sets.length, own.sets.length);
+  if (columns > MAX_COLUMNS) return undefined;
   const members: Member[] = [
     { id: party.id, guestCount: party.guestCount, startMs: party.startMs, endMs: party.endMs, ...own },
-    ...taking.map((b) => ({
+    ...taking.map((b, i) => ({
       id: b.id,
       guestCount: b.guestCount,
       startMs: b.startMs,
       endMs: b.endMs,
-      ...candidates(b.guestCount, b, b.tableIds),
+      ...places[i]!,
     })),
   ];
   const offsets: number[] = [];
-  let columns = 0;
+  let column = 0;
   for (const m of members) {
-    offsets.push(columns);
-    columns += m.sets.length;
+    offsets.push(column);
+    column += m.sets.length;
   }
-  if (columns > MAX_COLUMNS) return undefined;
 
   // The uses of each table: (member, column); a row per moment a use begins, over the uses then under way.
   const uses = new Map<string, { member: number; column: number }[]>();
@@ -168,6 +236,48 @@ export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel
     }
   }
   return { members, offsets, columns, clashRows: [...rows.values()] };
+}
+
+/**
+ * Whether the model surely has no solution, by a count any solution must pass (pure, fast): at
+ * each moment a member's stay begins within the party's, the members then under way (buffers
+ * included) need a table each of their own, among the tables of their sets (Hall's condition: a
+ * matching of members to distinct tables), and seats at least their party's on those tables.
+ * A full floor is refused here without solving anything.
+ */
+export function surelyFull(model: ReseatModel, seats: ReadonlyMap<string, number>, bufferMinutes: number): boolean {
+  const { members } = model;
+  const party = members[0]!;
+  const buffer = bufferMinutes * 60_000;
+  const moments = [
+    party.startMs,
+    ...members.map((m) => m.startMs).filter((t) => t > party.startMs && t < party.endMs + buffer),
+  ];
+  const needs = members.map((m) => Math.min(...m.sets.map((set) => set.reduce((n, t) => n + (seats.get(t) ?? 0), 0))));
+  const tablesOf = members.map((m) => [...new Set(m.sets.flat())]);
+  for (const p of new Set(moments)) {
+    const present = members.flatMap((m, i) => (m.startMs <= p && p < m.endMs + buffer ? [i] : []));
+    const usable = new Set(present.flatMap((i) => tablesOf[i]!));
+    if (present.length > usable.size) return true;
+    const seatsThen = [...usable].reduce((n, t) => n + (seats.get(t) ?? 0), 0);
+    if (present.reduce((n, i) => n + needs[i]!, 0) > seatsThen) return true;
+    // Hall's condition by augmenting paths: every member present gets a table of its own.
+    const holder = new Map<string, number>();
+    const place = (i: number, seen: Set<string>): boolean => {
+      for (const t of tablesOf[i]!) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        const other = holder.get(t);
+        if (other === undefined || place(other, seen)) {
+          holder.set(t, i);
+          return true;
+        }
+      }
+      return false;
+    };
+    if (!present.every((i) => place(i, new Set()))) return true;
+  }
+  return false;
 }
 
 /**
@@ -224,5 +334,6 @@ export function reseating(solver: Solver, floor: ReseatFloor, party: ReseatParty
   const model = reseatModel(floor, party);
   if (!model) return undefined;
   const seats = new Map(floor.tables.map((t) => [t.id, t.maxCapacity]));
+  if (surelyFull(model, seats, floor.bufferMinutes)) return undefined;
   return solveReseat(solver, model, (set) => set.reduce((n, t) => n + (seats.get(t) ?? 0), 0));
 }
