@@ -95,6 +95,8 @@ interface Outcome {
   detail: string;
 }
 const outcomes: Outcome[] = [];
+/** What each operation's bundle answered to its request in the sweep of every operation. */
+const answered = new Map<string, unknown>();
 const functions = new Map<string, LoadedFunction>();
 const excluded: { function: string; reason: string }[] = [];
 const unreadable: Outcome[] = [];
@@ -415,6 +417,47 @@ async function freshWaitlistEntry(offered: boolean): Promise<{ id: string; code:
   return entry;
 }
 
+/** A floor where a party fits only once another booking moves (`reseatingFloor`). */
+interface ReseatingFloor {
+  locationId: number;
+  date: string;
+  two: string;
+  four: string;
+  couple: string;
+}
+let reseatFloor: Promise<ReseatingFloor> | undefined;
+/**
+ * A location of its own with a two-top and a four-top (not combinable), and a couple booked onto the
+ * four-top at 19:00: its tables given, so not where automatic assignment puts a couple (the two-top,
+ * fewest seats beyond the party), and not locked, so movable. A party of four at 19:00 finds no free
+ * table: availability offers it and create seats it only by moving the couple to the two-top, which
+ * is HiGHS's answer (shared/domain/bookings/reseat.ts), loaded by the bundle from the solver layer the
+ * assembly built. Made once, on first use.
+ */
+const reseatingFloor = () =>
+  (reseatFloor ??= (async () => {
+    const location = await fixture('POST', '/api/v1/locations', { name: 'Re-seating', timezone: world.timezone });
+    await fixture('PUT', `/api/v1/locations/${location.id}/booking-settings`, {
+      maxAdvanceDays: 365,
+      operatingHours: everyDay,
+      confirmationMode: 'instant',
+    });
+    const table = (name: string, minCapacity: number, maxCapacity: number) =>
+      fixture('POST', `/api/v1/locations/${location.id}/tables`, { name, minCapacity, maxCapacity });
+    const two = await table('Two', 1, 2);
+    const four = await table('Four', 2, 4);
+    const date = freshDay();
+    const couple = await fixture('POST', '/api/v1/bookings', {
+      locationId: location.id,
+      bookingDate: date,
+      startTime: '19:00',
+      guestCount: 2,
+      tableIds: [four.id],
+      guestName: 'Couple on the four-top',
+    });
+    return { locationId: location.id, date, two: two.id, four: four.id, couple: couple.id };
+  })());
+
 /** Replaces a path parameter's value in a built request. */
 function withParam(r: WorldRequest, name: string, value: string): WorldRequest {
   const old = r.params[name]!;
@@ -480,6 +523,21 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
     const tab = await fixture('GET', `/api/v1/tabs/${world.ids.tab}`);
     const body = r.body as { content: Record<string, unknown> };
     return { ...r, body: { ...body, content: { ...body.content, totalAmount: tab.bill.totalCents } } };
+  },
+  // the solver routes: a party of four that fits only once the couple moves (reseatingFloor)
+  getAvailability: async (r) => {
+    const f = await reseatingFloor();
+    return {
+      ...withParam(r, 'locationId', String(f.locationId)),
+      url: `/api/v1/locations/${f.locationId}/availability?date=${f.date}&partySize=4`,
+    };
+  },
+  createBooking: async (r) => {
+    const f = await reseatingFloor();
+    return {
+      ...r,
+      body: { ...(r.body as object), locationId: f.locationId, bookingDate: f.date, startTime: '19:00', guestCount: 4 },
+    };
   },
   // a guest's RSVP names the booking by its code
   rsvpBooking: async (r) => ({ ...r, body: { ...(r.body as object), confirmationCode: world.ids.bookingCode } }),
@@ -659,6 +717,7 @@ describe('the bundles of the synthesized dev stage', () => {
             ? { token: operatorToken }
             : { key: world.company.keys.admin };
       const { answer, body } = await send(name, fromWorld(r, route), credential, route.permission !== null);
+      answered.set(route.operationId, body);
       const fault = judge(answer, body, route.path);
       record(fnNamed(name), `${route.method} ${route.path}`, fault === null, fault ?? '');
       if (fault)
@@ -939,6 +998,17 @@ describe('the bundles of the synthesized dev stage', () => {
     );
     expect(ran.marked).toBeGreaterThanOrEqual(1);
     expect(after.body.data.status).toBe('no_show');
+  });
+
+  it("the solver routes' bundles re-seat: availability offered a party of four at 19:00, and create seated it on the four-top by moving the couple to the two-top", async () => {
+    expect(reseatFloor, 'the sweep sent no request that needs re-seating').toBeDefined();
+    const f = await reseatFloor!;
+    const slots = (answered.get('getAvailability') as { data: { slots: { time: string; available: boolean }[] } }).data
+      .slots;
+    expect(slots.find((s) => s.time === '19:00')).toMatchObject({ available: true });
+    const created = (answered.get('createBooking') as { data: { id: string; tableIds: string[] } }).data;
+    expect(created.tableIds).toEqual([f.four]);
+    expect((await fixture('GET', `/api/v1/bookings/${f.couple}`)).tableIds).toEqual([f.two]);
   });
 
   it("the solver routes' functions find HiGHS in the solver layer the assembly built, and the solver module solves a 0-1 program with it; their bundles hold none of HiGHS", async () => {
