@@ -152,6 +152,23 @@ export function seatingFloor(floor: AssignmentFloor, date: string, guestCount: n
   };
 }
 
+/**
+ * The date's slots as the operation answers them: `daySlots`, then the slots no free set seats
+ * asked of re-seating (reseat.ts), as a create would re-seat; only a day with such a slot loads
+ * the solver.
+ */
+export async function availableSlots(request: AvailabilityRequest): Promise<AvailabilitySlot[]> {
+  const slots = daySlots(request);
+  if (!reseatingMatters(slots)) return slots;
+  const solver = await loadSolver();
+  const { rules, date, partySize } = request;
+  const seating = reseatFloor(date, request.bookings, rules.tables, rules.settings.bufferMinutes);
+  return withReseating(
+    slots,
+    (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
+  );
+}
+
 export interface Availability {
   locationId: number;
   date: string;
@@ -182,16 +199,7 @@ export async function getAvailability(
     bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   };
-  let slots = daySlots(request);
-  // Only a day with a slot no free set seats loads the solver and asks it, slot by slot, as a create would.
-  if (reseatingMatters(slots)) {
-    const solver = await loadSolver();
-    const seating = reseatFloor(query.date, around, rules.tables, rules.settings.bufferMinutes);
-    slots = withReseating(
-      slots,
-      (stay) => reseating(solver, seating, { id: '', guestCount: query.partySize, ...stay }) !== undefined,
-    );
-  }
+  const slots = await availableSlots(request);
   return {
     locationId,
     date: query.date,
