@@ -213,6 +213,47 @@ describe('re-seating before refusing', () => {
     }
   });
 
+  it('a move onto a table another booking holds moves that booking to a free table, one booking.updated each; a locked holder stays and the move is 409', async () => {
+    for (const holder of ['movable', 'locked'] as const) {
+      const place = await sellingFloor([
+        ['T2', 1, 2],
+        ['T4', 1, 4],
+      ]);
+      const couple = await book(place, { ...evening, tableIds: [place.table('T4')], guestCount: 2 });
+      if (holder === 'locked') {
+        const lock = await call('PATCH', `/api/v1/bookings/${couple.id}/lock`, {
+          key: admin(),
+          body: { locked: true },
+        });
+        expect(lock.status, JSON.stringify(lock.body)).toBe(200);
+      }
+      const four = await book(place, {
+        bookingDate: date,
+        startTime: '17:00',
+        endTime: '18:30',
+        tableIds: [place.table('T4')],
+        guestCount: 4,
+      });
+      const since = new Date().toISOString();
+      const out = await call('PATCH', `/api/v1/bookings/${four.id}`, {
+        key: admin(),
+        body: { startTime: '19:00', endTime: '21:00' },
+      });
+      if (holder === 'locked') {
+        expectRefused(out, 409, 'CONFLICT', '/tableId');
+        expect(await getBooking(four.id)).toMatchObject({ startTime: '17:00', version: four.version });
+        expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T4')] });
+        continue;
+      }
+      expect(out.status, JSON.stringify(out.body)).toBe(200);
+      expect(out.body.data).toMatchObject({ startTime: '19:00', tableIds: [place.table('T4')] });
+      expect(await getBooking(couple.id)).toMatchObject({ tableIds: [place.table('T2')], version: couple.version + 1 });
+      const [updated] = await eventsOf('booking.updated', couple.id, since);
+      expect(updated!.changes).toMatchObject({ tableIds: [place.table('T2')] });
+      noTableTwice(await bookingsOn(place.id));
+    }
+  });
+
   it('two creates that each need a re-seating, at once: both succeed when a joint seating exists, exactly one when not', async () => {
     for (const round of [1, 2, 3]) {
       // Two two-tops free: both couples can step down, both parties of four sit.

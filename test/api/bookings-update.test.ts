@@ -23,6 +23,7 @@ import {
 import type { Schemas } from '../support/client';
 
 const patch = (id: string, body: unknown, key = admin()) => call('PATCH', `/api/v1/bookings/${id}`, { key, body });
+const lock = (id: string) => call('PATCH', `/api/v1/bookings/${id}/lock`, { key: admin(), body: { locked: true } });
 const today = walkInToday;
 
 describe('PATCH /api/v1/bookings/{id}: fields', () => {
@@ -79,8 +80,9 @@ describe('PATCH /api/v1/bookings/{id}: fields', () => {
     expect(moved.body.data).toMatchObject({ startTime: '16:00', endTime: '18:00', version: 2 });
     const [event] = await eventsOf('booking.updated', a.id, since);
     expect(Object.keys(event!.changes!).sort()).toEqual(['endTime', 'endsAt', 'startTime', 'startsAt']);
-    // 18:00-20:00 is free again; 19:00 over b's start is not.
-    await book(place, { startTime: '18:00', endTime: '20:00' });
+    // 18:00-20:00 is free again; 19:00 over b's start is not while the booking there is locked (else it would be re-seated).
+    const blocker = await book(place, { startTime: '18:00', endTime: '20:00' });
+    expect((await lock(blocker.id)).status).toBe(200);
     const clash = await patch(b.id, { startTime: '19:00', endTime: '21:00' });
     expectRefused(clash, 409, 'CONFLICT');
     expect(await getBooking(b.id)).toEqual(b);
@@ -194,7 +196,9 @@ describe('PATCH /api/v1/bookings/{id}: tables and tabs', () => {
       '/tableIds/1',
     );
     expectRefused(await patch(b.id, { tableId: unknownUuid }), 404, 'NOT_FOUND', '/tableId');
-    await book(place, { tableIds: [place.tables[1]!.id] });
+    // Taken by a locked booking (one that may move is re-seated instead: bookings-assign.test.ts).
+    const holder = await book(place, { tableIds: [place.tables[1]!.id] });
+    expect((await lock(holder.id)).status).toBe(200);
     expectRefused(
       await patch(b.id, { tableIds: [place.tables[0]!.id, place.tables[1]!.id] }),
       409,

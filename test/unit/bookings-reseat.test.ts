@@ -219,3 +219,21 @@ describe('the count before solving', () => {
     expect(surelyFull(reseatModel(floor, early)!, seats, 0)).toBe(false);
   });
 });
+
+describe('a party at named tables', () => {
+  it('moves the booking that holds them to another table, or answers none when it cannot move', () => {
+    const floor: ReseatFloor = {
+      tables: [table('A', 1, 4), table('B', 1, 4)],
+      fixed: [],
+      movable: [movable('a', 2, ['A'], 19, 21)],
+      bufferMinutes: 0,
+    };
+    const party = { id: 'p', guestCount: 2, ...stay(19, 21), sets: [['A']] };
+    expect(reseating(solver, floor, party)).toEqual({
+      tableIds: ['A'],
+      moves: [{ bookingId: 'a', from: ['A'], to: ['B'] }],
+    });
+    const seatedOnB = { ...floor, fixed: [{ id: 'b', tableIds: ['B'], ...stay(18, 22) }] };
+    expect(reseating(solver, seatedOnB, party)).toBeUndefined();
+  });
+});

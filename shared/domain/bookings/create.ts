@@ -43,7 +43,7 @@ import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { seatingFloor, type AssignmentFloor } from './floor';
+import { heldByOffers, seatingFloor, type AssignmentFloor } from './floor';
 import { retrying } from './holdPlacement';
 import {
   holdDays,
@@ -161,19 +161,10 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
     assigning ? bookings.between(companyId, input.locationId, from, to) : [],
     assigning ? waitlist.offeredBetween(companyId, input.locationId, from, to, new Date().toISOString()) : [],
   ]);
-  // An offer's tables are held until it is taken or lapses: assignment keeps clear of them and re-seating never moves them.
-  const held = offers.map(
-    (o): BookingAround => ({
-      id: o.bookingId,
-      tableIds: o.tableIds,
-      startsAt: o.startsAt,
-      endsAt: o.endsAt,
-      guestCount: 0,
-      status: 'confirmed',
-      locked: true,
-    }),
-  );
-  return { ...read, floor: assigning ? { tables: allTables, bookings: around, offers: held } : undefined };
+  return {
+    ...read,
+    floor: assigning ? { tables: allTables, bookings: around, offers: heldByOffers(offers) } : undefined,
+  };
 }
 
 export type CreateRead = Awaited<ReturnType<typeof readForCreate>>;

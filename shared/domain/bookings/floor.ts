@@ -20,7 +20,7 @@ import { bookingSettings, type BookingSettings } from '../../data/bookingSetting
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
 import { diningTables, type DiningTable } from '../../data/tables';
-import { waitlist } from '../../data/waitlist';
+import { waitlist, type WaitlistOffer } from '../../data/waitlist';
 import { AppError } from '../../errors';
 import type { AvailabilityQuery } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
@@ -72,6 +72,18 @@ export interface FloorOptions {
   primaryUserId?: number | undefined;
 }
 
+/** Waitlist offers as the holds they are: their tables taken for their stays, never moved by re-seating (locked). */
+export const heldByOffers = (offers: readonly WaitlistOffer[]): BookingAround[] =>
+  offers.map((o) => ({
+    id: o.bookingId,
+    tableIds: o.tableIds,
+    startsAt: o.startsAt,
+    endsAt: o.endsAt,
+    guestCount: 0,
+    status: 'confirmed',
+    locked: true,
+  }));
+
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
 export async function readFloor(
   companyId: number,
@@ -110,16 +122,7 @@ export async function readFloor(
     ...(read.group ? { group: read.group } : {}),
     tables,
     bookings: around,
-    offers: offers.map((o) => ({
-      id: o.bookingId,
-      tableIds: o.tableIds,
-      startsAt: o.startsAt,
-      endsAt: o.endsAt,
-      guestCount: 0,
-      status: 'confirmed' as const,
-      // An offer's tables are held until it is taken or lapses: re-seating never moves them.
-      locked: true,
-    })),
+    offers: heldByOffers(offers),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
   };
 }
@@ -152,6 +155,23 @@ export function seatingFloor(floor: AssignmentFloor, date: string, guestCount: n
   };
 }
 
+/**
+ * The date's slots as the operation answers them: `daySlots`, then the slots no free set seats
+ * asked of re-seating (reseat.ts), as a create would re-seat; only a day with such a slot loads
+ * the solver.
+ */
+export async function availableSlots(request: AvailabilityRequest): Promise<AvailabilitySlot[]> {
+  const slots = daySlots(request);
+  if (!reseatingMatters(slots)) return slots;
+  const solver = await loadSolver();
+  const { rules, date, partySize } = request;
+  const seating = reseatFloor(date, request.bookings, rules.tables, rules.settings.bufferMinutes);
+  return withReseating(
+    slots,
+    (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
+  );
+}
+
 export interface Availability {
   locationId: number;
   date: string;
@@ -182,16 +202,7 @@ export async function getAvailability(
     bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   };
-  let slots = daySlots(request);
-  // Only a day with a slot no free set seats loads the solver and asks it, slot by slot, as a create would.
-  if (reseatingMatters(slots)) {
-    const solver = await loadSolver();
-    const seating = reseatFloor(query.date, around, rules.tables, rules.settings.bufferMinutes);
-    slots = withReseating(
-      slots,
-      (stay) => reseating(solver, seating, { id: '', guestCount: query.partySize, ...stay }) !== undefined,
-    );
-  }
+  const slots = await availableSlots(request);
   return {
     locationId,
     date: query.date,

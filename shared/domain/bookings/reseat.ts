@@ -58,6 +58,8 @@ export interface ReseatFloor {
 export interface ReseatParty extends Interval {
   id: string;
   guestCount: number;
+  /** The sets it may sit at, when they are named (a table move staff asked for); else those that seat it. */
+  sets?: readonly (readonly string[])[];
 }
 
 export interface Reseating {
@@ -144,6 +146,8 @@ interface Places {
 interface Known {
   ofBooking: Map<string, Places>;
   candidates: (guestCount: number, stay: Interval, now: readonly string[]) => Places;
+  /** The named sets clear of the holds that stay. */
+  named: (sets: readonly (readonly string[])[], stay: Interval) => Places;
 }
 
 const knownOf = new WeakMap<ReseatFloor, Known>();
@@ -168,7 +172,11 @@ function placesOf(floor: ReseatFloor): Known {
     // Where a booking sits now is always one of its places, even a set the enumeration does not list.
     return at >= 0 ? { sets, current: at } : { sets: [[...now], ...sets], current: 0 };
   };
-  const known: Known = { ofBooking: new Map(), candidates };
+  const named = (sets: readonly (readonly string[])[], stay: Interval): Places => ({
+    sets: sets.filter((set) => clear(set, stay)).map((set) => [...set]),
+    current: -1,
+  });
+  const known: Known = { ofBooking: new Map(), candidates, named };
   knownOf.set(floor, known);
   return known;
 }
@@ -186,7 +194,7 @@ export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel
     bufferMinutes,
   );
   const known = placesOf(floor);
-  const own = known.candidates(party.guestCount, party, []);
+  const own = party.sets ? known.named(party.sets, party) : known.candidates(party.guestCount, party, []);
   if (own.sets.length === 0) return undefined;
   // A booking's places depend only on the holds that stay (a movable booking outside those taking
   // part clashes with none of them), so they are kept for every party asked about on this floor.

@@ -6,31 +6,38 @@
  *
  * The booking is read first: its location, tables and date name everything else a move reads
  * (settings, tables, table days), which is then read in one round trip before one transaction.
+ * A move onto tables another booking holds re-seats before refusing: when the bookings holding
+ * them may move (of the date, not locked, not seated), the fewest of them move elsewhere in the
+ * same transaction, each with `booking.updated` (docs/optimizer.md, "Re-seating before refusing").
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
 import type { Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
-import { writeBooking } from '../../data/bookingWrite';
+import { writeBookings } from '../../data/bookingWrite';
 import { diningTables } from '../../data/tables';
-import { tableDays } from '../../data/tableDays';
+import { Contention, tableDays, type TableDayWrite } from '../../data/tableDays';
 import { locationEntity } from '../../data/locations';
 import { AppError, conflict, validationFailed } from '../../errors';
 import { newEvent } from '../../events/catalog';
 import type { UpdateBookingBody } from '../../schemas/bookings';
 import { changedFields } from '../changes';
 import { placeHolds, retryingContention } from './holdPlacement';
-import { holdReads, holdsTables, MAX_BUFFER_MINUTES } from './holds';
+import { readFloor } from './floor';
+import { holdDays, holdReads, holdsTables, MAX_BUFFER_MINUTES, type Placement } from './holds';
+import { groupHoldWrites } from './moves';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
+import { reseatFloor, reseating } from './reseat';
 import { assertBookingRules } from './rules';
 import { noteAutoOptimize } from './autoOptimize';
-import { reoptimizeRest } from './optimize';
+import { reoptimizeRest, retabled } from './optimize';
 import { settingsInForce } from './settings';
+import { loadSolver } from './solver';
 import { stayOf } from './stay';
 import { claimChanges, plannedTabWrites, planTabs, withTabs } from './tabs';
-import { intervalOf, slotLasting, slotOf } from './time';
+import { intervalOf, localDateTime, slotLasting, slotOf } from './time';
 
 /** What `changes` may name: the editable fields and those that follow from them. */
 const reported = [
@@ -68,6 +75,68 @@ function slotAfter(prev: Booking, input: UpdateBookingBody) {
     return { ...intervalOf(prev), startsAt: prev.startsAt, endsAt: prev.endsAt, endTime: prev.endTime };
   const { startMs, endMs } = intervalOf(prev);
   return slotLasting(date, start, Math.round((endMs - startMs) / 60_000), prev.timezone);
+}
+
+/** The bookings a move re-seats to take its tables, and the table days written for all of them. */
+interface Reseated {
+  tableDays: TableDayWrite[];
+  moved: { prev: Booking; to: string[] }[];
+}
+
+/**
+ * A move whose tables are taken (`refused`, the 409 it would answer): the floor of its date is read
+ * and re-seated (reseat.ts) with the booking at exactly the tables asked for, the bookings holding
+ * them moving elsewhere, fewest moves; `refused` when that cannot be. The table days of the booking
+ * and of the moved ones are read and planned together (moves.ts groupHoldWrites); one taken since
+ * the floor was read answers Contention (the move is tried again from its read).
+ */
+async function reseatFor(
+  companyId: number,
+  prev: Booking,
+  move: Placement & { guestCount: number },
+  refused: AppError,
+): Promise<Reseated> {
+  const date = localDateTime(move.slot.startMs, move.zone).date;
+  const floor = await readFloor(companyId, prev.locationId, date);
+  const around = [...floor.bookings.filter((b) => b.id !== prev.id), ...(floor.offers ?? [])];
+  const seating = reseatFloor(date, around, floor.tables, move.bufferMinutes);
+  const solver = await loadSolver();
+  const reseat = reseating(solver, seating, {
+    id: prev.id,
+    guestCount: move.guestCount,
+    ...move.slot,
+    sets: [move.requested.tableIds],
+  });
+  if (!reseat) throw refused;
+  const byId = new Map(floor.bookings.map((b) => [b.id, b]));
+  const moved = reseat.moves.map((m) => ({ prev: byId.get(m.bookingId)!, to: m.to }));
+  const placements: Placement[] = [
+    move,
+    ...moved.map(({ prev: b, to }): Placement => {
+      const stay = intervalOf(b);
+      return {
+        ...move,
+        bookingId: b.id,
+        requested: { field: '/tableIds', tableIds: to },
+        slot: stay,
+        before: { tableIds: b.tableIds, slot: stay },
+      };
+    }),
+  ];
+  const wanted = [...new Map(placements.flatMap(holdReads).map((k) => [`${k.tableId}|${k.date}`, k])).values()];
+  const { days } = await readTogether({ days: tableDays.read(companyId, wanted) });
+  const group = groupHoldWrites(
+    placements.map((p) => ({
+      bookingId: p.bookingId,
+      tableIds: p.requested.tableIds,
+      slot: p.slot,
+      holdDates: holdDays(p.slot, 0, p.zone).hold,
+    })),
+    days,
+    move.bufferMinutes,
+  );
+  if ('clash' in group) throw new Contention();
+  return { tableDays: group.writes, moved };
 }
 
 export async function updateBooking(principal: Principal, id: string, input: UpdateBookingBody): Promise<Booking> {
@@ -160,7 +229,23 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
       });
     }
     const placement = placesHolds ? { ...widest, bufferMinutes: settings!.bufferMinutes } : undefined;
-    const tableDayWrites = placement ? await placeHolds(companyId, placement, read.days, read.tables) : [];
+    let tableDayWrites: TableDayWrite[] = [];
+    let reseated: Reseated = { tableDays: [], moved: [] };
+    if (placement) {
+      try {
+        tableDayWrites = await placeHolds(companyId, placement, read.days, read.tables);
+      } catch (err) {
+        // A table taken: when the bookings holding it may move, the move still happens (re-seating before refusing).
+        if (!(err instanceof AppError) || err.code !== 'CONFLICT' || err instanceof Contention) throw err;
+        reseated = await reseatFor(
+          companyId,
+          prev,
+          { ...placement, guestCount: input.guestCount ?? prev.guestCount },
+          err,
+        );
+        tableDayWrites = reseated.tableDays;
+      }
+    }
 
     const now = new Date().toISOString();
     const delay = settings?.autoNoShowDelayMinutes ?? null;
@@ -198,14 +283,17 @@ export async function updateBooking(principal: Principal, id: string, input: Upd
 
     const changes = changedFields(prev, next, reported);
     if (Object.keys(changes).length === 0) return prev;
-    await writeBooking(companyId, {
-      prev,
-      next,
-      tableDays: tableDayWrites,
-      tabs: tabWrites,
-      openTabs,
-      events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
-    });
+    await writeBookings(companyId, [
+      {
+        prev,
+        next,
+        tableDays: tableDayWrites,
+        tabs: tabWrites,
+        openTabs,
+        events: [newEvent(companyId, 'booking.updated', id, { ...next }, changes)],
+      },
+      ...reseated.moved.map((m) => ({ ...retabled(companyId, m.prev, m.to, now, []), moved: true as const })),
+    ]);
     return next;
   });
   // A move re-optimizes the rest of its date (and of the date it left), the moved booking staying where it was put.
