@@ -61,6 +61,7 @@ export const bookingsRoutes = [
     permission: 'bookings.update',
     handler: 'functions/bookings/update.ts',
     area,
+    solver: true,
     schemas: { path: bookings.BookingPath, body: bookings.UpdateBookingBody, response: bookings.BookingView },
   }),
   row({

@@ -56,8 +56,8 @@ describe.each([
   const functions = functionsWithLayers(synth);
   const solverRoutes = (routes as readonly Route[]).filter((r) => r.solver).map((r) => r.operationId);
 
-  it('flags exactly createBooking and getAvailability as solver routes', () => {
-    expect(solverRoutes.sort()).toEqual(['createBooking', 'getAvailability']);
+  it('flags exactly the operations that load the solver: createBooking, getAvailability, updateBooking', () => {
+    expect(solverRoutes.sort()).toEqual(['createBooking', 'getAvailability', 'updateBooking']);
   });
 
   it('has one solver layer, in the parent stack: Node.js 22 on arm64, MIT (the package license)', () => {
@@ -77,8 +77,18 @@ describe.each([
 
   it("attaches the layer and sets BRIGADE_SOLVER_MODULE on the solver routes' functions, and on no other function", () => {
     const expected = solverRoutes.map((id) => operationFunctionName(stage, id)).sort();
-    expect(functions.filter((f) => f.layers.includes(layerId!)).map((f) => f.name)).toEqual(expected);
-    expect(functions.filter((f) => 'BRIGADE_SOLVER_MODULE' in f.environment).map((f) => f.name)).toEqual(expected);
+    expect(
+      functions
+        .filter((f) => f.layers.includes(layerId!))
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(expected);
+    expect(
+      functions
+        .filter((f) => 'BRIGADE_SOLVER_MODULE' in f.environment)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(expected);
     for (const f of functions.filter((x) => expected.includes(x.name))) {
       expect(f.environment.BRIGADE_SOLVER_MODULE).toBe('/opt/brigade-solver/highs.mjs');
       // HiGHS's wasm memory stays far below it (docs/infra.md, "The solver layer").
