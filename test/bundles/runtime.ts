@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules, createRequire, registerHooks } from 'node:module';
 import type { Context } from 'aws-lambda';
 import { runningFunction } from '../../bin/local/function-scope';
 import type { BundledFunction, StandIns } from './assembly';
@@ -183,12 +183,43 @@ function unprovidedImports(path: string): string[] {
   )) {
     if (!/["'`]/.test(code[m.index - 1] ?? '')) named.add((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   }
-  const provided = (name: string) =>
-    name.startsWith('node:') ||
-    builtinModules.includes(name.split('/')[0]!) ||
-    name.startsWith('@aws-sdk/') ||
-    name.startsWith('.');
-  return [...named].filter((name) => !provided(name)).sort();
+  return [...named].filter((name) => !providedByLambda(name)).sort();
+}
+
+/** Whether the Lambda runtime resolves this specifier: Node's modules, its AWS SDK v3, a relative path. */
+const providedByLambda = (name: string) =>
+  name.startsWith('node:') ||
+  builtinModules.includes(name.split('/')[0]!) ||
+  name.startsWith('@aws-sdk/') ||
+  name.startsWith('.');
+
+/** The folders of the assemblies whose files are loaded (file URLs, ending in `/`). */
+const assemblies = new Set<string>();
+let guarding = false;
+/**
+ * The same rule at run time, for what no scan of the text finds: an import computed at run time
+ * (the solver's `import(BRIGADE_SOLVER_MODULE || 'highs')`). A bare specifier other than those the
+ * runtime provides, resolved from a file of the assembly (a bundle or a layer), fails as on Lambda
+ * instead of finding the project's node_modules; an absolute path (a layer's file) resolves.
+ */
+function guardImportsFrom(assemblyDir: string): void {
+  assemblies.add(`${pathToFileURL(assemblyDir).href}/`);
+  if (guarding) return;
+  guarding = true;
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      const parent = context.parentURL;
+      const bare = !/^(\.|\/|[a-z]+:)/.test(specifier);
+      if (parent && bare && !providedByLambda(specifier) && [...assemblies].some((a) => parent.startsWith(a)))
+        throw Object.assign(
+          new Error(
+            `Cannot find package '${specifier}' imported from ${parent}: the Lambda runtime provides only Node's modules and @aws-sdk/*`,
+          ),
+          { code: 'ERR_MODULE_NOT_FOUND' },
+        );
+      return nextResolve(specifier, context);
+    },
+  });
 }
 
 /** Imports a function's bundle under its own environment and answers a way to invoke it. */
@@ -199,6 +230,7 @@ export async function loadFunction(fn: BundledFunction, env: Record<string, stri
   ];
   const path = ['.mjs', '.js', '.cjs'].map((ext) => join(fn.assetDir, `${file}${ext}`)).find((p) => existsSync(p));
   if (!path) throw new Error(`${fn.name}: no ${file}.mjs/.js/.cjs in ${fn.assetDir}`);
+  guardImportsFrom(dirname(fn.assetDir));
   const missing = unprovidedImports(path);
   if (missing.length)
     throw new Error(
