@@ -424,6 +424,10 @@ interface ReseatingFloor {
   two: string;
   four: string;
   couple: string;
+  /** Another date: `holder` on the four-top and `mover` on the two-top, both couples at 19:00. */
+  moveDate: string;
+  holder: string;
+  mover: string;
 }
 let reseatFloor: Promise<ReseatingFloor> | undefined;
 /**
@@ -432,7 +436,8 @@ let reseatFloor: Promise<ReseatingFloor> | undefined;
  * fewest seats beyond the party), and not locked, so movable. A party of four at 19:00 finds no free
  * table: availability offers it and create seats it only by moving the couple to the two-top, which
  * is HiGHS's answer (shared/domain/bookings/reseat.ts), loaded by the bundle from the solver layer the
- * assembly built. Made once, on first use.
+ * assembly built. On another date, a couple moved onto the four-top another couple holds: the update
+ * takes it only by moving the holder to the two-top the mover leaves. Made once, on first use.
  */
 const reseatingFloor = () =>
   (reseatFloor ??= (async () => {
@@ -447,15 +452,26 @@ const reseatingFloor = () =>
     const two = await table('Two', 1, 2);
     const four = await table('Four', 2, 4);
     const date = freshDay();
-    const couple = await fixture('POST', '/api/v1/bookings', {
+    const couple = (bookingDate: string, table: { id: string }, guestName: string) =>
+      fixture('POST', '/api/v1/bookings', {
+        locationId: location.id,
+        bookingDate,
+        startTime: '19:00',
+        guestCount: 2,
+        tableIds: [table.id],
+        guestName,
+      });
+    const moveDate = freshDay();
+    return {
       locationId: location.id,
-      bookingDate: date,
-      startTime: '19:00',
-      guestCount: 2,
-      tableIds: [four.id],
-      guestName: 'Couple on the four-top',
-    });
-    return { locationId: location.id, date, two: two.id, four: four.id, couple: couple.id };
+      date,
+      two: two.id,
+      four: four.id,
+      couple: (await couple(date, four, 'Couple on the four-top')).id,
+      moveDate,
+      holder: (await couple(moveDate, four, 'Holder of the four-top')).id,
+      mover: (await couple(moveDate, two, 'Mover to the four-top')).id,
+    };
   })());
 
 /** Replaces a path parameter's value in a built request. */
@@ -524,7 +540,7 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
     const body = r.body as { content: Record<string, unknown> };
     return { ...r, body: { ...body, content: { ...body.content, totalAmount: tab.bill.totalCents } } };
   },
-  // the solver routes: a party of four that fits only once the couple moves (reseatingFloor)
+  // the solver routes: a party of four that fits only once the couple moves, a move onto held tables (reseatingFloor)
   getAvailability: async (r) => {
     const f = await reseatingFloor();
     return {
@@ -538,6 +554,10 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
       ...r,
       body: { ...(r.body as object), locationId: f.locationId, bookingDate: f.date, startTime: '19:00', guestCount: 4 },
     };
+  },
+  updateBooking: async (r) => {
+    const f = await reseatingFloor();
+    return { ...withParam(r, 'id', f.mover), body: { tableIds: [f.four] } };
   },
   // a guest's RSVP names the booking by its code
   rsvpBooking: async (r) => ({ ...r, body: { ...(r.body as object), confirmationCode: world.ids.bookingCode } }),
@@ -1000,7 +1020,7 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(after.body.data.status).toBe('no_show');
   });
 
-  it("the solver routes' bundles re-seat: availability offered a party of four at 19:00, and create seated it on the four-top by moving the couple to the two-top", async () => {
+  it("the solver routes' bundles re-seat: availability offered a party of four at 19:00, create seated it on the four-top by moving the couple to the two-top, and update moved a couple onto the four-top by moving its holder", async () => {
     expect(reseatFloor, 'the sweep sent no request that needs re-seating').toBeDefined();
     const f = await reseatFloor!;
     const slots = (answered.get('getAvailability') as { data: { slots: { time: string; available: boolean }[] } }).data
@@ -1009,6 +1029,9 @@ describe('the bundles of the synthesized dev stage', () => {
     const created = (answered.get('createBooking') as { data: { id: string; tableIds: string[] } }).data;
     expect(created.tableIds).toEqual([f.four]);
     expect((await fixture('GET', `/api/v1/bookings/${f.couple}`)).tableIds).toEqual([f.two]);
+    const moved = (answered.get('updateBooking') as { data: { id: string; tableIds: string[] } }).data;
+    expect(moved).toMatchObject({ id: f.mover, tableIds: [f.four] });
+    expect((await fixture('GET', `/api/v1/bookings/${f.holder}`)).tableIds).toEqual([f.two]);
   });
 
   it("the solver routes' functions find HiGHS in the solver layer the assembly built, and the solver module solves a 0-1 program with it; their bundles hold none of HiGHS", async () => {
@@ -1018,6 +1041,7 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(solverFunctions.map((f) => f.fn.name).sort()).toEqual([
       `brigade-${STAGE}-createBooking`,
       `brigade-${STAGE}-getAvailability`,
+      `brigade-${STAGE}-updateBooking`,
     ]);
     const sizes: Record<string, number> = {};
     for (const f of solverFunctions) {
