@@ -385,6 +385,31 @@ describe('an offer of a table taken by a booking that may move', () => {
     }
   });
 
+  it('racing a booking of the two-top the couple would move to: exactly one wins, no table held twice (4 rounds)', async () => {
+    for (let n = 0; n < 4; n++) {
+      const { place, couple, four, atT4 } = await coupleOnTheFourTop();
+      const reseat = () => offer(four.id, atT4);
+      const direct = () => bookTable(place, place.table('T2'), '19:00');
+      const [o, b] =
+        n % 2 === 0
+          ? await Promise.all([reseat(), direct()])
+          : await Promise.all([direct(), reseat()]).then(([x, y]) => [y, x] as const);
+      expect([o.status, b.status].sort(), `round ${n}: ${JSON.stringify([o.body, b.body])}`).toEqual([200, 409]);
+      const entry = (await call('GET', `${base}/${four.id}`, { key: admin() })).body.data;
+      const stayed = await getBooking(couple.id);
+      if (o.status === 200) {
+        // The offer won: the couple moved to the two-top, the four-top is held for the party.
+        expect(entry, `round ${n}`).toMatchObject({ status: 'offered', offer: { tableIds: [place.table('T4')] } });
+        expect(stayed.tableIds, `round ${n}`).toEqual([place.table('T2')]);
+      } else {
+        // The booking won the two-top: the couple stays, the offer wrote nothing.
+        expect(entry, `round ${n}`).toMatchObject({ status: 'waiting', version: 1, offer: null });
+        expect(stayed, `round ${n}`).toMatchObject({ tableIds: [place.table('T4')], version: couple.version });
+        expect(b.body.data.tableIds, `round ${n}`).toEqual([place.table('T2')]);
+      }
+    }
+  });
+
   it('never moves a booking out of another offer’s way, nor another offer: 409 as before', async () => {
     const { place, four, atT4 } = await coupleOnTheFourTop();
     // The two-top is held by another offer: the couple has nowhere to go.
