@@ -35,6 +35,7 @@ import {
 import { assertLocationAllowed, listedAt, listLocation } from '../access';
 import type { BookingAround } from '../bookings/availability';
 import { newConfirmationCode } from '../bookings/confirmationCode';
+import { heldByOffers } from '../bookings/floor';
 import { placeHolds, retryingContention } from '../bookings/holdPlacement';
 import {
   holdDays,
@@ -277,7 +278,7 @@ async function reseatedOffer(
     locked: true,
   });
   // Another offer's tables are held until it is taken or lapses: they never move.
-  const held = offers.map((o) => fixed(o.bookingId, o.tableIds, o.startsAt, o.endsAt));
+  const held = heldByOffers(offers);
   const byId = new Map(around.map((b) => [b.id, b]));
   const byKey = new Map(read.map((d) => [dayKey(d), d]));
   const { zone, bufferMinutes } = p;
