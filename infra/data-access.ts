@@ -232,12 +232,18 @@ const areaAccess: Record<string, AreaAccess> = {
   // does not move: a tab that is open belongs to a seated booking, which has none).
   // No ConditionCheck: closing a booking's tab rewrites a booking read before (versioned put), with no guard step.
   tabs: { operations: { company: except([...read, ...write], 'ConditionCheckItem'), confirmationCodes: ['PutItem'] } },
-  // Join and offer write the entry with its code's copy; offer puts the table days back. By code:
+  // Join and offer write the entry with its code's copy; offer puts the table days back, and an
+  // offer that re-seats bookings to free its tables writes them as a move does (each one's code copy). By code:
   // read the code (its copy of the entry), then one BatchGetItem (location, settings, tables,
   // table days); accept writes the booking as a create does (its code, tabs, holds, counters, its
   // no-show sweep item), the entry and its copy in one transaction; decline and leave free the hold.
   waitlist: {
-    operations: { company: [...read, ...write], waitlistCodes: ['PutItem'], noShowSweep: ['PutItem', 'DeleteItem'] },
+    operations: {
+      company: [...read, ...write],
+      waitlistCodes: ['PutItem'],
+      confirmationCodes: ['PutItem'],
+      noShowSweep: ['PutItem', 'DeleteItem'],
+    },
     public: {
       company: ['GetItem', 'BatchGetItem', ...write],
       waitlistCodes: ['GetItem', 'PutItem'],

@@ -104,6 +104,18 @@ const releaseSteps = (companyId: number, offer: WaitlistOffer): Step[] =>
     offer.holdDates.map((date) => tableDays.releaseStep(companyId, tableId, date, offer.bookingId)),
   );
 
+/**
+ * The steps of one change of an entry (those `waitlist.write` commits): the entry, its table days,
+ * the released hold, its events. Another transaction may carry them (an offer that moves bookings
+ * writes them in the `also` of the moved bookings' transaction, bookingWrite.ts).
+ */
+export const waitlistSteps = (companyId: number, w: WaitlistWrite): Step[] => [
+  ...entrySteps(companyId, w.prev, w.next),
+  ...(w.tableDays ?? []).map((day) => tableDays.writeStep(companyId, day)),
+  ...(w.release ? releaseSteps(companyId, w.release) : []),
+  ...w.events.map(outboxStep),
+];
+
 export interface WaitlistListQuery extends PageRequest {
   locationId?: number | undefined;
   date?: string | undefined;
@@ -190,11 +202,6 @@ export const waitlist = {
 
   /** Writes the change as one transaction (404 for a location gone, 409 when the entry or a table day changed since read). */
   async write(companyId: number, w: WaitlistWrite): Promise<void> {
-    await transact([
-      ...entrySteps(companyId, w.prev, w.next),
-      ...(w.tableDays ?? []).map((day) => tableDays.writeStep(companyId, day)),
-      ...(w.release ? releaseSteps(companyId, w.release) : []),
-      ...w.events.map(outboxStep),
-    ]);
+    await transact(waitlistSteps(companyId, w));
   },
 };

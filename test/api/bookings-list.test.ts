@@ -189,7 +189,7 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
     call('GET', `/api/v1/locations/${locationId}/bookings/by-table?${query}`, { key });
 
   it("groups a day's bookings by table, leaving out cancelled ones, with the unassigned apart", async () => {
-    // Every table taken at 20:00: a booking then without tables is taken by the overbooking buffer, unassigned.
+    // Every table taken at 20:00 by a locked booking: a booking then without tables is taken by the overbooking buffer, unassigned.
     // Booking hours that hold 20:00 every day: a booking without tables is held to them.
     const place = await newPlace({
       overbookingBufferPercentage: 50,
@@ -206,6 +206,9 @@ describe('GET /api/v1/locations/{locationId}/bookings/by-table', () => {
       endTime: '21:00',
       tableIds: [t1!.id, t2!.id, t3!.id],
     });
+    // Locked, so that re-seating may not move it to free a table (docs/optimizer.md).
+    const locked = await call('PATCH', `/api/v1/bookings/${full.id}/lock`, { key: admin(), body: { locked: true } });
+    expect(locked.status).toBe(200);
     const c = await book(place, { bookingDate: day, startTime: '20:00', endTime: '21:00', tableIds: [] });
     expect(c.tableIds).toEqual([]);
     const gone = await book(place, { bookingDate: day, startTime: '21:00', endTime: '22:00', tableIds: [t2!.id] });

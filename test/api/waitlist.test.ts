@@ -1,19 +1,22 @@
 /**
  * The booking waitlist over HTTP (docs/api.md; docs/conventions.md, “Permissions”; docs/waitlist.md): join, list, get,
- * offer, and the public by-code get, accept, decline and leave; bounds, permissions, the tenant
- * wall and the events of each change; and a waitlist accept racing a normal booking for the same
- * last table, round after round: exactly one wins.
+ * offer (re-seating the movable bookings that hold the named tables), and the public by-code get,
+ * accept, decline and leave; bounds, permissions, the tenant wall and the events of each change;
+ * and a waitlist accept racing a normal booking for the same last table, round after round:
+ * exactly one wins.
  */
 import { describe, expect, it } from 'vitest';
 import { call, company, newClientAddress, type Answer } from '../support/http';
 import {
   admin,
+  book,
   dayAhead,
   eventsOf,
   expectRefused,
   getBooking,
   keyWith,
   newPlace,
+  sellingFloor,
   theirAdmin,
   theirLocation,
   unknownUuid,
@@ -263,7 +266,14 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
       'UNPROCESSABLE',
       '/settings/maxPartySize',
     );
-    expect((await bookTable(place, place.tables[2]!.id)).status).toBe(200);
+    // A table taken by a booking that stays where it is (locked); one that may move is re-seated (below).
+    const taken = await bookTable(place, place.tables[2]!.id);
+    expect(taken.status).toBe(200);
+    const lock = await call('PATCH', `/api/v1/bookings/${taken.body.data.id}/lock`, {
+      key: admin(),
+      body: { locked: true },
+    });
+    expect(lock.status, JSON.stringify(lock.body)).toBe(200);
     expectRefused(
       await offer(e.id, offerBody(place, { tableIds: [place.tables[2]!.id] })),
       409,
@@ -296,6 +306,124 @@ describe('POST /api/v1/booking-waitlist/{id}/offer', () => {
     expectRefused(await offer(e.id, offerBody(place), theirAdmin()), 404, 'NOT_FOUND');
     expectRefused(await offer(unknownUuid, offerBody(place)), 404, 'NOT_FOUND');
     expect((await call('GET', `${base}/${e.id}`, { key: admin() })).body.data.status).toBe('waiting');
+  });
+});
+
+describe('an offer of a table taken by a booking that may move', () => {
+  /** A location with a two-top and a four-top, a couple booked by name on the four-top at 19:00, and a party of four waiting. */
+  async function coupleOnTheFourTop() {
+    const place = await sellingFloor([
+      ['T2', 1, 2],
+      ['T4', 1, 4],
+    ]);
+    const couple = await book(place, {
+      bookingDate: date,
+      startTime: '19:00',
+      endTime: '21:00',
+      tableIds: [place.table('T4')],
+      guestCount: 2,
+    });
+    const four = await joined(place, { partySize: 4 });
+    return { place, couple, four, atT4: offerBody(place, { tableIds: [place.table('T4')] }) };
+  }
+
+  it('moves the couple to the free two-top and holds the four-top for the party: one transaction, one booking.updated', async () => {
+    const { place, couple, four, atT4 } = await coupleOnTheFourTop();
+    const t0 = since();
+    const out = await offer(four.id, atT4);
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body.data).toMatchObject({
+      status: 'offered',
+      version: 2,
+      offer: { tableIds: [place.table('T4')], startTime: '19:00', endTime: '21:00' },
+    });
+    expect(await getBooking(couple.id)).toMatchObject({
+      tableIds: [place.table('T2')],
+      tableId: place.table('T2'),
+      tab: { tableId: place.table('T2') },
+      version: couple.version + 1,
+    });
+    const updates = await eventsOf('booking.updated', couple.id, t0);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]!.changes).toMatchObject({ tableIds: [place.table('T2')] });
+    expect(await eventsOf('waitlist.offered', four.id, t0)).toHaveLength(1);
+    // The offer holds the four-top and the couple holds the two-top: neither can be booked by name at that time.
+    expectRefused(await bookTable(place, place.table('T4'), '19:00'), 409, 'CONFLICT');
+    expectRefused(await bookTable(place, place.table('T2'), '19:00'), 409, 'CONFLICT');
+    // The guest accepts: the booking sits at the four-top.
+    const accepted = await byCode(four.code, 'accept');
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(await getBooking(accepted.body.data.bookingId)).toMatchObject({
+      tableIds: [place.table('T4')],
+      guestCount: 4,
+    });
+  });
+
+  it('never moves a locked or a seated booking: 409 as before, nothing written', async () => {
+    for (const hold of ['lock', 'seat'] as const) {
+      const { place, couple, four, atT4 } = await coupleOnTheFourTop();
+      const held =
+        hold === 'lock'
+          ? await call('PATCH', `/api/v1/bookings/${couple.id}/lock`, { key: admin(), body: { locked: true } })
+          : await call('POST', `/api/v1/bookings/${couple.id}/seat`, { key: admin(), body: {} });
+      expect(held.status, JSON.stringify(held.body)).toBe(200);
+      const before = await getBooking(couple.id);
+      const t0 = since();
+      expectRefused(await offer(four.id, atT4), 409, 'CONFLICT', '/tableIds/0');
+      expect(await getBooking(couple.id), hold).toEqual(before);
+      const moves = (await eventsOf('booking.updated', couple.id, t0)).filter(
+        (ev) => ev.changes && 'tableIds' in ev.changes,
+      );
+      expect(moves, hold).toEqual([]);
+      expect((await call('GET', `${base}/${four.id}`, { key: admin() })).body.data, hold).toMatchObject({
+        status: 'waiting',
+        version: 1,
+        offer: null,
+      });
+      // The two-top is still free at that time: nothing was held for the refused offer.
+      expect((await bookTable(place, place.table('T2'), '19:00')).status, hold).toBe(200);
+    }
+  });
+
+  it('racing a booking of the two-top the couple would move to: exactly one wins, no table held twice (4 rounds)', async () => {
+    for (let n = 0; n < 4; n++) {
+      const { place, couple, four, atT4 } = await coupleOnTheFourTop();
+      const reseat = () => offer(four.id, atT4);
+      const direct = () => bookTable(place, place.table('T2'), '19:00');
+      const [o, b] =
+        n % 2 === 0
+          ? await Promise.all([reseat(), direct()])
+          : await Promise.all([direct(), reseat()]).then(([x, y]) => [y, x] as const);
+      expect([o.status, b.status].sort(), `round ${n}: ${JSON.stringify([o.body, b.body])}`).toEqual([200, 409]);
+      const entry = (await call('GET', `${base}/${four.id}`, { key: admin() })).body.data;
+      const stayed = await getBooking(couple.id);
+      if (o.status === 200) {
+        // The offer won: the couple moved to the two-top, the four-top is held for the party.
+        expect(entry, `round ${n}`).toMatchObject({ status: 'offered', offer: { tableIds: [place.table('T4')] } });
+        expect(stayed.tableIds, `round ${n}`).toEqual([place.table('T2')]);
+      } else {
+        // The booking won the two-top: the couple stays, the offer wrote nothing.
+        expect(entry, `round ${n}`).toMatchObject({ status: 'waiting', version: 1, offer: null });
+        expect(stayed, `round ${n}`).toMatchObject({ tableIds: [place.table('T4')], version: couple.version });
+        expect(b.body.data.tableIds, `round ${n}`).toEqual([place.table('T2')]);
+      }
+    }
+  });
+
+  it('never moves a booking out of another offer’s way, nor another offer: 409 as before', async () => {
+    const { place, four, atT4 } = await coupleOnTheFourTop();
+    // The two-top is held by another offer: the couple has nowhere to go.
+    const other = await joined(place);
+    expect((await offer(other.id, offerBody(place, { tableIds: [place.table('T2')] }))).status).toBe(200);
+    expectRefused(await offer(four.id, atT4), 409, 'CONFLICT', '/tableIds/0');
+    // A table held by an offer is not freed for another either.
+    const third = await joined(place);
+    expectRefused(
+      await offer(third.id, offerBody(place, { tableIds: [place.table('T2')] })),
+      409,
+      'CONFLICT',
+      '/tableIds/0',
+    );
   });
 });
 

@@ -1,19 +1,28 @@
 /**
  * The booking waitlist's operations (docs/waitlist.md): join, list, get and offer a spot (staff),
  * and the guest's by-code reads and answers: accept (the booking, with its tab, in the same
- * transaction as the entry's change), decline, leave. Each change is one transaction with its event.
+ * transaction as the entry's change), decline, leave. Each change is one transaction with its event
+ * (an offer that re-seats bookings to free its tables writes their moves in the same one).
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
 import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
-import { writeBooking } from '../../data/bookingWrite';
+import { writeBooking, writeBookings, type BookingWrite } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
 import { diningTables } from '../../data/tables';
-import { tableDays } from '../../data/tableDays';
-import { entrySteps, waitlist, WaitlistCodeTaken, type WaitlistEntry, type WaitlistOffer } from '../../data/waitlist';
+import { Contention, tableDays, type TableDay, type TableDayWrite } from '../../data/tableDays';
+import {
+  entrySteps,
+  waitlist,
+  WaitlistCodeTaken,
+  waitlistSteps,
+  type WaitlistEntry,
+  type WaitlistOffer,
+  type WaitlistWrite,
+} from '../../data/waitlist';
 import { AppError, conflict, notFound, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import { Page } from '../../page';
@@ -24,22 +33,30 @@ import {
   type OfferWaitlistBody,
 } from '../../schemas/waitlist';
 import { assertLocationAllowed, listedAt, listLocation } from '../access';
+import type { BookingAround } from '../bookings/availability';
 import { newConfirmationCode } from '../bookings/confirmationCode';
+import { heldByOffers } from '../bookings/floor';
 import { placeHolds, retryingContention } from '../bookings/holdPlacement';
 import {
   holdDays,
   holdReads,
   MAX_BUFFER_MINUTES,
   MAX_DEFAULT_DURATION_MINUTES,
+  planHolds,
   possibleHoldDates,
   type Placement,
 } from '../bookings/holds';
+import { groupHoldWrites } from '../bookings/moves';
+import { retabled } from '../bookings/optimize';
 import { assertTablesFound, type RequestedTables } from '../bookings/requestTables';
+import { reseatFloor, reseating } from '../bookings/reseat';
 import { activeChange, assertBookingRules } from '../bookings/rules';
+import { addDays } from '../bookings/serviceHours';
 import { settingsInForce } from '../bookings/settings';
+import { loadSolver } from '../bookings/solver';
 import { claimChanges, initialTabs, tabCreates, withTabs } from '../bookings/tabs';
 import { stayOf } from '../bookings/stay';
-import { localDateTime, slotLasting } from '../bookings/time';
+import { intervalOf, localDateTime, slotLasting } from '../bookings/time';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { asOf, moved, nextStatus, offerLapsed, type WaitlistAction } from './states';
 
@@ -214,11 +231,138 @@ async function entryFor(principal: Principal, id: string): Promise<WaitlistEntry
 /** GET /api/v1/booking-waitlist/{id}. */
 export const getWaitlistEntry = (principal: Principal, id: string): Promise<WaitlistEntry> => entryFor(principal, id);
 
+/** Plans of a re-seating at most, each after a table found taken since the bookings were read (their index lags the table days). */
+const RESEAT_PLANS = 4;
+
+const dayKey = (d: { tableId: string; date: string }) => `${d.tableId}|${d.date}`;
+
+/** What an offer writes when its tables are free only once the bookings holding them move. */
+interface ReseatedOffer {
+  /** Every table day touched, written once: the moved bookings' holds and the offer's (with its expiry). */
+  days: TableDayWrite[];
+  /** Each moved booking on its new tables, with `booking.updated`; a change since read is Contention. */
+  moved: BookingWrite[];
+}
+
+/**
+ * The offer's named tables freed by re-seating the date's movable bookings that hold them (of the
+ * date, not locked, not seated; other offers never move), with the fewest moves (reseat.ts, the
+ * party at exactly `p.requested.tableIds`); undefined when they cannot be freed. Reads the floor
+ * (every table, the bookings of the day before to the day after, the offers holding tables), the
+ * solver, and the table days the moves touch.
+ */
+async function reseatedOffer(
+  companyId: number,
+  locationId: number,
+  bookingDate: string,
+  guestCount: number,
+  p: Placement & { expiresMs: number },
+  read: readonly TableDay[],
+  nowMs: number,
+): Promise<ReseatedOffer | undefined> {
+  const from = addDays(bookingDate, -1);
+  const to = addDays(bookingDate, 1);
+  const [tables, around, offers, solver] = await Promise.all([
+    diningTables.all(companyId, locationId),
+    bookings.between(companyId, locationId, from, to),
+    waitlist.offeredBetween(companyId, locationId, from, to, new Date(nowMs).toISOString()),
+    loadSolver(),
+  ]);
+  const fixed = (id: string, tableIds: readonly string[], startsAt: string, endsAt: string): BookingAround => ({
+    id,
+    tableIds: [...tableIds],
+    startsAt,
+    endsAt,
+    guestCount: 0,
+    status: 'confirmed',
+    locked: true,
+  });
+  // Another offer's tables are held until it is taken or lapses: they never move.
+  const held = heldByOffers(offers);
+  const byId = new Map(around.map((b) => [b.id, b]));
+  const byKey = new Map(read.map((d) => [dayKey(d), d]));
+  const { zone, bufferMinutes } = p;
+  const holdDates = (slot: Placement['slot']) => holdDays(slot, 0, zone).hold;
+  for (let plans = 0; plans < RESEAT_PLANS; plans++) {
+    const floor = reseatFloor(bookingDate, [...around, ...held], tables, bufferMinutes);
+    const seated = reseating(solver, floor, { id: p.bookingId, guestCount, ...p.slot, sets: [p.requested.tableIds] });
+    if (!seated) return undefined;
+    const moves = seated.moves.map((m) => {
+      const prev = byId.get(m.bookingId)!;
+      const stay = intervalOf(prev);
+      const placement: Placement = {
+        bookingId: m.bookingId,
+        requested: { field: '/tableIds', tableIds: m.to },
+        slot: stay,
+        zone,
+        bufferMinutes,
+        before: { tableIds: prev.tableIds, slot: stay },
+      };
+      return { prev, to: m.to, placement };
+    });
+    const wanted = [
+      ...new Map([p, ...moves.map((m) => m.placement)].flatMap(holdReads).map((k) => [dayKey(k), k])).values(),
+    ];
+    const missing = wanted.filter((k) => !byKey.has(dayKey(k)));
+    if (missing.length > 0)
+      for (const d of (await readTogether({ days: tableDays.read(companyId, missing) })).days) byKey.set(dayKey(d), d);
+    // The moves first (each booking off its old tables onto its new ones), then the offer's hold, which lapses, on what they leave.
+    const group = groupHoldWrites(
+      moves.map((m) => ({
+        bookingId: m.prev.id,
+        tableIds: m.to,
+        slot: m.placement.slot,
+        holdDates: holdDates(m.placement.slot),
+      })),
+      wanted.map((k) => byKey.get(dayKey(k))!),
+      bufferMinutes,
+    );
+    const plan =
+      'clash' in group
+        ? group
+        : planHolds({
+            bookingId: p.bookingId,
+            read: group.writes.map((w) => ({
+              tableId: w.tableId,
+              date: w.date,
+              holds: w.holds,
+              version: w.expectedVersion,
+            })),
+            tableIds: p.requested.tableIds,
+            slot: p.slot,
+            holdDates: holdDates(p.slot),
+            bufferMinutes,
+            expiresMs: p.expiresMs,
+            nowMs,
+          });
+    if ('writes' in plan) {
+      const at = new Date(nowMs).toISOString();
+      return {
+        days: plan.writes,
+        moved: moves.map((m): BookingWrite => ({ ...retabled(companyId, m.prev, m.to, at, []), moved: true })),
+      };
+    }
+    // A hold the bookings read does not show yet: it stays where it is, and the seating is planned again around it.
+    const { tableId, with: other } = plan.clash;
+    held.push(
+      fixed(
+        `taken:${other.bookingId}`,
+        [tableId],
+        new Date(other.startMs).toISOString(),
+        new Date(other.endMs).toISOString(),
+      ),
+    );
+  }
+  return undefined;
+}
+
 /**
  * POST /api/v1/booking-waitlist/{id}/offer: holds the tables at the time for `holdMinutes` (a real
- * table-day hold, under the id the booking will have) and tells the guest (the entry's code). 409
- * when a table is taken then or the entry is not waiting (or expired); 422 for a time that has
- * passed, tables that seat fewer than the party, or a party the location's settings refuse.
+ * table-day hold, under the id the booking will have) and tells the guest (the entry's code). A
+ * table taken then only by bookings that may move is freed by re-seating them (`reseatedOffer`),
+ * written in one transaction with the offer. 409 when a table is taken then and cannot be freed,
+ * or the entry is not waiting (or expired); 422 for a time that has passed, tables that seat fewer
+ * than the party, or a party the location's settings refuse.
  */
 export async function offerWaitlistSpot(
   principal: Principal,
@@ -271,8 +415,27 @@ export async function offerWaitlistSpot(
     // Staff offer the spot by hand: the party's size is held to the settings, the advance rules are not (as for a party at the door).
     assertBookingRules(settings, { guestCount: entry.partySize, startMs: slot.startMs, nowMs, atTheDoor: true });
     const expiresMs = nowMs + holdMinutes * 60_000;
-    const placement: Placement = { bookingId, requested, slot, zone, bufferMinutes: settings.bufferMinutes, expiresMs };
-    const days = await placeHolds(companyId, placement, read.days, read.tables);
+    const placement = { bookingId, requested, slot, zone, bufferMinutes: settings.bufferMinutes, expiresMs };
+    let days: TableDayWrite[];
+    let movedBookings: BookingWrite[] = [];
+    try {
+      days = await placeHolds(companyId, placement, read.days, read.tables);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'CONFLICT' || err instanceof Contention) throw err;
+      // A named table is taken: free it by re-seating the bookings that hold it, else the same 409.
+      const reseated = await reseatedOffer(
+        companyId,
+        entry.locationId,
+        bookingDate,
+        entry.partySize,
+        placement,
+        read.days,
+        nowMs,
+      );
+      if (!reseated) throw err;
+      days = reseated.days;
+      movedBookings = reseated.moved;
+    }
     const at = new Date(nowMs).toISOString();
     const offer: WaitlistOffer = {
       bookingId,
@@ -288,12 +451,16 @@ export async function offerWaitlistSpot(
       expiresAt: new Date(expiresMs).toISOString(),
     };
     const next = moved(entry, 'offer', at, { offer });
-    await waitlist.write(companyId, {
+    const change: WaitlistWrite = {
       prev: entry,
       next,
       tableDays: days,
       events: [event(companyId, 'waitlist.offered', next, { status: 'offered', offer })],
-    });
+    };
+    const [first, ...rest] = movedBookings;
+    // With moves: one transaction for the moved bookings and the entry's change (its steps ride in the first move's `also`).
+    if (first) await writeBookings(companyId, [{ ...first, also: waitlistSteps(companyId, change) }, ...rest]);
+    else await waitlist.write(companyId, change);
     return next;
   });
 }
