@@ -41,6 +41,7 @@ export const waitlistRoutes = [
     permission: 'bookings.manage',
     handler: `${dir}/offer.ts`,
     area,
+    solver: true,
     schemas: { path: waitlist.WaitlistPath, body: waitlist.OfferWaitlistBody, response: waitlist.WaitlistEntryView },
   }),
   row({

@@ -187,6 +187,7 @@ describe('solver', () => {
     'functions/bookings/create.ts',
     'functions/bookings/availability.ts',
     'functions/bookings/update.ts',
+    'functions/waitlist/offer.ts',
     'shared/domain/bookings/solver.ts',
   ])('%s: the bundle holds none of HiGHS', async (entry) => {
     const result = await build({
