@@ -428,6 +428,9 @@ interface ReseatingFloor {
   moveDate: string;
   holder: string;
   mover: string;
+  /** A third date: `offerHolder` on the four-top at 19:00, and `waiter`, a party of four on the waitlist. */
+  offerHolder: string;
+  waiter: string;
 }
 let reseatFloor: Promise<ReseatingFloor> | undefined;
 /**
@@ -437,7 +440,8 @@ let reseatFloor: Promise<ReseatingFloor> | undefined;
  * table: availability offers it and create seats it only by moving the couple to the two-top, which
  * is HiGHS's answer (shared/domain/bookings/reseat.ts), loaded by the bundle from the solver layer the
  * assembly built. On another date, a couple moved onto the four-top another couple holds: the update
- * takes it only by moving the holder to the two-top the mover leaves. Made once, on first use.
+ * takes it only by moving the holder to the two-top the mover leaves. On a third, an offer of the
+ * four-top to a party of four waiting moves the couple holding it. Made once, on first use.
  */
 const reseatingFloor = () =>
   (reseatFloor ??= (async () => {
@@ -462,6 +466,8 @@ const reseatingFloor = () =>
         guestName,
       });
     const moveDate = freshDay();
+    const offerDate = freshDay();
+    const joinExample = requestFor(all.find((r) => r.operationId === 'joinWaitlist')!, world).body as object;
     return {
       locationId: location.id,
       date,
@@ -471,6 +477,16 @@ const reseatingFloor = () =>
       moveDate,
       holder: (await couple(moveDate, four, 'Holder of the four-top')).id,
       mover: (await couple(moveDate, two, 'Mover to the four-top')).id,
+      offerHolder: (await couple(offerDate, four, 'Holder of the offered four-top')).id,
+      waiter: (
+        await fixture('POST', '/api/v1/booking-waitlist', {
+          ...joinExample,
+          locationId: location.id,
+          partySize: 4,
+          desiredDate: offerDate,
+          guestName: 'Party of four waiting',
+        })
+      ).id,
     };
   })());
 
@@ -497,7 +513,11 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
   splitBookingTabs: async (r) => withParam(r, 'id', (await freshBooking({ steps: ['seat'] })).id),
   completeBooking: async (r) => withParam(r, 'id', (await freshBooking({ steps: ['seat'] })).id),
   confirmBooking: async (r) => withParam(r, 'id', (await freshBooking({ pending: true })).id),
-  offerWaitlistSpot: async (r) => withParam(r, 'id', (await freshWaitlistEntry(false)).id),
+  // an offer of a table a movable booking holds (reseatingFloor)
+  offerWaitlistSpot: async (r) => {
+    const f = await reseatingFloor();
+    return { ...withParam(r, 'id', f.waiter), body: { tableIds: [f.four], startTime: '19:00' } };
+  },
   acceptWaitlistOffer: async (r) => withParam(r, 'code', (await freshWaitlistEntry(true)).code),
   declineWaitlistOffer: async (r) => withParam(r, 'code', (await freshWaitlistEntry(true)).code),
   // the world's tag is in the category already; its table is in a booking group; its variant is its group's only one; its location has everything
@@ -1020,7 +1040,7 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(after.body.data.status).toBe('no_show');
   });
 
-  it("the solver routes' bundles re-seat: availability offered a party of four at 19:00, create seated it on the four-top by moving the couple to the two-top, and update moved a couple onto the four-top by moving its holder", async () => {
+  it("the solver routes' bundles re-seat: availability offered a party of four at 19:00, create seated it on the four-top by moving the couple to the two-top, and update moved a couple onto the four-top by moving its holder, and an offer of the four-top moved the couple holding it", async () => {
     expect(reseatFloor, 'the sweep sent no request that needs re-seating').toBeDefined();
     const f = await reseatFloor!;
     const slots = (answered.get('getAvailability') as { data: { slots: { time: string; available: boolean }[] } }).data
@@ -1032,6 +1052,9 @@ describe('the bundles of the synthesized dev stage', () => {
     const moved = (answered.get('updateBooking') as { data: { id: string; tableIds: string[] } }).data;
     expect(moved).toMatchObject({ id: f.mover, tableIds: [f.four] });
     expect((await fixture('GET', `/api/v1/bookings/${f.holder}`)).tableIds).toEqual([f.two]);
+    const offered = (answered.get('offerWaitlistSpot') as { data: { id: string; offer: { tableIds: string[] } } }).data;
+    expect(offered).toMatchObject({ id: f.waiter, offer: { tableIds: [f.four] } });
+    expect((await fixture('GET', `/api/v1/bookings/${f.offerHolder}`)).tableIds).toEqual([f.two]);
   });
 
   it("the solver routes' functions find HiGHS in the solver layer the assembly built, and the solver module solves a 0-1 program with it; their bundles hold none of HiGHS", async () => {
@@ -1041,6 +1064,7 @@ describe('the bundles of the synthesized dev stage', () => {
     expect(solverFunctions.map((f) => f.fn.name).sort()).toEqual([
       `brigade-${STAGE}-createBooking`,
       `brigade-${STAGE}-getAvailability`,
+      `brigade-${STAGE}-offerWaitlistSpot`,
       `brigade-${STAGE}-updateBooking`,
     ]);
     const sizes: Record<string, number> = {};
