@@ -43,7 +43,7 @@ import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { heldByOffers, seatingFloor, type AssignmentFloor } from './floor';
+import { heldByOffers, heldByTableDay, seatingFloor, type AssignmentFloor } from './floor';
 import { retrying } from './holdPlacement';
 import {
   holdDays,
@@ -53,7 +53,7 @@ import {
   possibleHoldDates,
   type Placement,
 } from './holds';
-import { groupHoldWrites } from './moves';
+import { groupHoldWrites, movedPlacement } from './moves';
 import { reoptimizeRest, retabled } from './optimize';
 import type { Move } from './optimizer';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
@@ -64,7 +64,7 @@ import { settingsInForce } from './settings';
 import { loadSolver, type Solver } from './solver';
 import { stayOf } from './stay';
 import { claimChanges, initialTabs, tabCreates, withTabs } from './tabs';
-import { intervalOf, localDateTime, slotLasting, type Interval } from './time';
+import { localDateTime, slotLasting, type Interval } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
 export type CreatedBooking = Booking & { seatWarning?: string };
@@ -362,17 +362,6 @@ export function planCreate(
   }
 }
 
-/** The hold a table day shows for another booking, as a hold every later attempt keeps clear of. */
-const takenHold = (tableId: string, other: { bookingId: string; startMs: number; endMs: number }): TakenHold => ({
-  id: `taken:${other.bookingId}`,
-  tableIds: [tableId],
-  startsAt: new Date(other.startMs).toISOString(),
-  endsAt: new Date(other.endMs).toISOString(),
-  guestCount: 0,
-  status: 'confirmed',
-  locked: true,
-});
-
 function plan(
   companyId: number,
   input: CreateBookingBody,
@@ -416,17 +405,7 @@ function plan(
   const bufferMinutes = settings.bufferMinutes;
   const holds: Placement[] = [
     { bookingId: fresh.id, requested: { ...requested, tableIds }, slot, zone, bufferMinutes },
-    ...moves.map((m): Placement => {
-      const stay = intervalOf(byId.get(m.bookingId)!);
-      return {
-        bookingId: m.bookingId,
-        requested: { field: '/tableIds', tableIds: m.to },
-        slot: stay,
-        zone,
-        bufferMinutes,
-        before: { tableIds: m.from, slot: stay },
-      };
-    }),
+    ...moves.map((m) => movedPlacement(byId.get(m.bookingId)!, m.to, zone, bufferMinutes)),
   ];
   const wanted = [...new Map(holds.flatMap(holdReads).map((k) => [dayKey(k), k])).values()];
   const byKey = new Map(days.map((d) => [dayKey(d), d]));
@@ -448,7 +427,7 @@ function plan(
       bufferMinutes,
     );
     // Taken since the bookings were read (their index lags the table days): choose again, clear of it.
-    if ('clash' in group) return { taken: takenHold(group.clash.tableId, group.clash.with) };
+    if ('clash' in group) return { taken: heldByTableDay(group.clash.tableId, group.clash.with) };
     written = group.writes;
   }
 

@@ -84,6 +84,23 @@ export const heldByOffers = (offers: readonly WaitlistOffer[]): BookingAround[] 
     locked: true,
   }));
 
+/**
+ * A hold a table's day shows that the bookings read did not (their index lags the table days), as
+ * a hold to keep clear of: never moved by re-seating (locked).
+ */
+export const heldByTableDay = (
+  tableId: string,
+  hold: { bookingId: string; startMs: number; endMs: number },
+): BookingAround => ({
+  id: `taken:${hold.bookingId}`,
+  tableIds: [tableId],
+  startsAt: new Date(hold.startMs).toISOString(),
+  endsAt: new Date(hold.endMs).toISOString(),
+  guestCount: 0,
+  status: 'confirmed',
+  locked: true,
+});
+
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
 export async function readFloor(
   companyId: number,

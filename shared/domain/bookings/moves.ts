@@ -5,9 +5,9 @@
  * one group, so that no transaction ever writes a clash, and one that fails leaves a valid floor.
  */
 import type { TableDay, TableDayWrite } from '../../data/tableDays';
-import { planHolds, type HoldPlan } from './holds';
+import { planHolds, type HoldPlan, type Placement } from './holds';
 import { clashes } from './occupancy';
-import type { Interval } from './time';
+import { intervalOf, type Interval } from './time';
 
 export interface PlannedMove {
   bookingId: string;
@@ -97,5 +97,23 @@ export function groupHoldWrites(
     writes: days.map(
       (d): TableDayWrite => ({ tableId: d.tableId, date: d.date, holds: d.holds, expectedVersion: d.version }),
     ),
+  };
+}
+
+/** The placement of a booking a re-seating moves: off its tables onto `to`, for the stay it has (holds.ts holdReads reads both). */
+export function movedPlacement(
+  b: { id: string; tableIds: readonly string[]; startsAt: string; endsAt: string },
+  to: readonly string[],
+  zone: string,
+  bufferMinutes: number,
+): Placement {
+  const stay = intervalOf(b);
+  return {
+    bookingId: b.id,
+    requested: { field: '/tableIds', tableIds: [...to] },
+    slot: stay,
+    zone,
+    bufferMinutes,
+    before: { tableIds: b.tableIds, slot: stay },
   };
 }

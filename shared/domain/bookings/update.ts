@@ -26,7 +26,7 @@ import { changedFields } from '../changes';
 import { placeHolds, retryingContention } from './holdPlacement';
 import { readFloor } from './floor';
 import { holdDays, holdReads, holdsTables, MAX_BUFFER_MINUTES, type Placement } from './holds';
-import { groupHoldWrites } from './moves';
+import { groupHoldWrites, movedPlacement } from './moves';
 import { bookingFor } from './read';
 import { assertTablesFound, requestedTables } from './requestTables';
 import { reseatFloor, reseating } from './reseat';
@@ -112,16 +112,7 @@ async function reseatFor(
   const moved = reseat.moves.map((m) => ({ prev: byId.get(m.bookingId)!, to: m.to }));
   const placements: Placement[] = [
     move,
-    ...moved.map(({ prev: b, to }): Placement => {
-      const stay = intervalOf(b);
-      return {
-        ...move,
-        bookingId: b.id,
-        requested: { field: '/tableIds', tableIds: to },
-        slot: stay,
-        before: { tableIds: b.tableIds, slot: stay },
-      };
-    }),
+    ...moved.map(({ prev: b, to }) => movedPlacement(b, to, move.zone, move.bufferMinutes)),
   ];
   const wanted = [...new Map(placements.flatMap(holdReads).map((k) => [`${k.tableId}|${k.date}`, k])).values()];
   const { days } = await readTogether({ days: tableDays.read(companyId, wanted) });

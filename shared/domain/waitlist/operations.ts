@@ -33,9 +33,8 @@ import {
   type OfferWaitlistBody,
 } from '../../schemas/waitlist';
 import { assertLocationAllowed, listedAt, listLocation } from '../access';
-import type { BookingAround } from '../bookings/availability';
 import { newConfirmationCode } from '../bookings/confirmationCode';
-import { heldByOffers } from '../bookings/floor';
+import { heldByOffers, heldByTableDay } from '../bookings/floor';
 import { placeHolds, retryingContention } from '../bookings/holdPlacement';
 import {
   holdDays,
@@ -46,7 +45,7 @@ import {
   possibleHoldDates,
   type Placement,
 } from '../bookings/holds';
-import { groupHoldWrites } from '../bookings/moves';
+import { groupHoldWrites, movedPlacement } from '../bookings/moves';
 import { retabled } from '../bookings/optimize';
 import { assertTablesFound, type RequestedTables } from '../bookings/requestTables';
 import { reseatFloor, reseating } from '../bookings/reseat';
@@ -56,7 +55,7 @@ import { settingsInForce } from '../bookings/settings';
 import { loadSolver } from '../bookings/solver';
 import { claimChanges, initialTabs, tabCreates, withTabs } from '../bookings/tabs';
 import { stayOf } from '../bookings/stay';
-import { intervalOf, localDateTime, slotLasting } from '../bookings/time';
+import { localDateTime, slotLasting } from '../bookings/time';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { asOf, moved, nextStatus, offerLapsed, type WaitlistAction } from './states';
 
@@ -268,15 +267,6 @@ async function reseatedOffer(
     waitlist.offeredBetween(companyId, locationId, from, to, new Date(nowMs).toISOString()),
     loadSolver(),
   ]);
-  const fixed = (id: string, tableIds: readonly string[], startsAt: string, endsAt: string): BookingAround => ({
-    id,
-    tableIds: [...tableIds],
-    startsAt,
-    endsAt,
-    guestCount: 0,
-    status: 'confirmed',
-    locked: true,
-  });
   // Another offer's tables are held until it is taken or lapses: they never move.
   const held = heldByOffers(offers);
   const byId = new Map(around.map((b) => [b.id, b]));
@@ -289,16 +279,7 @@ async function reseatedOffer(
     if (!seated) return undefined;
     const moves = seated.moves.map((m) => {
       const prev = byId.get(m.bookingId)!;
-      const stay = intervalOf(prev);
-      const placement: Placement = {
-        bookingId: m.bookingId,
-        requested: { field: '/tableIds', tableIds: m.to },
-        slot: stay,
-        zone,
-        bufferMinutes,
-        before: { tableIds: prev.tableIds, slot: stay },
-      };
-      return { prev, to: m.to, placement };
+      return { prev, to: m.to, placement: movedPlacement(prev, m.to, zone, bufferMinutes) };
     });
     const wanted = [
       ...new Map([p, ...moves.map((m) => m.placement)].flatMap(holdReads).map((k) => [dayKey(k), k])).values(),
@@ -344,14 +325,7 @@ async function reseatedOffer(
     }
     // A hold the bookings read does not show yet: it stays where it is, and the seating is planned again around it.
     const { tableId, with: other } = plan.clash;
-    held.push(
-      fixed(
-        `taken:${other.bookingId}`,
-        [tableId],
-        new Date(other.startMs).toISOString(),
-        new Date(other.endMs).toISOString(),
-      ),
-    );
+    held.push(heldByTableDay(tableId, other));
   }
   return undefined;
 }
