@@ -1005,12 +1005,16 @@ describe('the bundles of the synthesized dev stage', () => {
       body: {
         locationId: world.ids.location,
         bookingDate: world.day,
-        startTime: '12:00',
+        // At a table it names, early: the booking hours in force here are whatever the run's
+        // operations last set (a create that names its tables is not held to them).
+        tableIds: [world.ids.table],
+        startTime: '06:00',
+        endTime: '07:00',
         guestCount: 2,
         guestName: 'Due Guest',
       },
     });
-    expect(made.status).toBe(200);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
     const booking = made.body.data as { id: string };
     // Its no-show falls due a minute ago: the sweep item as the booking's transaction writes it (shared/data/noShowSweep.ts), moved.
     const dueAt = new Date(Date.now() - 60_000).toISOString();
