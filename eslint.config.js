@@ -40,6 +40,26 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
       '@typescript-eslint/no-unused-expressions': 'error',
+      // TypeBox's own `Type` holds every builder, and a bundle that imports it keeps them all
+      // (shared/schemas/typebox.ts): its types, yes; its `Type`, from there.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@sinclair/typebox',
+              importNames: ['Type'],
+              message:
+                "import { Type } from shared/schemas/typebox.ts: the package's Type keeps every builder in a bundle",
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // The facade itself re-exports the package's types.
+    files: ['shared/schemas/typebox.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -115,11 +115,9 @@ export function scaffold(root: string, given: NewOperation): Map<string, string>
       .map((n) => `export type ${n} = Static<typeof ${n}>;`),
     '',
   ].join('\n');
-  const schemaSource = read(schemaFile) ?? "import { Type, type Static } from '@sinclair/typebox';\n";
-  if (!/import \{[^}]*\bType\b[^}]*\bStatic\b[^}]*\} from '@sinclair\/typebox';/.test(schemaSource)) {
-    throw new Error(
-      `${schemaFile} does not import { Type, type Static } from '@sinclair/typebox': add it, then run again`,
-    );
+  const schemaSource = read(schemaFile) ?? "import { Type, type Static } from './typebox';\n";
+  if (!/import \{[^}]*\bType\b[^}]*\bStatic\b[^}]*\} from '\.\/typebox';/.test(schemaSource)) {
+    throw new Error(`${schemaFile} does not import { Type, type Static } from './typebox': add it, then run again`);
   }
   files.set(schemaFile, schemaSource.trimEnd() + '\n' + schemaText);
 

@@ -8,7 +8,7 @@
  * through the API (`live`), which a create may raise only while it is below the stage's cap: a
  * condition of the creating transaction, so concurrent creates cannot overshoot it.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

@@ -10,7 +10,7 @@
  * the list's total and bounds the party. Both are written in the transaction that adds the member,
  * beside a check that the booking still takes members, so concurrent adds cannot break either.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, unprocessable } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

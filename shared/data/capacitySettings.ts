@@ -8,7 +8,7 @@
  * path reads all of them with one strongly consistent Query; lists page through gsi1 in the
  * order the effective setting is chosen (priority, then age).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { unprocessable, type AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

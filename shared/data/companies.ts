@@ -6,7 +6,7 @@
  *
  * A company is written with its system roles in one transaction, so none exists without them.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { Company as CompanyView } from '../schemas/companies';

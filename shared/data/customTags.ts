@@ -7,7 +7,7 @@
  *   key          C#<cid> / CUSTOMTAGKEY#<categoryHandle>#<key>            { customTagId }
  *   search token C#<cid> / CUSTOMTAG#<id:12>#T#<token>   gsi1 C#<cid>#CTS#<token's first 3 chars> / <token>#<id:12>
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

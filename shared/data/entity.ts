@@ -17,7 +17,7 @@
  *
  * Why not dynamodb-toolbox or ElectroDB: see docs/entities.md.
  */
-import { Type, type Static, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TProperties } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import type { Page } from '../page';
 import { getItem, getItems, type Item, type ItemKey, type ReadOptions, type ReadRequest } from './batch';

@@ -11,7 +11,7 @@
  * and all its tokens, so no guest item is read back and a guest matching by two tokens is listed
  * once (at the first of them in index order), whatever the page boundaries.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, notFound } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

@@ -11,7 +11,7 @@
  * Built-in permissions are never counted (they cannot be deleted); which keys are built in is
  * the domain's knowledge, so every write that names permissions is told which ones to count.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict, unprocessable, type FieldProblem } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { PermissionView } from '../schemas/access';

@@ -9,7 +9,7 @@
  * unseating reverses that order by a condition on its dispatches' statuses instead of reading it.
  * Absent until a pre-order is set: no items, version null.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { ReadRequest } from './batch';

@@ -8,7 +8,7 @@
  * Written inside the transaction of the change it reports; the printer queue reads a location's
  * jobs in order through gsi1.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import type { Alert } from './alerts';
 import { newAlertSteps } from './alerts';
 import type { DomainEvent } from '../events/catalog';

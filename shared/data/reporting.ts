@@ -7,7 +7,7 @@
  * Absent until first set. The first write checks the location exists (404) and that nobody wrote
  * the item meanwhile (409); later ones are versioned puts. Each write carries its event.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { ExportSettings, ReportEmails } from '../schemas/reporting';

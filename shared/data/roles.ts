@@ -4,7 +4,7 @@
  * stores the keys of its permissions beside their ids (keys never change), so authenticating a key
  * that has a role reads only the role.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

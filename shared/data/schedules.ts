@@ -11,7 +11,7 @@
  * partition range, so the availability check is one Query. A soft-deleted schedule keeps its item
  * (with `deletedAt`) but loses its index keys and its counts: it is in no list and no check.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { Nullable } from '../schemas/common';

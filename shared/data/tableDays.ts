@@ -6,7 +6,7 @@
  * A booking reads the days its hold could touch and writes each back at the version it read, so of
  * two bookings that could clash (they always write a common day) only one commits.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import type { ReadRequest } from './batch';
 import { tableName } from './client';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import { TableView } from '../schemas/tables';
 import type { DomainEvent } from '../events/catalog';

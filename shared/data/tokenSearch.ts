@@ -9,7 +9,7 @@
  * boundaries. A page reads ahead (2 × limit + 1 items) so that resources found twice, or hidden
  * from the caller, still leave a full page; the next page starts after the last item it consumed.
  */
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import { Page } from '../page';
 import type { Item } from './batch';
 import { keys } from './keys';

@@ -10,7 +10,7 @@
  * loses its index keys and its counts: it is in no list. A variant linked to an item counts on the
  * item (items.ts `variantLinkSteps`), which is not deleted while any does.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

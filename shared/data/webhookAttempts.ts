@@ -4,7 +4,7 @@
  * after `ATTEMPT#…`: a page read newest first from the top meets the subscription item first, so
  * one Query answers both "does the subscription exist" and the page.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import type { Page } from '../page';
 import { DeliveryAttemptView } from '../schemas/webhooks';
 import type { Item } from './batch';

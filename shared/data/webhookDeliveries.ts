@@ -8,7 +8,7 @@
  * its outcome. A test event or a manual retry writes a delivery request (outbox.ts) in the same
  * transaction, which the pipeline queues.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { conflict } from '../errors';
 import { WebhookDeliveryView } from '../schemas/webhooks';
 import { newAlertSteps, type Alert } from './alerts';

@@ -5,7 +5,7 @@
  * attempts log shares (webhookAttempts.ts); listed by gsi1 `C#<cid>#WHSUBS` / `<createdAt>#<id>`,
  * counted by `C#<cid>` / `COUNT#WHSUB` (at most MAX_SUBSCRIPTIONS).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../schemas/typebox';
 import { notFound, unprocessable } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import type { Page } from '../page';

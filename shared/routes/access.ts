@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import * as access from '../schemas/access';
 import { row } from './route';
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import * as guests from '../schemas/guests';
 import { row } from './route';
 

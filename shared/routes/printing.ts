@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import * as p from '../schemas/printing';
 import { row } from './route';
 

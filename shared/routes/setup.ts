@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import * as groups from '../schemas/bookingGroups';
 import * as locations from '../schemas/locations';
 import * as tables from '../schemas/tables';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from '../schemas/typebox';
 import * as webhooks from '../schemas/webhooks';
 import { row } from './route';
 

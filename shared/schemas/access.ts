@@ -1,5 +1,5 @@
 /** Permissions, roles and API keys (docs/access.md). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Line, Name, Prose } from './text';
 

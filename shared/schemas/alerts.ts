@@ -1,5 +1,5 @@
 /** Alerts (docs/alerts.md; docs/api.md): the list's query and the path of acknowledge and resolve. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { TEXT_PATTERNS } from './patterns';
 

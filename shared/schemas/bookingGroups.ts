@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { BookingSettingsOverride } from './bookingSettings';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { OperatingHours, WeekHoursView, displayName } from './locations';

@@ -3,7 +3,7 @@
  * Staff add and change members by booking id; anyone holding the confirmation code may read the
  * party's names and replies, add someone, or answer for an email (public operations).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { CodePath } from './bookings';
 import { NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';

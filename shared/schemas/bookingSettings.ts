@@ -3,7 +3,7 @@
  * booking-settings operations build their body from `bookingSettingsFields`; a booking group's
  * `settingsOverride` is any subset of them, with the same bounds.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId } from './common';
 import { OperatingHours, WeekHoursView } from './locations';
 import { entity, stamps } from './views';

@@ -1,5 +1,5 @@
 /** Bookings (docs/bookings.md), their settings, tabs' orders and kitchen dispatches. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { bookingSettingsFields } from './bookingSettings';
 import { bookingStatuses, dispatchStatuses, kitchenFlow, slotReasons, tabStatuses } from './bookingStates';
 import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';

@@ -3,7 +3,7 @@
  * extended waiting time (a delay the kitchen announces until a given time). Bounds the
  * spec leaves open are the project's (docs/capacity.md).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
 import { Instant, entity, stamps } from './views';

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from './typebox';
 import { Line } from './text';
 
 /** UUID v4 ids (bookings, tabs, coursings, tables, …). */

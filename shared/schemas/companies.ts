@@ -1,5 +1,5 @@
 /** Companies (tenants) and their onboarding by internal operators (docs/onboarding.md). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { tiers, type Tier } from './access';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Name } from './text';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { HexColor, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { entity, stamps } from './views';
 import { Name } from './text';

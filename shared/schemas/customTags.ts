@@ -1,5 +1,5 @@
 /** Custom tags (docs/menu.md, “Custom tags”): a company's labels for items, each under a category handle, found by search. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { NumericId, pageQuery } from './common';
 import { CategoryHandle } from './items';
 import { Instant, entity } from './views';

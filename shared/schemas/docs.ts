@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from './typebox';
 
 /** GET /openapi.json answers the OpenAPI 3.1 document itself (docs/openapi.md). */
 export const OpenApiDocument = Type.Object(

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { TEXT_PATTERNS } from './patterns';
 import { Line } from './text';

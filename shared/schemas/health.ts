@@ -1,5 +1,5 @@
 /** The health probes' answers (docs/api.md): their own body shapes, not the envelope. */
-import { Type } from '@sinclair/typebox';
+import { Type } from './typebox';
 import { Nullable } from './common';
 
 const timestamp = Type.String({ format: 'date-time' });

@@ -1,5 +1,5 @@
 /** Inventory items: what a location sells, the anchor of custom tags, variants and order lines. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { displayName } from './locations';
 import { entity, stamps } from './views';

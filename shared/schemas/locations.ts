@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, pageQuery } from './common';
 import { Line, Name, Prose } from './text';
 

@@ -2,7 +2,7 @@
  * Printing (docs/printing.md; docs/api.md; docs/conventions.md, “Permissions”): printer groups, terminals, the terminal pre-check
  * print job, its preview and the printer agent's report. Money is in minor units (docs/conventions.md, “Money, VAT and time”).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Money, VatRate } from './items';
 import { displayName } from './locations';

@@ -1,5 +1,5 @@
 /** Purchases (purchase intents) on tabs, tabs' own operations, and reviews (docs/purchases.md, “Reviews”; docs/api.md). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, Uuid, pageQuery } from './common';
 import { bookingStatuses, tabStatuses } from './bookingStates';
 import { OrderView } from './bookings';

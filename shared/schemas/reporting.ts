@@ -1,5 +1,5 @@
 /** Reporting (docs/api.md; docs/conventions.md, “Permissions”; docs/reporting.md): report emails, export settings, the purchase summary and the export. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId } from './common';
 import { PaymentProvider } from './purchases';
 

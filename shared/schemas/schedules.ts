@@ -3,7 +3,7 @@
  * group, a menu layout, a location's hours) is available. The value lists and bounds live here so
  * the pure availability rule, the data layer and the schemas share them.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { displayName } from './locations';
 import { Instant, entity, literals, stamps, view } from './views';

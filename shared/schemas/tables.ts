@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { NumericId, Uuid, pageQuery } from './common';
 import { displayName } from './locations';
 

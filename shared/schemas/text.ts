@@ -7,7 +7,7 @@
  * test/unit/text-sweep.test.ts walks the route table and fails on a string field of a request that
  * is none of these and not otherwise constrained (a format, a closed pattern, a list of values).
  */
-import { Type, type StringOptions } from '@sinclair/typebox';
+import { Type, type StringOptions } from './typebox';
 import { TEXT_PATTERNS } from './patterns';
 
 type Bounds = Omit<StringOptions, 'pattern' | 'format'>;

@@ -1,5 +1,5 @@
 /** Variant groups and their variants (docs/menu.md, “Variant groups and variants”): the choices an item is sold with (size, sides, extras). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, NumericId, NumericPathId, pageQuery } from './common';
 import { Money } from './items';
 import { displayName } from './locations';

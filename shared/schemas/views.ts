@@ -3,7 +3,7 @@
  * answer, exactly as sent). Documentation and the API tests' answer check read them; no handler
  * validates an answer with them.
  */
-import { Type, type TLiteral, type TProperties, type TUnion } from '@sinclair/typebox';
+import { Type, type TLiteral, type TProperties, type TUnion } from './typebox';
 
 /** An object of an answer: exactly these fields (a field the schema does not name is a mismatch). */
 export const view = <T extends TProperties>(properties: T, description?: string) =>

@@ -1,5 +1,5 @@
 /** The booking waitlist (docs/api.md; docs/conventions.md, “Permissions”; docs/waitlist.md). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { BookingView, CodePath } from './bookings';
 import { LocalDate, Nullable, NumericId, Uuid, pageQuery } from './common';
 import { Instant, entity, literals, stamps } from './views';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from './typebox';
 import { Nullable, Uuid, pageQuery } from './common';
 import { Prose } from './text';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from '../../shared/schemas/typebox';
 import { describe, expect, it } from 'vitest';
 import { readItems, readTogether } from '../../shared/data/batch';
 import { db } from '../../shared/data/client';
