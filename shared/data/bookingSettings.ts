@@ -4,9 +4,10 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { AppError, conflict } from '../errors';
+import type { ReadRequest } from './batch';
 import type { DomainEvent } from '../events/catalog';
 import { BookingSettingsView } from '../schemas/bookingSettings';
-import { companyKey, defineEntity } from './entity';
+import { companyKey, defineEntity, withOptional } from './entity';
 import { keys } from './keys';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
@@ -28,14 +29,20 @@ export class CancellationRefused extends AppError {
   }
 }
 
+/** Settings stored before the selling policy existed lack its field: read as off. */
+const StoredSettings = withOptional(BookingSettingsView, ['sellingPolicyEnabled']);
+
 /** A location's booking settings: in its company's partition, one item per location. */
 const settingsEntity = defineEntity({
   name: 'BOOKING_SETTINGS',
   label: 'booking settings',
   key: (companyId: number, locationId: number) => companyKey(companyId, `BSETTINGS#${keys.pad(locationId)}`),
-  schema: BookingSettingsView,
+  schema: StoredSettings,
   keyOf: (companyId, s) => [companyId, s.locationId] as const,
 });
+
+const inForce = (stored: Static<typeof StoredSettings> | undefined): BookingSettings | undefined =>
+  stored && { ...stored, sellingPolicyEnabled: stored.sellingPolicyEnabled ?? false };
 
 /** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
 const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
@@ -46,9 +53,12 @@ const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
 ];
 
 export const bookingSettings = {
-  get: settingsEntity.get,
+  get: async (companyId: number, locationId: number) => inForce(await settingsEntity.get(companyId, locationId)),
   /** A read of the stored settings (undefined: none yet, the defaults are in force), to send with others in one round trip. */
-  read: settingsEntity.read,
+  read(companyId: number, locationId: number): ReadRequest<BookingSettings | undefined> {
+    const request = settingsEntity.read(companyId, locationId);
+    return { keys: request.keys, answer: (found) => inForce(request.answer(found)) };
+  },
 
   /**
    * Holds while the location's cancellation policy lets a guest cancel `wholeHoursBefore` hours

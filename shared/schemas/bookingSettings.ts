@@ -15,6 +15,10 @@ export const bookingSettingsFields = {
   bufferMinutes: int(0, 120, 'minutes kept free between bookings of a table'),
   defaultDurationMinutes: int(15, 480),
   autoOptimizeEnabled: Type.Boolean(),
+  sellingPolicyEnabled: Type.Boolean({
+    description:
+      'the selling policy: on a date forecast to be asked for more than it seats, decline parties worth fewer covers than the seat-minutes they take (docs/optimizer.md)',
+  }),
   maxPartySize: int(1, 100),
   minAdvanceHours: int(0, 168),
   maxAdvanceDays: int(1, 365),

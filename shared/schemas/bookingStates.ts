@@ -42,5 +42,6 @@ export const slotReasons = [
   'too_far_ahead',
   'guest_limit',
   'no_table_fits',
+  'selling_policy',
 ] as const;
 export type SlotReason = (typeof slotReasons)[number];

@@ -25,6 +25,7 @@ import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
 import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
+import { demand } from '../../data/demand';
 import { writeBookings, type BookingWrite } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
 import { locationEntity } from '../../data/locations';
@@ -43,7 +44,7 @@ import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { heldByOffers, heldByTableDay, seatingFloor, type AssignmentFloor } from './floor';
+import { heldByOffers, heldByTableDay, readDemand, seatingFloor, type AssignmentFloor } from './floor';
 import { retrying } from './holdPlacement';
 import {
   holdDays,
@@ -58,6 +59,7 @@ import { reoptimizeRest, retabled } from './optimize';
 import type { Move } from './optimizer';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
 import { reseatFloor, reseating } from './reseat';
+import { askFor, declines, demandKey, policyPrices, sellingFloor, type SellingDemand } from './selling';
 import { activeChange, assertBookingRules } from './rules';
 import { addDays, openSpans, within } from './serviceHours';
 import { settingsInForce } from './settings';
@@ -161,9 +163,15 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
     assigning ? bookings.between(companyId, input.locationId, from, to) : [],
     assigning ? waitlist.offeredBetween(companyId, input.locationId, from, to, new Date().toISOString()) : [],
   ]);
+  // The selling policy decides a booking made ahead without tables: the date's demand and its history.
+  const selling =
+    assigning && !input.seatImmediately && read.location && read.settings?.sellingPolicyEnabled
+      ? await readDemand(companyId, input.locationId, input.bookingDate)
+      : undefined;
   return {
     ...read,
     floor: assigning ? { tables: allTables, bookings: around, offers: heldByOffers(offers) } : undefined,
+    ...(selling ? { selling } : {}),
   };
 }
 
@@ -292,6 +300,67 @@ function nextAvailable(request: AvailabilityRequest, afterMs: number, reseats: (
   return found;
 }
 
+/** The request's kind as the selling policy's demand counts it (selling.ts `demandKey`), or undefined for a stay that is not valid (refused by the plan). */
+function demandOf(input: CreateBookingBody, floor: Pick<AssignmentFloor, 'location' | 'settings'>): string | undefined {
+  try {
+    const stay = requestedStay(input, floor);
+    return demandKey(askFor(input.bookingDate, floor.location.timezone, input.guestCount, stay));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Counts the request in its date's demand. A statistic for the forecast: a failure to count is
+ * logged and the answer stands (the booking is written, or the refusal is answered).
+ */
+async function countDemand(companyId: number, input: CreateBookingBody, kind: string): Promise<void> {
+  try {
+    await demand.count(companyId, input.locationId, input.bookingDate, kind);
+  } catch (err) {
+    console.error(`selling policy: a request of ${input.bookingDate} was not counted`, err);
+  }
+}
+
+/** The stay asked for: to `endTime`, else the default duration. */
+function requestedStay(input: CreateBookingBody, floor: Pick<AssignmentFloor, 'location' | 'settings'>) {
+  const { location, settings } = floor;
+  return input.endTime
+    ? stayOf(
+        input.bookingDate,
+        input.startTime,
+        input.endTime,
+        location.timezone,
+        settings.operatingHours ?? location.operatingHours,
+      )
+    : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, location.timezone);
+}
+
+/**
+ * 409 when the selling policy (selling.ts; the booking setting `sellingPolicyEnabled`) declines
+ * the party: on a date forecast to be asked for more than it seats, its covers are worth less
+ * than the seat-minutes it would take. Availability marks the same slots `selling_policy`.
+ */
+function assertSold(
+  solver: Solver,
+  floor: AssignmentFloor,
+  input: AssignmentRequest,
+  slot: Interval,
+  sold: SellingDemand,
+): void {
+  const zone = floor.location.timezone;
+  const around = [...floor.bookings, ...(floor.offers ?? [])];
+  const seats = sellingFloor(input.bookingDate, zone, floor.tables, around, floor.settings.bufferMinutes);
+  const prices = policyPrices(solver, seats, sold, input.guestCount);
+  if (!prices || !declines(prices, askFor(input.bookingDate, zone, input.guestCount, slot))) return;
+  const at = localDateTime(slot.startMs, zone).time;
+  throw new AppError(
+    'CONFLICT',
+    `Declined by the selling policy: a party of ${input.guestCount} at ${at} on ${input.bookingDate} would take seats the date's expected demand sells for more covers`,
+    [{ path: '/guestCount', message: `declined by the selling policy for ${at}` }],
+  );
+}
+
 /** 404 for an unknown location, table or guest; 422 for a time zone other than the location's. Answers the location. */
 function checkedRead(read: CreateRead, input: CreateBookingBody, requested: RequestedTables) {
   const { location } = read;
@@ -380,20 +449,16 @@ function plan(
   const tables: readonly DiningTable[] = read.floor?.tables ?? read.tables;
   const settings = settingsInForce(read.settings, location.id);
   const zone = location.timezone;
-  const slot = input.endTime
-    ? stayOf(
-        input.bookingDate,
-        input.startTime,
-        input.endTime,
-        zone,
-        settings.operatingHours ?? location.operatingHours,
-      )
-    : slotLasting(input.bookingDate, input.startTime, settings.defaultDurationMinutes, zone);
+  const slot = requestedStay(input, { location, settings });
   // A booking made ahead without tables is held to the booking hours, as availability offers slots.
   if (assigning && !seatAsked) assertWithinBookingHours({ location, settings }, input.bookingDate, slot);
   const nowMs = fresh.now.getTime();
   assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs, atTheDoor: seatAsked });
 
+  if (read.floor && read.selling) {
+    if (!solver) return { solve: true };
+    assertSold(solver, { location, settings, ...read.floor }, input, slot, read.selling);
+  }
   let placement: PartyPlacement = { tableIds: requested.tableIds, moves: [] };
   if (read.floor) {
     const placed = assignedPlacement({ location, settings, ...read.floor }, input, slot, state.taken, nowMs, solver);
@@ -518,6 +583,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
   let solver: Solver | undefined;
   /** The stay of the last plan: a walk-in's table found with a party at it is taken for it. */
   let lastStay: Pick<Booking, 'startsAt' | 'endsAt'> | undefined;
+  /** The request as the selling policy's demand counts it, when the policy is on. */
+  let asked: string | undefined;
 
   const attempt = async () => {
     const read = await readForCreate(companyId, input, requested);
@@ -526,6 +593,8 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
       autoOptimize = settingsInForce(read.settings, read.location.id).autoOptimizeEnabled;
       noteAutoOptimize(companyId, read.location.id, autoOptimize);
     }
+    if (read.selling && read.location)
+      asked = demandOf(input, { location: read.location, settings: settingsInForce(read.settings, read.location.id) });
     let days = read.days;
     // A plan asks at most for the solver once and for table days twice (the chosen tables', then a moved booking's).
     for (let step = 0; step < 4; step++) {
@@ -567,7 +636,12 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
     state.seat = false;
     state.seatWarning = `Table ${tableNames.get(err.tableId) ?? err.tableId} already has an open tab; the booking was created without seating`;
     return true;
+  }).catch(async (err: unknown) => {
+    // A party refused for want of a table, or by the policy, was demand all the same.
+    if (asked && err instanceof AppError && err.code === 'CONFLICT') await countDemand(companyId, input, asked);
+    throw err;
   });
+  if (asked) await countDemand(companyId, input, asked);
   const { booking, seatWarning } = written;
   if (autoOptimize) await reoptimizeRest(companyId, booking.locationId, booking.bookingDate, [booking.id]);
   return seatWarning ? { ...booking, seatWarning } : booking;

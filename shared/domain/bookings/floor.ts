@@ -19,6 +19,7 @@ import { bookings, type Booking } from '../../data/bookings';
 import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
+import { demand } from '../../data/demand';
 import { diningTables, type DiningTable } from '../../data/tables';
 import { waitlist, type WaitlistOffer } from '../../data/waitlist';
 import { AppError } from '../../errors';
@@ -37,6 +38,15 @@ import {
 import { holdsByTable, partySets } from './fit';
 import { holdsTables } from './holds';
 import { reseatFloor, reseating } from './reseat';
+import {
+  askFor,
+  declines,
+  demandDates,
+  policyPrices,
+  sellingFloor,
+  type SellingDemand,
+  type SellingPrices,
+} from './selling';
 import type { SellingTerms } from './sellable';
 import { addDays, openSpans, serviceOf } from './serviceHours';
 import { settingsInForce } from './settings';
@@ -189,6 +199,42 @@ export async function availableSlots(request: AvailabilityRequest): Promise<Avai
   );
 }
 
+/** A date's demand for the selling policy (selling.ts): the date's, and the same weekday's before it. */
+export async function readDemand(companyId: number, locationId: number, date: string): Promise<SellingDemand> {
+  const { days } = await readTogether({ days: demand.read(companyId, locationId, demandDates(date)) });
+  const [today = {}, ...history] = days;
+  return { today, history };
+}
+
+/** The selling policy's prices for a party on the date, or undefined when it is neutral. */
+async function policyFor(
+  floor: Pick<AssignmentFloor, 'location' | 'settings' | 'tables' | 'bookings' | 'offers'>,
+  date: string,
+  partySize: number,
+  sold: SellingDemand,
+): Promise<SellingPrices | undefined> {
+  const around = [...floor.bookings, ...(floor.offers ?? [])];
+  const seats = sellingFloor(date, floor.location.timezone, floor.tables, around, floor.settings.bufferMinutes);
+  return policyPrices(await loadSolver(), seats, sold, partySize);
+}
+
+/** The slots the selling policy declines for the party, marked `selling_policy`, as a create would be declined. */
+function withSellingPolicy(
+  slots: readonly AvailabilitySlot[],
+  prices: SellingPrices,
+  date: string,
+  zone: string,
+  partySize: number,
+): AvailabilitySlot[] {
+  return slots.map((slot) => {
+    if (!slot.available) return slot;
+    const ask = askFor(date, zone, partySize, { startMs: Date.parse(slot.startsAt), endMs: Date.parse(slot.endsAt) });
+    if (!declines(prices, ask)) return slot;
+    const { overbooked: _, ...rest } = slot;
+    return { ...rest, available: false, reason: 'selling_policy' };
+  });
+}
+
 export interface Availability {
   locationId: number;
   date: string;
@@ -219,7 +265,17 @@ export async function getAvailability(
     bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   };
-  const slots = await availableSlots(request);
+  let slots = await availableSlots(request);
+  // The selling policy, on: the slots it would decline (a create for the party without tables, not a walk-in).
+  if (floor.settings.sellingPolicyEnabled && slots.some((s) => s.available)) {
+    const prices = await policyFor(
+      floor,
+      query.date,
+      query.partySize,
+      await readDemand(principal.companyId, locationId, query.date),
+    );
+    if (prices) slots = withSellingPolicy(slots, prices, query.date, floor.location.timezone, query.partySize);
+  }
   return {
     locationId,
     date: query.date,

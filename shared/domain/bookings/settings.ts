@@ -21,6 +21,7 @@ export function defaultSettings(locationId: number, now: string): BookingSetting
     bufferMinutes: 15,
     defaultDurationMinutes: 120,
     autoOptimizeEnabled: false,
+    sellingPolicyEnabled: false,
     maxPartySize: 20,
     minAdvanceHours: 0,
     maxAdvanceDays: 90,

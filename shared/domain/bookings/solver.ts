@@ -21,9 +21,24 @@ interface BinaryProgram {
   timeLimitSeconds: number;
 }
 
+/** A linear program: maximise gain·x subject to 0 ≤ x ≤ upper and Σ coefficient·x ≤ limit for each row. */
+interface LinearProgram {
+  gain: readonly number[];
+  upper: readonly number[];
+  rows: readonly { terms: readonly (readonly [column: number, coefficient: number])[]; limit: number }[];
+}
+
+/** An optimum of a linear program: the values, and each row's shadow price (what one more unit of its limit would gain, ≥ 0). */
+interface LinearOptimum {
+  values: Float64Array;
+  prices: number[];
+}
+
 export interface Solver {
   /** The values of the best solution found within the bounds, or undefined when none is (infeasible, or the bounds were reached first). */
   solveBinary(program: BinaryProgram): Float64Array | undefined;
+  /** The optimum of a linear program, or undefined when the solver finds none. */
+  solveLinear(program: LinearProgram): LinearOptimum | undefined;
 }
 
 /** The module's specifier: the layer's on AWS, else the package. */
@@ -75,6 +90,40 @@ function solverOf(highs: Highs): Solver {
         if (LIMIT_STATUSES.has(modelStatus) && Number(model.info.get('primal_solution_status')) === 2)
           return model.getSolution().colValue;
         return undefined;
+      } finally {
+        model.dispose();
+      }
+    },
+    solveLinear(p) {
+      const starts: number[] = [0];
+      const index: number[] = [];
+      const value: number[] = [];
+      for (const row of p.rows) {
+        for (const [c, coefficient] of row.terms) {
+          index.push(c);
+          value.push(coefficient);
+        }
+        starts.push(index.length);
+      }
+      const columns = p.gain.length;
+      const model = highs.createModel();
+      try {
+        model.options.set({ output_flag: false });
+        // HiGHS minimises: the gain is negated, and so are the row duals it answers (a limit that binds costs ≤ 0).
+        model.passModel({
+          numCols: columns,
+          numRows: p.rows.length,
+          colCost: p.gain.map((g) => -g),
+          colLower: new Float64Array(columns),
+          colUpper: p.upper,
+          rowLower: p.rows.map(() => -highs.infinity),
+          rowUpper: p.rows.map((r) => r.limit),
+          matrix: { format: 'csr', numRows: p.rows.length, numCols: columns, starts, indices: index, values: value },
+        });
+        const { modelStatus } = model.run();
+        if (modelStatus !== OPTIMAL) return undefined;
+        const solution = model.getSolution();
+        return { values: solution.colValue, prices: Array.from(solution.rowDual, (d) => Math.max(0, -d)) };
       } finally {
         model.dispose();
       }
