@@ -7,12 +7,14 @@
  * crash between the two only makes the forecast a request lighter. Kept 120 days (`ttl`).
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DemandDay } from '../domain/bookings/selling';
 import { readItems, type Item, type ReadRequest } from './batch';
 import { db, tableName } from './client';
 import { companyKey } from './entity';
 import { toAppError } from './errors';
 import { keys } from './keys';
+
+/** A date's demand: requests per kind (the selling policy's `demandKey`). */
+export type DemandDay = Readonly<Record<string, number>>;
 
 const PREFIX = 'ask:';
 const KEPT_DAYS = 120;

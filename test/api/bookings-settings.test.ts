@@ -17,6 +17,7 @@ describe('booking settings: the happy path', () => {
       bufferMinutes: 15,
       defaultDurationMinutes: 120,
       autoOptimizeEnabled: false,
+      sellingPolicyEnabled: false,
       maxPartySize: 20,
       minAdvanceHours: 0,
       maxAdvanceDays: 90,

@@ -17,9 +17,9 @@ import {
   policyPrices,
   priceOf,
   type Ask,
-  type DemandDay,
   type SellingFloor,
 } from '../../shared/domain/bookings/selling';
+import type { DemandDay } from '../../shared/data/demand';
 import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';

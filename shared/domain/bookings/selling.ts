@@ -16,6 +16,7 @@
  *   the seat-minutes it would take. When the forecast fits the floor every price is 0 and nothing
  *   is declined.
  */
+import type { DemandDay } from '../../data/demand';
 import type { DiningTable } from '../../data/tables';
 import type { BookingAround } from './availability';
 import { partySets } from './fit';
@@ -30,9 +31,6 @@ export interface Ask {
   startMinute: number;
   minutes: number;
 }
-
-/** A date's demand: requests per kind (`demandKey`). */
-export type DemandDay = Readonly<Record<string, number>>;
 
 /** Same weekdays of history a forecast reads (the four before the date). */
 export const HISTORY_WEEKS = 4;
