@@ -207,7 +207,7 @@ export async function readDemand(companyId: number, locationId: number, date: st
 }
 
 /** The selling policy's prices for a party on the date, or undefined when it is neutral. */
-async function policyFor(
+export async function policyFor(
   floor: Pick<AssignmentFloor, 'location' | 'settings' | 'tables' | 'bookings' | 'offers'>,
   date: string,
   partySize: number,
@@ -219,7 +219,7 @@ async function policyFor(
 }
 
 /** The slots the selling policy declines for the party, marked `selling_policy`, as a create would be declined. */
-function withSellingPolicy(
+export function withSellingPolicy(
   slots: readonly AvailabilitySlot[],
   prices: SellingPrices,
   date: string,
