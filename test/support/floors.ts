@@ -1,5 +1,25 @@
 /** Dining tables for the pure seating tests (fit, availability, assignment, the optimizer). */
+import type { Location } from '../../shared/data/locations';
 import type { DiningTable } from '../../shared/data/tables';
+import { weekdays, type WeekHours } from '../../shared/schemas/locations';
+
+/** The same hours every day of the week. */
+const everyDay = (open: string, close: string): WeekHours =>
+  Object.fromEntries(weekdays.map((d) => [d, [{ open, close }]])) as WeekHours;
+
+/** Location 1 in `zone`, open `hours` every day, as read at `now`. */
+export const locationOf = (name: string, zone: string, hours: [string, string], now: Date): Location => ({
+  id: 1,
+  name,
+  timezone: zone,
+  operatingHours: everyDay(...hours),
+  address: null,
+  phone: null,
+  country: 'SE',
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+  version: 1,
+});
 
 /** A table of location 1, named by its id. */
 export const table = (

@@ -6,7 +6,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/data/bookings';
 import type { BookingWrite } from '../../shared/data/bookingWrite';
-import type { Location } from '../../shared/data/locations';
 import type { DiningTable } from '../../shared/data/tables';
 import type { TableDay } from '../../shared/data/tableDays';
 import {
@@ -19,30 +18,15 @@ import {
 import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
 import type { CreateBookingBody } from '../../shared/schemas/bookings';
-import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextSpringForward } from '../support/dst';
-import { table } from '../support/floors';
+import { locationOf, table } from '../support/floors';
 
 const zone = 'Europe/Stockholm';
 // An ordinary day (two weeks after the next spring-forward), planned two days ahead.
 const day = addDays(nextSpringForward(zone)!, 14);
 const now = new Date(Date.parse(`${addDays(day, -2)}T12:00:00Z`));
 
-const every = (open: string, close: string): WeekHours =>
-  Object.fromEntries(weekdays.map((d) => [d, [{ open, close }]])) as WeekHours;
-
-const location: Location = {
-  id: 1,
-  name: 'Plan',
-  timezone: zone,
-  operatingHours: every('17:00', '23:00'),
-  address: null,
-  phone: null,
-  country: 'SE',
-  createdAt: now.toISOString(),
-  updatedAt: now.toISOString(),
-  version: 1,
-};
+const location = locationOf('Plan', zone, ['17:00', '23:00'], now);
 
 const two = table('T2', 1, 2);
 const four = table('T4', 2, 4);

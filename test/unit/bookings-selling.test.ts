@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Booking } from '../../shared/data/bookings';
-import type { Location } from '../../shared/data/locations';
 import type { AvailabilitySlot } from '../../shared/domain/bookings/availability';
 import { planCreate, type CreateRead } from '../../shared/domain/bookings/create';
 import { policyFor, withSellingPolicy } from '../../shared/domain/bookings/floor';
@@ -29,9 +28,8 @@ import { addDays } from '../../shared/domain/bookings/serviceHours';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
 import { slotLasting } from '../../shared/domain/bookings/time';
-import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { nextSpringForward } from '../support/dst';
-import { table } from '../support/floors';
+import { locationOf, table } from '../support/floors';
 
 let solver: Solver;
 beforeAll(async () => {
@@ -119,25 +117,14 @@ describe('the prices and the rule', () => {
   });
 });
 
+// A create's world: an ordinary day (two weeks after the next spring-forward), asked two days ahead.
+const zone = 'Europe/Stockholm';
+const date = addDays(nextSpringForward(zone)!, 14);
+const now = new Date(Date.parse(`${addDays(date, -2)}T12:00:00Z`));
+const location = locationOf('Policy', zone, ['17:00', '23:30'], now);
+const settings = { ...defaultSettings(1, now.toISOString()), sellingPolicyEnabled: true };
+
 describe("a create's plan with the policy on", () => {
-  const zone = 'Europe/Stockholm';
-  const date = addDays(nextSpringForward(zone)!, 14);
-  const now = new Date(Date.parse(`${addDays(date, -2)}T12:00:00Z`));
-  const every = (open: string, close: string): WeekHours =>
-    Object.fromEntries(weekdays.map((d) => [d, [{ open, close }]])) as WeekHours;
-  const location: Location = {
-    id: 1,
-    name: 'Policy',
-    timezone: zone,
-    operatingHours: every('17:00', '23:30'),
-    address: null,
-    phone: null,
-    country: 'SE',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    version: 1,
-  };
-  const settings = { ...defaultSettings(1, now.toISOString()), sellingPolicyEnabled: true };
   const read = (selling?: CreateRead['selling']): CreateRead => ({
     location,
     settings,
@@ -180,25 +167,6 @@ describe("a create's plan with the policy on", () => {
 });
 
 describe('availability equals create with the policy on (property)', () => {
-  const zone = 'Europe/Stockholm';
-  const date = addDays(nextSpringForward(zone)!, 21);
-  const now = new Date(Date.parse(`${addDays(date, -2)}T12:00:00Z`));
-  const hours: WeekHours = Object.fromEntries(
-    weekdays.map((d) => [d, [{ open: '17:00', close: '23:30' }]]),
-  ) as WeekHours;
-  const location: Location = {
-    id: 1,
-    name: 'Property',
-    timezone: zone,
-    operatingHours: hours,
-    address: null,
-    phone: null,
-    country: 'SE',
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    version: 1,
-  };
-  const settings = { ...defaultSettings(1, now.toISOString()), sellingPolicyEnabled: true };
   const quarter = fc.integer({ min: 0, max: 16 }).map((q) => at(17) + 15 * q);
   const hhmm = (minute: number) =>
     `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
@@ -280,7 +248,7 @@ describe('availability equals create with the policy on (property)', () => {
       }),
       { numRuns: 60, seed: 26_12_07 },
     );
-    // The generated worlds do reach the policy (53 of 1,020 times declined with this seed).
+    // The generated worlds do reach the policy (some fifty of 1,020 times declined with this seed).
     expect(declinedSeen).toBeGreaterThan(0);
-  });
+  }, 60_000);
 });
