@@ -111,6 +111,11 @@ describe('the prices and the rule', () => {
     expect(declines(prices, ask(2, at(19)))).toBe(true);
   });
 
+  it('is neutral when nothing forecast can be seated (parties larger than every table)', () => {
+    const large = day([ask(12, at(19)), 9]);
+    expect(policyPrices(solver, emptyFloor, { history: [large, large], today: {} }, 2)).toBeUndefined();
+  });
+
   it('turns neutral once the date has been asked for all it was expected to be', () => {
     const seen = day([ask(4, at(19)), 15]);
     expect(policyPrices(solver, emptyFloor, { history: [busy, busy], today: seen }, 2)).toBeUndefined();

@@ -128,6 +128,8 @@ function sellingPrices(
 ): SellingPrices | undefined {
   const seats = seatsBySize(floor.tables, [partySize, ...rest.map((r) => r.ask.guestCount)]);
   const served = rest.filter((r) => seats.has(r.ask.guestCount));
+  // Nothing forecast that the floor can seat: no seat-minute has a price.
+  if (served.length === 0) return undefined;
   // The whole local day, and past it as far as a stay asked for reaches.
   const asks = served.map((r) => r.ask);
   const first = Math.floor(Math.min(0, ...asks.map((a) => a.startMinute)) / BUCKET_MINUTES) * BUCKET_MINUTES;
