@@ -165,6 +165,10 @@ describe("a create's plan with the policy on", () => {
     expect(refusal.message).toMatch(/^Declined by the selling policy/);
   });
 
+  it('with too little history neither asks for the solver nor declines: it places the party', () => {
+    expect(plan(read({ history: [busy], today: {} }), 2)).toHaveProperty('read');
+  });
+
   it('without the demand read (the setting off) refuses nothing that fits', () => {
     const answer = plan(read(), 2);
     expect(answer).toHaveProperty('read');

@@ -59,7 +59,7 @@ import { reoptimizeRest, retabled } from './optimize';
 import type { Move } from './optimizer';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
 import { reseatFloor, reseating } from './reseat';
-import { askFor, declines, demandKey, policyPrices, sellingFloor, type SellingDemand } from './selling';
+import { askFor, declines, demandKey, forecasts, policyPrices, sellingFloor, type SellingDemand } from './selling';
 import { activeChange, assertBookingRules } from './rules';
 import { addDays, openSpans, within } from './serviceHours';
 import { settingsInForce } from './settings';
@@ -455,7 +455,7 @@ function plan(
   const nowMs = fresh.now.getTime();
   assertBookingRules(settings, { guestCount: input.guestCount, startMs: slot.startMs, nowMs, atTheDoor: seatAsked });
 
-  if (read.floor && read.selling) {
+  if (read.floor && read.selling && forecasts(read.selling)) {
     if (!solver) return { solve: true };
     assertSold(solver, { location, settings, ...read.floor }, input, slot, read.selling);
   }

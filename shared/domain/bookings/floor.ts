@@ -42,6 +42,7 @@ import {
   askFor,
   declines,
   demandDates,
+  forecasts,
   policyPrices,
   sellingFloor,
   type SellingDemand,
@@ -268,12 +269,8 @@ export async function getAvailability(
   let slots = await availableSlots(request);
   // The selling policy, on: the slots it would decline (a create for the party without tables, not a walk-in).
   if (floor.settings.sellingPolicyEnabled && slots.some((s) => s.available)) {
-    const prices = await policyFor(
-      floor,
-      query.date,
-      query.partySize,
-      await readDemand(principal.companyId, locationId, query.date),
-    );
+    const sold = await readDemand(principal.companyId, locationId, query.date);
+    const prices = forecasts(sold) ? await policyFor(floor, query.date, query.partySize, sold) : undefined;
     if (prices) slots = withSellingPolicy(slots, prices, query.date, floor.location.timezone, query.partySize);
   }
   return {

@@ -215,6 +215,9 @@ export function sellingFloor(
   return { tables, held, bufferMinutes };
 }
 
+/** Whether the policy has anything to decide by on the date (enough history, and demand still to come): only then is the solver needed. */
+export const forecasts = (d: SellingDemand) => (expectedRest(d.history, d.today)?.length ?? 0) > 0;
+
 /** The prices the policy decides a party's requests on the date by, or undefined when it is neutral (too little history, or no forecast left). */
 export function policyPrices(
   solver: Solver,
