@@ -44,7 +44,7 @@ import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
 import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { heldByOffers, heldByTableDay, readDemand, seatingFloor, type AssignmentFloor } from './floor';
+import { heldByOffers, heldByTableDay, pricesOn, readDemand, seatingFloor, type AssignmentFloor } from './floor';
 import { retrying } from './holdPlacement';
 import {
   holdDays,
@@ -59,7 +59,7 @@ import { reoptimizeRest, retabled } from './optimize';
 import type { Move } from './optimizer';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
 import { reseatFloor, reseating } from './reseat';
-import { askFor, declines, demandKey, forecasts, policyPrices, sellingFloor, type SellingDemand } from './selling';
+import { askFor, declines, demandKey, forecasts, type SellingDemand } from './selling';
 import { activeChange, assertBookingRules } from './rules';
 import { addDays, openSpans, within } from './serviceHours';
 import { settingsInForce } from './settings';
@@ -349,9 +349,7 @@ function assertSold(
   sold: SellingDemand,
 ): void {
   const zone = floor.location.timezone;
-  const around = [...floor.bookings, ...(floor.offers ?? [])];
-  const seats = sellingFloor(input.bookingDate, zone, floor.tables, around, floor.settings.bufferMinutes);
-  const prices = policyPrices(solver, seats, sold, input.guestCount);
+  const prices = pricesOn(solver, floor, input.bookingDate, input.guestCount, sold);
   if (!prices || !declines(prices, askFor(input.bookingDate, zone, input.guestCount, slot))) return;
   const at = localDateTime(slot.startMs, zone).time;
   throw new AppError(

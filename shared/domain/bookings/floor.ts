@@ -51,7 +51,7 @@ import {
 import type { SellingTerms } from './sellable';
 import { addDays, openSpans, serviceOf } from './serviceHours';
 import { settingsInForce } from './settings';
-import { loadSolver } from './solver';
+import { loadSolver, type Solver } from './solver';
 import { intervalOf } from './time';
 
 export interface Floor {
@@ -207,17 +207,26 @@ export async function readDemand(companyId: number, locationId: number, date: st
   return { today, history };
 }
 
-/** The selling policy's prices for a party on the date, or undefined when it is neutral. */
-export async function policyFor(
+/** The selling policy's prices for a party on the date's floor (its bookings and offers), or undefined when it is neutral. Create and availability both ask this. */
+export function pricesOn(
+  solver: Solver,
   floor: Pick<AssignmentFloor, 'location' | 'settings' | 'tables' | 'bookings' | 'offers'>,
   date: string,
   partySize: number,
   sold: SellingDemand,
-): Promise<SellingPrices | undefined> {
+): SellingPrices | undefined {
   const around = [...floor.bookings, ...(floor.offers ?? [])];
   const seats = sellingFloor(date, floor.location.timezone, floor.tables, around, floor.settings.bufferMinutes);
-  return policyPrices(await loadSolver(), seats, sold, partySize);
+  return policyPrices(solver, seats, sold, partySize);
 }
+
+/** The same, the solver loaded first. */
+export const policyFor = async (
+  floor: Pick<AssignmentFloor, 'location' | 'settings' | 'tables' | 'bookings' | 'offers'>,
+  date: string,
+  partySize: number,
+  sold: SellingDemand,
+): Promise<SellingPrices | undefined> => pricesOn(await loadSolver(), floor, date, partySize, sold);
 
 /** The slots the selling policy declines for the party, marked `selling_policy`, as a create would be declined. */
 export function withSellingPolicy(
