@@ -13,6 +13,7 @@ export default tseslint.config(
       'coverage/',
       'shared/http/operations/',
       'shared/openapi/generated/',
+      'shared/widget/generated/',
       'openapi.d.ts',
       '**/*.js',
       '**/*.cjs',

@@ -252,6 +252,26 @@ const areaAccess: Record<string, AreaAccess> = {
       ...anonymousIdempotency,
     },
   },
+  // Online booking (docs/online-booking.md): a location's profile and availability (reads), a
+  // guest's booking as a create writes one (its code, its no-show sweep item), a waitlist entry
+  // with its code's copy; the guest found by a contact item (GetItem). By code: the code's copy,
+  // read; a change reads the date's floor and writes the booking as an update does (its code's
+  // copy, its table days and those of bookings it re-seats, its no-show sweep item moved).
+  online: {
+    operations: {
+      company: [...read, ...write],
+      confirmationCodes: ['PutItem'],
+      waitlistCodes: ['PutItem'],
+      noShowSweep: ['PutItem'],
+      // a guest's first booking makes the guest, with a new id
+      idSequences: ['UpdateItem'],
+    },
+    public: {
+      company: [...read, ...write],
+      confirmationCodes: ['GetItem', 'PutItem'],
+      noShowSweep: ['PutItem', 'DeleteItem'],
+    },
+  },
 };
 
 /** The role of a group of functions: its name and what it may do. */

@@ -23,6 +23,7 @@ import { openApiJson } from '../../shared/openapi/document';
 import { writeApiTypes } from './gen-api-types';
 import { writeDocsScript } from './gen-docs-script';
 import { writeOpenApi } from './gen-openapi';
+import { writeWidgetScript } from './gen-widget';
 
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (
   ajv: Ajv,
@@ -137,4 +138,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`shared/openapi/generated/document.ts: ${writeOpenApi(undefined, json) ? 'written' : 'up to date'}`);
   console.log(`shared/openapi/generated/api-types.ts: ${(await writeApiTypes(json)) ? 'written' : 'up to date'}`);
   console.log(`shared/openapi/generated/scalar.ts: ${writeDocsScript() ? 'written' : 'up to date'}`);
+  console.log(`shared/widget/generated/widget.ts: ${(await writeWidgetScript()) ? 'written' : 'up to date'}`);
 }

@@ -128,6 +128,7 @@ async function principalOf(auth: ApiKeyAuth, keyId: string): Promise<Principal> 
     internalOperator: false,
     apiKeyId: auth.apiKeyId,
     ...(auth.usageKey ? { usageKey: auth.usageKey } : {}),
+    ...(auth.allowedOrigins ? { allowedOrigins: auth.allowedOrigins } : {}),
   };
 }
 

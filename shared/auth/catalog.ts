@@ -18,6 +18,7 @@ const grouped: Record<string, string[]> = {
   events: ['read'],
   items: ['read', 'manage'],
   locations: ['read', 'manage'],
+  online_booking: ['read', 'create'],
   orders: ['read', 'manage'],
   permissions: ['read', 'create', 'update', 'delete'],
   print_jobs: ['read', 'create'],
@@ -45,6 +46,13 @@ const builtIn = new Set(builtInPermissions);
  * are not reference-counted (data-model notes in docs/access.md).
  */
 export const isBuiltInPermission = (key: string): boolean => builtIn.has(key);
+
+/**
+ * What a publishable key holds, and all it may ever hold (docs/online-booking.md): the guest-facing
+ * operations, a location's public profile and times (`read`) and a guest's booking or waitlist
+ * entry (`create`). Nothing else: such a key sits in a web page for anyone to copy.
+ */
+export const publishablePermissions: readonly string[] = ['online_booking.create', 'online_booking.read'];
 
 /**
  * Onboarding tenants (docs/onboarding.md): the platform's own operations, which only internal

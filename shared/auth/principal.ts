@@ -23,6 +23,11 @@ export interface Principal {
   rateSubject: string;
   /** JWT users whose `sub` is on the internal-operator list (permission catalog management). */
   internalOperator: boolean;
+  /**
+   * A publishable key's web origins (docs/online-booking.md): a request from another origin is
+   * refused, and the key's requests count in the client IP's window, not the key's.
+   */
+  allowedOrigins?: string[];
   /** The API key's record id (UUID), for keys. */
   apiKeyId?: string;
   /** The user's id (JWT `sub`), for users. */

@@ -54,6 +54,8 @@ const AuthItem = Type.Object({
   revoked: Type.Boolean(),
   /** API Gateway usage-plan key value (deployed stages); null on the local stage. */
   usageKey: Nullable(Type.String()),
+  /** A publishable key's web origins (docs/online-booking.md); absent on secret keys. */
+  allowedOrigins: Type.Optional(Type.Array(Type.String())),
   keyId: Type.String(),
 });
 
@@ -86,6 +88,9 @@ export interface KeyCredential {
  * remove it without another read, and `capped` (see StoredApiKey).
  */
 const ApiKeyItem = extendView(ApiKeyView, {
+  // keys stored before publishable keys existed lack these two: secret keys
+  publishable: Type.Optional(ApiKeyView.properties.publishable),
+  allowedOrigins: Type.Optional(ApiKeyView.properties.allowedOrigins),
   usageKeyId: Type.Optional(Type.String()),
   usageKey: Type.Optional(Type.String()),
   capped: Type.Optional(Type.Boolean()),
@@ -117,8 +122,8 @@ const authEntity = defineEntity({
   keyOf: (_companyId, a) => [a.keyId] as const,
 });
 
-const stored = ({ usageKeyId, usageKey, capped, ...record }: ApiKeyItem): StoredApiKey => ({
-  record,
+const stored = ({ usageKeyId, usageKey, capped, publishable, allowedOrigins, ...rest }: ApiKeyItem): StoredApiKey => ({
+  record: { ...rest, publishable: publishable ?? false, allowedOrigins: allowedOrigins ?? null },
   usageKey: usageKeyId === undefined ? null : { id: usageKeyId, value: usageKey! },
   capped: capped === true,
 });
@@ -152,12 +157,13 @@ function countNewStep(companyId: number, limit: number | undefined): Step {
   );
 }
 
-/** The lookup item's grant, as authentication reads it. */
+/** The lookup item's grant, as authentication reads it (a publishable key's origins with it). */
 const grantOf = (r: ApiKeyRecord) => ({
   tier: r.tier,
   permissions: r.permissions ?? [],
   roleId: r.roleId,
   locationIds: r.locationIds,
+  ...(r.allowedOrigins === null ? {} : { allowedOrigins: r.allowedOrigins }),
 });
 
 const permissionRefs = (r: ApiKeyRecord): PermissionRef[] =>

@@ -146,7 +146,7 @@ export function guestHistoryStep(
 }
 
 /** A contact of the new guest already belongs to a guest: the create becomes a read of that guest. */
-class ContactTaken extends AppError {
+export class ContactTaken extends AppError {
   constructor() {
     super('CONFLICT', 'A guest with this email or phone exists');
   }
@@ -194,14 +194,7 @@ export const guests = {
     tokens: readonly string[],
     event: DomainEvent,
   ): Promise<{ guest: Guest; created: boolean }> {
-    const steps: Step[] = [
-      guestEntity.newItemStep(companyId, g),
-      ...contactRefs(g).map((ref) =>
-        contactEntity.newItemStep(companyId, { guestId: g.id, ...ref }, () => new ContactTaken()),
-      ),
-      ...searchTokensOf(g, tokens).map((t) => searchEntity.newItemStep(companyId, t)),
-      outboxStep(event),
-    ];
+    const steps = guests.newSteps(companyId, g, tokens, event);
     for (let attempt = 1; ; attempt++) {
       try {
         await transact(steps);
@@ -215,13 +208,34 @@ export const guests = {
     }
   },
 
-  /** The guest that owns the email, else the one that owns the phone (strongly consistent reads). */
-  async byContact(companyId: number, contact: Pick<Guest, 'email' | 'phone'>): Promise<Guest> {
+  /**
+   * The steps that store a new guest, for a transaction of its own (`add`) or of another write (a
+   * guest's first online booking, docs/online-booking.md): its items and event. A contact another
+   * guest has answers ContactTaken, and the write is not made.
+   */
+  newSteps(companyId: number, g: Guest, tokens: readonly string[], event: DomainEvent): Step[] {
+    return [
+      guestEntity.newItemStep(companyId, g),
+      ...contactRefs(g).map((ref) =>
+        contactEntity.newItemStep(companyId, { guestId: g.id, ...ref }, () => new ContactTaken()),
+      ),
+      ...searchTokensOf(g, tokens).map((t) => searchEntity.newItemStep(companyId, t)),
+      outboxStep(event),
+    ];
+  },
+
+  /** The id of the guest that owns the email, else of the one that owns the phone, if any (strongly consistent reads). */
+  async ownerOf(companyId: number, contact: Pick<Guest, 'email' | 'phone'>): Promise<number | undefined> {
     const owners = await Promise.all(
       contactRefs(contact).map((ref) => contactEntity.getWith({ consistent: true }, companyId, ref)),
     );
-    const owner = owners.find((o) => o !== undefined);
-    const guest = owner ? await guests.get(companyId, owner.guestId, true) : undefined;
+    return owners.find((o) => o !== undefined)?.guestId;
+  },
+
+  /** The guest that owns the email, else the one that owns the phone (strongly consistent reads). */
+  async byContact(companyId: number, contact: Pick<Guest, 'email' | 'phone'>): Promise<Guest> {
+    const owner = await guests.ownerOf(companyId, contact);
+    const guest = owner === undefined ? undefined : await guests.get(companyId, owner, true);
     if (!guest) throw new Error('a guest contact item names no guest');
     return guest;
   },

@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, keyPrefix } from '../auth/apiKey';
 import { forgetApiKey } from '../auth/authenticate';
+import { publishablePermissions } from '../auth/catalog';
 import type { Principal, Tier } from '../auth/principal';
 import { config } from '../config';
 import { apiKeys, type ApiKeyRecord, type KeyReferences, type StoredApiKey } from '../data/apiKeys';
 import { roles, unassignableRole } from '../data/roles';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors';
+import { AppError, conflict, forbidden, notFound, validationFailed, type FieldProblem } from '../errors';
 import { newEvent } from '../events/catalog';
 import type { Page } from '../page';
 import { usagePlans } from '../ports/usagePlans';
@@ -38,6 +39,8 @@ export interface NewApiKey {
   permissions?: string[] | null;
   roleId?: number | null;
   locationIds?: number[] | null;
+  /** A publishable key's web origins (docs/online-booking.md); absent or null: a secret key. */
+  allowedOrigins?: string[] | null;
 }
 
 export type ApiKeyWithPlaintext = ApiKeyRecord & { key: string };
@@ -172,6 +175,8 @@ async function store(
     roleId: input.roleId ?? null,
     permissions: input.roleId ? null : [...(input.permissions ?? [])].sort(),
     locationIds: input.locationIds ?? null,
+    publishable: (input.allowedOrigins ?? null) !== null,
+    allowedOrigins: input.allowedOrigins ?? null,
     createdAt: now,
     updatedAt: now,
     revokedAt: null,
@@ -197,22 +202,99 @@ export function issueApiKey(companyId: number, input: NewApiKey): Promise<{ reco
   return store(companyId, input, { locationIds: [], counted: isCustomPermission });
 }
 
+/**
+ * What only a publishable key has and what it must not (400, naming each field): its origins and
+ * its own locations; never a grant of the caller's choosing, nor a tier above standard. Pure.
+ */
+function assertPublishableShape(input: {
+  publishable?: boolean | undefined;
+  tier?: Tier | undefined;
+  roleId?: number | undefined;
+  permissions?: string[] | undefined;
+  locationIds?: number[] | null | undefined;
+  allowedOrigins?: string[] | undefined;
+}): void {
+  const problems: FieldProblem[] = [];
+  if (input.publishable) {
+    if (input.allowedOrigins === undefined)
+      problems.push({
+        path: '/allowedOrigins',
+        message: 'a publishable key names the web origins it may be used from',
+      });
+    if (!input.locationIds)
+      problems.push({ path: '/locationIds', message: 'a publishable key names the locations guests may book' });
+    if (input.roleId !== undefined)
+      problems.push({ path: '/roleId', message: 'a publishable key holds the online-booking operations, no role' });
+    if (input.permissions !== undefined)
+      problems.push({ path: '/permissions', message: 'a publishable key holds the online-booking operations only' });
+    if (input.tier !== undefined && input.tier !== 'standard')
+      problems.push({ path: '/tier', message: 'a publishable key is counted per client IP at the standard tier' });
+  } else {
+    if (input.allowedOrigins !== undefined)
+      problems.push({ path: '/allowedOrigins', message: 'only a publishable key has allowed origins' });
+    if (input.tier === undefined) problems.push({ path: '/tier', message: 'a secret key needs a tier' });
+  }
+  if (problems.length > 0) throw validationFailed('The API key is not valid', problems);
+}
+
 export async function createApiKey(principal: Principal, input: CreateApiKeyBody): Promise<ApiKeyWithPlaintext> {
+  assertPublishableShape(input);
+  if (input.publishable) return createPublishableKey(principal, input);
   const grant = chosenGrant(input, true)!;
-  assertTierAllowed(principal, input.tier);
+  const tier = input.tier!;
+  assertTierAllowed(principal, tier);
   const locationIds = locationsGiven(principal, input.locationIds);
   await checkGrant(principal, grant, input);
   return storeCapped(
     principal.companyId,
     {
       name: input.name,
-      tier: input.tier,
+      tier,
       roleId: input.roleId ?? null,
       permissions: input.permissions ?? null,
       locationIds,
     },
     input.locationIds ?? [],
   );
+}
+
+/**
+ * A key for a web page (docs/online-booking.md): the online-booking operations at the locations
+ * named, from the origins named. Its creator must hold what it holds and reach its locations.
+ */
+async function createPublishableKey(principal: Principal, input: CreateApiKeyBody): Promise<ApiKeyWithPlaintext> {
+  const locationIds = locationsGiven(principal, input.locationIds)!;
+  assertMayGrant(
+    principal,
+    publishablePermissions.map((key) => ({ key, path: '/publishable' })),
+  );
+  return storeCapped(
+    principal.companyId,
+    {
+      name: input.name,
+      tier: 'standard',
+      roleId: null,
+      permissions: [...publishablePermissions],
+      locationIds,
+      allowedOrigins: input.allowedOrigins!,
+    },
+    locationIds,
+  );
+}
+
+/** A publishable key changes only its name, locations and origins; a secret key has no origins (400). Pure. */
+function assertChangeFits(key: ApiKeyRecord, input: UpdateApiKeyBody): void {
+  const problems: FieldProblem[] = [];
+  if (key.publishable) {
+    for (const field of ['tier', 'roleId', 'permissions'] as const)
+      if (input[field] !== undefined)
+        problems.push({ path: `/${field}`, message: 'a publishable key holds the online-booking operations only' });
+    if (input.locationIds === null)
+      problems.push({ path: '/locationIds', message: 'a publishable key names the locations guests may book' });
+  } else if (input.allowedOrigins !== undefined) {
+    problems.push({ path: '/allowedOrigins', message: 'only a publishable key has allowed origins' });
+  }
+  if (problems.length > 0) throw validationFailed('The change does not fit this API key', problems);
 }
 
 /** A key made through the API: counted against the company's cap of live keys; answers the record with its plaintext. */
@@ -266,6 +348,7 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
   const current = await stored(principal, id);
   const prev = current.record;
   if (prev.revokedAt) throw conflict('The API key is revoked and can no longer be changed');
+  assertChangeFits(prev, input);
   await assertMayManage(principal, prev);
   const grant = chosenGrant(input, false);
   if (input.tier) assertTierAllowed(principal, input.tier);
@@ -280,10 +363,11 @@ export async function updateApiKey(principal: Principal, id: string, input: Upda
     permissions:
       grant === undefined ? prev.permissions : grant === 'permissions' ? [...input.permissions!].sort() : null,
     locationIds,
+    allowedOrigins: input.allowedOrigins ?? prev.allowedOrigins,
     updatedAt: new Date().toISOString(),
     version: prev.version + 1,
   };
-  const changes = changedFields(prev, next, ['name', 'tier', 'roleId', 'permissions', 'locationIds']);
+  const changes = changedFields(prev, next, ['name', 'tier', 'roleId', 'permissions', 'locationIds', 'allowedOrigins']);
   if (Object.keys(changes).length === 0) return prev;
 
   const plans = await usagePlans();

@@ -8,6 +8,9 @@
  *
  * - Public operations (no credential: by code, RSVP, health, the OpenAPI document and docs page)
  *   answer every origin (`*`).
+ * - Online-booking operations (a publishable key's, docs/online-booking.md) are preflighted for
+ *   every origin, since a preflight carries no key; the answer itself names the origin only when
+ *   it is one of the key's (shared/http/chain/origin.ts), and any other is refused.
  * - Operations that take a credential answer only the origins the stage lists (`corsOrigins`,
  *   none by default): such an origin is echoed, with `Vary: Origin`. A browser page of another
  *   origin cannot read their answers.
@@ -53,7 +56,10 @@ export function parseCorsOrigins(text: string, what = 'corsOrigins'): string[] {
   return [...new Set(origins)];
 }
 
-/** The methods of one API path a browser may be let call, by whether they take a credential. */
+/**
+ * The methods of one API path a browser may be let call: those any origin may preflight (public
+ * and online-booking operations) and those only the stage's listed origins may (the others).
+ */
 export interface CorsPath {
   path: string;
   publicMethods: string[];
@@ -61,11 +67,13 @@ export interface CorsPath {
 }
 
 /** Every path of the route table with its methods. */
-export function corsPaths(routes: readonly { path: string; method: string; permission: string | null }[]): CorsPath[] {
+export function corsPaths(
+  routes: readonly { path: string; method: string; permission: string | null; guest?: true }[],
+): CorsPath[] {
   const byPath = new Map<string, CorsPath>();
   for (const r of routes) {
     const entry = byPath.get(r.path) ?? { path: r.path, publicMethods: [], keyedMethods: [] };
-    (r.permission === null ? entry.publicMethods : entry.keyedMethods).push(r.method);
+    (r.permission === null || r.guest ? entry.publicMethods : entry.keyedMethods).push(r.method);
     byPath.set(r.path, entry);
   }
   return [...byPath.values()];

@@ -16,6 +16,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
     'Bookings from request to visit: availability, booking settings, the booking life cycle, seating, members, pre-orders and the orders of a tab.',
   capacity: 'Capacity settings per slot and the extended waiting time.',
   waitlist: 'The booking waitlist: join, offer a table, accept, decline or leave.',
+  online:
+    "Online booking for guests, through a publishable key: a location's profile and times, a booking, the waitlist, and a booking by its code (docs/online-booking.md).",
   tabs: 'Paying a tab: purchases, pick-ups, refund reasons, anonymous members, closing tabs, and reviews.',
   alerts:
     'What operators must look at, raised by the service when something it did on its own failed: list, acknowledge, resolve.',

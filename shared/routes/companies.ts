@@ -1,3 +1,4 @@
+import { CreatedApiKeyView } from '../schemas/access';
 import * as companies from '../schemas/companies';
 import { row } from './route';
 
@@ -40,7 +41,7 @@ export const companiesRoutes = [
     schemas: {
       path: companies.CompanyIdPath,
       body: companies.CreateCompanyApiKeyBody,
-      response: companies.CreatedApiKey,
+      response: CreatedApiKeyView,
     },
   }),
 ] as const;

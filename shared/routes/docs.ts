@@ -41,4 +41,17 @@ export const docsRoutes = [
     description:
       "Scalar's API reference (`@scalar/api-reference`, its standalone browser bundle), served by the API itself: the page loads nothing from a CDN.",
   }),
+  row({
+    operationId: 'getBookingWidget',
+    method: 'GET',
+    path: '/widget/v1.js',
+    permission: null,
+    handler: 'functions/widget/script.ts',
+    area: 'docs',
+    schemas: {},
+    asset: { mediaType: 'text/javascript' },
+    summary: 'The embeddable booking widget',
+    description:
+      "One script a restaurant's page loads, with a `brigade-booking` element naming the location and a publishable key: a guest books, changes, cancels or joins the waitlist through the online-booking operations (docs/widget.md). The path carries the major version; `X-Widget-Version` the full one.",
+  }),
 ] as const;

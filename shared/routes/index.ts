@@ -14,6 +14,7 @@ import { companiesRoutes } from './companies';
 import { guestsRoutes } from './guests';
 import { healthRoutes } from './health';
 import { menuRoutes } from './menu';
+import { onlineRoutes } from './online';
 import { printingRoutes } from './printing';
 import { reportingRoutes } from './reporting';
 import { schedulesRoutes } from './schedules';
@@ -38,6 +39,7 @@ export const routes = [
   ...bookingsRoutes,
   ...capacityRoutes,
   ...waitlistRoutes,
+  ...onlineRoutes,
   ...tabsRoutes,
   ...alertsRoutes,
   ...printingRoutes,

@@ -38,6 +38,11 @@ export interface Route {
    * (docs/access.md, “Codes”).
    */
   byCode?: true;
+  /**
+   * An online-booking operation, for a publishable key in a guest's browser (docs/online-booking.md):
+   * preflighted for every origin (shared/http/cors.ts), the answer's origin decided by the key.
+   */
+  guest?: true;
   /** Reaches the re-seating solver (HiGHS): its function gets the solver layer and BRIGADE_SOLVER_MODULE (infra/solver-layer.ts). */
   solver?: true;
   /**

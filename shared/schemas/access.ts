@@ -76,14 +76,34 @@ const permissions = Type.Array(PermissionKey, { minItems: 1, maxItems: MAX_GRANT
 /** null: every location of the company. */
 const locationIds = Nullable(Type.Array(NumericId, { minItems: 1, maxItems: MAX_GRANT, uniqueItems: true }));
 
-/** Exactly one of roleId and permissions (checked by the domain, which names both fields in its answer). */
+/** A web origin as a browser sends it in `Origin`: `scheme://host[:port]`, lower case, no path (shared/http/cors.ts). */
+const Origin = Type.String({
+  pattern: '^https?://[a-z0-9.-]+(:[0-9]{1,5})?$',
+  maxLength: 253,
+  description: 'scheme://host[:port], as a browser sends Origin',
+});
+/** The web pages a publishable key may be used from. */
+const allowedOrigins = Type.Array(Origin, { minItems: 1, maxItems: 20, uniqueItems: true });
+
+/**
+ * A secret key: `tier` and exactly one of roleId and permissions (checked by the domain, which names
+ * both fields in its answer). A publishable key (`publishable: true`, docs/online-booking.md): its
+ * `allowedOrigins` and `locationIds`, no grant (it holds the online-booking operations), the
+ * standard tier.
+ */
 export const CreateApiKeyBody = Type.Object(
   {
     name,
-    tier,
+    tier: Type.Optional(tier),
     roleId: Type.Optional(NumericId),
     permissions: Type.Optional(permissions),
     locationIds: Type.Optional(locationIds),
+    publishable: Type.Optional(
+      Type.Boolean({
+        description: 'a key for a web page: the online-booking operations only (docs/online-booking.md)',
+      }),
+    ),
+    allowedOrigins: Type.Optional(allowedOrigins),
   },
   {
     additionalProperties: false,
@@ -94,6 +114,7 @@ export const CreateApiKeyBody = Type.Object(
         permissions: ['bookings.read', 'bookings.create'],
         locationIds: [101],
       },
+      { name: 'Booking widget', publishable: true, allowedOrigins: ['https://www.example.com'], locationIds: [101] },
     ],
   },
 );
@@ -106,6 +127,7 @@ export const UpdateApiKeyBody = Type.Object(
     roleId: Type.Optional(NumericId),
     permissions: Type.Optional(permissions),
     locationIds: Type.Optional(locationIds),
+    allowedOrigins: Type.Optional(allowedOrigins),
   },
   { additionalProperties: false, minProperties: 1, examples: [{ name: 'Front desk tablet (bar)', locationIds: null }] },
 );
@@ -155,6 +177,8 @@ const apiKeyFields = {
   roleId: Nullable(NumericId),
   permissions: Nullable(Type.Array(PermissionKey)),
   locationIds: Nullable(Type.Array(NumericId)),
+  publishable: Type.Boolean({ description: 'a key for a web page (docs/online-booking.md)' }),
+  allowedOrigins: Nullable(Type.Array(Origin, { description: 'the web origins a publishable key may be used from' })),
   createdAt: instant,
   updatedAt: instant,
   revokedAt: Nullable(instant),

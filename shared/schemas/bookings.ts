@@ -343,7 +343,10 @@ export const CancelledBookingView = entity('CancelledBooking', {
   tabWarning: Type.Optional(Type.String()),
 });
 
-/** What anyone holding the confirmation code sees of the booking (no notes, no contact details). */
+/**
+ * What anyone holding the confirmation code sees of the booking, and what a guest who booked
+ * online is answered (docs/online-booking.md): no tables, notes, deposits or contact details.
+ */
 export const PublicBookingView = Type.Pick(
   BookingView,
   [
@@ -355,8 +358,12 @@ export const PublicBookingView = Type.Pick(
     'startTime',
     'endTime',
     'timezone',
+    'startsAt',
+    'endsAt',
     'guestCount',
     'guestName',
+    'occasion',
+    'specialRequests',
     'cancelledAt',
   ],
   { title: 'PublicBooking' },

@@ -1,7 +1,7 @@
 /** Companies (tenants) and their onboarding by internal operators (docs/onboarding.md). */
 import { Type, type Static } from './typebox';
 import { tiers, type Tier } from './access';
-import { Nullable, NumericId, Uuid, pageQuery } from './common';
+import { NumericId, pageQuery } from './common';
 import { Name } from './text';
 
 const name = Name(100);
@@ -31,26 +31,6 @@ export const CreateCompanyApiKeyBody = Type.Object(
 export const Company = Type.Object({ id: NumericId, name, createdAt: timestamp }, { additionalProperties: false });
 
 export const CompanyList = Type.Array(Company);
-
-/** An API key's record with its plaintext `key`, shown once: the answer to a key's creation. */
-export const CreatedApiKey = Type.Object(
-  {
-    id: Uuid,
-    keyId: Type.String(),
-    prefix: Type.String(),
-    name,
-    tier: Type.Unsafe<Tier>({ type: 'string', enum: [...tiers] }),
-    roleId: Nullable(NumericId),
-    permissions: Nullable(Type.Array(Type.String())),
-    locationIds: Nullable(Type.Array(NumericId)),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    revokedAt: Nullable(timestamp),
-    version: Type.Integer({ minimum: 1 }),
-    key: Type.String({ description: 'the plaintext key: shown in this answer only' }),
-  },
-  { additionalProperties: false },
-);
 
 export type CreateCompanyBody = Static<typeof CreateCompanyBody>;
 export type ListCompaniesQuery = Static<typeof ListCompaniesQuery>;

@@ -42,6 +42,8 @@ export const PATTERN_WORDS: Readonly<Record<string, string>> = {
     'must be a confirmation code: 18 capital letters and digits, or 8 for a code issued before (no I, L, O, 0 or 1)',
   '^[1-9][0-9]{3}$': 'must be a ledger account of 4 digits (1000-9999)',
   '^[a-z0-9]{12}$': 'must be an API key id: 12 lower-case letters and digits',
+  '^https?://[a-z0-9.-]+(:[0-9]{1,5})?$':
+    'must be a web origin as a browser sends it: http(s)://host[:port], lower case, no path or trailing slash',
 };
 
 /** Format (ajv-formats) → the rule in words, after "must". */

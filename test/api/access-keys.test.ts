@@ -93,6 +93,8 @@ describe('POST /api/v1/api-keys', () => {
       roleId: null,
       permissions: ['coursings.create', 'coursings.read'],
       locationIds: [here],
+      publishable: false,
+      allowedOrigins: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       revokedAt: null,

@@ -259,8 +259,12 @@ describe('cancel by confirmation code (public)', () => {
       startTime: b.startTime,
       endTime: b.endTime,
       timezone: b.timezone,
+      startsAt: b.startsAt,
+      endsAt: b.endsAt,
       guestCount: b.guestCount,
       guestName: b.guestName,
+      occasion: b.occasion,
+      specialRequests: b.specialRequests,
       cancelledAt: expect.any(String),
     });
     expect(await getBooking(b.id)).toMatchObject({

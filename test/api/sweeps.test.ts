@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantPermissions } from '../../shared/auth/catalog';
+import { publishablePermissions, tenantPermissions } from '../../shared/auth/catalog';
 import { routes, type Route } from '../../shared/routes';
 import type { Answer } from '../support/http';
 import { sweepsFile } from '../support/summary-reporter';
@@ -138,15 +138,17 @@ let them: OwnCompany;
 let requests: Map<string, WorldRequest>;
 const without = new Map<string, string>();
 let limitedKey: string;
+let publishableKey: string;
 let before: Map<string, string>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-const counts = { tenancy: 0, permission: 0, location: 0, sane: 0 };
+const counts = { tenancy: 0, permission: 0, publishable: 0, location: 0, sane: 0 };
 /** Swept operations a sweep left out because their request names nothing it applies to. */
 const notSwept = { tenancy: [] as string[], location: [] as string[] };
 const found = {
   leaks: [] as string[],
   tenancy: [] as string[],
   permission: [] as string[],
+  publishable: [] as string[],
   location: [] as string[],
   writes: [] as string[],
   sanity: [] as string[],
@@ -172,6 +174,13 @@ beforeAll(async () => {
       ),
     ),
   );
+  publishableKey = await testKey(world.company.companyId, {
+    name: 'publishable',
+    tier: 'standard',
+    permissions: [...publishablePermissions],
+    locationIds: [world.ids.location],
+    allowedOrigins: ['https://www.sweeps.example'],
+  });
   limitedKey = await testKey(world.company.companyId, {
     name: 'all, other location',
     permissions: [...tenantPermissions],
@@ -187,6 +196,7 @@ afterAll(async () => {
     swept: total,
     tenancy: counts.tenancy,
     permission: counts.permission,
+    publishable: counts.publishable,
     location: counts.location,
     sanity: counts.sane,
     public: all.filter((r) => r.permission === null).length,
@@ -242,6 +252,18 @@ describe('sweeps', () => {
       if (!refusedAs(a, 403, 'FORBIDDEN')) found.permission.push(line(r, a));
     });
     expect(found.permission).toEqual([]);
+  });
+
+  it("A's publishable key, from its own page, on every operation but the online-booking ones: 403", async () => {
+    const permissionOf = (r: WorldRequest) => all.find((x) => x.operationId === r.operationId)!.permission!;
+    const others = [...requests.values()].filter((r) => !publishablePermissions.includes(permissionOf(r)));
+    await inFlight(others, 8, async (r) => {
+      const fromItsPage = { ...r, headers: { ...r.headers, Origin: 'https://www.sweeps.example' } };
+      const a = await send(fromItsPage, { key: publishableKey });
+      counts.publishable++;
+      if (!refusedAs(a, 403, 'FORBIDDEN')) found.publishable.push(line(r, a));
+    });
+    expect(found.publishable).toEqual([]);
   });
 
   it("a key of A limited to its other location, on A's main location and what lives there: 403", async () => {

@@ -579,6 +579,32 @@ const prepare: Record<string, (r: WorldRequest) => Promise<WorldRequest>> = {
     const f = await reseatingFloor();
     return { ...withParam(r, 'id', f.mover), body: { tableIds: [f.four] } };
   },
+  // the online-booking ones on the same floor (the staff create takes 19:00 there), and a guest's booking moved by its code
+  getOnlineAvailability: async (r) => {
+    const f = await reseatingFloor();
+    return {
+      ...withParam(r, 'locationId', String(f.locationId)),
+      url: `/api/v1/online/locations/${f.locationId}/availability?date=${f.date}&partySize=4`,
+    };
+  },
+  createOnlineBooking: async (r) => {
+    const f = await reseatingFloor();
+    return {
+      ...r,
+      body: {
+        locationId: f.locationId,
+        bookingDate: f.date,
+        startTime: '12:00',
+        guestCount: 2,
+        guestName: 'Online Guest',
+        guestEmail: `online-${f.locationId}@example.com`,
+      },
+    };
+  },
+  changeBookingByCode: async (r) => ({
+    ...withParam(r, 'code', (await freshBooking()).confirmationCode),
+    body: { startTime: '13:00' },
+  }),
   // a guest's RSVP names the booking by its code
   rsvpBooking: async (r) => ({ ...r, body: { ...(r.body as object), confirmationCode: world.ids.bookingCode } }),
   // the export reads the location's export settings, which the world does not make
@@ -1066,8 +1092,11 @@ describe('the bundles of the synthesized dev stage', () => {
       .filter((r) => r.solver)
       .map((r) => fnNamed(operationFunctionName(STAGE, r.operationId)));
     expect(solverFunctions.map((f) => f.fn.name).sort()).toEqual([
+      `brigade-${STAGE}-changeBookingByCode`,
       `brigade-${STAGE}-createBooking`,
+      `brigade-${STAGE}-createOnlineBooking`,
       `brigade-${STAGE}-getAvailability`,
+      `brigade-${STAGE}-getOnlineAvailability`,
       `brigade-${STAGE}-offerWaitlistSpot`,
       `brigade-${STAGE}-updateBooking`,
     ]);

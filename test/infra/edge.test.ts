@@ -118,7 +118,7 @@ describe('web ACL of the stage', () => {
       '/api/v1/bookings/B1/cancel',
       '/api/v1/bookings',
       '/live',
-      '/api/v1/bookings/by-code/ABCD2345',
+      '/api/v1/bookings/by-code/ABCD2345/members/M1',
       '/api/v1/locations/101/bookings/by-table',
     ]) {
       expect(matchesPublic(regexes, path), path).toBe(false);

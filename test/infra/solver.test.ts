@@ -56,8 +56,16 @@ describe.each([
   const functions = functionsWithLayers(synth);
   const solverRoutes = (routes as readonly Route[]).filter((r) => r.solver).map((r) => r.operationId);
 
-  it('flags exactly the operations that load the solver: createBooking, getAvailability, updateBooking, offerWaitlistSpot', () => {
-    expect(solverRoutes.sort()).toEqual(['createBooking', 'getAvailability', 'offerWaitlistSpot', 'updateBooking']);
+  it('flags exactly the operations that load the solver: the creates, changes and availabilities (staff and online), offerWaitlistSpot', () => {
+    expect(solverRoutes.sort()).toEqual([
+      'changeBookingByCode',
+      'createBooking',
+      'createOnlineBooking',
+      'getAvailability',
+      'getOnlineAvailability',
+      'offerWaitlistSpot',
+      'updateBooking',
+    ]);
   });
 
   it('has one solver layer, in the parent stack: Node.js 22 on arm64, MIT (the package license)', () => {

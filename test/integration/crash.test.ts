@@ -30,6 +30,7 @@ import { createApiKey, revokeApiKey, updateApiKey } from '../../shared/domain/ap
 import { createBookingGroup, deleteBookingGroup, updateBookingGroup } from '../../shared/domain/bookingGroups';
 import { addBookingMember, addMemberByCode, rsvp, updateBookingMember } from '../../shared/domain/bookingMembers';
 import { createBooking } from '../../shared/domain/bookings/create';
+import { changeBookingByCode, createOnlineBooking, joinOnlineWaitlist } from '../../shared/domain/online';
 import { optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { placeOrder, setPreOrder, updateDispatch } from '../../shared/domain/bookings/orders';
 import { seatBooking, splitTabs, unseatBooking } from '../../shared/domain/bookings/seating';
@@ -545,6 +546,20 @@ const rows: Row<unknown>[] = [
       }),
   }),
   row({
+    op: 'createOnlineBooking',
+    variant: "a guest's, linked to the guest their email belongs to",
+    setup: async (c) => ({ p: await place(c), g: await guest(c) }),
+    run: (c) =>
+      createOnlineBooking(c.principal, {
+        locationId: LOCATION,
+        bookingDate: tomorrow,
+        startTime: '18:00',
+        guestCount: 2,
+        guestName: 'Greta Guest',
+        guestEmail: `greta@c${c.companyId}.example`,
+      }),
+  }),
+  row({
     op: 'updateBooking',
     variant: 'new time and tables: holds, tabs and the sweep item move',
     setup: async (c) => {
@@ -595,6 +610,12 @@ const rows: Row<unknown>[] = [
     op: 'cancelBookingByCode',
     setup: async (c) => booking(c, await place(c)),
     run: (_c, b) => cancelByCode(b.confirmationCode),
+  }),
+  row({
+    op: 'changeBookingByCode',
+    variant: 'a later time: its table again, its no-show sweep item moved',
+    setup: async (c) => booking(c, await place(c)),
+    run: (_c, b) => changeBookingByCode(b.confirmationCode, { startTime: '19:30' }),
   }),
   row({
     op: 'lockBooking',
@@ -711,6 +732,19 @@ const rows: Row<unknown>[] = [
 
   // the waitlist
   row({ op: 'joinWaitlist', setup: (c) => place(c), run: (c) => waiting(c) }),
+  row({
+    op: 'joinOnlineWaitlist',
+    setup: (c) => place(c),
+    run: (c) =>
+      joinOnlineWaitlist(c.principal, {
+        locationId: LOCATION,
+        partySize: 2,
+        desiredDate: tomorrow,
+        windowStart: '18:00',
+        guestName: 'Wanda Web',
+        guestPhone: '+46701234567',
+      }),
+  }),
   row({
     op: 'offerWaitlistSpot',
     variant: 'holds the table in its table day',

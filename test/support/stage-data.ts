@@ -46,7 +46,14 @@ function connect() {
 /** A new API key of a seeded company, straight into the stage's table; returns the plaintext. */
 export async function testKey(
   companyId: number,
-  options: { permissions: string[]; tier?: Tier; locationIds?: number[] | null; name?: string },
+  options: {
+    permissions: string[];
+    tier?: Tier;
+    locationIds?: number[] | null;
+    name?: string;
+    /** A publishable key's web origins (docs/online-booking.md). */
+    allowedOrigins?: string[];
+  },
 ): Promise<string> {
   connect();
   const { key } = await issueApiKey(companyId, {
@@ -54,6 +61,7 @@ export async function testKey(
     tier: options.tier ?? 'unlimited',
     permissions: options.permissions,
     locationIds: options.locationIds ?? null,
+    allowedOrigins: options.allowedOrigins ?? null,
   });
   return key;
 }

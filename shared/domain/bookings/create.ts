@@ -27,12 +27,13 @@ import { bookings, CodeTaken, type Booking } from '../../data/bookings';
 import { bookingSettings } from '../../data/bookingSettings';
 import { demand } from '../../data/demand';
 import { writeBookings, type BookingWrite } from '../../data/bookingWrite';
-import { guests } from '../../data/guests';
+import { guests, type Guest } from '../../data/guests';
 import { locationEntity } from '../../data/locations';
 import { TableOccupied } from '../../data/openTabs';
 import type { DiningTable } from '../../data/tables';
 import { diningTables } from '../../data/tables';
 import { Contention, tableDays, type TableDay, type TableDayWrite } from '../../data/tableDays';
+import type { Step } from '../../data/transact';
 import { waitlist } from '../../data/waitlist';
 import { AppError, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent } from '../../events/catalog';
@@ -70,6 +71,12 @@ import { localDateTime, slotLasting, type Interval } from './time';
 
 /** The answer to a create: the booking, and why it was not seated when seating was asked for and skipped. */
 export type CreatedBooking = Booking & { seatWarning?: string };
+
+/** The new guest's steps go with the booking's own write (the first of the writes). */
+const withNewGuest = ([created, ...moved]: BookingWrite[], g: NewGuest): BookingWrite[] => [
+  { ...created!, also: [...(created!.also ?? []), ...g.steps] },
+  ...moved,
+];
 
 /** Attempts of a create at most (read, plan, write): each after a concurrent write, a table found taken, or a code taken. */
 const ATTEMPTS = 8;
@@ -565,7 +572,21 @@ function plan(
   return { write: [created, ...moved], booking: b, seatWarning };
 }
 
-export async function createBooking(principal: Principal, input: CreateBookingBody): Promise<CreatedBooking> {
+/**
+ * A guest the booking makes as it is written (a guest's first online booking, docs/online-booking.md):
+ * `primaryUserId` names it, and its steps go into the booking's transaction, so a refused booking
+ * leaves no guest behind.
+ */
+export interface NewGuest {
+  guest: Guest;
+  steps: Step[];
+}
+
+export async function createBooking(
+  principal: Principal,
+  input: CreateBookingBody,
+  newGuest?: NewGuest,
+): Promise<CreatedBooking> {
   assertLocationAllowed(principal, input.locationId);
   const { companyId } = principal;
   // What can be refused before anything is read.
@@ -586,6 +607,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
 
   const attempt = async () => {
     const read = await readForCreate(companyId, input, requested);
+    if (newGuest && read.guest === undefined) read.guest = newGuest.guest;
     tableNames = new Map((read.floor?.tables ?? read.tables).map((t) => [t.id, t.name]));
     if (read.location) {
       autoOptimize = settingsInForce(read.settings, read.location.id).autoOptimizeEnabled;
@@ -607,7 +629,7 @@ export async function createBooking(principal: Principal, input: CreateBookingBo
         throw new Contention();
       } else {
         lastStay = planned.booking;
-        await writeBookings(companyId, planned.write);
+        await writeBookings(companyId, newGuest ? withNewGuest(planned.write, newGuest) : planned.write);
         return planned;
       }
     }

@@ -131,8 +131,12 @@ async function reseatFor(
 }
 
 export async function updateBooking(principal: Principal, id: string, input: UpdateBookingBody): Promise<Booking> {
-  const { companyId } = principal;
-  const prev = await bookingFor(principal, id);
+  return changeBooking(principal.companyId, await bookingFor(principal, id), input);
+}
+
+/** The change of a booking as read (staff's update, and a guest's by code: docs/online-booking.md). */
+export async function changeBooking(companyId: number, prev: Booking, input: UpdateBookingBody): Promise<Booking> {
+  const { id } = prev;
   // Only a walk-in is created with an uncounted party; a counted party does not become uncounted.
   if (input.guestCount === 0 && prev.guestCount !== 0) {
     throw validationFailed('The booking is not valid', [

@@ -459,7 +459,7 @@ export interface PublicWaitlistEntry {
   >;
 }
 
-function publicEntry(e: WaitlistEntry, booking?: Booking): PublicWaitlistEntry {
+export function publicEntry(e: WaitlistEntry, booking?: Booking): PublicWaitlistEntry {
   const { id, code, locationId, status, partySize, desiredDate, windowStart, windowEnd, guestName, bookingId } = e;
   const offer = e.offer && (({ bookingId: _b, holdDates: _d, ...shown }) => shown)(e.offer);
   const shown: PublicWaitlistEntry = {

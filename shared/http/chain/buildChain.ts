@@ -9,6 +9,7 @@
  *   headers       lower-cases header names
  *   credential    the principal, or a held 401
  *   rate window   starts the count, does not wait for it      awaits the verdict: 429 or 503 replace the answer
+ *   origin        a publishable key's page: 403, CORS headers
  *   permission    403
  *   parameters    null query and path → {}
  *   JSON body     413, 415, the parsed body
@@ -32,6 +33,7 @@ import { type DomainCall, domainCall } from './domainCall';
 import { idempotency } from './idempotency';
 import { jsonBody } from './jsonBody';
 import type { ChainResponse } from './outcome';
+import { origin } from './origin';
 import { parameters } from './parameters';
 import { permission } from './permission';
 import { rateWindow } from './rateWindow';
@@ -51,6 +53,7 @@ export function buildChain(operation: Operation, call: DomainCall, verify?: Veri
     .use(httpHeaderNormalizer())
     .use(credential(operation, verify))
     .use(rateWindow(operation))
+    .use(origin())
     .use(permission(operation))
     .use(parameters())
     .use(jsonBody())

@@ -1,6 +1,6 @@
 /**
  * The hourly window: one atomic UpdateItem per request. Principals count against their own window;
- * anonymous callers against their IP's (an IPv6 client's /64: shared/domain/clientNetwork.ts), at
+ * anonymous callers and publishable keys (docs/online-booking.md) against their IP's (an IPv6 client's /64: shared/domain/clientNetwork.ts), at
  * the standard tier. Health probes get the headers (on their own per-IP window) but are never
  * refused, and answer even when the database cannot count them.
  *
@@ -43,7 +43,8 @@ export function rateWindow(
   now: () => number = () => Date.now(),
 ): ChainStep {
   const count = async (s: ChainState, at: number): Promise<void> => {
-    const principal = route.byCode ? undefined : s.principal;
+    // A publishable key is in web pages for anyone to copy: its requests count per client, not per key.
+    const principal = route.byCode || s.principal?.allowedOrigins ? undefined : s.principal;
     const limit = tierLimits[principal?.tier ?? 'standard'];
     const subject = principal?.rateSubject ?? `${route.probe ? 'probe' : 'ip'}:${clientNetwork(s.sourceIp)}`;
     const window = windowAt(at);

@@ -63,6 +63,12 @@ describe('before', () => {
     expect(hit).toHaveBeenLastCalledWith('ip:2001:db8:aa:1::/64', windowAt(AT), 1000);
   });
 
+  it("counts a publishable key in its client's network window at the standard tier, not the key's (docs/online-booking.md)", async () => {
+    const widget = principal({ rateSubject: 'key:w', allowedOrigins: ['https://bistro.example'] });
+    await operation.before!(chainRequest({}, { principal: widget, sourceIp: '198.51.100.7' }));
+    expect(hit).toHaveBeenLastCalledWith('ip:198.51.100.7', windowAt(AT), 1000);
+  });
+
   it('answers a held authentication failure only once the request is counted: 401, or 429 when refused', async () => {
     const failed = unauthenticated();
     const request = chainRequest({}, { authError: failed });

@@ -1,0 +1,5 @@
+import { changeBookingByCode } from '../../shared/domain/online';
+import { publicHandler } from '../../shared/http/publicHandler';
+import { operation } from '../../shared/http/operations/changeBookingByCode';
+
+export const handler = publicHandler(operation, (req) => changeBookingByCode(req.path.code, req.body));

@@ -1,0 +1,5 @@
+import { getBookingByCode } from '../../shared/domain/online';
+import { publicHandler } from '../../shared/http/publicHandler';
+import { operation } from '../../shared/http/operations/getBookingByCode';
+
+export const handler = publicHandler(operation, (req) => getBookingByCode(req.path.code));

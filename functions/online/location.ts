@@ -1,0 +1,5 @@
+import { onlineLocation } from '../../shared/domain/online';
+import { httpHandler } from '../../shared/http/handler';
+import { operation } from '../../shared/http/operations/getOnlineLocation';
+
+export const handler = httpHandler(operation, (req) => onlineLocation(req.principal, req.path.locationId));
