@@ -31,6 +31,17 @@ export function rateHeaders(limit: number, used: number, window: Window): Record
  */
 export const CODE_MISSES_PER_HOUR = 20;
 
+/**
+ * Bookings and waitlist entries a client may make in an hour through publishable keys
+ * (docs/online-booking.md, “Abuse”), whatever the key and the location: beyond, those requests of
+ * that client answer 429 until the hour ends. Enough for a household; a script filling a book with
+ * made-up guests stops here.
+ */
+export const GUEST_WRITES_PER_HOUR = 20;
+
+/** The 429 message of a client over its budget of online bookings and waitlist entries. */
+export const guestWritesMessage = `More than ${GUEST_WRITES_PER_HOUR} online bookings and waitlist entries from this address this hour: try again when the hour ends, or call the restaurant`;
+
 /** Where a by-code operation takes its code: the path's `code`, or RSVP's body `confirmationCode`. */
 const codeFields = new Set(['/code', '/confirmationCode']);
 

@@ -79,6 +79,7 @@ export const runtimeFields = [
   'permission',
   'probe',
   'byCode',
+  'guest',
   'asset',
 ] as const satisfies readonly (keyof Route)[];
 export type RouteRuntime = Pick<Route, (typeof runtimeFields)[number]>;

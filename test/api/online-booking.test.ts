@@ -114,6 +114,34 @@ describe('publishable keys', () => {
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
+  it('let one client make at most 20 online bookings and waitlist entries an hour: the next is refused, writing nothing', async () => {
+    const place = await newPlace();
+    const key = await publishableKey(place);
+    const client = newClientAddress();
+    const join = (guestName: string, from = client) =>
+      call('POST', '/api/v1/online/waitlist', {
+        key: key.key,
+        from,
+        body: {
+          locationId: place.id,
+          partySize: 2,
+          desiredDate: dayAhead(9),
+          windowStart: '19:00',
+          guestName,
+          guestPhone: '+46701234567',
+        },
+      });
+    for (let i = 1; i <= 20; i++) expect((await join(`Guest ${i}`)).status).toBe(200);
+    const refused = await join('Guest 21');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain('20 online bookings and waitlist entries');
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    const listed = await call('GET', `/api/v1/booking-waitlist?locationId=${place.id}&limit=100`, { key: admin() });
+    expect(listed.body.data).toHaveLength(20);
+    // another client is not held by it
+    expect((await join('Another client', newClientAddress())).status).toBe(200);
+  });
+
   it("count in the client's window, not the key's: two clients each get their own", async () => {
     const place = await newPlace();
     const key = await publishableKey(place);

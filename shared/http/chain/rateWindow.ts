@@ -20,6 +20,10 @@
  * verdict: a client whose budget is used up is refused before any answer could tell a hit from a
  * miss, and since the place is taken before the lookup, concurrent guesses cannot overshoot it. A
  * miss (isCodeMiss) keeps its place; any other outcome gives it back.
+ *
+ * An online booking or waitlist entry made with a publishable key (a guest route's POST,
+ * docs/online-booking.md) is counted in its client's hourly budget of such writes beside the
+ * count, in the same verdict: a client past it is refused (429) before anything is written.
  */
 import { tierLimits } from '../../auth/principal';
 import { type Hit, rateWindows } from '../../data/rateWindows';
@@ -27,6 +31,8 @@ import { clientNetwork } from '../../domain/clientNetwork';
 import {
   CODE_MISSES_PER_HOUR,
   codeMissesMessage,
+  GUEST_WRITES_PER_HOUR,
+  guestWritesMessage,
   isCodeMiss,
   rateHeaders,
   retryAfterSeconds,
@@ -39,9 +45,10 @@ import { logger } from './logger';
 import { type ChainState, type ChainStep, stateOf } from './state';
 
 export function rateWindow(
-  route: Pick<RouteRuntime, 'probe' | 'byCode'>,
+  route: Pick<RouteRuntime, 'probe' | 'byCode' | 'guest' | 'method'>,
   now: () => number = () => Date.now(),
 ): ChainStep {
+  const guestWrite = route.guest === true && route.method === 'POST';
   const count = async (s: ChainState, at: number): Promise<void> => {
     // A publishable key is in web pages for anyone to copy: its requests count per client, not per key.
     const principal = route.byCode || s.principal?.allowedOrigins ? undefined : s.principal;
@@ -67,9 +74,19 @@ export function rateWindow(
     if (!hit.allowed) throw rateLimited(retryAfterSeconds(window, at), codeMissesMessage);
     s.lookupHeld = { subject, window };
   };
-  /** Both at once; both settle before the verdict does, so a held place is known to `settleLookup`. */
-  const countAndHold = async (s: ChainState, at: number): Promise<void> => {
-    const [counted, held] = await Promise.allSettled([count(s, at), holdLookup(s, at)]);
+  /** Counts an online booking or waitlist entry of a publishable key in its client's hourly budget: 429 beyond it. */
+  const countGuestWrite = async (s: ChainState, at: number): Promise<void> => {
+    const window = windowAt(at);
+    const hit = await rateWindows.hit(`guestwrite:${clientNetwork(s.sourceIp)}`, window, GUEST_WRITES_PER_HOUR);
+    if (!hit.allowed) throw rateLimited(retryAfterSeconds(window, at), guestWritesMessage);
+  };
+  /** The count and a budget at once; both settle before the verdict does, so a held place is known to `settleLookup`. */
+  const countWith = async (
+    budget: (s: ChainState, at: number) => Promise<void>,
+    s: ChainState,
+    at: number,
+  ): Promise<void> => {
+    const [counted, held] = await Promise.allSettled([count(s, at), budget(s, at)]);
     if (held.status === 'rejected') throw held.reason;
     if (counted.status === 'rejected') throw counted.reason;
   };
@@ -86,7 +103,12 @@ export function rateWindow(
     before: async (request) => {
       const s = stateOf(request);
       const at = now();
-      s.verdict = route.byCode ? countAndHold(s, at) : count(s, at);
+      const budget = route.byCode
+        ? holdLookup
+        : guestWrite && s.principal?.allowedOrigins
+          ? countGuestWrite
+          : undefined;
+      s.verdict = budget ? countWith(budget, s, at) : count(s, at);
       // Awaited on the way out; until then a refusal must not count as an unhandled rejection.
       s.verdict.catch(() => undefined);
       if (s.authError) {

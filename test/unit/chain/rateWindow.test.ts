@@ -4,16 +4,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { type Hit, rateWindows } from '../../../shared/data/rateWindows';
-import { CODE_MISSES_PER_HOUR, isCodeMiss, windowAt } from '../../../shared/domain/rateWindow';
+import { CODE_MISSES_PER_HOUR, GUEST_WRITES_PER_HOUR, isCodeMiss, windowAt } from '../../../shared/domain/rateWindow';
 import { AppError, conflict, notFound, unauthenticated, validationFailed } from '../../../shared/errors';
 import { rateWindow } from '../../../shared/http/chain/rateWindow';
 import { chainRequest, principal } from '../../support/chain';
 
 /** The last millisecond of an hour: `Retry-After` is its minimum, 1. */
 const AT = Date.parse('2027-06-01T09:59:59.999Z');
-const operation = rateWindow({ probe: undefined }, () => AT);
-const probe = rateWindow({ probe: true }, () => AT);
-const byCode = rateWindow({ byCode: true }, () => AT);
+const operation = rateWindow({ method: 'GET', probe: undefined }, () => AT);
+const probe = rateWindow({ method: 'GET', probe: true }, () => AT);
+const byCode = rateWindow({ method: 'POST', byCode: true }, () => AT);
+const guestWrite = rateWindow({ method: 'POST', guest: true }, () => AT);
 const reset = String(windowAt(AT).end);
 
 function held() {
@@ -67,6 +68,27 @@ describe('before', () => {
     const widget = principal({ rateSubject: 'key:w', allowedOrigins: ['https://bistro.example'] });
     await operation.before!(chainRequest({}, { principal: widget, sourceIp: '198.51.100.7' }));
     expect(hit).toHaveBeenLastCalledWith('ip:198.51.100.7', windowAt(AT), 1000);
+  });
+
+  it("counts a publishable key's online booking in its client's budget of guest writes too, and refuses past it", async () => {
+    const widget = principal({ rateSubject: 'key:w', allowedOrigins: ['https://bistro.example'] });
+    const request = chainRequest({}, { principal: widget, sourceIp: '198.51.100.7' });
+    await guestWrite.before!(request);
+    await request.internal.brigade!.verdict;
+    expect(hit).toHaveBeenCalledWith('ip:198.51.100.7', windowAt(AT), 1000);
+    expect(hit).toHaveBeenCalledWith('guestwrite:198.51.100.7', windowAt(AT), GUEST_WRITES_PER_HOUR);
+    hit.mockImplementation(async (subject) => ({ allowed: !subject.startsWith('guestwrite:'), used: 21 }));
+    const over = chainRequest({}, { principal: widget, sourceIp: '198.51.100.7' });
+    await guestWrite.before!(over);
+    await expect(over.internal.brigade!.verdict).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining(`${GUEST_WRITES_PER_HOUR} online bookings`),
+    });
+  });
+
+  it("keeps a secret key's create on a guest route out of the guest-write budget", async () => {
+    await guestWrite.before!(chainRequest({}, { principal: principal(), sourceIp: '198.51.100.7' }));
+    expect(hit.mock.calls.map(([subject]) => subject)).toEqual(['key:abc']);
   });
 
   it('answers a held authentication failure only once the request is counted: 401, or 429 when refused', async () => {
