@@ -20,6 +20,11 @@ async function publishableKey(place: Place, extra: Record<string, unknown> = {})
 }
 
 const guest = { guestName: 'Grace Hopper', guestEmail: 'grace@example.com' };
+/**
+ * The guests' client address: its windows (and its budget of online bookings) are this file's
+ * alone, not 127.0.0.1's, which the browser tests share (test/support/http.ts).
+ */
+const guestClient = newClientAddress();
 
 describe('publishable keys', () => {
   it('are made with their origins and locations, hold the online-booking operations only, and list as such', async () => {
@@ -42,7 +47,7 @@ describe('publishable keys', () => {
       ['GET', '/api/v1/users/search?q=grace'],
       ['GET', '/api/v1/api-keys'],
     ] as const) {
-      const refused = await call(method, path, { key: key.key, headers: { Origin: PAGE } });
+      const refused = await call(method, path, { key: key.key, from: guestClient, headers: { Origin: PAGE } });
       expect(refused.status, `${method} ${path}`).toBe(403);
     }
   });
@@ -88,17 +93,18 @@ describe('publishable keys', () => {
     const place = await newPlace({ operatingHours: every('17:00', '23:00') });
     const key = await publishableKey(place);
     const path = `/api/v1/online/locations/${place.id}`;
-    const own = await call('GET', path, { key: key.key, headers: { Origin: PAGE } });
+    const own = await call('GET', path, { key: key.key, from: guestClient, headers: { Origin: PAGE } });
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBe(PAGE);
-    const other = await call('GET', path, { key: key.key, headers: { Origin: OTHER_PAGE } });
+    const other = await call('GET', path, { key: key.key, from: guestClient, headers: { Origin: OTHER_PAGE } });
     expect(other.status).toBe(403);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await call('GET', path, { key: key.key })).status).toBe(200);
+    expect((await call('GET', path, { key: key.key, from: guestClient })).status).toBe(200);
     // a location the key does not name
     const elsewhere = await newPlace();
     const refused = await call('GET', `/api/v1/online/locations/${elsewhere.id}`, {
       key: key.key,
+      from: guestClient,
       headers: { Origin: PAGE },
     });
     expect(refused.status).toBe(403);
@@ -161,10 +167,15 @@ describe('a guest books online', () => {
     const key = await publishableKey(place);
     const date = dayAhead(12);
     const headers = { Origin: PAGE };
-    const profile = await call('GET', `/api/v1/online/locations/${place.id}`, { key: key.key, headers });
+    const profile = await call('GET', `/api/v1/online/locations/${place.id}`, {
+      key: key.key,
+      from: guestClient,
+      headers,
+    });
     expect(profile.body.data).toMatchObject({ locationId: place.id, timezone: place.timezone, minPartySize: 1 });
     const times = await call('GET', `/api/v1/online/locations/${place.id}/availability?date=${date}&partySize=2`, {
       key: key.key,
+      from: guestClient,
       headers,
     });
     expect(times.status).toBe(200);
@@ -176,6 +187,7 @@ describe('a guest books online', () => {
     const slot = slots.find((s) => s.available)!;
     const made = await call('POST', '/api/v1/online/bookings', {
       key: key.key,
+      from: guestClient,
       headers,
       body: {
         locationId: place.id,
@@ -214,11 +226,16 @@ describe('a guest books online', () => {
     const key = await publishableKey(place);
     const body = { locationId: place.id, bookingDate: dayAhead(12), startTime: '19:00', guestCount: 2, ...guest };
     for (const extra of [{ tableIds: [place.tables[0]!.id] }, { internalNotes: 'vip' }, { depositAmountCents: 0 }]) {
-      const refused = await call('POST', '/api/v1/online/bookings', { key: key.key, body: { ...body, ...extra } });
+      const refused = await call('POST', '/api/v1/online/bookings', {
+        key: key.key,
+        from: guestClient,
+        body: { ...body, ...extra },
+      });
       expect(refused.status, JSON.stringify(extra)).toBe(400);
     }
     const noContact = await call('POST', '/api/v1/online/bookings', {
       key: key.key,
+      from: guestClient,
       body: { ...body, guestEmail: undefined },
     });
     expect(noContact.status).toBe(400);
@@ -247,12 +264,20 @@ describe('a guest books online', () => {
       guestName: 'Known Guest',
       guestEmail: `KNOWN-${place.id}@example.com`,
     });
-    const first = await call('POST', '/api/v1/online/bookings', { key: key.key, body: body('18:00') });
+    const first = await call('POST', '/api/v1/online/bookings', {
+      key: key.key,
+      from: guestClient,
+      body: body('18:00'),
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data.status).toBe('pending');
     const staff = await call('GET', `/api/v1/bookings/${first.body.data.id}`, { key: admin() });
     expect(staff.body.data.primaryUserId).toBe(known.body.data.id);
-    const second = await call('POST', '/api/v1/online/bookings', { key: key.key, body: body('20:00') });
+    const second = await call('POST', '/api/v1/online/bookings', {
+      key: key.key,
+      from: guestClient,
+      body: body('20:00'),
+    });
     expect(second.status).toBe(422);
     expect(second.body.error.details[0].path).toBe('/settings/maxActiveBookingsPerGuest');
   });
@@ -268,17 +293,20 @@ describe('a guest books online', () => {
     expect(taken.status, JSON.stringify(taken.body)).toBe(200);
     const times = await call('GET', `/api/v1/online/locations/${place.id}/availability?date=${date}&partySize=2`, {
       key: key.key,
+      from: guestClient,
     });
     const slots = times.body.data.slots as { time: string; available: boolean; waitlist: boolean }[];
     expect(slots.length).toBeGreaterThan(0);
     expect(slots.every((s) => !s.available && s.waitlist)).toBe(true);
     const full = await call('POST', '/api/v1/online/bookings', {
       key: key.key,
+      from: guestClient,
       body: { locationId: place.id, bookingDate: date, startTime: '19:00', guestCount: 2, ...guest },
     });
     expect(full.status).toBe(409);
     const joined = await call('POST', '/api/v1/online/waitlist', {
       key: key.key,
+      from: guestClient,
       body: { locationId: place.id, partySize: 2, desiredDate: date, windowStart: '19:00', ...guest },
     });
     expect(joined.status, JSON.stringify(joined.body)).toBe(200);
@@ -307,11 +335,16 @@ describe('a guest books online', () => {
     // closed at 10:00: refused (422), no guest
     const refused = await call('POST', '/api/v1/online/bookings', {
       key: key.key,
+      from: guestClient,
       body: { ...body, startTime: '10:00' },
     });
     expect(refused.status).toBe(422);
     expect((await search()).body.data).toEqual([]);
-    const made = await call('POST', '/api/v1/online/bookings', { key: key.key, body: { ...body, startTime: '19:00' } });
+    const made = await call('POST', '/api/v1/online/bookings', {
+      key: key.key,
+      from: guestClient,
+      body: { ...body, startTime: '19:00' },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const staff = await call('GET', `/api/v1/bookings/${made.body.data.id}`, { key: admin() });
     const found = (await search()).body.data as { id: number; name: string }[];
@@ -325,6 +358,7 @@ describe('a guest books online', () => {
     const date = dayAhead(15);
     const made = await call('POST', '/api/v1/online/bookings', {
       key: key.key,
+      from: guestClient,
       body: { locationId: place.id, bookingDate: date, startTime: '18:00', guestCount: 2, ...guest },
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
