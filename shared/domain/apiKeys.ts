@@ -219,7 +219,7 @@ function assertPublishableShape(input: {
     if (input.allowedOrigins === undefined)
       problems.push({
         path: '/allowedOrigins',
-        message: 'a publishable key names the web origins it may be used from',
+        message: 'a publishable key names the web origins whose pages may use it',
       });
     if (!input.locationIds)
       problems.push({ path: '/locationIds', message: 'a publishable key names the locations guests may book' });

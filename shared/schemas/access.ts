@@ -178,7 +178,9 @@ const apiKeyFields = {
   permissions: Nullable(Type.Array(PermissionKey)),
   locationIds: Nullable(Type.Array(NumericId)),
   publishable: Type.Boolean({ description: 'a key for a web page (docs/online-booking.md)' }),
-  allowedOrigins: Nullable(Type.Array(Origin, { description: 'the web origins a publishable key may be used from' })),
+  allowedOrigins: Nullable(
+    Type.Array(Origin, { description: 'the web origins whose pages may use a publishable key' }),
+  ),
   createdAt: instant,
   updatedAt: instant,
   revokedAt: Nullable(instant),
