@@ -1,4 +1,4 @@
-import { onlineAvailability } from '../../shared/domain/online';
+import { onlineAvailability } from '../../shared/domain/online/guest';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/getOnlineAvailability';
 

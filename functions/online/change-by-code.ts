@@ -1,4 +1,4 @@
-import { changeBookingByCode } from '../../shared/domain/online';
+import { changeBookingByCode } from '../../shared/domain/online/byCode';
 import { publicHandler } from '../../shared/http/publicHandler';
 import { operation } from '../../shared/http/operations/changeBookingByCode';
 

@@ -1,4 +1,4 @@
-import { getBookingByCode } from '../../shared/domain/online';
+import { getBookingByCode } from '../../shared/domain/online/byCode';
 import { publicHandler } from '../../shared/http/publicHandler';
 import { operation } from '../../shared/http/operations/getBookingByCode';
 

@@ -1,4 +1,4 @@
-import { joinOnlineWaitlist } from '../../shared/domain/online';
+import { joinOnlineWaitlist } from '../../shared/domain/online/guest';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/joinOnlineWaitlist';
 

@@ -1,4 +1,4 @@
-import { onlineLocation } from '../../shared/domain/online';
+import { onlineLocation } from '../../shared/domain/online/guest';
 import { httpHandler } from '../../shared/http/handler';
 import { operation } from '../../shared/http/operations/getOnlineLocation';
 

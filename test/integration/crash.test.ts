@@ -30,7 +30,8 @@ import { createApiKey, revokeApiKey, updateApiKey } from '../../shared/domain/ap
 import { createBookingGroup, deleteBookingGroup, updateBookingGroup } from '../../shared/domain/bookingGroups';
 import { addBookingMember, addMemberByCode, rsvp, updateBookingMember } from '../../shared/domain/bookingMembers';
 import { createBooking } from '../../shared/domain/bookings/create';
-import { changeBookingByCode, createOnlineBooking, joinOnlineWaitlist } from '../../shared/domain/online';
+import { changeBookingByCode } from '../../shared/domain/online/byCode';
+import { createOnlineBooking, joinOnlineWaitlist } from '../../shared/domain/online/guest';
 import { optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { placeOrder, setPreOrder, updateDispatch } from '../../shared/domain/bookings/orders';
 import { seatBooking, splitTabs, unseatBooking } from '../../shared/domain/bookings/seating';

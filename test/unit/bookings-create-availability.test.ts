@@ -1,6 +1,6 @@
 /**
  * Availability equals create, on the pure functions a create without tables runs
- * (create.ts assertWithinBookingHours and assignedPlacement, re-seating included) against what
+ * (placement.ts assertWithinBookingHours and assignedPlacement, re-seating included) against what
  * availability.ts daySlots offers on the same floor, re-seating included as the operation asks it
  * (docs/availability.md, "Availability and create"): every slot offered is one a create takes (at
  * tables, moving bookings or not, or by the overbooking buffer when the slot says so), every
@@ -13,7 +13,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BookingSettings } from '../../shared/data/bookingSettings';
 import type { DiningTable } from '../../shared/data/tables';
 import { daySlots, inForce, withReseating, type BookingAround } from '../../shared/domain/bookings/availability';
-import { assertWithinBookingHours, assignedPlacement, type PartyPlacement } from '../../shared/domain/bookings/create';
+import {
+  assertWithinBookingHours,
+  assignedPlacement,
+  type PartyPlacement,
+} from '../../shared/domain/bookings/placement';
 import { holdsByTable, isFree, seatsParty } from '../../shared/domain/bookings/fit';
 import type { AssignmentFloor } from '../../shared/domain/bookings/floor';
 import { reseatFloor, reseating } from '../../shared/domain/bookings/reseat';

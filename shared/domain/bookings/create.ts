@@ -41,11 +41,9 @@ import type { CreateBookingBody } from '../../schemas/bookings';
 import { assertLocationAllowed } from '../access';
 import { isLocalPhone, normalizeEmail, parsePhone } from '../contact';
 import { isIanaTimeZone } from '../locations';
-import { chooseTables } from './assignment';
 import { noteAutoOptimize } from './autoOptimize';
-import { daySlots, inForce, overbookable, type AvailabilityRequest, type BookingAround } from './availability';
 import { newConfirmationCode } from './confirmationCode';
-import { heldByOffers, heldByTableDay, pricesOn, readDemand, seatingFloor, type AssignmentFloor } from './floor';
+import { heldByOffers, heldByTableDay, pricesOn, readDemand, type AssignmentFloor } from './floor';
 import { retrying } from './holdPlacement';
 import {
   holdDays,
@@ -57,12 +55,17 @@ import {
 } from './holds';
 import { groupHoldWrites, movedPlacement } from './moves';
 import { reoptimizeRest, retabled } from './optimize';
-import type { Move } from './optimizer';
+import {
+  assertWithinBookingHours,
+  assignedPlacement,
+  type AssignmentRequest,
+  type PartyPlacement,
+  type TakenHold,
+} from './placement';
 import { assertTablesFound, requestedTables, type RequestedTables } from './requestTables';
-import { reseatFloor, reseating } from './reseat';
 import { askFor, declines, demandKey, forecasts, type SellingDemand } from './selling';
 import { activeChange, assertBookingRules } from './rules';
-import { addDays, openSpans, within } from './serviceHours';
+import { addDays } from './serviceHours';
 import { settingsInForce } from './settings';
 import { loadSolver, type Solver } from './solver';
 import { stayOf } from './stay';
@@ -80,8 +83,6 @@ const withNewGuest = ([created, ...moved]: BookingWrite[], g: NewGuest): Booking
 
 /** Attempts of a create at most (read, plan, write): each after a concurrent write, a table found taken, or a code taken. */
 const ATTEMPTS = 8;
-/** Slots the 409's "next available" times are re-seated for at most (each is one solve). */
-const NEXT_AVAILABLE_RESEATS = 6;
 
 /**
  * What the schema cannot check (400 with details): the time zone is an IANA name, the phone is a
@@ -183,129 +184,6 @@ async function readForCreate(companyId: number, input: CreateBookingBody, reques
 }
 
 export type CreateRead = Awaited<ReturnType<typeof readForCreate>>;
-
-/** What automatic assignment needs of the request. */
-export type AssignmentRequest = Pick<CreateBookingBody, 'bookingDate' | 'guestCount' | 'seatImmediately'>;
-
-/**
- * 422 on `/startTime` for a stay that does not lie within the booking hours (the settings'
- * `operatingHours`, else the location's): the slots availability marks `closed`. Pure. A create
- * without tables is held to it (docs/bookings.md, "Automatic assignment").
- */
-export function assertWithinBookingHours(
-  floor: Pick<AssignmentFloor, 'location' | 'settings'>,
-  date: string,
-  stay: Interval,
-): void {
-  const { location, settings } = floor;
-  const zone = location.timezone;
-  const open = openSpans(settings.operatingHours ?? location.operatingHours, date, zone);
-  if (within(open, stay)) return;
-  const at = (ms: number) => localDateTime(ms, zone).time;
-  const hours = open.length > 0 ? open.map((s) => `${at(s.startMs)}-${at(s.endMs)}`).join(', ') : 'none';
-  throw unprocessable(
-    `Outside the booking hours: a stay from ${at(stay.startMs)} to ${at(stay.endMs)} on ${date} is not within them (${hours})`,
-    [
-      {
-        path: '/startTime',
-        message: `outside the booking hours: the stay ${at(stay.startMs)}-${at(stay.endMs)} does not lie within the hours around ${date} (${hours})`,
-      },
-    ],
-  );
-}
-
-/** Where a party sits: its tables, and the bookings moved to free them (none unless it was re-seated). */
-export interface PartyPlacement {
-  tableIds: string[];
-  moves: Move[];
-}
-
-/** A hold found since the floor was read (a table day's, or a walk-in's table with a party at it): every later attempt keeps clear of it. */
-export type TakenHold = BookingAround;
-
-/**
- * Automatic assignment's place for the stay (pure), on the floor as read plus `taken`: a free set
- * (assignment.ts: the fewest seats beyond the party, then the most of the floor left sellable,
- * among the sets availability counts, fit.ts partySets); else the party and the date's movable
- * bookings seated anew with the fewest moves (reseat.ts), for which it answers 'solve' when it is
- * not given the solver; else no table while the overbooking buffer has room; else 409 naming the
- * next available times of the date (a walk-in: no table is free now). No table at a location
- * without tables.
- */
-export function assignedPlacement(
-  floor: AssignmentFloor,
-  input: AssignmentRequest,
-  slot: Interval,
-  taken: readonly TakenHold[] = [],
-  nowMs = Date.now(),
-  solver?: Solver,
-): PartyPlacement | 'solve' {
-  const { location, settings } = floor;
-  // A location without tables does not seat by table: its bookings are taken without one, as before.
-  if (floor.tables.length === 0) return { tableIds: [], moves: [] };
-  const around = [...floor.bookings, ...(floor.offers ?? []), ...taken];
-  const choice = chooseTables(
-    seatingFloor({ ...floor, bookings: around, offers: [] }, input.bookingDate, input.guestCount),
-    {
-      guestCount: input.guestCount,
-      stay: slot,
-    },
-  );
-  if (choice) return { tableIds: [...choice.set.tableIds], moves: [] };
-  if (!solver) return 'solve';
-  const seating = reseatFloor(input.bookingDate, around, floor.tables, settings.bufferMinutes);
-  const reseats = (stay: Interval) => reseating(solver, seating, { id: '', guestCount: input.guestCount, ...stay });
-  const reseated = reseats(slot);
-  if (reseated) return reseated;
-  const at = localDateTime(slot.startMs, location.timezone);
-  if (input.seatImmediately) {
-    throw new AppError('CONFLICT', `No table that seats ${input.guestCount} is free now`, [
-      {
-        path: '/guestCount',
-        message: `no free table or combination of tables seats ${input.guestCount} from ${at.time}`,
-      },
-    ]);
-  }
-  const request: AvailabilityRequest = {
-    date: input.bookingDate,
-    zone: location.timezone,
-    nowMs,
-    partySize: input.guestCount,
-    rules: inForce(location.operatingHours, settings, floor.tables),
-    bookings: around,
-  };
-  // The overbooking buffer takes the booking without a table while it has room (as availability offers the slot).
-  if (taken.length === 0 && overbookable(request, slot)) return { tableIds: [], moves: [] };
-  const next = nextAvailable(request, slot.startMs, (stay) => reseats(stay) !== undefined);
-  const offer =
-    next.length > 0 ? `; next available: ${next.map((n) => n.time).join(', ')}` : '; nothing later that day';
-  throw new AppError(
-    'CONFLICT',
-    `No availability: no table or combination of tables that seats ${input.guestCount} is free on ${input.bookingDate} at ${at.time}${offer}`,
-    [
-      { path: '/startTime', message: `no table fits ${input.guestCount} at ${at.time}` },
-      ...next.map((n) => ({ path: '/startTime', message: `available at ${n.time} (${n.startsAt})` })),
-    ],
-  );
-}
-
-/**
- * The next three slots after `afterMs` that availability offers: those free as the floor stands,
- * and those a re-seating frees, asked of the solver for at most NEXT_AVAILABLE_RESEATS slots.
- */
-function nextAvailable(request: AvailabilityRequest, afterMs: number, reseats: (stay: Interval) => boolean) {
-  let solves = 0;
-  const found = [];
-  for (const slot of daySlots(request)) {
-    if (found.length === 3) break;
-    if (Date.parse(slot.startsAt) <= afterMs) continue;
-    const stay = { startMs: Date.parse(slot.startsAt), endMs: Date.parse(slot.endsAt) };
-    const reseated =
-      !slot.available && slot.reason === 'no_table_fits' && solves++ < NEXT_AVAILABLE_RESEATS && reseats(stay);
-    if (slot.available || reseated) found.push(slot.available ? slot : { ...slot, available: true });
-  }
-  return found;
-}
 
 /** The request's kind as the selling policy's demand counts it (selling.ts `demandKey`), or undefined for a stay that is not valid (refused by the plan). */
 function demandOf(input: CreateBookingBody, floor: Pick<AssignmentFloor, 'location' | 'settings'>): string | undefined {

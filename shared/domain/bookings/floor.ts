@@ -69,7 +69,7 @@ export interface Floor {
   offers?: BookingAround[];
 }
 
-/** What automatic assignment decides on (create.ts assignedPlacement): a Floor, or as much of one as a create reads. */
+/** What automatic assignment decides on (placement.ts assignedPlacement): a Floor, or as much of one as a create reads. */
 export interface AssignmentFloor {
   location: Pick<Location, 'timezone' | 'operatingHours'>;
   settings: BookingSettings;

@@ -5,34 +5,29 @@
  * availability is the one staff see (so a time offered can be booked, docs/availability.md), and
  * answers carry no tables, notes, deposits or other guests.
  */
-import type { Principal } from '../auth/principal';
-import { readTogether } from '../data/batch';
-import { bookings } from '../data/bookings';
-import { bookingSettings } from '../data/bookingSettings';
-import { ContactTaken, guests, type Guest } from '../data/guests';
-import { nextId } from '../data/ids';
-import { locationEntity } from '../data/locations';
-import { conflict, notFound, unprocessable, validationFailed } from '../errors';
-import { newEvent } from '../events/catalog';
-import type { Static } from '../schemas/typebox';
+import type { Principal } from '../../auth/principal';
+import { readTogether } from '../../data/batch';
+import { bookingSettings } from '../../data/bookingSettings';
+import { ContactTaken, guests, type Guest } from '../../data/guests';
+import { nextId } from '../../data/ids';
+import { locationEntity } from '../../data/locations';
+import { notFound, validationFailed } from '../../errors';
+import { newEvent } from '../../events/catalog';
+import type { Static } from '../../schemas/typebox';
 import type {
-  OnlineChangeBody,
   OnlineAvailabilityQuery,
   OnlineAvailabilityView,
   OnlineBookingBody,
   OnlineLocationView,
   OnlineWaitlistBody,
-} from '../schemas/online';
-import { assertLocationAllowed } from './access';
-import { assertWithinBookingHours, assignedPlacement, createBooking } from './bookings/create';
-import { getAvailability, readFloor } from './bookings/floor';
-import { settingsInForce } from './bookings/settings';
-import { loadSolver } from './bookings/solver';
-import { intervalOf, slotLasting } from './bookings/time';
-import { publicBooking, type PublicBooking } from './bookings/transitions';
-import { changeBooking } from './bookings/update';
-import { isLocalPhone, normalizeEmail, parsePhone, searchTokens } from './contact';
-import { joinWaitlist, publicEntry, type PublicWaitlistEntry } from './waitlist/operations';
+} from '../../schemas/online';
+import { assertLocationAllowed } from '../access';
+import { createBooking } from '../bookings/create';
+import { getAvailability } from '../bookings/floor';
+import { settingsInForce } from '../bookings/settings';
+import { publicBooking, type PublicBooking } from '../bookings/transitions';
+import { isLocalPhone, normalizeEmail, parsePhone, searchTokens } from '../contact';
+import { joinWaitlist, publicEntry, type PublicWaitlistEntry } from '../waitlist/operations';
 
 /** What every booking made through a publishable key records as its channel. */
 const ONLINE_SOURCE = 'online';
@@ -164,59 +159,4 @@ export async function joinOnlineWaitlist(
     ...(guestId === undefined ? {} : { primaryUserId: guestId }),
   });
   return publicEntry(entry);
-}
-
-/**
- * PATCH /api/v1/bookings/by-code/{code} (public): the guest changes the date, time or party of a
- * booking still to come, as staff's update would, under the same rules, but with the tables
- * automatic assignment chooses for the new stay (the booking itself set aside), so a larger party
- * gets a table that seats it. The stay keeps its length. Up to the location's
- * `cancellationPolicyHours` before the start, as a cancellation by code.
- */
-export async function changeBookingByCode(
-  code: string,
-  input: Static<typeof OnlineChangeBody>,
-): Promise<PublicBooking> {
-  const found = await bookings.findByCode(code);
-  if (!found) throw notFound('Booking');
-  const { companyId, booking: prev } = found;
-  if (prev.status !== 'pending' && prev.status !== 'confirmed')
-    throw conflict(
-      `A booking that is ${prev.status.replace('_', ' ')} can no longer be changed online; contact the restaurant`,
-    );
-  const date = input.bookingDate ?? prev.bookingDate;
-  const startTime = input.startTime ?? prev.startTime;
-  const guestCount = input.guestCount ?? prev.guestCount;
-  if (date === prev.bookingDate && startTime === prev.startTime && guestCount === prev.guestCount)
-    return publicBooking(prev);
-
-  const floor = await readFloor(companyId, prev.locationId, date);
-  const hours = floor.settings.cancellationPolicyHours;
-  if (hours !== null && Date.parse(prev.startsAt) - Date.now() < hours * 3_600_000) {
-    const message = `Bookings can be changed online up to ${hours} hours before they start; contact the restaurant`;
-    throw unprocessable(message, [{ path: '/settings/cancellationPolicyHours', message }]);
-  }
-  const { startMs, endMs } = intervalOf(prev);
-  const slot = slotLasting(date, startTime, Math.round((endMs - startMs) / 60_000), prev.timezone);
-  const aside = { ...floor, bookings: floor.bookings.filter((b) => b.id !== prev.id) };
-  assertWithinBookingHours(aside, date, slot);
-  const request = { bookingDate: date, guestCount };
-  let placed = assignedPlacement(aside, request, slot);
-  if (placed === 'solve') placed = assignedPlacement(aside, request, slot, [], Date.now(), await loadSolver());
-  if (placed === 'solve') throw new Error('assignment asked for the solver it was given');
-  // Tables held by bookings that may move are taken as a re-seating moves them (update.ts).
-  const changed = await changeBooking(companyId, prev, {
-    bookingDate: date,
-    startTime,
-    guestCount,
-    tableIds: placed.tableIds,
-  });
-  return publicBooking(changed);
-}
-
-/** GET /api/v1/bookings/by-code/{code} (public): the booking as its guest may see it; 404 for an unknown code. */
-export async function getBookingByCode(code: string): Promise<PublicBooking> {
-  const found = await bookings.findByCode(code);
-  if (!found) throw notFound('Booking');
-  return publicBooking(found.booking);
 }
