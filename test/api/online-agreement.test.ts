@@ -8,18 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { admin, dayAhead, sellingFloor } from './bookings-helpers';
+import { seeded } from '../../shared/domain/bookings/optimizer';
 import { call, newClientAddress } from '../support/http';
-
-/** A small deterministic generator (mulberry32): the same day every run. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const PAGE = 'https://www.agreement.example';
 
@@ -41,7 +31,7 @@ describe('online availability agrees with the online create', () => {
     ];
     let staffBooked = 0;
     for (const { date, seed, asked } of days) {
-      const next = random(seed);
+      const next = seeded(seed);
       for (let i = 0; i < asked; i++) {
         const hour = 17 + Math.floor(next() * 4);
         const minute = next() < 0.5 ? '00' : '30';
@@ -90,7 +80,8 @@ describe('online availability agrees with the online create', () => {
           const made = await call('POST', '/api/v1/online/bookings', {
             key,
             headers,
-            from,
+            // each from an address of its own: a client may make 20 an hour (docs/online-booking.md, "Abuse")
+            from: newClientAddress(),
             body: {
               locationId: floor.id,
               bookingDate: date,

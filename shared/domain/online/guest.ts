@@ -112,6 +112,10 @@ function contactOf(input: { guestEmail?: string | null; guestPhone?: string | nu
   };
 }
 
+/** The id of the company's guest the contact belongs to, if any (none is looked up for a contact without either). */
+const knownGuest = (companyId: number, contact: ReturnType<typeof contactOf>) =>
+  contact.email || contact.phone ? guests.ownerOf(companyId, contact) : Promise.resolve(undefined);
+
 /**
  * POST /api/v1/online/bookings: the guest's booking, made as staff's create makes one without
  * tables. The booking is the guest's whom the company knows by the contact given, so the location's
@@ -127,7 +131,7 @@ export async function createOnlineBooking(
   assertContact(input);
   const { companyId } = principal;
   const contact = contactOf(input);
-  const known = contact.email || contact.phone ? await guests.ownerOf(companyId, contact) : undefined;
+  const known = await knownGuest(companyId, contact);
   const booking = { ...input, bookingSource: ONLINE_SOURCE };
   if (known !== undefined) return publicBooking(await createBooking(principal, { ...booking, primaryUserId: known }));
   if (!contact.email && !contact.phone) return publicBooking(await createBooking(principal, booking));
@@ -152,8 +156,7 @@ export async function joinOnlineWaitlist(
 ): Promise<PublicWaitlistEntry> {
   assertLocationAllowed(principal, input.locationId);
   assertContact(input);
-  const contact = contactOf(input);
-  const guestId = contact.email || contact.phone ? await guests.ownerOf(principal.companyId, contact) : undefined;
+  const guestId = await knownGuest(principal.companyId, contactOf(input));
   const entry = await joinWaitlist(principal, {
     ...input,
     ...(guestId === undefined ? {} : { primaryUserId: guestId }),
