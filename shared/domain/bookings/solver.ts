@@ -53,6 +53,20 @@ const LIMIT_STATUSES = new Set([13, 14, 15, 16, 17]);
 
 let loading: Promise<Solver> | undefined;
 
+/**
+ * The status a run ends in; undefined when HiGHS itself fails (the package throws its error status,
+ * `{ status, operation: 'run' }`), which is no answer, as a limit reached without a solution is:
+ * the caller refuses as it would over its bounds, never a 500.
+ */
+function statusOfRun(model: { run(): { modelStatus: number } }): number | undefined {
+  try {
+    return model.run().modelStatus;
+  } catch (err) {
+    if ((err as { operation?: unknown }).operation !== 'run') throw err;
+    return undefined;
+  }
+}
+
 function solverOf(highs: Highs): Solver {
   return {
     solveBinary(p) {
@@ -84,10 +98,19 @@ function solverOf(highs: Highs): Solver {
           matrix: { format: 'csr', numRows: p.rows.length, numCols: p.columns, starts, indices: index, values: value },
           integrality: new Int32Array(p.columns).fill(highs.constants.variableType.integer),
         });
-        const { modelStatus } = model.run();
+        let modelStatus = statusOfRun(model);
+        // HiGHS's presolve fails on some small programs (the run throws); without it they solve.
+        if (modelStatus === undefined) {
+          model.options.set({ presolve: 'off' });
+          modelStatus = statusOfRun(model);
+        }
         if (modelStatus === OPTIMAL) return model.getSolution().colValue;
         // A limit reached: the best solution found so far, if there is one.
-        if (LIMIT_STATUSES.has(modelStatus) && Number(model.info.get('primal_solution_status')) === 2)
+        if (
+          modelStatus !== undefined &&
+          LIMIT_STATUSES.has(modelStatus) &&
+          Number(model.info.get('primal_solution_status')) === 2
+        )
           return model.getSolution().colValue;
         return undefined;
       } finally {
@@ -120,8 +143,7 @@ function solverOf(highs: Highs): Solver {
           rowUpper: p.rows.map((r) => r.limit),
           matrix: { format: 'csr', numRows: p.rows.length, numCols: columns, starts, indices: index, values: value },
         });
-        const { modelStatus } = model.run();
-        if (modelStatus !== OPTIMAL) return undefined;
+        if (statusOfRun(model) !== OPTIMAL) return undefined;
         const solution = model.getSolution();
         return { values: solution.colValue, prices: Array.from(solution.rowDual, (d) => Math.max(0, -d)) };
       } finally {
