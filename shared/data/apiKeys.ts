@@ -85,11 +85,10 @@ export interface KeyCredential {
 
 /**
  * The record as stored: the usage key is kept beside it so a change or revocation can move or
- * remove it without another read, and `capped` (see StoredApiKey).
+ * remove it without another read, and `capped` (see StoredApiKey). `publishable` is not stored:
+ * a key is publishable when it has allowed origins, which keys stored before them lack.
  */
-const ApiKeyItem = extendView(ApiKeyView, {
-  // keys stored before publishable keys existed lack these two: secret keys
-  publishable: Type.Optional(ApiKeyView.properties.publishable),
+const ApiKeyItem = extendView(Type.Omit(ApiKeyView, ['publishable', 'allowedOrigins']), {
   allowedOrigins: Type.Optional(ApiKeyView.properties.allowedOrigins),
   usageKeyId: Type.Optional(Type.String()),
   usageKey: Type.Optional(Type.String()),
@@ -122,13 +121,13 @@ const authEntity = defineEntity({
   keyOf: (_companyId, a) => [a.keyId] as const,
 });
 
-const stored = ({ usageKeyId, usageKey, capped, publishable, allowedOrigins, ...rest }: ApiKeyItem): StoredApiKey => ({
-  record: { ...rest, publishable: publishable ?? false, allowedOrigins: allowedOrigins ?? null },
+const stored = ({ usageKeyId, usageKey, capped, allowedOrigins, ...rest }: ApiKeyItem): StoredApiKey => ({
+  record: { ...rest, publishable: Boolean(allowedOrigins), allowedOrigins: allowedOrigins ?? null },
   usageKey: usageKeyId === undefined ? null : { id: usageKeyId, value: usageKey! },
   capped: capped === true,
 });
-const itemOf = (s: StoredApiKey): ApiKeyItem => ({
-  ...s.record,
+const itemOf = ({ record: { publishable: _derived, ...record }, ...s }: StoredApiKey): ApiKeyItem => ({
+  ...record,
   ...(s.usageKey ? { usageKeyId: s.usageKey.id, usageKey: s.usageKey.value } : {}),
   ...(s.capped ? { capped: true } : {}),
 });

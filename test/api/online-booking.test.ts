@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { admin, bookingBody, dayAhead, every, newPlace, sellingFloor, type Place } from './bookings-helpers';
-import { call, newClientAddress } from '../support/http';
+import { call, devKeys, newClientAddress } from '../support/http';
 
 const PAGE = 'https://www.bistro.example';
 const OTHER_PAGE = 'https://copycat.example';
@@ -111,7 +111,7 @@ describe('publishable keys', () => {
   });
 
   it('are preflighted for any origin (a preflight carries no key)', async () => {
-    const res = await fetch(`${(await import('../support/http')).devKeys().baseUrl}/api/v1/online/bookings`, {
+    const res = await fetch(`${devKeys().baseUrl}/api/v1/online/bookings`, {
       method: 'OPTIONS',
       headers: { Origin: OTHER_PAGE, 'Access-Control-Request-Method': 'POST' },
     });

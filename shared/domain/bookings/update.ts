@@ -66,7 +66,7 @@ const mayBeNoShow = (b: Booking) => b.status === 'pending' || b.status === 'conf
 const finished = (b: Booking) => b.status === 'completed' || b.status === 'cancelled' || b.status === 'no_show';
 
 /** The booking's slot after the change: an end given is taken as is; a new date or start without one keeps the length. */
-function slotAfter(prev: Booking, input: UpdateBookingBody) {
+export function slotAfter(prev: Booking, input: Pick<UpdateBookingBody, 'bookingDate' | 'startTime' | 'endTime'>) {
   const date = input.bookingDate ?? prev.bookingDate;
   const start = input.startTime ?? prev.startTime;
   if (input.endTime !== undefined)

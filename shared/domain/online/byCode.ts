@@ -10,9 +10,8 @@ import type { Static } from '../../schemas/typebox';
 import { readFloor } from '../bookings/floor';
 import { assertWithinBookingHours, assignedPlacement } from '../bookings/placement';
 import { loadSolver } from '../bookings/solver';
-import { intervalOf, slotLasting } from '../bookings/time';
 import { publicBooking, type PublicBooking } from '../bookings/transitions';
-import { changeBooking } from '../bookings/update';
+import { changeBooking, slotAfter } from '../bookings/update';
 
 /**
  * PATCH /api/v1/bookings/by-code/{code} (public): the guest changes the date, time or party of a
@@ -44,8 +43,7 @@ export async function changeBookingByCode(
     const message = `Bookings can be changed online up to ${hours} hours before they start; contact the restaurant`;
     throw unprocessable(message, [{ path: '/settings/cancellationPolicyHours', message }]);
   }
-  const { startMs, endMs } = intervalOf(prev);
-  const slot = slotLasting(date, startTime, Math.round((endMs - startMs) / 60_000), prev.timezone);
+  const slot = slotAfter(prev, { bookingDate: date, startTime });
   const aside = { ...floor, bookings: floor.bookings.filter((b) => b.id !== prev.id) };
   assertWithinBookingHours(aside, date, slot);
   const request = { bookingDate: date, guestCount };
