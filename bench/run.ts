@@ -2,9 +2,10 @@
  * Brigade benchmarks (the budgets of docs/benchmarks.md): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
- * summary of a month, load (autocannon), and the proof runs (fuzz, sweeps, faults). Writes bench/report.md.
- * `npx tsx bench/sections/selling.ts` prints §7 alone, `npx tsx bench/sections/purchaseSummary.ts` §9,
- * `npx tsx bench/sections/load.ts` §10, `npx tsx bench/sections/proof.ts` §11, `npx tsx bench/sections/overhead.ts` §1.
+ * summary of a month, load (autocannon), the proof runs (fuzz, sweeps, faults) and the scale model.
+ * Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
+ * `npx tsx bench/sections/purchaseSummary.ts` §9, `npx tsx bench/sections/load.ts` §10,
+ * `npx tsx bench/sections/proof.ts` §11, `npx tsx bench/sections/scale.ts` §12, `npx tsx bench/sections/overhead.ts` §1.
  *
  *   npm run bench
  *
@@ -81,6 +82,7 @@ async function main(): Promise<number> {
   );
   const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
   const { proof, proofChecks, proofMarkdown } = await import('./sections/proof');
+  const { scaleSection, scaleChecks, scaleMarkdown } = await import('./sections/scale');
   const md = await import('./lib/md');
   const { ms, kb, table } = md;
 
@@ -98,6 +100,7 @@ async function main(): Promise<number> {
   const sold = await section('selling tables', () => selling());
   const reported = await section('purchase summary', () => purchaseSummarySection());
   const loaded = await section('load', () => loadSection());
+  const scaled = await section('scale model', () => scaleSection());
   // Last: it runs Vitest in child processes (the fuzz, the sweeps, the fault scenarios); nothing here is timed against a budget.
   const proved = await section('fuzz, sweeps and faults', () => proof());
 
@@ -407,6 +410,14 @@ async function main(): Promise<number> {
     ['§11 Proof', 'fuzz, sweeps and faults pass'],
     summary,
   );
+  const s12 = reportSection(
+    '## 12. Scale model: what each operation costs, the walls and the cost per million requests',
+    scaled,
+    scaleChecks,
+    scaleMarkdown,
+    ['§12 Scale model', 'measured'],
+    summary,
+  );
 
   const failures = summary.filter(
     (r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'),
@@ -435,8 +446,9 @@ async function main(): Promise<number> {
     ...s9,
     ...s10,
     ...s11,
+    ...s12,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s, fuzz, sweeps and faults ${proved.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s, scale model ${scaled.seconds.toFixed(1)} s, fuzz, sweeps and faults ${proved.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
@@ -452,6 +464,7 @@ async function main(): Promise<number> {
     tags.ok &&
     reported.ok &&
     loaded.ok &&
+    scaled.ok &&
     proved.ok
     ? 0
     : 1;
