@@ -18,7 +18,7 @@ import { PermissionCatalogSeed } from './permission-catalog';
 import { durabilityOf, type StageSettings } from './settings';
 import { BrigadeTable } from './table';
 import { UsageTiers } from './usage-tiers';
-import { WebhooksPipeline } from './webhooks-pipeline';
+import { pipelineSettings, WebhooksPipeline } from './webhooks-pipeline';
 
 export interface BrigadeStackProps extends StackProps {
   settings: StageSettings;
@@ -35,6 +35,7 @@ export class BrigadeStack extends Stack {
     const { stage } = settings;
     const durability = durabilityOf(stage);
     const edge = edgeSettings(this.node, stage);
+    const pipeline = pipelineSettings(this.node, stage);
 
     const table = new BrigadeTable(this, 'Table', durability);
     const api = new BrigadeApi(this, 'Api', {
@@ -106,6 +107,7 @@ export class BrigadeStack extends Stack {
       durability,
       table,
       environment,
+      settings: pipeline,
       description: `Brigade ${stage}: outbox to webhooks`,
     });
     new NoShowSweeper(this, 'NoShowSweeper', { stage, durability, table, environment });

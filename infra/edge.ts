@@ -1,8 +1,10 @@
 /**
  * Abuse limits at the edge of a deployed stage: a WAFv2 web ACL on the API's stage whose rules
  * are all rate limits (per client IP, per `X-API-Key`, per `Authorization` value, and on the
- * public operations per IP and in total), and the authorizer's reserved concurrency when the stage
- * sets one (none by default: docs/deploy.md sizes it for production). API Gateway
+ * public operations per IP), and the authorizer's reserved concurrency when the stage sets one
+ * (none by default: docs/deploy.md sizes it for production). Every rule counts per client or per
+ * credential, never for the whole platform together: a platform-wide total would let whoever
+ * spends it have every tenant's callers refused at once. API Gateway
  * answers a block with the WAF_FILTERED gateway response: 429 RATE_LIMITED in the envelope
  * (gateway-responses.ts). The local stage has no edge: its handlers' hourly windows are all it has.
  *
@@ -24,10 +26,14 @@ export interface WafLimits {
   perApiKey: number;
   /** Every request carrying one `Authorization` value: a JWT user's own bucket (per token). */
   perBearerToken: number;
-  /** Public operations (by confirmation code, RSVP) from one client IP: guessing codes. */
+  /**
+   * Public operations (by confirmation code, RSVP) from one client IP: guessing codes. There is
+   * deliberately no total over all clients: its limit would be a few requests a second for the
+   * whole platform, and whoever spent it (from many addresses, or just a busy evening) would have
+   * every guest of every restaurant refused. Guessing from many addresses meets each address's
+   * limit here and the handlers' budget of failed lookups per client (docs/access.md "Codes").
+   */
   publicPerIp: number;
-  /** Public operations from all clients together: guessing codes from many IPs. */
-  publicTotal: number;
 }
 
 export interface EdgeSettings {
@@ -45,7 +51,7 @@ export interface EdgeSettings {
  * Defaults, per 5 minutes: an IP may carry several merchants' integrations (a NAT), so it gets as
  * much as a key; a key 20,000 (67 per second, above the unlimited tier's hourly 100,000 spread over
  * the hour); a token 2,000 (a user's hourly 1,000 fits in any 5 minutes); the public operations
- * 100 per IP (the handlers' per-IP window is 1,000 an hour) and 1,000 from everyone.
+ * 100 per IP (the handlers' per-IP window is 1,000 an hour).
  */
 export const edgeDefaults: Record<DeployStage, EdgeSettings> = {
   dev: {
@@ -55,7 +61,6 @@ export const edgeDefaults: Record<DeployStage, EdgeSettings> = {
       perApiKey: 20_000,
       perBearerToken: 2_000,
       publicPerIp: 100,
-      publicTotal: 1_000,
     },
     authorizerConcurrency: undefined,
   },
@@ -66,7 +71,6 @@ export const edgeDefaults: Record<DeployStage, EdgeSettings> = {
       perApiKey: 20_000,
       perBearerToken: 2_000,
       publicPerIp: 100,
-      publicTotal: 1_000,
     },
     authorizerConcurrency: undefined,
   },
@@ -79,7 +83,6 @@ export const edgeContextKeys = {
   perApiKey: 'wafPerApiKey',
   perBearerToken: 'wafPerBearerToken',
   publicPerIp: 'wafPublicPerIp',
-  publicTotal: 'wafPublicTotal',
   authorizerConcurrency: 'authorizerConcurrency',
 } as const satisfies Record<keyof WafLimits | 'authorizerConcurrency', string>;
 
@@ -122,7 +125,6 @@ export function edgeSettings(node: Node, stage: DeployStage): EdgeSettings {
       perApiKey: limit('perApiKey'),
       perBearerToken: limit('perBearerToken'),
       publicPerIp: limit('publicPerIp'),
-      publicTotal: limit('publicTotal'),
     },
     authorizerConcurrency: setting(
       'authorizerConcurrency',
@@ -133,7 +135,7 @@ export function edgeSettings(node: Node, stage: DeployStage): EdgeSettings {
   };
 }
 
-/** The public operations the by-IP and total public rules count: every public row but the health probes. */
+/** The public operations the by-IP public rule counts: every public row but the health probes. */
 export const publicRoutes = (routes: readonly Route[]) => routes.filter((r) => r.permission === null && !r.probe);
 
 /** WAF takes a regex of at most 512 characters. */
@@ -219,10 +221,6 @@ export class EdgeFirewall extends Construct {
     if (publicPaths.length > 0) {
       rule('public-per-ip', limits.publicPerIp, {
         aggregateKeyType: 'IP',
-        scopeDownStatement: pathStatement(publicPaths),
-      });
-      rule('public-total', limits.publicTotal, {
-        aggregateKeyType: 'CONSTANT',
         scopeDownStatement: pathStatement(publicPaths),
       });
     }

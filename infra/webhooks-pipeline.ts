@@ -8,7 +8,10 @@
  *
  * Every queue is encrypted (SQS-managed keys), refuses non-TLS requests and has a dead-letter
  * queue; alarms watch the dead-letter queues, the Pipe's failures and the dead-delivery metric.
- * The two functions and the Pipe each have a role that allows only what they do.
+ * The two functions and the Pipe each have a role that allows only what they do. The delivery
+ * function's concurrency is capped at the queue's event source (a stage setting, see
+ * `pipelineSettings`), so slow receivers make deliveries wait in the queue instead of taking the
+ * account's Lambda concurrency from the API.
  */
 import { Duration, NestedStack, Validations, type NestedStackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -20,7 +23,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { Construct, type Node } from 'constructs';
 import { outboxFilterPattern } from '../shared/webhooks/filter';
 import { MAX_ATTEMPTS, leaseMs } from '../shared/webhooks/schedule';
 import { DEFAULT_TIMEOUT_MS } from '../shared/webhooks/settings';
@@ -48,12 +51,63 @@ const visibilityFor = (timeout: Duration) => Duration.seconds(6 * timeout.toSeco
 export const DELIVERY_MAX_RECEIVES = 2 * MAX_ATTEMPTS + 4;
 export const FAN_OUT_MAX_RECEIVES = 5;
 
+/** What a stage sets for its webhook pipeline (CDK context, see `pipelineSettings`). */
+export interface PipelineSettings {
+  /**
+   * The most instances of the delivery function the delivery queue's event source runs at once
+   * (`ScalingConfig.MaximumConcurrency`). Each instance attempts a batch of up to 10 deliveries
+   * together and waits on their receivers for up to 30 s, so receivers that hang would otherwise
+   * have the event source scale towards the account's whole concurrency and throttle the API's
+   * functions. At the cap, messages wait in the queue, unreceived: their visibility timeouts and
+   * receive counts, and so the retry schedule and the redrive, are as without it.
+   *
+   * A ceiling, not a reservation (unlike the authorizer's reserved concurrency, infra/edge.ts): it
+   * holds nothing back from other functions and deploys into an account of any quota.
+   */
+  deliveryConcurrency: number;
+}
+
+/**
+ * Defaults. prod 50: 5 % of an account's default 1,000 concurrent executions, so the API keeps 950
+ * however slow the receivers are, while even when every receiver hangs for the whole 30 s the
+ * pipeline still attempts 50 × 10 deliveries per ~30 s (about 16 a second, 60,000 an hour); with
+ * receivers answering within a second it attempts hundreds a second. dev 5: a new account's
+ * quota may be 10, and half of it stays for the API; 5 × 10 per 30 s is plenty for testing.
+ */
+export const pipelineDefaults: Record<DeployStage, PipelineSettings> = {
+  dev: { deliveryConcurrency: 5 },
+  prod: { deliveryConcurrency: 50 },
+};
+
+/** The context key of each setting (`npx cdk deploy -c stage=prod -c webhookDeliveryConcurrency=100`). */
+export const pipelineContextKeys = {
+  deliveryConcurrency: 'webhookDeliveryConcurrency',
+} as const satisfies Record<keyof PipelineSettings, string>;
+
+/** What an SQS event source accepts as its maximum concurrency. */
+const MIN_CONCURRENCY = 2;
+const MAX_CONCURRENCY = 1_000;
+
+/** The stage's pipeline settings: its defaults, with what CDK context overrides (checked here). */
+export function pipelineSettings(node: Node, stage: DeployStage): PipelineSettings {
+  const key = pipelineContextKeys.deliveryConcurrency;
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === '') return pipelineDefaults[stage];
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < MIN_CONCURRENCY || value > MAX_CONCURRENCY)
+    throw new Error(
+      `-c ${key}=${String(raw)}: the delivery function's maximum concurrency is a whole number from ${MIN_CONCURRENCY} to ${MAX_CONCURRENCY} (what an SQS event source accepts)`,
+    );
+  return { deliveryConcurrency: value };
+}
+
 export interface WebhooksPipelineProps extends NestedStackProps {
   stage: DeployStage;
   durability: Durability;
   table: BrigadeTable;
   /** What every Brigade function gets (STAGE, TABLE_NAME, …). */
   environment: Record<string, string>;
+  settings: PipelineSettings;
 }
 
 const secureQueue = (scope: Construct, id: string, props: sqs.QueueProps = {}) =>
@@ -116,8 +170,11 @@ class PipelineFunction extends Construct {
     this.function = handler.function;
   }
 
-  consume(queue: sqs.Queue): void {
-    this.function.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
+  /** Runs the function from the queue; `maxConcurrency` caps how many instances the event source runs at once. */
+  consume(queue: sqs.Queue, maxConcurrency?: number): void {
+    this.function.addEventSource(
+      new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }),
+    );
   }
 
   /** The item families of the table it may touch (data-access.ts), nothing else of it. */
@@ -132,7 +189,7 @@ export class WebhooksPipeline extends NestedStack {
   constructor(
     scope: Construct,
     id: string,
-    { stage, durability, table, environment, ...props }: WebhooksPipelineProps,
+    { stage, durability, table, environment, settings, ...props }: WebhooksPipelineProps,
   ) {
     super(scope, id, props);
     if (leaseMs(DEFAULT_TIMEOUT_MS) <= DELIVERY_FUNCTION_TIMEOUT.toMilliseconds())
@@ -173,6 +230,7 @@ export class WebhooksPipeline extends NestedStack {
     // SendMessageBatch is authorized as sqs:SendMessage; grantSendMessages would add GetQueueAttributes
     // and GetQueueUrl, which nothing here calls (the URL is in the environment).
     delivery.queue.grant(dispatcher.role, 'sqs:SendMessage');
+    // Uncapped: the dispatcher waits on no receiver, only on the table and the delivery queue.
     dispatcher.consume(fanOut.queue);
 
     const deliverer = new PipelineFunction(this, 'Deliverer', {
@@ -191,7 +249,7 @@ export class WebhooksPipeline extends NestedStack {
     deliverer.allowData(table, functionGrants.webhookDeliverer);
     // A dead delivery's message (SendMessage only, as the dispatcher's).
     delivery.deadLetters.grant(deliverer.role, 'sqs:SendMessage');
-    deliverer.consume(delivery.queue);
+    deliverer.consume(delivery.queue, settings.deliveryConcurrency);
 
     this.alarms(stage);
   }

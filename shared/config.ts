@@ -6,6 +6,9 @@ import { parseCorsOrigins } from './http/cors';
 
 export type Stage = 'local' | 'dev' | 'prod';
 
+/** What carries webhook deliveries to their attempts (`Config.deliveryQueue`). */
+export type DeliveryQueue = 'sqs' | 'due-index';
+
 export interface Config {
   stage: Stage;
   tableName: string;
@@ -44,6 +47,17 @@ export interface Config {
   docsTryItKey: string | undefined;
   /** Browser origins allowed on operations that take a credential (CORS_ORIGINS, comma-separated; checked at synth): shared/http/cors.ts. */
   corsOrigins: readonly string[];
+  /**
+   * What carries webhook deliveries to their attempts (WEBHOOK_DELIVERY_QUEUE): `sqs`, the stage's
+   * SQS delivery queue (every deployed stage has one: infra/webhooks-pipeline.ts), or `due-index`,
+   * the table's due index that the local stage's delivery worker polls (bin/local/pipeline.ts).
+   * Deliveries carry the index's attributes only where it is the queue: on AWS nothing reads it,
+   * and each write of it would copy the delivery's rendered body into the index for nothing.
+   * Default: `due-index` on the local stage, `sqs` on the others. Every function that writes
+   * deliveries reads it (the dispatcher, the delivery function, the test-event and retry handlers),
+   * so it follows the stage rather than a setting only some of them get.
+   */
+  deliveryQueue: DeliveryQueue;
 }
 
 /** The API's version string: <YYYYMMDD>-<HHMM>-<counter>. */
@@ -56,6 +70,15 @@ export const localTokenBinding = { issuer: 'urn:brigade:local', audience: 'urn:b
 
 /** The default of API_KEYS_PER_COMPANY. */
 export const DEFAULT_API_KEYS_PER_COMPANY = 50;
+
+const deliveryQueues: readonly DeliveryQueue[] = ['sqs', 'due-index'];
+
+function deliveryQueueOf(stage: Stage, value: string | undefined): DeliveryQueue {
+  if (value === undefined || value === '') return stage === 'local' ? 'due-index' : 'sqs';
+  if (!deliveryQueues.includes(value as DeliveryQueue))
+    throw new Error(`WEBHOOK_DELIVERY_QUEUE must be one of ${deliveryQueues.join(', ')}, not "${value}"`);
+  return value as DeliveryQueue;
+}
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
@@ -92,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeysPerCompany: positiveInteger('API_KEYS_PER_COMPANY', env.API_KEYS_PER_COMPANY, DEFAULT_API_KEYS_PER_COMPANY),
     docsTryItKey: stage === 'local' ? env.DOCS_TRY_IT_KEY || undefined : undefined,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? '', 'CORS_ORIGINS'),
+    deliveryQueue: deliveryQueueOf(stage, env.WEBHOOK_DELIVERY_QUEUE),
   };
 }
 

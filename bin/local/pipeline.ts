@@ -25,6 +25,7 @@ import {
   type _Record as StreamRecord,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
+import { config } from '../../shared/config';
 import { toAppError } from '../../shared/data/errors';
 import type { DeliveryRef } from '../../shared/data/outbox';
 import { deliveries, type WebhookDelivery } from '../../shared/data/webhookDeliveries';
@@ -340,6 +341,11 @@ export class LocalPipeline {
   /** Starts reading the stream (from its start) and delivering. */
   async start(): Promise<void> {
     if (this.stopController) return;
+    // The worker's queue is the due index, which deliveries enter only when the configuration says so.
+    if (config().deliveryQueue !== 'due-index')
+      throw new Error(
+        `the local webhook pipeline polls the due index, but WEBHOOK_DELIVERY_QUEUE=${config().deliveryQueue} keeps deliveries out of it: none would be delivered`,
+      );
     const { endpoint, tableName, pollMs = 200 } = this.options;
     const table = new DynamoDBClient({ endpoint, ...localCredentials });
     let streamArn: string | undefined;

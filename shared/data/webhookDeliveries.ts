@@ -1,13 +1,17 @@
 /**
  * Webhook deliveries: one per event and subscription, `C#<cid>` / `WHDELIVERY#<id>`, kept as long
- * as the events. While one waits for an attempt (pending or failed) it is in the due index, gsi2
- * `WHDUE#<shard>` / `<nextAttemptAt>#<cid>#<id>`: the local stage's queue.
+ * as the events. Where the due index carries deliveries (the local stage: config.ts
+ * `deliveryQueue`), one waiting for an attempt (pending or failed) is in it, gsi2
+ * `WHDUE#<shard>` / `<nextAttemptAt>#<cid>#<id>`: the local stage's queue. Where SQS carries them
+ * (every deployed stage) no delivery is in it: nothing there reads it, and an index entry holds a
+ * copy of the whole item, rendered body included.
  *
  * The delivery record is the truth, a queue message only a reminder: an attempt is made by the
  * worker that wins the claim (a conditional update with a lease), and only the claim holder writes
  * its outcome. A test event or a manual retry writes a delivery request (outbox.ts) in the same
  * transaction, which the pipeline queues.
  */
+import { config } from '../config';
 import { Type, type Static } from '../schemas/typebox';
 import { conflict } from '../errors';
 import { WebhookDeliveryView } from '../schemas/webhooks';
@@ -59,11 +63,21 @@ export interface AttemptRecord {
 const DUE_SHARDS = 8;
 const dueShard = (shard: number) => `WHDUE#${shard}`;
 const shardOf = (deliveryId: string) => parseInt(deliveryId.slice(0, 1), 16) % DUE_SHARDS;
-const due = (companyId: number, deliveryId: string, at: string) => ({
+/** Whether this stage's deliveries wait for their attempts in the due index (config.ts `deliveryQueue`). */
+const dueIndexed = () => config().deliveryQueue === 'due-index';
+const dueKeys = (companyId: number, deliveryId: string, at: string) => ({
   gsi2pk: dueShard(shardOf(deliveryId)),
   gsi2sk: `${at}#${companyId}#${deliveryId}`,
 });
 const NOT_DUE = { gsi2pk: undefined, gsi2sk: undefined };
+/**
+ * What an update writes for a delivery due at `at`: its place in the due index, or, where the index
+ * carries nothing, the removal of the index's attributes. That removal writes no index entry when
+ * the item has none, and takes the deliveries made before the index was left out of it at their
+ * next write.
+ */
+const due = (companyId: number, deliveryId: string, at: string) =>
+  dueIndexed() ? dueKeys(companyId, deliveryId, at) : NOT_DUE;
 const isOpen = (status: DeliveryStatus) => status === 'pending' || status === 'failed';
 
 export const deliveryEntity = defineEntity({
@@ -73,7 +87,7 @@ export const deliveryEntity = defineEntity({
   schema: StoredDelivery,
   keyOf: (companyId, d) => [companyId, d.id] as const,
   indexes: (companyId, d) => ({
-    ...(isOpen(d.status) && d.nextAttemptAt !== null ? due(companyId, d.id, d.nextAttemptAt) : {}),
+    ...(dueIndexed() && isOpen(d.status) && d.nextAttemptAt !== null ? dueKeys(companyId, d.id, d.nextAttemptAt) : {}),
     ttl: keptAsEvents(d.createdAt),
   }),
 });
@@ -239,7 +253,8 @@ export const deliveries = {
 
   /**
    * The next deliveries to attempt, soonest first in each shard, with when each is due (the local
-   * stage's queue; on AWS the delivery queue holds a message per delivery instead).
+   * stage's queue; on AWS the delivery queue holds a message per delivery instead, and the index
+   * holds no delivery).
    */
   async upcoming(limitPerShard: number): Promise<(DeliveryRef & { dueAt: string })[]> {
     const shards = await Promise.all(

@@ -1,7 +1,7 @@
 /**
  * Abuse limits at the edge (infra/edge.ts): the stage's web ACL and its rate rules (per client IP,
- * per X-API-Key, per Authorization value, on the public operations per IP and in total), what API
- * Gateway answers when it blocks, the stage settings that size it, the authorizer's reserved
+ * per X-API-Key, per Authorization value, on the public operations per IP; none for the whole
+ * platform together), what API Gateway answers when it blocks, the stage settings that size it, the authorizer's reserved
  * concurrency, and how JWT users get a bucket of their own instead of the tier's shared one.
  */
 import { describe, expect, it } from 'vitest';
@@ -77,20 +77,13 @@ describe('web ACL of the stage', () => {
     }
   });
 
-  it('limits the public operations per client IP and all together, matching every public path of the route table and nothing else', () => {
+  it('limits the public operations per client IP, matching every public path of the route table and nothing else', () => {
     const perIp = ruleOf(acl, 'public-per-ip').Statement.RateBasedStatement;
-    const total = ruleOf(acl, 'public-total').Statement.RateBasedStatement;
     expect(perIp).toMatchObject({
       AggregateKeyType: 'IP',
       Limit: limits.publicPerIp,
       EvaluationWindowSec: limits.windowSeconds,
     });
-    expect(total).toMatchObject({
-      AggregateKeyType: 'CONSTANT',
-      Limit: limits.publicTotal,
-      EvaluationWindowSec: limits.windowSeconds,
-    });
-    expect(total.ScopeDownStatement).toEqual(perIp.ScopeDownStatement);
     const scope = perIp.ScopeDownStatement.RegexMatchStatement;
     expect(scope.FieldToMatch).toEqual({ UriPath: {} });
     expect(scope.TextTransformations.map((t: { Type: string }) => t.Type)).toEqual(['URL_DECODE', 'NORMALIZE_PATH']);
@@ -123,6 +116,24 @@ describe('web ACL of the stage', () => {
     ]) {
       expect(matchesPublic(regexes, path), path).toBe(false);
     }
+  });
+
+  it('has no rule that counts all clients together, so no one can spend a platform-wide total and have every tenant refused', () => {
+    const rules = acl.Properties.Rules as {
+      Name: string;
+      Statement: { RateBasedStatement: Record<string, unknown> };
+    }[];
+    expect(rules.map((r) => r.Name)).toEqual(['public-per-ip', 'per-ip', 'per-api-key', 'per-bearer-token']);
+    for (const rule of rules) {
+      expect(rule.Statement.RateBasedStatement.AggregateKeyType, rule.Name).not.toBe('CONSTANT');
+      expect(['IP', 'FORWARDED_IP', 'CUSTOM_KEYS'], rule.Name).toContain(
+        rule.Statement.RateBasedStatement.AggregateKeyType,
+      );
+    }
+    // Nor on the production stage.
+    const [[, prod]] = parentOf({ context: { stage: 'prod' } }).ofType('AWS::WAFv2::WebACL') as [[string, Resource]];
+    for (const rule of prod.Properties.Rules as typeof rules)
+      expect(rule.Statement.RateBasedStatement.AggregateKeyType, `prod ${rule.Name}`).not.toBe('CONSTANT');
   });
 
   it('answers a block with 429 RATE_LIMITED in the envelope, with Retry-After the window', () => {
@@ -215,14 +226,13 @@ describe('edge settings', () => {
       [edgeContextKeys.perApiKey]: 6000,
       [edgeContextKeys.perBearerToken]: '700',
       [edgeContextKeys.publicPerIp]: '20',
-      [edgeContextKeys.publicTotal]: '300',
       [edgeContextKeys.authorizerConcurrency]: '7',
     };
     const { ofType } = parentOf({ context });
     const [[, acl]] = ofType('AWS::WAFv2::WebACL') as [[string, Resource]];
     const limitOf = (name: string) => ruleOf(acl, name).Statement.RateBasedStatement;
     expect(
-      ['per-ip', 'per-api-key', 'per-bearer-token', 'public-per-ip', 'public-total'].map((n) => [
+      ['per-ip', 'per-api-key', 'per-bearer-token', 'public-per-ip'].map((n) => [
         limitOf(n).Limit,
         limitOf(n).EvaluationWindowSec,
       ]),
@@ -231,7 +241,6 @@ describe('edge settings', () => {
       [6000, 60],
       [700, 60],
       [20, 60],
-      [300, 60],
     ]);
     expect(authorizerOf(ofType).Properties.ReservedConcurrentExecutions).toBe(7);
     const [[, blocked]] = ofType('AWS::ApiGateway::GatewayResponse').filter(
@@ -243,7 +252,7 @@ describe('edge settings', () => {
   it.each([
     [edgeContextKeys.windowSeconds, '30', /60, 120, 300, 600/],
     [edgeContextKeys.perIp, '5', /from 10/],
-    [edgeContextKeys.publicTotal, 'many', /whole number/],
+    [edgeContextKeys.publicPerIp, 'many', /whole number/],
     [edgeContextKeys.authorizerConcurrency, '0', /at least 1/],
   ])('refuse -c %s=%s', (key, value, message) => {
     expect(() => synthesize({ context: { [key]: value } })).toThrow(message);

@@ -1,8 +1,8 @@
 /**
  * The webhook pipeline's nested stack: stream → Pipe (outbox INSERTs only) → bus → rule → fan-out
  * queue → dispatcher → delivery queue → delivery function, with dead-letter queues, redrive,
- * partial batch failures, timeouts that fit the 30 s receiver timeout, alarms, and roles that
- * allow only what each part does. (cdk-nag and the resource budget run on every stack in
+ * partial batch failures, timeouts that fit the 30 s receiver timeout, the delivery function's
+ * concurrency cap (a stage setting), alarms, and roles that allow only what each part does. (cdk-nag and the resource budget run on every stack in
  * nag.test.ts and budget.test.ts.)
  */
 import { NestedStack } from 'aws-cdk-lib';
@@ -14,6 +14,8 @@ import {
   FAN_OUT_MAX_RECEIVES,
   OUTBOX_DETAIL_TYPE,
   OUTBOX_SOURCE,
+  pipelineContextKeys,
+  pipelineDefaults,
 } from '../../infra/webhooks-pipeline';
 import { matchesPattern } from '../../shared/webhooks/filter';
 import { MAX_ATTEMPTS, leaseMs } from '../../shared/webhooks/schedule';
@@ -23,9 +25,13 @@ import { synthesize, type TemplateResource } from './synth';
 
 type Resource = TemplateResource;
 
+const pipelineOf = (synth: ReturnType<typeof synthesize>) =>
+  synth.stacks.find((s) => NestedStack.isNestedStack(s) && s.node.id === 'WebhooksPipeline')!;
+const resourcesOf = (synth: ReturnType<typeof synthesize>) =>
+  synth.template(pipelineOf(synth)).toJSON().Resources as Record<string, Resource>;
 const synth = synthesize();
-const pipeline = synth.stacks.find((s) => NestedStack.isNestedStack(s) && s.node.id === 'WebhooksPipeline')!;
-const resources = synth.template(pipeline).toJSON().Resources as Record<string, Resource>;
+const pipeline = pipelineOf(synth);
+const resources = resourcesOf(synth);
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const idOf = (prefix: string) => Object.keys(resources).find((id) => id.startsWith(prefix))!;
 const ref = (prefix: string) => ({ Ref: idOf(prefix) });
@@ -167,6 +173,52 @@ describe('webhook pipeline stack', () => {
       ]),
     );
     expect(mappings).toHaveLength(2);
+  });
+
+  describe("the delivery function's concurrency", () => {
+    /** The delivery queue's event source mapping, as a stack synthesized with `context` has it. */
+    const deliveryMapping = (context?: Record<string, unknown>) => {
+      const all = context ? resourcesOf(synthesize({ context })) : resources;
+      const queueId = Object.keys(all).find((id) => id.startsWith('DeliveryQueue'))!;
+      const [mapping] = Object.values(all).filter(
+        (r) =>
+          r.Type === 'AWS::Lambda::EventSourceMapping' &&
+          JSON.stringify(r.Properties.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+      );
+      return mapping!.Properties;
+    };
+
+    it('is capped at the event source by the stage setting, so slow receivers leave the rest of the account to the API', () => {
+      expect(deliveryMapping().ScalingConfig).toEqual({ MaximumConcurrency: pipelineDefaults.dev.deliveryConcurrency });
+      expect(deliveryMapping({ stage: 'prod' }).ScalingConfig).toEqual({
+        MaximumConcurrency: pipelineDefaults.prod.deliveryConcurrency,
+      });
+      // A small share of an account's default 1,000 concurrent executions, and what SQS event sources accept.
+      for (const { deliveryConcurrency } of Object.values(pipelineDefaults)) {
+        expect(deliveryConcurrency).toBeGreaterThanOrEqual(2);
+        expect(deliveryConcurrency).toBeLessThanOrEqual(100);
+      }
+      // A cap at the event source, not reserved concurrency: nothing that would fail a deploy into a small account.
+      const [, delivery] = functionNamed('brigade-dev-webhook-delivery');
+      expect(delivery.Properties).not.toHaveProperty('ReservedConcurrentExecutions');
+      // The dispatcher waits on no receiver and is not capped.
+      const fanOut = ofType('AWS::Lambda::EventSourceMapping').find(
+        ([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify(arnOf('FanOutQueue')),
+      )!;
+      expect(fanOut[1].Properties).not.toHaveProperty('ScalingConfig');
+    });
+
+    it('takes its cap from CDK context', () => {
+      expect(deliveryMapping({ [pipelineContextKeys.deliveryConcurrency]: '12' }).ScalingConfig).toEqual({
+        MaximumConcurrency: 12,
+      });
+    });
+
+    it.each(['1', '1001', '2.5', 'many'])('refuses -c webhookDeliveryConcurrency=%s', (value) => {
+      expect(() => synthesize({ context: { [pipelineContextKeys.deliveryConcurrency]: value } })).toThrow(
+        `-c webhookDeliveryConcurrency=${value}: the delivery function's maximum concurrency is a whole number from 2 to 1000`,
+      );
+    });
   });
 
   it('gives the delivery function time for a 30 s receiver, less than a claim lasts', () => {

@@ -31,6 +31,8 @@ export const blockFiles = [
   'schedules',
   'throttling',
   'catalog-sync',
+  'webhooks-due-index',
+  'bookings-sweeper',
 ] as const;
 
 /**
@@ -38,10 +40,6 @@ export const blockFiles = [
  * they move to a block when they are next changed). The blocks keep clear of these.
  */
 export const legacyRanges: Record<string, [number, number][]> = {
-  'bookings-sweeper': [
-    [21_000, 21_999],
-    [31_000, 31_999],
-  ],
   'bookings-unseat': [
     [23_000, 23_999],
     [33_000, 33_999],
