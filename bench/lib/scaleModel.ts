@@ -33,6 +33,17 @@ export interface Measured {
   keyLookupReadUnits: number;
   /** One bcrypt verification of an API key at the deployed cost, on this machine (ms, one core). */
   bcryptMs: number;
+  /** The rate window's lease: its write units, and the block of a standard key's requests it serves (absent in the baseline: one write a request). */
+  rateLease?: { units: number; block: number };
+  /** The production stage's settings that set a wall (read from infra/ by §12; the baseline's as they were). */
+  design: Design;
+}
+
+interface Design {
+  /** The edge's total for public operations from everyone, requests per second (null: none, only per-client limits). */
+  publicTotalRps: number | null;
+  /** The delivery function's concurrency cap (null: none). */
+  deliveryConcurrency: number | null;
 }
 
 /** Published limits (docs/scale.md, “Limits”), per second unless named otherwise. */
@@ -47,8 +58,6 @@ export const LIMITS = {
   gatewayRps: 10_000,
   /** Lambda: concurrent executions in a region (raisable). */
   lambdaConcurrency: 1_000,
-  /** WAF's public-total rule: 1,000 requests per 5 minutes from everyone together (infra/edge.ts defaults). */
-  publicTotalRps: 1_000 / 300,
   /** The authorizer's in-memory cache of verified keys (entries, per container). */
   authorizerCacheKeys: 10_000,
   /** A webhook receiver's answer is awaited up to this long (shared/webhooks/settings.ts). */
@@ -225,19 +234,40 @@ export function walls(m: Measured): Wall[] {
       symptom: '503 for every tenant',
       holds: 'nothing yet',
     },
+    m.design.publicTotalRps === null
+      ? {
+          limit: "The edge's public operations: per client IP only, no total for everyone",
+          reachedAt: 'never by the number of guests: each client has its own limit',
+          use: SIZES.map(() => 0),
+          symptom: 'a client over its own limit is refused (429); nobody else',
+          holds: "per-client limits (WAF per IP, the handlers' failed-lookup budget)",
+        }
+      : {
+          limit: `The edge's public total: ${m.design.publicTotalRps.toFixed(1)} requests/s of by-code operations from everyone`,
+          reachedAt: `${(m.design.publicTotalRps / publicRps).toFixed(0)} locations at peak (${publicRps} requests/s each)`,
+          use: SIZES.map((s) => (publicRps * peakLocations(s)) / m.design.publicTotalRps!),
+          symptom: "every guest's cancel, reply and waitlist call refused (429)",
+          holds: 'nothing yet',
+        },
     {
-      limit: `The edge's public total: ${LIMITS.publicTotalRps.toFixed(1)} requests/s of by-code operations from everyone`,
-      reachedAt: `${(LIMITS.publicTotalRps / publicRps).toFixed(0)} locations at peak (${publicRps} requests/s each)`,
-      use: SIZES.map((s) => (publicRps * peakLocations(s)) / LIMITS.publicTotalRps),
-      symptom: "every guest's cancel, reply and waitlist call refused (429)",
-      holds: 'nothing yet',
-    },
-    {
-      limit: `Lambda concurrency (${LIMITS.lambdaConcurrency}) and webhook deliveries to a slow receiver (${LIMITS.webhookTimeoutSeconds} s each), uncapped`,
-      reachedAt: `${(LIMITS.lambdaConcurrency / LIMITS.webhookTimeoutSeconds).toFixed(0)} events/s to a receiver that times out`,
-      use: SIZES.map((s) => (writeTx * perCompany(s) * LIMITS.webhookTimeoutSeconds) / LIMITS.lambdaConcurrency),
-      symptom: "the API's functions find no concurrency: 429/503 for every tenant",
-      holds: 'nothing yet',
+      limit: `Lambda concurrency (${LIMITS.lambdaConcurrency}) and webhook deliveries to a slow receiver (${LIMITS.webhookTimeoutSeconds} s each), ${m.design.deliveryConcurrency === null ? 'uncapped' : `capped at ${m.design.deliveryConcurrency}`}`,
+      reachedAt:
+        m.design.deliveryConcurrency === null
+          ? `${(LIMITS.lambdaConcurrency / LIMITS.webhookTimeoutSeconds).toFixed(0)} events/s to a receiver that times out`
+          : `never: deliveries take at most ${m.design.deliveryConcurrency} executions; beyond, they wait in the queue`,
+      use: SIZES.map(
+        (s) =>
+          Math.min(writeTx * perCompany(s) * LIMITS.webhookTimeoutSeconds, m.design.deliveryConcurrency ?? Infinity) /
+          LIMITS.lambdaConcurrency,
+      ),
+      symptom:
+        m.design.deliveryConcurrency === null
+          ? "the API's functions find no concurrency: 429/503 for every tenant"
+          : 'deliveries to slow receivers wait in the queue; the API keeps the rest',
+      holds:
+        m.design.deliveryConcurrency === null
+          ? 'nothing yet'
+          : "the delivery function's concurrency cap (a stage setting)",
     },
   ];
 }

@@ -3,6 +3,7 @@
  * the commands the handler sent counted by type and by purpose.
  */
 import { clearKeyCache } from '../../shared/auth/authenticate';
+import { rateLeases } from '../../shared/domain/rateLeases';
 import { routes, type Route } from '../../shared/routes';
 import { budgetClass, fixtures, type BudgetClass, type Fixture } from '../fixtures';
 import { describeResponse, isOk, type Harness } from '../lib/harness';
@@ -26,17 +27,17 @@ export interface CallsRow {
 }
 
 const BUDGET_TEXT: Record<BudgetClass, string> = {
-  read: '1 read (GetItem, or one BatchGetItem) + 1 rate window',
-  write: '1 TransactWriteItems + 1 rate window',
-  update: '1 read round trip (GetItem, or one BatchGetItem) + 1 TransactWriteItems + 1 rate window',
+  read: '1 read (GetItem, or one BatchGetItem) + at most 1 rate-window lease',
+  write: '1 TransactWriteItems + at most 1 rate-window lease',
+  update: '1 read round trip (GetItem, or one BatchGetItem) + 1 TransactWriteItems + at most 1 rate-window lease',
   'by-code':
-    '1 GetItem (the code lookup, which carries the booking) + at most 1 Query and 1 TransactWriteItems + 1 rate window',
-  list: '1 Query per page + 1 rate window (counter shown apart)',
+    '1 GetItem (the code lookup, which carries the booking) + at most 1 Query and 1 TransactWriteItems + at most 1 rate-window lease',
+  list: '1 Query per page + at most 1 rate-window lease (counter shown apart)',
   probe: 'none (listed only)',
   floor:
-    '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + 1 rate window',
+    '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + at most 1 rate-window lease',
   range:
-    "1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range's day items (1 per 1 MB page) + 1 rate window",
+    "1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range's day items (1 per 1 MB page) + at most 1 rate-window lease",
 };
 
 /** Inputs sampled from the route's schemas, empty answers: only for routes without a fixture. */
@@ -112,7 +113,7 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
       if (t.counter > 1) why.push(`${t.counter} counter reads`);
       break;
   }
-  if (t.rate !== 1) why.push(`expected 1 rate-window UpdateItem, got ${t.rate}`);
+  if (t.rate > 1) why.push(`expected at most 1 rate-window lease (UpdateItem), got ${t.rate}`);
   return { ok: why.length === 0, why: why.join('; ') };
 }
 
@@ -137,6 +138,8 @@ export async function dynamoCalls(h: Harness): Promise<CallsRow[]> {
       await handler(h.event(route, fixture), h.context(route));
       const coldAuth = tally(h.db.calls()).auth;
       h.db.resetHistory();
+      // A fresh container's count: the warm call leases its window's first block (most calls lease none).
+      rateLeases.forget();
       const res = await handler(h.event(route, fixture), h.context(route));
       const t = tally(h.db.calls());
       h.db.resetHistory();
@@ -188,7 +191,7 @@ export function callsMarkdown(rows: CallsRow[]): string {
       'Operation',
       'Route',
       'Class',
-      'Rate window (UpdateItem)',
+      'Rate-window lease (UpdateItem)',
       'Data calls',
       'Counter GetItem',
       'Warm total',

@@ -42,6 +42,36 @@ export const rateWindows = {
   },
 
   /**
+   * Leases `block` requests of the subject's window for one container with one conditional
+   * UpdateItem (shared/domain/rateLeases.ts), unless fewer than `block` are left: then nothing is
+   * written and the answer is undefined. Answers the window's total leased, this block included.
+   */
+  async lease(subject: string, window: Window, limit: number, block: number): Promise<number | undefined> {
+    try {
+      const out = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` },
+          UpdateExpression: 'ADD #n :block SET #ttl = :ttl, entity = :e',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n <= :most',
+          ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':block': block,
+            ':most': limit - block,
+            ':ttl': window.end + 3600,
+            ':e': 'RATE',
+          },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(out.Attributes?.n ?? block);
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      throw toAppError(err);
+    }
+  },
+
+  /**
    * Takes back one request `hit` counted (a held place that was not used up: the failed-lookup
    * budget, docs/access.md “Codes”), never below 0; a window already gone is left alone.
    */

@@ -17,6 +17,22 @@ export function retryAfterSeconds(window: Window, nowMs: number): number {
   return Math.max(1, Math.ceil(window.end - nowMs / 1000));
 }
 
+/**
+ * The most requests one container leases of a window at once (shared/domain/rateLeases.ts): a
+ * hundredth of the limit, from 1 to 100 (the standard tier 10, premium and unlimited 100).
+ */
+export const maxLeaseBlock = (limit: number) => Math.min(100, Math.max(1, Math.floor(limit / 100)));
+
+/**
+ * The block a container leases next: twice its last (1 the first time, so a container that serves
+ * a subject once leases one request, as an exact count would), at most `maxLeaseBlock`, and at
+ * most an eighth of what the window had left at the container's last lease, so that near the limit
+ * blocks shrink to 1 and what other containers hold unspent stays small.
+ */
+export function leaseBlock(limit: number, knownTotal: number, lastBlock: number): number {
+  return Math.max(1, Math.min(maxLeaseBlock(limit), lastBlock * 2 || 1, Math.floor((limit - knownTotal) / 8)));
+}
+
 export function rateHeaders(limit: number, used: number, window: Window): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(limit),

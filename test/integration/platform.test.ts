@@ -7,6 +7,7 @@ import { db, tableName } from '../../shared/data/client';
 import { ID_BLOCK_SIZE, nextId, releaseIdBlocks, reserveIdsBelow } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
+import { rateLeasesOf } from '../../shared/domain/rateLeases';
 import { windowAt } from '../../shared/domain/rateWindow';
 import { idBlock } from '../support/id-blocks';
 
@@ -37,6 +38,29 @@ describe('rate windows', () => {
     await rateWindows.hit(subject, windowAt(now), 1);
     expect((await rateWindows.hit(subject, windowAt(now), 1)).allowed).toBe(false);
     expect(await rateWindows.hit(subject, windowAt(now + 3600_000), 1)).toEqual({ allowed: true, used: 1 });
+  });
+
+  it('leases blocks to containers that together never pass the limit, and writes nothing once it is full', async () => {
+    const subject = `test:${randomUUID()}`;
+    const window = windowAt(Date.now());
+    const limit = 150;
+    const containers = Array.from({ length: 4 }, () => rateLeasesOf());
+    let allowed = 0;
+    // 4 containers, 10 requests in flight in each, until each is refused.
+    await Promise.all(
+      containers.flatMap((c) =>
+        Array.from({ length: 10 }, async () => {
+          while ((await c.take(subject, window, limit)).allowed) allowed += 1;
+        }),
+      ),
+    );
+    expect(allowed).toBe(limit);
+    const read = () =>
+      db().send(new GetCommand({ TableName: tableName(), Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` } }));
+    expect((await read()).Item).toMatchObject({ n: limit, ttl: window.end + 3600 });
+    // A lease past the limit is refused with nothing written.
+    expect(await rateWindows.lease(subject, window, limit, 1)).toBeUndefined();
+    expect((await read()).Item?.n).toBe(limit);
   });
 });
 

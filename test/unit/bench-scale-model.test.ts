@@ -38,6 +38,7 @@ const measured = (operations: OperationCost[]): Measured => ({
   operations,
   keyLookupReadUnits: 0.5,
   bcryptMs: 60,
+  design: { publicTotalRps: null, deliveryConcurrency: 50 },
 });
 
 describe('capacity', () => {
@@ -85,6 +86,21 @@ describe('scale model', () => {
     expect(events.use[0]).toBeCloseTo(perLocation / LIMITS.partitionWriteUnits);
     expect(events.use[1]).toBeCloseTo((perLocation * SIZES[1]!.locationsPerCompany) / LIMITS.partitionWriteUnits);
     expect(events.use[2]).toBeCloseTo(events.use[0]! * SIZES[2]!.atPeak);
+  });
+
+  it('holds webhook deliveries to their cap, and has no public wall without a platform-wide total', () => {
+    const all = walls(measured([availability, create]));
+    const deliveries = all.find((w) => w.limit.startsWith('Lambda concurrency'))!;
+    expect(Math.max(...deliveries.use)).toBeLessThanOrEqual(50 / LIMITS.lambdaConcurrency);
+    expect(all.find((w) => w.limit.startsWith("The edge's public"))!.use).toEqual([0, 0, 0]);
+    const before = walls({
+      ...measured([availability, create]),
+      design: { publicTotalRps: 1, deliveryConcurrency: null },
+    });
+    expect(before.find((w) => w.limit.startsWith("The edge's public"))!.use[2]).toBeGreaterThan(1);
+    expect(before.find((w) => w.limit.startsWith('Lambda concurrency'))!.use[1]).toBeGreaterThan(
+      50 / LIMITS.lambdaConcurrency,
+    );
   });
 
   it("prices availability's reads apart and every request's rate window", () => {

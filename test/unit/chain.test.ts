@@ -13,6 +13,7 @@ import { locationEntity } from '../../shared/data/locations';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rateLeases } from '../../shared/domain/rateLeases';
 import { generateApiKey } from '../../shared/auth/apiKey';
 import { clearKeyCache } from '../../shared/auth/authenticate';
 import { tierLimits, type Principal } from '../../shared/auth/principal';
@@ -93,6 +94,8 @@ function freezeTheClock() {
 beforeEach(() => {
   ddb.reset();
   clearKeyCache();
+  rateLeases.forget(); // a fresh container: its first request of a window leases one
+
   ddb.on(GetCommand).resolves({}); // DynamoDB answers a missing item with no Item
   ddb.on(GetCommand, { Key: { pk: `KEY#${keyId}`, sk: 'KEY' } }).resolves({ Item: keyRecord() });
   ddb.on(UpdateCommand).resolves({ Attributes: { n: 7 } });
@@ -360,6 +363,7 @@ describe('the rate window beside the work', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.headers).toMatchObject(windowFull);
 
+    rateLeases.forget(); // another container (this one remembers the window full until the hour ends)
     ddb.on(UpdateCommand).resolves({ Attributes: { n: 12 } });
     const missing = await invoke(getLocation, readLocation());
     expect(missing.statusCode).toBe(404);
@@ -374,7 +378,8 @@ describe('the rate window beside the work', () => {
     expect(forbidden.headers).toMatchObject({ 'X-RateLimit-Remaining': '970' });
     ddb.on(UpdateCommand).rejects(refusal());
     expect((await invoke(getLocation, authorized(readLocation(), noRead))).statusCode).toBe(429);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+    // The first request leased 1; the second asked for a block of 2, then for 1, and found the window full.
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(3);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
   });
 

@@ -1,11 +1,12 @@
 /**
- * The hourly window: one atomic UpdateItem per request. Principals count against their own window;
+ * The hourly window, counted in blocks a container leases (shared/domain/rateLeases.ts: one
+ * conditional UpdateItem per block, never past the limit). Principals count against their own window;
  * anonymous callers and publishable keys (docs/online-booking.md) against their IP's (an IPv6 client's /64: shared/domain/clientNetwork.ts), at
  * the standard tier. Health probes get the headers (on their own per-IP window) but are never
  * refused, and answer even when the database cannot count them.
  *
- * The count runs beside the work, not before it (docs/decisions.md): `before` sends the UpdateItem
- * and leaves its verdict in the state without waiting, so the permission check, the body, the
+ * The count runs beside the work, not before it (docs/decisions.md): `before` starts it (from the
+ * container's block, or with a lease's UpdateItem) and leaves its verdict in the state without waiting, so the permission check, the body, the
  * validation and the operation's reads go on meanwhile; the operation's writes wait for the verdict
  * (the write gate: domainCall.ts, shared/data/writeGate.ts). `after` and `onError` wait for it too,
  * so every answer carries exact headers, and a refusal (or a failure to count: 503) replaces
@@ -28,6 +29,7 @@
 import { tierLimits } from '../../auth/principal';
 import { type Hit, rateWindows } from '../../data/rateWindows';
 import { clientNetwork } from '../../domain/clientNetwork';
+import { rateLeases } from '../../domain/rateLeases';
 import {
   CODE_MISSES_PER_HOUR,
   codeMissesMessage,
@@ -58,7 +60,7 @@ export function rateWindow(
     s.rateHeaders = rateHeaders(limit, 0, window);
     let hit: Hit;
     try {
-      hit = await rateWindows.hit(subject, window, limit);
+      hit = await rateLeases.take(subject, window, limit);
     } catch (err) {
       if (route.probe) return; // a probe must answer even when the database cannot count it
       throw err;

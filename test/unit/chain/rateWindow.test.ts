@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { type Hit, rateWindows } from '../../../shared/data/rateWindows';
 import { CODE_MISSES_PER_HOUR, GUEST_WRITES_PER_HOUR, isCodeMiss, windowAt } from '../../../shared/domain/rateWindow';
 import { AppError, conflict, notFound, unauthenticated, validationFailed } from '../../../shared/errors';
+import { rateLeases } from '../../../shared/domain/rateLeases';
 import { rateWindow } from '../../../shared/http/chain/rateWindow';
 import { chainRequest, principal } from '../../support/chain';
 
@@ -32,6 +33,8 @@ let release: MockInstance<typeof rateWindows.release>;
 beforeEach(() => {
   hit = vi.spyOn(rateWindows, 'hit').mockResolvedValue({ allowed: true, used: 7 });
   release = vi.spyOn(rateWindows, 'release').mockResolvedValue(undefined);
+  // The count's blocks are shared/domain/rateLeases.ts's (test/unit/rateLeases.test.ts): here one answer per request.
+  vi.spyOn(rateLeases, 'take').mockImplementation((subject, window, limit) => rateWindows.hit(subject, window, limit));
 });
 afterEach(() => {
   vi.restoreAllMocks();
