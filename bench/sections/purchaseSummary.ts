@@ -14,7 +14,7 @@ import { ensureTable, startDynamoDbLocal } from '../../bin/local/dynamodb';
 import type { Principal } from '../../shared/auth/principal';
 import { setDb, tableName } from '../../shared/data/client';
 import { locations, type Location } from '../../shared/data/locations';
-import { purchaseDays, type Purchase, type PurchaseLine } from '../../shared/data/purchases';
+import { MAX_DAY_ITEMS, purchaseDays, type Purchase, type PurchaseLine } from '../../shared/data/purchases';
 import { purchaseSummary } from '../../shared/domain/reporting/operations';
 import { vatRowsOf } from '../../shared/domain/tabs/bill';
 import { newEvent } from '../../shared/events/catalog';
@@ -212,7 +212,8 @@ export async function purchaseSummarySection(): Promise<PurchaseSummaryResult> {
         ...(wrong.length ? { why: wrong.join('; ') } : {}),
       });
     }
-    dayItems = (await purchaseDays.range(COMPANY_ID, LOCATION_ID, MONTH.start, MONTH.end, 1000)).length;
+    dayItems = (await purchaseDays.range(COMPANY_ID, LOCATION_ID, MONTH.start, MONTH.end, MONTH.days * MAX_DAY_ITEMS))
+      .length;
     return { purchases: all.length, dayItems, seedMs, cases };
   } finally {
     setDb(undefined);
@@ -244,7 +245,7 @@ export function purchaseSummaryMarkdown(r: PurchaseSummaryResult): string[] {
     `DynamoDB Local (in memory), one location (Europe/Stockholm). ${r.purchases.toLocaleString('en')} generated purchases over ${MONTH.days} days (1-4 lines from`,
     'a menu of 40 at 12 % and 25 %, two cost centers and lines without one; a tenth plain amounts; four providers; tips and service fees)',
     `written into the day totals in bulk with \`purchaseDays.add\`: the counters recording each purchase adds in its own transaction, summed per day,`,
-    `one transaction per day: ${ms(r.seedMs)}, leaving ${r.dayItems} day items. The purchase items are not written: the summary never reads them.`,
+    `one transaction per day: ${ms(r.seedMs)}, leaving ${r.dayItems} day items (each day's item and the buckets its counters fall in). The purchase items are not written: the summary never reads them.`,
     `Then \`purchaseSummary\` (the handler's domain call) for ${MONTH.start} to ${MONTH.end}: ${WARMUP} untimed calls, then ${RUNS} timed; a middleware on the client counts each call's commands.`,
     'The answer is compared with sums over the generated purchases (count, amount, VAT, tips, service fees, per provider).',
     '',

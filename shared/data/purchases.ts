@@ -3,7 +3,8 @@
  * (docs/purchases.md#data):
  *
  *   purchase    C#<cid> / PURCHASE#<id>              gsi1 C#<cid>#TAB#<tabId>#PURCHASES / <createdAt>#<id>   version
- *   day totals  C#<cid> / PDAY#L#<loc:12>#<date>     flat counters, added to in each purchase's transaction
+ *   day totals  C#<cid> / PDAY#L#<loc:12>#<date>     the fixed counters, added to in each purchase's transaction
+ *   day bucket  C#<cid> / PDAY#L#<loc:12>#<date>#B<nn>  the keyed counters (per line, rate, provider, cost center) hashed to it
  *   reference   C#<cid> / PREF#<provider>#<reference>  purchaseId: a provider's reference is recorded once
  *
  * A purchase is written with its tab's side (tabs.ts purchaseStep) and its event in one
@@ -51,7 +52,8 @@ const purchaseEntity = defineEntity({
 /**
  * The counters a purchase adds to its location's day (the seam the purchase summary reads,
  * docs/purchases.md#day-totals): flat attribute names, so that every counter is one `ADD` and the
- * first purchase of a day needs no create. Free-text parts (a line's name, a cost center's code and
+ * first purchase of a day needs no create. The four fixed ones go to the day item, the others to
+ * its buckets (`dayWrites` below). Free-text parts (a line's name, a cost center's code and
  * name) are URI-encoded, so `|` always separates parts; an absent part is empty.
  *
  * - `n` purchases; `amount`, `tip`, `serviceFee` totals;
@@ -93,52 +95,109 @@ export function dayTotals(p: Purchase): Record<string, number> {
 
 const enc = (part: string) => encodeURIComponent(part);
 
-/** The day items of a location: `PDAY#L#<loc:12>#<date>`, and `…#<date>#<k>` for a purchase's counters beyond one update's share. */
+/**
+ * The day items of a location: `PDAY#L#<loc:12>#<date>` (the fixed counters), `…#<date>#B<nn>` (a
+ * bucket of keyed counters), and `…#<date>#1`, `…#<date>#2`, which days recorded before the buckets
+ * may have (a purchase's counters beyond one update's share went there).
+ */
 const dayPrefix = (locationId: number) => `PDAY#L#${keys.pad(locationId)}#`;
-const dayKey = (companyId: number, locationId: number, localDate: string, part = 0) =>
-  companyKey(companyId, `${dayPrefix(locationId)}${localDate}${part === 0 ? '' : `#${part}`}`);
+const dayKey = (companyId: number, locationId: number, localDate: string, bucket: number | null) =>
+  companyKey(
+    companyId,
+    `${dayPrefix(locationId)}${localDate}${bucket === null ? '' : `#B${String(bucket).padStart(2, '0')}`}`,
+  );
 
 /**
  * Counters one UpdateItem adds at most. DynamoDB bounds an update expression at 4 KB (about 13
- * characters a counter here), so a purchase with more counters (tens of distinct lines and cost
- * centers) spreads them over more items of the same day, each one update; the summary's Query
- * reads them all. Almost every purchase writes one.
+ * characters a counter here): a bucket takes at most this many of one write's counters, and a
+ * group that would overflow its bucket goes to the next one with room.
  */
 export const COUNTERS_PER_UPDATE = 200;
 
 /**
- * The most items one day of a location can have: a purchase adds at most 4 + 2×10 (VAT) + 4 +
- * 100 (lines) + 100 (cost centers) + 2×101 (provider by cost center) = 430 counters, 3 updates.
+ * Buckets of a day's keyed counters. The counters named by what was sold (a line, a VAT rate, a
+ * provider, a cost center) grow with every distinct one of the day; hashed over 32 items, the
+ * items a purchase rewrites hold a 32nd of them each (it pays write units for what it rewrites):
+ * one bucket nears DynamoDB's 400 KB only past some 250,000 distinct lines a day at one location
+ * (about 5,000 of the longest names the API takes). A purchase touches at most 32 of them (one
+ * update each): with the day item, the purchase, its reference, its tab, its events and a
+ * booking's closing steps, its transaction stays far below DynamoDB's 100 items however many lines
+ * (100 at most) it pays.
  */
-export const MAX_DAY_PARTS = 3;
+export const DAY_BUCKETS = 32;
 
-/** Counters added to one location's day, spread over its items at most COUNTERS_PER_UPDATE each (the items are made by the first update). */
-function dayCounterSteps(
-  companyId: number,
-  locationId: number,
-  localDate: string,
-  counters: Record<string, number>,
-): Step[] {
-  const entries = Object.entries(counters);
-  const steps: Step[] = [];
-  for (let part = 0; part * COUNTERS_PER_UPDATE < entries.length; part++) {
-    const add = Object.fromEntries(entries.slice(part * COUNTERS_PER_UPDATE, (part + 1) * COUNTERS_PER_UPDATE));
-    steps.push(
-      updateStep(
-        dayKey(companyId, locationId, localDate, part),
-        { entity: 'PURCHASE_DAY', companyId, locationId, localDate },
-        { add },
-      ),
-    );
+/** The most items one day of a location has: the day item, its buckets, and the two parts of a day recorded before the buckets. */
+export const MAX_DAY_ITEMS = 1 + DAY_BUCKETS + 2;
+
+/** The counters every purchase adds under the same names: the only ones in the day item itself, so it never grows. */
+const FIXED_COUNTERS = new Set(['n', 'amount', 'tip', 'serviceFee']);
+
+/** What a keyed counter is placed by: a VAT rate's, a provider's, a provider and cost center's counters go together; a line and a cost center are one counter each. */
+const groupOf = (name: string) => (/^(?:vat|psp|ccpsp)\|/.test(name) ? name.slice(0, name.lastIndexOf('|')) : name);
+
+/** Counters of the items of one day, by bucket (null: the day item); one transaction's worth. */
+type DayWrite = Map<number | null, Record<string, number>>;
+
+/**
+ * The counters spread over the day's items: the fixed ones in the day item, each group of the
+ * others in its bucket (`keys.bucket` of its name), or, when that bucket already holds
+ * COUNTERS_PER_UPDATE of these counters, in the next bucket with room. The reader sums counters
+ * by name whichever item holds them, so where a group lands changes no total. One purchase (at
+ * most 430 counters) always fits one write; a bulk seed of more than 32 × 200 takes more.
+ */
+function dayWrites(counters: Record<string, number>): DayWrite[] {
+  const writes: DayWrite[] = [];
+  const write = (w: number) => (writes[w] ??= new Map());
+  const fixed: Record<string, number> = {};
+  const groups = new Map<string, [string, number][]>();
+  for (const [name, value] of Object.entries(counters)) {
+    if (FIXED_COUNTERS.has(name)) fixed[name] = value;
+    else groups.set(groupOf(name), [...(groups.get(groupOf(name)) ?? []), [name, value]]);
   }
-  if (steps.length > MAX_DAY_PARTS)
-    throw new Error(`${entries.length} counters for one day are more than its ${MAX_DAY_PARTS} items hold`);
-  return steps;
+  if (Object.keys(fixed).length > 0) write(0).set(null, fixed);
+  for (const [group, entries] of groups) {
+    const home = keys.bucket(group, DAY_BUCKETS);
+    place: for (let w = 0; ; w++) {
+      for (let probe = 0; probe < DAY_BUCKETS; probe++) {
+        const bucket = (home + probe) % DAY_BUCKETS;
+        const into = write(w).get(bucket) ?? {};
+        if (Object.keys(into).length + entries.length > COUNTERS_PER_UPDATE) continue;
+        write(w).set(bucket, Object.assign(into, Object.fromEntries(entries)));
+        break place;
+      }
+    }
+  }
+  return writes;
 }
 
-/** Adds the purchase to its location's day totals. */
-const dayTotalsSteps = (companyId: number, p: Purchase): Step[] =>
-  dayCounterSteps(companyId, p.locationId, p.localDate, dayTotals(p));
+/** The updates of one write: each item's counters added (the item is made by its first update). */
+const dayWriteSteps = (companyId: number, locationId: number, localDate: string, w: DayWrite): Step[] =>
+  [...w].map(([bucket, add]) =>
+    updateStep(
+      dayKey(companyId, locationId, localDate, bucket),
+      { entity: 'PURCHASE_DAY', companyId, locationId, localDate },
+      { add },
+    ),
+  );
+
+/** Adds the purchase to its location's day totals: the day item and the buckets its counters fall in, in its own transaction. */
+function dayTotalsSteps(companyId: number, p: Purchase): Step[] {
+  const writes = dayWrites(dayTotals(p));
+  if (writes.length > 1)
+    throw new Error(`a purchase's ${Object.keys(dayTotals(p)).length} counters need more than one write`);
+  return dayWriteSteps(companyId, p.locationId, p.localDate, writes[0]!);
+}
+
+/** The day's items as the counters make them, by sort key suffix (`''` the day item, `#B<nn>` a bucket): what recording writes, for fixtures. */
+export function dayItemsOf(counters: Record<string, number>): Map<string, Record<string, number>> {
+  const items = new Map<string, Record<string, number>>();
+  for (const w of dayWrites(counters))
+    for (const [bucket, add] of w) {
+      const suffix = bucket === null ? '' : `#B${String(bucket).padStart(2, '0')}`;
+      items.set(suffix, sumCounters([{ counters: items.get(suffix) ?? {} }, { counters: add }]));
+    }
+  return items;
+}
 
 /** Counters of several day items (or purchases) added up by name. */
 export function sumCounters(days: readonly { counters: Record<string, number> }[]): Record<string, number> {
@@ -190,25 +249,22 @@ export const purchaseDays = {
   },
 
   /**
-   * Adds purchases to their days' totals in bulk, one transaction per location and day (seeding:
-   * the bench's month, the summary's tests); the counters are those recording adds, summed. Recording
-   * a purchase adds its own in its transaction.
+   * Adds purchases to their days' totals in bulk, one transaction per location and day (more for a
+   * day of over 6,400 distinct counters; seeding: the bench's month, the summary's tests); the
+   * counters are those recording adds, summed, in the items recording puts them in. Recording a
+   * purchase adds its own in its transaction.
    */
   async add(companyId: number, all: readonly Purchase[]): Promise<void> {
     const days = new Map<string, Purchase[]>();
     for (const p of all)
       days.set(`${p.locationId}|${p.localDate}`, [...(days.get(`${p.locationId}|${p.localDate}`) ?? []), p]);
     await Promise.all(
-      [...days.values()].map((day) =>
-        transact(
-          dayCounterSteps(
-            companyId,
-            day[0]!.locationId,
-            day[0]!.localDate,
-            sumCounters(day.map((p) => ({ counters: dayTotals(p) }))),
-          ),
-        ),
-      ),
+      [...days.values()].map(async (day) => {
+        const { locationId, localDate } = day[0]!;
+        // One after another: two writes of one day touch the same items.
+        for (const w of dayWrites(sumCounters(day.map((p) => ({ counters: dayTotals(p) })))))
+          await transact(dayWriteSteps(companyId, locationId, localDate, w));
+      }),
     );
   },
 };

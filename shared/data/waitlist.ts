@@ -192,7 +192,7 @@ export const waitlist = {
     return (await queryAll(span, MAX_ENTRIES_AROUND)).map((item) => entryEntity.from(item).offer!);
   },
 
-  /** The entries whose offers lapsed by `nowMs`, in the UTC hours from `sinceMs` on: one Query per hour. */
+  /** The entries whose offers lapsed by `nowMs`, in the UTC hours from `sinceMs` on: one Query per shard of each hour (noShowSweep.ts). */
   async lapsedOffers(sinceMs: number, nowMs: number): Promise<{ companyId: number; entryId: string }[]> {
     return (await dueSweepItems(offerLapseSweep, sinceMs, nowMs)).map((d) => ({
       companyId: d.companyId,

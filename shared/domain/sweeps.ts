@@ -4,10 +4,12 @@
  * fails the run all the same (the Lambda's error metric counts it; the next run, five minutes
  * later, finds everything the failed one left still due).
  *
- * The sweep stops at the first booking it cannot mark. That booking is the first one still due
- * after the failure, in the sweep's own order (every one before it was marked, or is no longer
- * due): so the alert names it by reading the due bookings again. One alert per failing booking and
- * UTC day: its id is derived from both, so a booking that fails every five minutes raises one.
+ * The sweep stops at the first booking it cannot mark (it marks several at once, but finishes
+ * every booking before a failure in its order before it fails: shared/pool.ts). That booking is
+ * the first one still due after the failure, in the sweep's own order (every one before it was
+ * marked, or is no longer due): so the alert names it by reading the due bookings again. One
+ * alert per failing booking and UTC day: its id is derived from both, so a booking that fails
+ * every five minutes raises one.
  * A failure no booking explains (the due items themselves cannot be read) has no company to hold
  * an alert: it is logged and rethrown.
  */
@@ -17,7 +19,7 @@ import { bookings } from '../data/bookings';
 import { dueForNoShow } from '../data/noShowSweep';
 import { AppError } from '../errors';
 import { newAlert } from './alerts';
-import { sweepNoShows } from './bookings/transitions';
+import { noShowDue, sweepNoShows } from './bookings/transitions';
 
 export const SWEEP_ALERT_TYPE = 'no_show_sweep.failed';
 /** How far back the sweep reads (bookings/transitions.ts SWEEP_LOOKBACK_HOURS). */
@@ -32,12 +34,11 @@ export function derivedUuid(name: string): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
 }
 
-/** The first booking still due at `nowMs` (confirmed or checked in): the one a failed sweep stopped at. */
+/** The first booking still due at `nowMs` (confirmed or checked in, its autoNoShowAt passed): the one a failed sweep stopped at. */
 async function stuckBooking(nowMs: number) {
   for (const due of await dueForNoShow(nowMs - LOOKBACK_MS, nowMs)) {
     const b = await bookings.get(due.companyId, due.bookingId);
-    if (b && (b.status === 'confirmed' || b.status === 'checked_in'))
-      return { companyId: due.companyId, booking: b, dueAt: due.dueAt };
+    if (noShowDue(b, nowMs)) return { companyId: due.companyId, booking: b, dueAt: b.autoNoShowAt };
   }
   return undefined;
 }

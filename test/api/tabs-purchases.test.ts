@@ -152,12 +152,16 @@ describe('POST /tabs/{tabId}/purchases', () => {
       tab: { status: 'closed' },
     });
 
-    // The location's day totals: what the purchase summary will read (one item per local day; the
-    // two purchases fall on one day unless they straddle the location's midnight: summed over days).
+    // The location's day totals: what the purchase summary will read (per local day, the day item
+    // with the fixed counters and the buckets of the others; the two purchases fall on one day
+    // unless they straddle the location's midnight: summed over days).
     const days = (await stageItems()).filter((i) => i.entity === 'PURCHASE_DAY' && i.locationId === place.id);
-    expect(days.map((d) => d.localDate).sort()).toEqual(
+    expect([...new Set(days.map((d) => d.localDate))].sort()).toEqual(
       [...new Set([byItem.body.data.localDate, byAmount.body.data.localDate])].sort(),
     );
+    for (const d of days.filter((d) => !String(d.sk).includes('#B')))
+      expect(Object.keys(d).filter((k) => k.includes('|'))).toEqual([]);
+    expect(days.filter((d) => /#B\d{2}$/.test(String(d.sk))).length).toBeGreaterThan(0);
     const expected: Record<string, number> = {
       n: 2,
       amount: 50000,

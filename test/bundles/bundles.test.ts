@@ -31,6 +31,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sweepItemKey } from '../../shared/data/noShowSweep';
 import { deliveries, deliveryEntity } from '../../shared/data/webhookDeliveries';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/schedule';
 import { routes, type Route } from '../../shared/routes';
@@ -1042,14 +1043,23 @@ describe('the bundles of the synthesized dev stage', () => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const booking = made.body.data as { id: string };
-    // Its no-show falls due a minute ago: the sweep item as the booking's transaction writes it (shared/data/noShowSweep.ts), moved.
+    // Its no-show falls due a minute ago (it starts a week ahead): the booking's autoNoShowAt and its sweep item
+    // (shared/data/noShowSweep.ts: the hour and the booking's shard) moved as a booking due now has them. The
+    // sweeper acts on the booking's own autoNoShowAt, not on the item's time alone.
     const dueAt = new Date(Date.now() - 60_000).toISOString();
+    await documents.send(
+      new UpdateCommand({
+        TableName: HARNESS.tableName,
+        Key: { pk: `C#${world.company.companyId}`, sk: `BOOKING#${booking.id}` },
+        UpdateExpression: 'SET autoNoShowAt = :due',
+        ExpressionAttributeValues: { ':due': dueAt },
+      }),
+    );
     await documents.send(
       new PutCommand({
         TableName: HARNESS.tableName,
         Item: {
-          pk: `SWEEP#${dueAt.slice(0, 13)}`,
-          sk: `${dueAt}#${world.company.companyId}#${booking.id}`,
+          ...sweepItemKey(world.company.companyId, booking.id, dueAt),
           entity: 'NO_SHOW_SWEEP',
           companyId: world.company.companyId,
           bookingId: booking.id,

@@ -181,6 +181,9 @@ describe('the roles the route table gives', () => {
     expect(await decide(role, { action: 'PutItem', partition: 'C#7' })).toBe('allow');
     expect(await decide(role, { action: 'PutItem', partition: 'CODE#ABCDEFGH' })).toBe('allow');
     expect(await decide(role, { action: 'DeleteItem', partition: 'SWEEP#2026-06-01T19' })).toBe('allow');
+    // The sweep items' shards (shared/data/noShowSweep.ts) are under the same family.
+    expect(await decide(role, { action: 'PutItem', partition: 'SWEEP#2026-06-01T19#07' })).toBe('allow');
+    expect(await decide(role, { action: 'DeleteItem', partition: 'SWEEP#WAITLIST#2026-06-01T19#15' })).toBe('allow');
     expect(await decide(role, { action: 'UpdateItem', partition: 'RATE#key:abc' })).toBe('allow');
     expect(await decide(role, { action: 'GetItem', partition: 'RATE#key:abc' })).toBe('none');
   });
@@ -239,6 +242,11 @@ describe('the roles the route table gives', () => {
         sorted(functionGrants[name]),
       );
     }
+    // The sweeper queries every shard of an hour and the hour's partition of before the shards.
+    for (const partition of ['SWEEP#2026-06-01T19#00', 'SWEEP#WAITLIST#2026-06-01T19#15', 'SWEEP#2026-06-01T19'])
+      expect(await decide(roleOfFunction(synth, fns.noShowSweeper), { action: 'Query', partition }), partition).toBe(
+        'allow',
+      );
     // Only the authorizer and the public functions read a key lookup; only the pipeline reads secrets.
     expect(
       await decide(roleOfFunction(synth, fns.noShowSweeper), { action: 'GetItem', partition: 'KEY#abcdefghijkl' }),

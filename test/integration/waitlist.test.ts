@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookings } from '../../shared/data/bookings';
 import { db, tableName } from '../../shared/data/client';
+import { sweepShard } from '../../shared/data/noShowSweep';
 import { waitlist } from '../../shared/data/waitlist';
 import { createBooking } from '../../shared/domain/bookings/create';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
@@ -186,7 +187,10 @@ describe('an offer', () => {
 
 describe('the sweep of lapsed offers', () => {
   const sweepItem = (offer: { expiresAt: string }, entryId: string) =>
-    raw(`SWEEP#WAITLIST#${offer.expiresAt.slice(0, 13)}`, `${offer.expiresAt}#${companyId}#${entryId}`);
+    raw(
+      `SWEEP#WAITLIST#${offer.expiresAt.slice(0, 13)}#${String(sweepShard(companyId, entryId)).padStart(2, '0')}`,
+      `${offer.expiresAt}#${companyId}#${entryId}`,
+    );
 
   it('finds the offer by its sweep item once it has lapsed and expires it once: hold released, item gone, waitlist.expired', async () => {
     const { locationId, tableId } = await place();

@@ -33,6 +33,7 @@ export const blockFiles = [
   'catalog-sync',
   'webhooks-due-index',
   'bookings-sweeper',
+  'purchase-days',
 ] as const;
 
 /**

@@ -4,7 +4,7 @@
  * balances, the SIE file read back by the tests' reader, GBAT10's columns, the code page.
  */
 import { describe, expect, it } from 'vitest';
-import { COUNTERS_PER_UPDATE, dayTotals, type Purchase } from '../../shared/data/purchases';
+import { dayTotals, type Purchase } from '../../shared/data/purchases';
 import { distinctEmails } from '../../shared/domain/reporting/operations';
 import {
   decodeCp437,
@@ -92,28 +92,6 @@ describe('the purchase summary', () => {
         costCenterName: 'Kök | bar',
       },
     ]);
-  });
-
-  it('spreads a purchase with many distinct lines over several day items, each one update of at most COUNTERS_PER_UPDATE counters', () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({
-      itemId: i + 1,
-      name: `Dish ${i}`,
-      quantity: 1,
-      unitPrice: 100,
-      amount: 100,
-      vatRate: 12,
-      costCenter: { code: `CC${i}`, name: `Center ${i}` },
-    }));
-    const p: Purchase = {
-      ...month.purchases[0]!,
-      items,
-      amount: 10000,
-      vatRows: [{ vatRate: 12, amount: 10000, vat: 1071 }],
-      tip: 0,
-    };
-    const counters = Object.keys(dayTotals(p)).length;
-    expect(counters).toBeGreaterThan(COUNTERS_PER_UPDATE);
-    expect(Math.ceil(counters / COUNTERS_PER_UPDATE)).toBeLessThanOrEqual(3);
   });
 });
 

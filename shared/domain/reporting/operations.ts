@@ -10,7 +10,7 @@ import { config } from '../../config';
 import { readTogether, type ReadRequest } from '../../data/batch';
 import { companies } from '../../data/companies';
 import { locations } from '../../data/locations';
-import { MAX_DAY_PARTS, purchaseDays } from '../../data/purchases';
+import { MAX_DAY_ITEMS, purchaseDays } from '../../data/purchases';
 import { exportSettings, reportEmails, type StoredReportEmails } from '../../data/reporting';
 import { Download } from '../../download';
 import { conflict, notFound, validationFailed } from '../../errors';
@@ -185,9 +185,9 @@ function reportLocation(
   return locationId;
 }
 
-/** The day items of the range: one Query (a day holds at most MAX_DAY_PARTS items). */
+/** The day items of the range: one Query (a day holds at most MAX_DAY_ITEMS items: its totals and their buckets). */
 const rangeDays = (companyId: number, locationId: number, startDate: string, endDate: string) =>
-  purchaseDays.range(companyId, locationId, startDate, endDate, MAX_REPORT_DAYS * MAX_DAY_PARTS);
+  purchaseDays.range(companyId, locationId, startDate, endDate, MAX_REPORT_DAYS * MAX_DAY_ITEMS);
 
 /**
  * GET /reporting/purchase-summary: the location's purchases of the local dates from startDate to

@@ -12,6 +12,7 @@ import { bookingSettings } from '../../data/bookingSettings';
 import { writeBooking, writeBookings, type BookingWrite } from '../../data/bookingWrite';
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
+import { SWEEP_CONCURRENCY } from '../../data/noShowSweep';
 import { diningTables } from '../../data/tables';
 import { Contention, tableDays, type TableDay, type TableDayWrite } from '../../data/tableDays';
 import {
@@ -26,6 +27,7 @@ import {
 import { AppError, conflict, notFound, unprocessable, validationFailed, type FieldProblem } from '../../errors';
 import { newEvent, type EventName } from '../../events/catalog';
 import { Page } from '../../page';
+import { mapPool } from '../../pool';
 import {
   DEFAULT_OFFER_HOLD_MINUTES,
   type JoinWaitlistBody,
@@ -205,18 +207,25 @@ const SWEEP_LOOKBACK_HOURS = 24;
 
 /**
  * Expires the offers that have lapsed (their holds released, `waitlist.expired` sent), reading the
- * offer-lapse sweep items of the last hours (no Scan); run by the no-show sweeper's schedule
- * (functions/sweeper/no-shows.ts). An entry changed meanwhile is left to its next reader or run.
- * Answers how many were expired.
+ * offer-lapse sweep items of the last hours (no Scan), each in its own transaction: SWEEP_CONCURRENCY
+ * companies at once, a company's entries one after another (their offers may share table days);
+ * run by the no-show sweeper's schedule (functions/sweeper/no-shows.ts). An entry changed
+ * meanwhile is left to its next reader or run. Answers how many were expired.
  */
 export async function sweepLapsedOffers(nowMs = Date.now()): Promise<number> {
-  let expired = 0;
-  for (const { companyId, entryId } of await waitlist.lapsedOffers(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs)) {
-    const entry = await waitlist.get(companyId, entryId);
-    if (!entry || !offerLapsed(entry, nowMs)) continue;
-    if ((await current(companyId, entry)).status === 'expired') expired += 1;
-  }
-  return expired;
+  const due = await waitlist.lapsedOffers(nowMs - SWEEP_LOOKBACK_HOURS * 3_600_000, nowMs);
+  const expired = await mapPool(
+    due,
+    SWEEP_CONCURRENCY,
+    async ({ companyId, entryId }) => {
+      // The entry's own offer decides, not the item's time (an item may outlive a change of the offer).
+      const entry = await waitlist.get(companyId, entryId);
+      if (!entry || !offerLapsed(entry, nowMs)) return false;
+      return (await current(companyId, entry)).status === 'expired';
+    },
+    (d) => d.companyId,
+  );
+  return expired.filter(Boolean).length;
 }
 
 /** The company's entry (404 also for another company's), on a location the credential may act on (403), as it is now. */
