@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import type { DomainEvent } from '../events/catalog';
 import { activeBookingsStep, linkSteps, type ActiveBookingsChange } from './bookingLinks';
 import { bookingEntity, codeStep, usesItsPlace, type Booking } from './bookings';
+import { aroundSteps } from './bookingsAround';
 import { bookingSettings } from './bookingSettings';
 import { guestHistoryStep, type GuestHistoryChange } from './guests';
 import { locationExistsStep, tablelessUseStep } from './locations';
@@ -146,7 +147,11 @@ export const writeBooking = (companyId: number, change: BookingWrite): Promise<v
  */
 export async function writeBookings(companyId: number, changes: readonly BookingWrite[]): Promise<void> {
   const fromConditions = new WeakSet<object>();
-  const steps = [...changes.flatMap((change) => bookingSteps(companyId, change)), ...useSteps(companyId, changes)].map(
+  const steps = [
+    ...changes.flatMap((change) => bookingSteps(companyId, change)),
+    ...useSteps(companyId, changes),
+    ...aroundSteps(companyId, changes),
+  ].map(
     (s): Step => {
       const toError = s.onConditionFailed;
       if (!toError) return s;

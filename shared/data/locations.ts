@@ -1,3 +1,4 @@
+import { bookingsAround } from './bookingsAround';
 import { conflict, notFound } from '../errors';
 import { getItems } from './batch';
 import type { DomainEvent } from '../events/catalog';
@@ -103,6 +104,8 @@ export const locations = {
     await transact([
       locationEntity.newItemStep(companyId, l, () => conflict(`Location ${l.id} already exists`)),
       counterStep(counter(companyId), 1),
+      // A new location has no bookings: its buckets of bookings around a date are whole from the start.
+      bookingsAround.markerStep(companyId, l.id),
       outboxStep(event),
     ]);
   },

@@ -1,20 +1,23 @@
 /** The bookings repositories against DynamoDB Local: one transaction per change, its conditions, and the reads lists use. */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readTogether } from '../../shared/data/batch';
 import { bookings, CodeTaken, type Booking, type BookingTab } from '../../shared/data/bookings';
+import { aroundSteps, bookingsAround, type AroundBooking } from '../../shared/data/bookingsAround';
 import { bookingSettings } from '../../shared/data/bookingSettings';
 import { writeBooking, type BookingWrite } from '../../shared/data/bookingWrite';
 import { db, tableName } from '../../shared/data/client';
 import { locations, type Location } from '../../shared/data/locations';
-import { dueForNoShow } from '../../shared/data/noShowSweep';
+import { dueForNoShow, sweepShard } from '../../shared/data/noShowSweep';
 import { TableOccupied } from '../../shared/data/openTabs';
 import { orders, type Order } from '../../shared/data/orders';
 import { Contention, tableDays } from '../../shared/data/tableDays';
 import { diningTables } from '../../shared/data/tables';
 import { tabs, type Tab } from '../../shared/data/tabs';
+import { transact } from '../../shared/data/transact';
 import { placeHolds } from '../../shared/domain/bookings/holdPlacement';
+import { holdsTables } from '../../shared/domain/bookings/holds';
 import { ruleError, tooManyActiveBookings } from '../../shared/domain/bookings/rules';
 import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
@@ -330,7 +333,9 @@ describe('bookings repository: changes', () => {
     const table = await aTable();
     const a = aBooking({ tableIds: [table], autoNoShowAt: '2025-05-10T10:20:00.000Z' });
     await create(a);
-    expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
+    // The hour's shard of the booking: the same for every due time it will have.
+    const shard = (hour: string) => `SWEEP#${hour}#${String(sweepShard(companyId, a.id)).padStart(2, '0')}`;
+    expect(await raw(shard('2025-05-10T10'), `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
     const moved = {
       ...a,
       bookingDate: '2025-05-11',
@@ -345,7 +350,8 @@ describe('bookings repository: changes', () => {
     });
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-10#${a.startTime}#${a.id}`)).toBeUndefined();
     expect(await raw(`C#${companyId}#TABLE#${table}#BOOKINGS`, `2025-05-11#20:00#${a.id}`)).toBeDefined();
-    expect(await raw('SWEEP#2025-05-10T10', `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
+    expect(await raw(shard('2025-05-10T10'), `2025-05-10T10:20:00.000Z#${companyId}#${a.id}`)).toBeUndefined();
+    expect(await raw(shard('2025-05-11T18'), `2025-05-11T18:20:00.000Z#${companyId}#${a.id}`)).toBeDefined();
     const due = await dueForNoShow(Date.parse('2025-05-11T17:00:00Z'), Date.parse('2025-05-11T18:30:00Z'));
     expect(due).toContainEqual({ companyId, bookingId: a.id, dueAt: '2025-05-11T18:20:00.000Z' });
     expect(
@@ -471,6 +477,102 @@ describe('bookings repository: lists', () => {
       made[0]!.id,
       made[1]!.id,
     ]);
+  });
+});
+
+describe("bookings around a date (availability's buckets)", () => {
+  /** What availability sees of a booking, in a stable order. */
+  const seen = (list: readonly AroundBooking[]) =>
+    list
+      .map(({ id, tableIds, startsAt, endsAt, guestCount, status, bookingDate, locked }) => ({
+        id,
+        tableIds,
+        startsAt,
+        endsAt,
+        guestCount,
+        status,
+        bookingDate,
+        locked,
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  const DATE = '2025-07-20';
+  const around = () => bookingsAround.between(companyId, LOCATION, '2025-07-19', '2025-07-21');
+  const fromItems = async () =>
+    (await bookings.between(companyId, LOCATION, '2025-07-19', '2025-07-21')).filter(holdsTables);
+  const change = async (prev: Booking, patch: Partial<Booking>) => {
+    const next = { ...prev, ...patch, version: prev.version + 1, updatedAt: new Date().toISOString() };
+    await writeBooking(companyId, {
+      prev,
+      next,
+      events: [newEvent(companyId, 'booking.updated', next.id, { ...next })],
+    });
+    return next;
+  };
+
+  it("follow every write of the location's bookings, and nothing else, in the location's marked buckets", async () => {
+    expect((await readTogether({ whole: bookingsAround.markerRead(companyId, LOCATION) })).whole).toBe(true); // written with the location
+    const [t1, t2] = [await aTable(), await aTable()];
+    const at = (hour: number, minutes = 90) => ({
+      bookingDate: DATE,
+      startTime: `${String(hour).padStart(2, '0')}:15`,
+      startsAt: `${DATE}T${String(hour - 2).padStart(2, '0')}:15:00.000Z`,
+      endsAt: new Date(
+        Date.parse(`${DATE}T${String(hour - 2).padStart(2, '0')}:15:00.000Z`) + minutes * 60_000,
+      ).toISOString(),
+    });
+    let a = aBooking({ ...at(18), tableIds: [t1, t2], guestCount: 6 });
+    let b = aBooking({ ...at(18), tableIds: [], status: 'pending' });
+    const c = aBooking({ ...at(23, 180), tableIds: [t2], locked: true });
+    const d = aBooking({ ...at(12), status: 'cancelled' });
+    for (const x of [a, b, c, d]) await create(x);
+    expect(seen(await around())).toEqual(seen(await fromItems()));
+    expect((await around()).map((x) => x.id).sort()).toEqual([a.id, b.id, c.id].sort());
+
+    // A change availability does not read writes no bucket.
+    const before = await raw(`C#${companyId}#L#${String(LOCATION).padStart(12, '0')}#AROUND`, `${DATE}#18`);
+    a = await change(a, { specialRequests: 'A window seat' });
+    expect(await raw(`C#${companyId}#L#${String(LOCATION).padStart(12, '0')}#AROUND`, `${DATE}#18`)).toEqual(before);
+
+    // Moved to another hour, seated, cancelled: each follows.
+    a = await change(a, { ...at(20), guestCount: 5 });
+    b = await change(b, { status: 'seated' });
+    await change(c, { status: 'cancelled' });
+    expect(seen(await around())).toEqual(seen(await fromItems()));
+    expect((await around()).map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await around()).find((x) => x.id === a.id)).toMatchObject({
+      guestCount: 5,
+      tableIds: [t1, t2],
+      locked: false,
+    });
+  });
+});
+
+describe('bookings around a date: the backfill of a location older than its buckets', () => {
+  it('puts every booking holding tables in its bucket, removes what is stale, and marks the buckets whole', async () => {
+    const pk = `C#${companyId}#L#${String(LOCATION).padStart(12, '0')}#AROUND`;
+    const marker = { pk: `C#${companyId}`, sk: `AROUND#L#${String(LOCATION).padStart(12, '0')}` };
+    // As if the location were older than the buckets: none of them, no marker; and one stale entry.
+    const buckets = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+      }),
+    );
+    for (const item of [...(buckets.Items ?? []), marker])
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+    const ghost = aBooking({ bookingDate: '2025-07-20', startTime: '05:00' });
+    await transact(aroundSteps(companyId, [{ next: ghost }]));
+    await create(aBooking({ bookingDate: '2025-08-01', startTime: '12:00' }));
+    expect((await readTogether({ whole: bookingsAround.markerRead(companyId, LOCATION) })).whole).toBe(false);
+
+    expect(await bookingsAround.backfill(companyId, LOCATION, '2025-01-01')).toBe(2); // a round to write, one to find it right
+    expect((await readTogether({ whole: bookingsAround.markerRead(companyId, LOCATION) })).whole).toBe(true);
+    const all = (await bookings.between(companyId, LOCATION, '2025-01-01', '9999-12-31', Infinity)).filter(holdsTables);
+    const entries = await bookingsAround.between(companyId, LOCATION, '2025-01-01', '9999-12-31');
+    expect(entries.map((e) => e.id).sort()).toEqual(all.map((b) => b.id).sort());
+    expect(entries.map((e) => e.id)).not.toContain(ghost.id);
+    expect(await bookingsAround.backfill(companyId, LOCATION, '2025-01-01')).toBe(1); // already right
   });
 });
 

@@ -228,7 +228,10 @@ export function changeShape(before: Map<string, Item>, after: Map<string, Item>)
           : [`${f}${(item[f] as number) > (was[f] as number) ? '+' : ''}${(item[f] as number) - (was[f] as number)}`];
       return timeless(was[f]) === timeless(item[f]) ? [] : [f];
     });
-    if (fields.length) lines.push(`~ ${kind(item)} ${fields.join(' ')}`);
+    // Availability's buckets name a booking's attribute by its id, which differs between runs.
+    const named =
+      item.entity === 'BOOKINGS_AROUND' ? fields.map((f) => f.replace(/b[A-Za-z0-9_-]{22}$/, 'b<booking>')) : fields;
+    if (named.length) lines.push(`~ ${kind(item)} ${named.join(' ')}`);
   }
   for (const [key, item] of before) if (!after.has(key)) lines.push(`- ${kind(item)}`);
   return lines.sort();

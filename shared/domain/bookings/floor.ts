@@ -7,15 +7,17 @@
  * active bookings (when named) in one BatchGetItem, sent together with one Query of the
  * location's tables, one Query of its bookings from the day before to the day after (a stay of
  * the evening before can reach into the date, one of the date into the next, and buffers reach
- * either way) and one Query of the waitlist offers of those days that hold tables now (their
+ * either way; availability reads them from their compact buckets, shared/data/bookingsAround.ts)
+ * and one Query of the waitlist offers of those days that hold tables now (their
  * tables are taken as a booking's, docs/waitlist.md). The optimizer plans without them: a move
  * it plans onto an offered table is refused by that table's day and reported as not made.
  */
 import type { Principal } from '../../auth/principal';
-import { noRead, readTogether } from '../../data/batch';
+import { noRead, readTogether, type ReadRequest } from '../../data/batch';
 import { activeBookingsRead } from '../../data/bookingLinks';
 import { bookingGroups, type BookingGroup } from '../../data/bookingGroups';
 import { bookings, type Booking } from '../../data/bookings';
+import { bookingsAround } from '../../data/bookingsAround';
 import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
 import { guests } from '../../data/guests';
 import { locationEntity, type Location } from '../../data/locations';
@@ -54,15 +56,18 @@ import { settingsInForce } from './settings';
 import { loadSolver, type Solver } from './solver';
 import { intervalOf } from './time';
 
-export interface Floor {
+export interface Floor<B extends BookingAround = Booking> {
   location: Location;
   /** The settings in force (the defaults when none are stored). */
   settings: BookingSettings;
   group?: BookingGroup;
   /** Every table of the location. */
   tables: DiningTable[];
-  /** The location's bookings of the date and of the days either side, any status. */
-  bookings: Booking[];
+  /**
+   * The location's bookings of the date and of the days either side: every booking, any status (as
+   * read by `readFloor`), or those holding tables as availability sees them (`readAvailabilityFloor`).
+   */
+  bookings: B[];
   /** The named guest's active bookings at the location. */
   activeBookingsOfGuest?: number;
   /** Waitlist offers holding tables now (docs/waitlist.md): their tables are taken for their stays as a booking's are. */
@@ -113,12 +118,45 @@ export const heldByTableDay = (
 });
 
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
-export async function readFloor(
+export const readFloor = (
   companyId: number,
   locationId: number,
   date: string,
   options: FloorOptions = {},
-): Promise<Floor> {
+): Promise<Floor> =>
+  floorWith(companyId, locationId, date, options, noRead(false), () =>
+    bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
+  ).then(({ whole: _, ...floor }) => floor);
+
+/**
+ * The floor availability decides on, in one round trip: as `readFloor`'s, with the bookings that
+ * hold tables read from the location's compact buckets (shared/data/bookingsAround.ts), a few read
+ * units where the booking items cost dozens. A location whose buckets are not whole yet (older than
+ * them and not backfilled) has its bookings read as `readFloor` does, in a second round trip.
+ */
+async function readAvailabilityFloor(
+  companyId: number,
+  locationId: number,
+  date: string,
+  options: FloorOptions = {},
+): Promise<Floor<BookingAround>> {
+  const from = addDays(date, -1);
+  const to = addDays(date, 1);
+  const floor = await floorWith(companyId, locationId, date, options, bookingsAround.markerRead(companyId, locationId), () =>
+    bookingsAround.between(companyId, locationId, from, to),
+  );
+  const { whole, ...read } = floor;
+  return whole ? read : { ...read, bookings: await bookings.between(companyId, locationId, from, to) };
+}
+
+async function floorWith<B extends BookingAround>(
+  companyId: number,
+  locationId: number,
+  date: string,
+  options: FloorOptions,
+  whole: ReadRequest<boolean>,
+  readBookings: () => Promise<B[]>,
+): Promise<Floor<B> & { whole: boolean }> {
   const { bookingGroupId, primaryUserId } = options;
   const [read, tables, around, offers] = await Promise.all([
     readTogether({
@@ -127,9 +165,10 @@ export async function readFloor(
       group: bookingGroupId ? bookingGroups.read(companyId, locationId, bookingGroupId) : noRead(undefined),
       guest: primaryUserId ? guests.read(companyId, primaryUserId) : noRead(undefined),
       active: primaryUserId ? activeBookingsRead(companyId, primaryUserId, locationId) : noRead(undefined),
+      whole,
     }),
     diningTables.all(companyId, locationId),
-    bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
+    readBookings(),
     waitlist.offeredBetween(companyId, locationId, addDays(date, -1), addDays(date, 1), new Date().toISOString()),
   ]);
   if (!read.location)
@@ -152,6 +191,7 @@ export async function readFloor(
     bookings: around,
     offers: heldByOffers(offers),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
+    whole: read.whole,
   };
 }
 
@@ -263,7 +303,7 @@ export async function getAvailability(
   query: AvailabilityQuery,
 ): Promise<Availability> {
   assertLocationAllowed(principal, locationId);
-  const floor = await readFloor(principal.companyId, locationId, query.date, query);
+  const floor = await readAvailabilityFloor(principal.companyId, locationId, query.date, query);
   const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);
   const around = [...floor.bookings, ...(floor.offers ?? [])];
   const request: AvailabilityRequest = {

@@ -31,7 +31,11 @@ import { isMovable, type Move, type MovableBooking } from './optimizer';
 import type { Solver } from './solver';
 import { intervalOf, type Interval } from './time';
 
-/** Bookings moved at most with a new one: the create's items and some ten per move fit one transaction of 100. */
+/**
+ * Bookings moved at most with a new one: the create's items and some ten per move fit one
+ * transaction of 100 (a move keeps its start, so its availability bucket is the one its hour's
+ * other moves share: shared/data/bookingsAround.ts).
+ */
 export const MAX_RESEAT_MOVES = 8;
 /**
  * The largest model solved (variables): past it the answer is "cannot" without solving. On a full
