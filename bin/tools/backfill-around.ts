@@ -15,7 +15,9 @@ import type { Page } from '../../shared/page';
 const PAGE = 100;
 
 /** Every item of a paged list, page by page along the cursor. */
-async function all<T>(list: (page: { page: number; limit: number; cursor?: string }) => Promise<Page<T>>): Promise<T[]> {
+async function all<T>(
+  list: (page: { page: number; limit: number; cursor?: string }) => Promise<Page<T>>,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   // A list of companies or locations ends: each page along the cursor reads on from the last.

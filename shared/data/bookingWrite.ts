@@ -151,20 +151,18 @@ export async function writeBookings(companyId: number, changes: readonly Booking
     ...changes.flatMap((change) => bookingSteps(companyId, change)),
     ...useSteps(companyId, changes),
     ...aroundSteps(companyId, changes),
-  ].map(
-    (s): Step => {
-      const toError = s.onConditionFailed;
-      if (!toError) return s;
-      return {
-        ...s,
-        onConditionFailed: () => {
-          const err = toError();
-          fromConditions.add(err);
-          return err;
-        },
-      };
-    },
-  );
+  ].map((s): Step => {
+    const toError = s.onConditionFailed;
+    if (!toError) return s;
+    return {
+      ...s,
+      onConditionFailed: () => {
+        const err = toError();
+        fromConditions.add(err);
+        return err;
+      },
+    };
+  });
   try {
     await transact(steps);
   } catch (err) {

@@ -114,9 +114,7 @@ export function aroundSteps(companyId: number, changes: readonly { prev?: Bookin
     if (before !== undefined && (moved || after === undefined)) patchOf(from!)[name] = undefined;
     if (after !== undefined) patchOf(to)[name] = after;
   }
-  return [...buckets.values()].map(({ key, patch }) =>
-    updateStep(key, { ...patch, entity: 'BOOKINGS_AROUND' }),
-  );
+  return [...buckets.values()].map(({ key, patch }) => updateStep(key, { ...patch, entity: 'BOOKINGS_AROUND' }));
 }
 
 const LAST_DATE = '9999-12-31';
@@ -180,7 +178,9 @@ export const bookingsAround = {
       // An entry is right when its booking holds tables and it says what the booking would, where the booking would.
       const right = (b: Booking) => `${bucketKey(companyId, b).sk}|${encodeAround(b)}`;
       const wanted = new Map(items.filter((b) => encodeAround(b) !== undefined).map((b) => [b.id, right(b)]));
-      const stale = entries.filter((e) => wanted.get(e.booking.id) !== `${e.bucket}|${encodeAround(e.booking as Booking)}`);
+      const stale = entries.filter(
+        (e) => wanted.get(e.booking.id) !== `${e.bucket}|${encodeAround(e.booking as Booking)}`,
+      );
       const held = new Set(entries.filter((e) => !stale.includes(e)).map((e) => e.booking.id));
       const missing = items.filter((b) => wanted.has(b.id) && !held.has(b.id));
       if (stale.length === 0 && missing.length === 0) {
@@ -191,10 +191,15 @@ export const bookingsAround = {
       const removals = stale.map((e) =>
         updateStep({ pk: partition(companyId, locationId), sk: e.bucket }, { [attributeOf(e.booking.id)]: undefined }),
       );
-      const puts = aroundSteps(companyId, missing.map((next) => ({ next })));
+      const puts = aroundSteps(
+        companyId,
+        missing.map((next) => ({ next })),
+      );
       for (const step of [...removals, ...puts]) await transact([step]);
     }
-    throw new Error(`the buckets of location ${locationId} did not settle in ${rounds} rounds: bookings change too fast; run again`);
+    throw new Error(
+      `the buckets of location ${locationId} did not settle in ${rounds} rounds: bookings change too fast; run again`,
+    );
   },
 
   /** The marker of a location whose buckets are whole (a new location's, in its creation's transaction). */

@@ -142,8 +142,13 @@ async function readAvailabilityFloor(
 ): Promise<Floor<BookingAround>> {
   const from = addDays(date, -1);
   const to = addDays(date, 1);
-  const floor = await floorWith(companyId, locationId, date, options, bookingsAround.markerRead(companyId, locationId), () =>
-    bookingsAround.between(companyId, locationId, from, to),
+  const floor = await floorWith(
+    companyId,
+    locationId,
+    date,
+    options,
+    bookingsAround.markerRead(companyId, locationId),
+    () => bookingsAround.between(companyId, locationId, from, to),
   );
   const { whole, ...read } = floor;
   return whole ? read : { ...read, bookings: await bookings.between(companyId, locationId, from, to) };
