@@ -2,10 +2,11 @@
  * Brigade benchmarks (the budgets of docs/benchmarks.md): middleware overhead, DynamoDB calls per
  * operation, handler bundle size and module init time, local stage start, guest search, reads at the
  * round-trip floor, selling tables (availability, the optimizer, automatic assignment), the purchase
- * summary of a month, load (autocannon), the proof runs (fuzz, sweeps, faults) and the scale model.
- * Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
+ * summary of a month, load (autocannon), the proof runs (fuzz, sweeps, faults), the scale model and the
+ * authorizer at 100,000 keys. Writes bench/report.md. `npx tsx bench/sections/selling.ts` prints §7 alone,
  * `npx tsx bench/sections/purchaseSummary.ts` §9, `npx tsx bench/sections/load.ts` §10,
- * `npx tsx bench/sections/proof.ts` §11, `npx tsx bench/sections/scale.ts` §12, `npx tsx bench/sections/overhead.ts` §1.
+ * `npx tsx bench/sections/proof.ts` §11, `npx tsx bench/sections/scale.ts` §12,
+ * `npx tsx bench/sections/authorizer.ts` §13, `npx tsx bench/sections/overhead.ts` §1.
  *
  *   npm run bench
  *
@@ -83,6 +84,9 @@ async function main(): Promise<number> {
   const { loadSection, loadChecks, loadMarkdown } = await import('./sections/load');
   const { proof, proofChecks, proofMarkdown } = await import('./sections/proof');
   const { scaleSection, scaleChecks, scaleMarkdown } = await import('./sections/scale');
+  const { authorizerSection, authorizerChecks, authorizerMarkdown, AUTHORIZER_KEYS } = await import(
+    './sections/authorizer'
+  );
   const md = await import('./lib/md');
   const { ms, kb, table } = md;
 
@@ -101,6 +105,7 @@ async function main(): Promise<number> {
   const reported = await section('purchase summary', () => purchaseSummarySection());
   const loaded = await section('load', () => loadSection());
   const scaled = await section('scale model', () => scaleSection());
+  const authorized = await section('authorizer at 100,000 keys', () => authorizerSection());
   // Last: it runs Vitest in child processes (the fuzz, the sweeps, the fault scenarios); nothing here is timed against a budget.
   const proved = await section('fuzz, sweeps and faults', () => proof());
 
@@ -418,6 +423,14 @@ async function main(): Promise<number> {
     ['§12 Scale model', 'measured'],
     summary,
   );
+  const s13 = reportSection(
+    `## 13. The authorizer at ${AUTHORIZER_KEYS.toLocaleString('en')} keys: measured steps, simulated containers`,
+    authorized,
+    authorizerChecks,
+    authorizerMarkdown,
+    ['§13 Authorizer', '≥ 10,000 requests/s, none refused'],
+    summary,
+  );
 
   const failures = summary.filter(
     (r) => String(r[3]).includes('FAIL') || String(r[3]).includes('ERROR') || String(r[3]).includes('MISSING'),
@@ -447,8 +460,9 @@ async function main(): Promise<number> {
     ...s10,
     ...s11,
     ...s12,
+    ...s13,
     '---',
-    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s, scale model ${scaled.seconds.toFixed(1)} s, fuzz, sweeps and faults ${proved.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
+    `Sections took: calls ${calls.seconds.toFixed(1)} s, overhead ${overhead.seconds.toFixed(1)} s, bundles ${bundled.seconds.toFixed(1)} s, local start ${start.seconds.toFixed(1)} s, guest search ${guests.seconds.toFixed(1)} s, round-trip floor ${floor.seconds.toFixed(1)} s, selling tables ${sold.seconds.toFixed(1)} s, custom tag search ${tags.seconds.toFixed(1)} s, purchase summary ${reported.seconds.toFixed(1)} s, load ${loaded.seconds.toFixed(1)} s, scale model ${scaled.seconds.toFixed(1)} s, authorizer ${authorized.seconds.toFixed(1)} s, fuzz, sweeps and faults ${proved.seconds.toFixed(1)} s. How to read this report: docs/benchmarks.md.`,
     '',
   );
   await writeFile(reportPath, out.join('\n'));
@@ -465,6 +479,7 @@ async function main(): Promise<number> {
     reported.ok &&
     loaded.ok &&
     scaled.ok &&
+    authorized.ok &&
     proved.ok
     ? 0
     : 1;

@@ -30,6 +30,17 @@ export interface EndpointSettings {
   environment: Record<string, string>;
   /** Browser origins the stage allows on operations that take a credential (shared/http/cors.ts). */
   corsOrigins: readonly string[];
+  /** API_KEY_PEPPER (credential-authorizer.ts): given only to the functions that write key lookups. */
+  apiKeyPepper: string;
+}
+
+/**
+ * A function's environment: the stage's, and the API key pepper where its role writes key lookups
+ * (a new key's verifier is written with it: shared/auth/verifier.ts).
+ */
+function environmentOf(settings: EndpointSettings, access: RoleAccess): Record<string, string> {
+  const writesKeys = (access.grants.apiKeyLookups ?? []).includes('PutItem');
+  return writesKeys ? { ...settings.environment, API_KEY_PEPPER: settings.apiKeyPepper } : settings.environment;
 }
 
 /** The role of some access in this stack, made once however many functions share it. */
@@ -85,11 +96,12 @@ class RouteEndpoint extends Construct {
   constructor(scope: Construct, id: string, { route, settings }: RouteEndpointProps) {
     super(scope, id);
     const { api, stage } = settings;
+    const access = accessOf(route);
     const handler = new HandlerFunction(this, 'Handler', {
       entry: route.handler,
       functionName: operationFunctionName(stage, route.operationId),
-      role: roleFor(Stack.of(this), settings, accessOf(route)),
-      environment: settings.environment,
+      role: roleFor(Stack.of(this), settings, access),
+      environment: environmentOf(settings, access),
       durability: settings.durability,
       solver: route.solver === true,
     });

@@ -81,6 +81,7 @@ export class BrigadeStack extends Stack {
       table,
       manageKeysPolicy: usage.manageKeysPolicy,
       corsOrigins: settings.corsOrigins,
+      apiKeyPepper: credential.apiKeyPepper,
       environment: {
         ...environment,
         // Where the api-keys operations attach a new merchant's usage key.

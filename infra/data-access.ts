@@ -71,7 +71,7 @@ export const families = {
   apiKeyLookups: {
     partitions: ['KEY#*'],
     guarded: true,
-    holds: "API key lookups: the key's bcrypt hash, grant, tier and company",
+    holds: "API key lookups: the key's bcrypt hash and verifier, grant, tier and company",
   },
   confirmationCodes: {
     partitions: ['CODE#*'],
@@ -325,8 +325,12 @@ export const fallbackAccess: RoleAccess = {
 
 /** Functions outside the route table, each with a role of its own. */
 export const functionGrants = {
-  /** A key's lookup item, and for a role-based key its role (shared/auth/authenticate.ts). */
-  authorizer: { apiKeyLookups: ['GetItem'], company: ['GetItem'] },
+  /**
+   * A key's lookup item, and for a role-based key its role (shared/auth/authenticate.ts); and, once
+   * bcrypt verified a key whose item has no verifier, that item's verifier (one conditional
+   * UpdateItem: `apiKeys.recordVerifier`).
+   */
+  authorizer: { apiKeyLookups: ['GetItem', 'UpdateItem'], company: ['GetItem'] },
   /** The sweep partitions of the last hours, each due booking, and its no-show transaction. */
   noShowSweeper: {
     noShowSweep: ['Query', 'DeleteItem'],

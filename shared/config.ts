@@ -28,6 +28,12 @@ export interface Config {
   /** JWKS URL for Bearer tokens on deployed stages. */
   jwksUrl: string | undefined;
   /**
+   * The secret API key verifiers are made under (API_KEY_PEPPER, at least 32 characters; shared/auth/verifier.ts):
+   * on AWS the authorizer's and the key-writing functions' (infra/credential-authorizer.ts), on the local stage
+   * derived from its own secret (bin/local/stage.ts). Absent: keys are verified by bcrypt alone.
+   */
+  apiKeyPepper: string | undefined;
+  /**
    * The `iss` and `aud` every Bearer token must carry: this stage's issuer and this API. Without
    * both, no token is accepted. The local stage has its own (`localTokenBinding`).
    */
@@ -87,6 +93,13 @@ function positiveInteger(name: string, value: string | undefined, fallback: numb
   return n;
 }
 
+/** The API key pepper: none when unset; a short one is a mistake, refused rather than used. */
+function pepperOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 32) throw new Error('API_KEY_PEPPER must be at least 32 characters');
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const stage = (env.STAGE ?? 'local') as Stage;
   if (!stages.includes(stage)) throw new Error(`STAGE must be one of ${stages.join(', ')}`);
@@ -103,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiVersion: API_VERSION,
     jwtSecret: env.JWT_SECRET || undefined,
     jwksUrl: env.JWKS_URL || undefined,
+    apiKeyPepper: pepperOf(env.API_KEY_PEPPER),
     jwtIssuer: env.JWT_ISSUER || (stage === 'local' ? localTokenBinding.issuer : undefined),
     jwtAudience: env.JWT_AUDIENCE || (stage === 'local' ? localTokenBinding.audience : undefined),
     internalOperatorIds: new Set(

@@ -5,6 +5,7 @@
  * design moves a row; the report shows the baseline (bench/scale-baseline.json, measured before the
  * changes) beside the current figures.
  */
+import { DESIGNS, STATED_COSTS, type AuthorizerDesign } from './authorizerSim';
 import { table } from './md';
 
 export interface OperationCost {
@@ -44,6 +45,11 @@ interface Design {
   publicTotalRps: number | null;
   /** The delivery function's concurrency cap (null: none). */
   deliveryConcurrency: number | null;
+  /**
+   * The authorizer: the verified keys each container keeps, and whether a miss is judged by the
+   * verifier beside the hash (bench/lib/authorizerSim.ts). Absent: as the code is now (`DESIGNS.now`).
+   */
+  authorizer?: Pick<AuthorizerDesign, 'cacheKeys' | 'verifier'>;
 }
 
 /** Published limits (docs/scale.md, “Limits”), per second unless named otherwise. */
@@ -58,8 +64,6 @@ export const LIMITS = {
   gatewayRps: 10_000,
   /** Lambda: concurrent executions in a region (raisable). */
   lambdaConcurrency: 1_000,
-  /** The authorizer's in-memory cache of verified keys (entries, per container). */
-  authorizerCacheKeys: 10_000,
   /** A webhook receiver's answer is awaited up to this long (shared/webhooks/settings.ts). */
   webhookTimeoutSeconds: 30,
   /** Lambda gives a full vCPU at this much memory; the authorizer has 512 MB (infra/handler-function.ts). */
@@ -150,22 +154,63 @@ export interface Wall {
   holds: string;
 }
 
+const authorizerOf = (m: Measured) => m.design.authorizer ?? DESIGNS.now;
+
+/** A miss of the authorizer's cache with the verifier: its reads, one after the other (the HMAC is microseconds). */
+const verifierMissSeconds = (STATED_COSTS.readsPerMiss * STATED_COSTS.getItemMs) / 1000;
+
+/** Requests a second the authorizer serves within Lambda's concurrency with `activeKeys` keys in use. */
 function authorizerCapacity(m: Measured, activeKeys: number): number {
-  const bcryptSeconds = (m.bcryptMs / 1000) * (LIMITS.fullCpuMemoryMb / LIMITS.authorizerMemoryMb);
-  const miss = Math.max(0, 1 - LIMITS.authorizerCacheKeys / activeKeys);
   // A hit costs about a millisecond of the authorizer's time (the lookup in memory and the answer).
-  return LIMITS.lambdaConcurrency / (miss * bcryptSeconds + 0.001);
+  const hitSeconds = STATED_COSTS.invocationMs / 1000;
+  const design = authorizerOf(m);
+  // With the verifier, every request is counted as a miss that reads its key: with many containers
+  // and a 60 s TTL few requests find their key fresh in their container (bench §13), and none runs bcrypt.
+  if (design.verifier) return LIMITS.lambdaConcurrency / (verifierMissSeconds + hitSeconds);
+  const bcryptSeconds = (m.bcryptMs / 1000) * (LIMITS.fullCpuMemoryMb / LIMITS.authorizerMemoryMb);
+  const miss = Math.max(0, 1 - design.cacheKeys / activeKeys);
+  return LIMITS.lambdaConcurrency / (miss * bcryptSeconds + hitSeconds);
+}
+
+/** The authorizer's row of the walls: bcrypt on a miss (the baseline), or the verifier. */
+function authorizerWall(m: Measured, use: (s: Size) => number): Wall {
+  const design = authorizerOf(m);
+  const keys = SIZES[2]!.activeKeys;
+  const cache = `${design.cacheKeys.toLocaleString('en')}-key cache`;
+  const executions = `${LIMITS.lambdaConcurrency} concurrent executions`;
+  return design.verifier
+    ? {
+        limit: `The authorizer: a verifier beside each bcrypt hash (one HMAC on a miss), a ${cache}, no gateway cache, ${executions}`,
+        reachedAt: `${authorizerCapacity(m, keys).toFixed(0)} requests/s, every request reading its key (${STATED_COSTS.readsPerMiss} GetItems of ${STATED_COSTS.getItemMs} ms)`,
+        use: SIZES.map(use),
+        symptom: '503 for every tenant',
+        holds: 'the verifier: bcrypt once per key, ever (bench §13 simulates it)',
+      }
+    : {
+        limit: `The authorizer: bcrypt on every miss of a ${cache}, no gateway cache, ${executions}`,
+        reachedAt: `${authorizerCapacity(m, keys).toFixed(0)} requests/s with ${keys.toLocaleString('en')} active keys (${(m.bcryptMs * (LIMITS.fullCpuMemoryMb / LIMITS.authorizerMemoryMb)).toFixed(0)} ms per bcrypt)`,
+        use: SIZES.map(use),
+        symptom: '503 for every tenant',
+        holds: 'nothing yet',
+      };
 }
 
 /** The walls, in the order a growing customer meets them. */
 export function walls(m: Measured): Wall[] {
   const ops = byOperation(m);
   const avail = ops.get('getAvailability');
-  const bookingsIndex = 'gsi1:C#<n>#L#<n>#BOOKINGS';
-  const availOnIndex = avail ? unitsOn(avail.partitionReadUnits, bookingsIndex) : 0;
-  const indexReads = perLocation(m, (o) => unitsOn(o.partitionReadUnits, bookingsIndex));
+  // The partition availability reads most of (its bookings: the index, or their buckets), and what
+  // the location's other requests read of it.
+  const [hottest, availOnIndex] = Object.entries(avail?.partitionReadUnits ?? {}).reduce<[string, number]>(
+    (best, [p, u]) => (u > best[1] ? [p, u] : best),
+    ['', 0],
+  );
+  const indexReads = perLocation(m, (o) => unitsOn(o.partitionReadUnits, hottest));
+  // A large location: the partition of its bookings (the index, or their buckets) grows with them.
   const largeDay = 1_800;
-  const availLarge = (availOnIndex * largeDay) / Math.max(1, m.bookings);
+  const bookingsPartition =
+    Object.keys(avail?.partitionReadUnits ?? {}).find((p) => /#(BOOKINGS|AROUND)$/.test(p)) ?? '';
+  const availLarge = (unitsOn(avail?.partitionReadUnits ?? {}, bookingsPartition) * largeDay) / Math.max(1, m.bookings);
   const eventsPerLocation = perLocation(m, (o) => unitsOn(o.partitionUnits, 'C#<n>#EVENTS'));
   const eventUnits = Math.max(...m.operations.map((o) => unitsOn(o.partitionUnits, 'C#<n>#EVENTS')), 0);
   const companyIndex = perLocation(m, (o) => unitsOn(o.partitionUnits, 'gsi2:C#<n>#BOOKINGS'));
@@ -178,18 +223,22 @@ export function walls(m: Measured): Wall[] {
   const perCompany = (s: Size) => s.locationsPerCompany * s.atPeak;
   return [
     {
-      limit: `A location's bookings index partition: ${LIMITS.partitionReadUnits} read units/s`,
+      limit: `The partition availability reads most of (\`${hottest}\`): ${LIMITS.partitionReadUnits} read units/s`,
       reachedAt: `${(LIMITS.partitionReadUnits / Math.max(availOnIndex, 1e-9)).toFixed(0)} availability calls/s per location (${availOnIndex} units each)`,
       use: SIZES.map(() => indexReads / LIMITS.partitionReadUnits),
       symptom: "that location's availability, lists and creates throttled",
-      holds: 'nothing yet',
+      holds: bookingsPartition.includes('#AROUND')
+        ? "availability's compact buckets, a few units a call"
+        : 'nothing yet',
     },
     {
-      limit: `The same partition for a large location (${largeDay} bookings a day)`,
+      limit: `A large location's bookings partition (\`${bookingsPartition}\`, ${largeDay} bookings a day)`,
       reachedAt: `${(LIMITS.partitionReadUnits / Math.max(availLarge, 1e-9)).toFixed(0)} availability calls/s (${availLarge.toFixed(0)} units each)`,
       use: SIZES.map(() => (availLarge * LOCATION_PEAK.getAvailability!) / LIMITS.partitionReadUnits),
       symptom: 'a hot drop or a food hall stalls its own availability',
-      holds: 'nothing yet',
+      holds: bookingsPartition.includes('#AROUND')
+        ? "availability's compact buckets, a few units a call"
+        : 'nothing yet',
     },
     {
       limit: `A company's event log partition \`C#<cid>#EVENTS\`: ${LIMITS.partitionWriteUnits} write units/s, its sort key only grows so it never splits`,
@@ -227,13 +276,7 @@ export function walls(m: Measured): Wall[] {
       symptom: '429 from the gateway for every tenant',
       holds: 'a quota increase',
     },
-    {
-      limit: `The authorizer: bcrypt on every miss of a ${LIMITS.authorizerCacheKeys.toLocaleString('en')}-key cache, no gateway cache, ${LIMITS.lambdaConcurrency} concurrent executions`,
-      reachedAt: `${authorizerCapacity(m, SIZES[2]!.activeKeys).toFixed(0)} requests/s with ${SIZES[2]!.activeKeys.toLocaleString('en')} active keys (${(m.bcryptMs * (LIMITS.fullCpuMemoryMb / LIMITS.authorizerMemoryMb)).toFixed(0)} ms per bcrypt)`,
-      use: SIZES.map((s) => (peakRps * peakLocations(s)) / authorizerCapacity(m, s.activeKeys)),
-      symptom: '503 for every tenant',
-      holds: 'nothing yet',
-    },
+    authorizerWall(m, (s) => (peakRps * peakLocations(s)) / authorizerCapacity(m, s.activeKeys)),
     m.design.publicTotalRps === null
       ? {
           limit: "The edge's public operations: per client IP only, no total for everyone",

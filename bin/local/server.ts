@@ -12,8 +12,12 @@ import { config } from '../../shared/config';
 import { corsPaths, hasPreflight, preflight } from '../../shared/http/cors';
 import { matchRoute, resourceOf } from '../../shared/http/router';
 import { routes, type Route } from '../../shared/routes';
-import { asFunction } from './function-scope';
+import { setContainerScope } from '../../shared/domain/rateLeases';
+import { asFunction, runningFunction } from './function-scope';
 import { gatewayIdentity, invokeThroughGateway } from './gateway';
+
+// Each function leases its own blocks of the rate windows, as each is its own container on AWS.
+setContainerScope(() => runningFunction.getStore() ?? '');
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 

@@ -3,7 +3,7 @@
  * `.local/dev-keys.json`, the HTTP server for every route and the webhook pipeline. `npm start` and the
  * API tests use it.
  */
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -53,6 +53,14 @@ function localSecret(localDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * The local stage's API key pepper (shared/auth/verifier.ts), unless API_KEY_PEPPER names one: derived
+ * from its one secret with HKDF under a label of its own, so the same file serves both and neither
+ * key tells anything of the other. A new secret only costs each local key one bcrypt run again.
+ */
+const localPepper = (secret: string): string =>
+  Buffer.from(hkdfSync('sha256', secret, '', 'brigade api-key verifier pepper', 32)).toString('base64url');
+
 const listen = (server: Server, port: number, host: string) =>
   new Promise<number>((ok, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
@@ -94,6 +102,7 @@ export async function startLocalStage(options: LocalStageOptions): Promise<Local
       TABLE_NAME: process.env.TABLE_NAME ?? 'brigade-local',
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       JWT_SECRET: jwtSecret,
+      API_KEY_PEPPER: process.env.API_KEY_PEPPER || localPepper(jwtSecret),
       // The local stage's own issuer and audience: its tokens are good nowhere else, and no other stage's here.
       JWT_ISSUER: localTokenBinding.issuer,
       JWT_AUDIENCE: localTokenBinding.audience,

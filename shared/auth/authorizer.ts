@@ -44,7 +44,8 @@ export async function authorizeRequest(event: APIGatewayRequestAuthorizerEvent):
     Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
   );
   try {
-    const principal = await authenticate(headers);
+    // The authorizer writes a key's verifier once bcrypt verified it (its role may: infra/data-access.ts).
+    const principal = await authenticate(headers, Date.now(), { recordVerifier: true });
     return allow(
       event.methodArn,
       principal.rateSubject,

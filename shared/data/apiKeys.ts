@@ -2,12 +2,15 @@
  * API keys: the record the API shows (`C#<cid>` / `APIKEY#<uuid>`, listed through gsi1
  * `C#<cid>#APIKEYS` by creation time) and the lookup item authentication reads (`KEY#<keyId>`).
  * Every change writes both in one transaction. The plaintext is stored nowhere; the lookup item
- * holds its bcrypt hash and a 32-bit fingerprint (docs/access.md, threat model).
+ * holds its bcrypt hash, a 32-bit fingerprint and a verifier (an HMAC under a secret the table does
+ * not hold), which the authorizer writes once bcrypt has verified a key without one (docs/access.md,
+ * "How a key is verified").
  *
  * The company's counter item counts every key (`n`, the list's total) and the live keys made
  * through the API (`live`), which a create may raise only while it is below the stage's cap: a
  * condition of the creating transaction, so concurrent creates cannot overshoot it.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Type, type Static } from '../schemas/typebox';
 import { AppError, conflict } from '../errors';
 import type { DomainEvent } from '../events/catalog';
@@ -15,7 +18,9 @@ import type { Page } from '../page';
 import type { UsageKey } from '../ports/usagePlans';
 import { ApiKeyView, Tier } from '../schemas/access';
 import { Nullable } from '../schemas/common';
+import { db, tableName } from './client';
 import { companyKey, defineEntity, extendView } from './entity';
+import { conditionFailed, toAppError } from './errors';
 import { keys } from './keys';
 import { locationEntity } from './locations';
 import { outboxStep } from './outbox';
@@ -45,6 +50,11 @@ const AuthItem = Type.Object({
   hash: Type.String(),
   /** The first 32 bits of the key's SHA-256: refuses a wrong secret without bcrypt. Absent on keys made before it existed. */
   fingerprint: Type.Optional(Type.String()),
+  /**
+   * HMAC of the key under the stage's pepper, naming the pepper and the hash it was made for
+   * (shared/auth/verifier.ts): a miss is judged by it instead of bcrypt. Absent until written.
+   */
+  verifier: Type.Optional(Type.String()),
   tier: Tier,
   /** The key's own permissions; empty when it has a role. */
   permissions: Type.Array(Type.String()),
@@ -77,10 +87,11 @@ export interface KeyReferences {
   liveLimit?: number | undefined;
 }
 
-/** What verifies a key: its bcrypt hash and its fingerprint. */
+/** What verifies a key: its bcrypt hash, its fingerprint, and its verifier where the writer has the pepper. */
 export interface KeyCredential {
   hash: string;
   fingerprint: string;
+  verifier?: string | undefined;
 }
 
 /**
@@ -202,6 +213,7 @@ export const apiKeys = {
       companyId,
       hash: credential.hash,
       fingerprint: credential.fingerprint,
+      ...(credential.verifier === undefined ? {} : { verifier: credential.verifier }),
       ...grantOf(s.record),
       revoked: false,
       usageKey: s.usageKey?.value ?? null,
@@ -279,6 +291,30 @@ export const apiKeys = {
       ...(next.capped ? [updateStep(counter(companyId), {}, { add: { live: -1 } })] : []),
       outboxStep(event),
     ]);
+  },
+
+  /**
+   * Writes the key's verifier, only while the lookup item still holds the hash the key was verified
+   * against (1 UpdateItem; the authorizer's role may do this and nothing else to a lookup item).
+   * False when the item is gone or its hash changed meanwhile: nothing is written.
+   */
+  async recordVerifier(keyId: string, hash: string, verifier: string): Promise<boolean> {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: authEntity.key(keyId),
+          UpdateExpression: 'SET #verifier = :verifier',
+          ConditionExpression: '#hash = :hash',
+          ExpressionAttributeNames: { '#verifier': 'verifier', '#hash': 'hash' },
+          ExpressionAttributeValues: { ':verifier': verifier, ':hash': hash },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (conditionFailed(err)) return false;
+      throw toAppError(err);
+    }
   },
 
   /**

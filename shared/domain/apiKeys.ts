@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, keyPrefix } from '../auth/apiKey';
 import { forgetApiKey } from '../auth/authenticate';
+import { keyVerifier } from '../auth/verifier';
 import { publishablePermissions } from '../auth/catalog';
 import type { Principal, Tier } from '../auth/principal';
 import { config } from '../config';
@@ -186,7 +187,12 @@ async function store(
     await apiKeys.create(
       companyId,
       { record, usageKey },
-      { hash: generated.hash, fingerprint: generated.fingerprint },
+      // The plaintext is known only now: its verifier is written with it where this function has the pepper.
+      {
+        hash: generated.hash,
+        fingerprint: generated.fingerprint,
+        verifier: keyVerifier(generated.plaintext, generated.hash),
+      },
       refs,
       newEvent(companyId, 'api-key.created', record.id, { ...record }),
     );

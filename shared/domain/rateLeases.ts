@@ -22,6 +22,16 @@ import { leaseBlock } from './rateWindow';
 
 const LEASES_MAX = 10_000;
 
+/**
+ * The container a request runs in. On Lambda every function's instance has its own memory, so
+ * one; the local stage runs every function in one process and names the one running
+ * (bin/local/function-scope.ts), so that its functions lease apart as they do on AWS.
+ */
+let containerOf: () => string = () => '';
+export const setContainerScope = (scope: () => string): void => {
+  containerOf = scope;
+};
+
 interface Lease {
   /** The window's start: a lease of another window is spent. */
   start: number;
@@ -68,13 +78,14 @@ export function rateLeasesOf(store: Pick<typeof rateWindows, 'lease'> = rateWind
 
   return {
     async take(subject, window, limit) {
+      const held = `${containerOf()}\u0000${subject}`;
       // Each round spends, refuses, or waits for a lease that grants at least one or finds the
       // window full; more rounds than the limit mean a store that grants nothing.
       for (let round = 0; round <= limit + 1; round++) {
-        let lease = leases.get(subject);
+        let lease = leases.get(held);
         if (!lease || lease.start !== window.start) {
           lease = { start: window.start, total: 0, left: 0, block: 0, full: false };
-          putBounded(leases, subject, lease, LEASES_MAX);
+          putBounded(leases, held, lease, LEASES_MAX);
         }
         if (lease.left > 0) {
           lease.left -= 1;

@@ -6,11 +6,15 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { COMPRESS_FROM_KIB } from '../../infra/api';
+import { accessOf } from '../../infra/data-access';
 import { gatewayErrors } from '../../infra/gateway-responses';
+import { operationFunctionName } from '../../infra/handler-function';
 import { crowdThrottle, tierThrottles, usageKeyValue } from '../../infra/usage-tiers';
 import { tierLimits } from '../../shared/auth/principal';
 import { statusOf } from '../../shared/errors';
+import { routes, type Route } from '../../shared/routes';
 import { tiers } from '../../shared/schemas/access';
+import { functionRoles } from './iam';
 import { synthesize } from './synth';
 
 const synth = synthesize();
@@ -92,6 +96,8 @@ describe("API Gateway's own errors", () => {
 describe('credential authorizer', () => {
   const [fn] = resources('AWS::Lambda::Function').filter((f) => f.Properties.FunctionName === 'brigade-dev-authorizer');
 
+  // API Gateway answers 401 itself to a request lacking an identity source: with X-API-Key or Authorization
+  // (or neither) sent, none can be required, so no verdict is cached (docs/access.md, "How a key is verified").
   it('is a REQUEST authorizer without identity sources or caching', () => {
     parent.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
     const [authorizer] = resources('AWS::ApiGateway::Authorizer');
@@ -109,17 +115,37 @@ describe('credential authorizer', () => {
     });
   });
 
-  it('may only read key lookups and company items (a role) from the table, and write its logs', () => {
+  it('may only read key lookups and company items (a role), update key lookups (their verifier), and write its logs', () => {
     const role = fn!.Properties.Role['Fn::GetAtt'][0];
     const [policy] = resources('AWS::IAM::Policy').filter(
       (p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: role }]),
     );
     const allows = policy!.Properties.PolicyDocument.Statement.filter((s: { Effect: string }) => s.Effect === 'Allow');
     expect(allows.map((s: { Action: unknown }) => s.Action)).toEqual([
+      ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       'dynamodb:GetItem',
       ['logs:CreateLogStream', 'logs:PutLogEvents'],
     ]);
-    expect(allows[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*', 'C#*'] } });
+    expect(allows[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] } });
+    expect(allows[1].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['C#*'] } });
+  });
+
+  it('gets the API key pepper from a generated secret by a dynamic reference, as do only the functions that write key lookups', () => {
+    parent.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'brigade-dev/api-key-pepper',
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64, ExcludePunctuation: true }),
+    });
+    const roles = functionRoles(synth);
+    const peppered = [...roles].filter(([, f]) => 'API_KEY_PEPPER' in f.environment).map(([name]) => name);
+    const writers = (routes as readonly Route[])
+      .filter((r) => (accessOf(r).grants.apiKeyLookups ?? []).includes('PutItem'))
+      .map((r) => operationFunctionName('dev', r.operationId));
+    expect(writers.length).toBeGreaterThan(0);
+    expect(peppered.sort()).toEqual(['brigade-dev-authorizer', ...writers].sort());
+    for (const name of peppered)
+      expect(roles.get(name)!.environment.API_KEY_PEPPER, name).toMatch(
+        /^\{\{resolve:secretsmanager:.+:SecretString:::\}\}$/,
+      );
   });
 });
 

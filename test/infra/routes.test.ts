@@ -62,9 +62,12 @@ describe.each(tables)('%s', (_, table) => {
         });
         // The solver routes' functions name the solver layer's module besides (solver.test.ts).
         const solver = 'BRIGADE_SOLVER_MODULE' in fn.Properties.Environment.Variables ? ['BRIGADE_SOLVER_MODULE'] : [];
+        // The functions that write key lookups get the API key pepper besides (which ones: api.test.ts).
+        const pepper = 'API_KEY_PEPPER' in fn.Properties.Environment.Variables ? ['API_KEY_PEPPER'] : [];
         expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(
           [
             ...solver,
+            ...pepper,
             'API_KEYS_PER_COMPANY',
             'CORS_ORIGINS',
             'INTERNAL_OPERATOR_IDS',

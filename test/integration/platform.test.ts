@@ -1,14 +1,20 @@
-/** Rate windows, id counters and API key storage against DynamoDB Local. */
+/** Rate windows, id counters and API key storage (the hash, and the verifier beside it) against DynamoDB Local. */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authenticate, clearKeyCache } from '../../shared/auth/authenticate';
+import { authorizeRequest } from '../../shared/auth/authorizer';
+import { keyVerifier } from '../../shared/auth/verifier';
+import { resetConfig } from '../../shared/config';
+import { apiKeys } from '../../shared/data/apiKeys';
 import { db, tableName } from '../../shared/data/client';
 import { ID_BLOCK_SIZE, nextId, releaseIdBlocks, reserveIdsBelow } from '../../shared/data/ids';
 import { rateWindows } from '../../shared/data/rateWindows';
 import { issueApiKey } from '../../shared/domain/apiKeys';
 import { rateLeasesOf } from '../../shared/domain/rateLeases';
 import { windowAt } from '../../shared/domain/rateWindow';
+import { asFunction } from '../support/aws-call-log';
 import { idBlock } from '../support/id-blocks';
 
 const ids = idBlock(import.meta.url);
@@ -117,5 +123,61 @@ describe('API keys', () => {
       expect(s.Item).toBeDefined();
       expect(JSON.stringify(s.Item)).not.toContain(secret);
     }
+  });
+
+  describe('the verifier beside the hash', () => {
+    const lookup = async (keyId: string) =>
+      (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `KEY#${keyId}`, sk: 'KEY' } }))).Item;
+    const usePepper = (pepper: string) => {
+      vi.stubEnv('API_KEY_PEPPER', pepper);
+      resetConfig();
+    };
+    const newKey = () =>
+      issueApiKey(ids.next(), { name: 'Till', tier: 'standard', permissions: ['coursings.read'], locationIds: null });
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetConfig();
+    });
+
+    it('is written with a key made where there is a pepper, and by the authorizer for one made without, once bcrypt verified it', async () => {
+      usePepper('');
+      const old = await newKey();
+      expect((await lookup(old.record.keyId))!.verifier).toBeUndefined();
+      usePepper('integration-pepper-0123456789abcdefghijklmnopqrstuvwxyz');
+      const made = await newKey();
+      const item = (await lookup(made.record.keyId))!;
+      expect(item.verifier).toBe(keyVerifier(made.key, item.hash as string));
+      expect(JSON.stringify(item)).not.toContain(made.key.split('_').at(-1));
+
+      clearKeyCache();
+      const event = {
+        type: 'REQUEST',
+        methodArn: 'arn:aws:execute-api:local:0:api/local/GET/x',
+        headers: { 'X-API-Key': old.key },
+      };
+      const verdict = await asFunction('authorizer', () =>
+        authorizeRequest(event as unknown as APIGatewayRequestAuthorizerEvent),
+      );
+      expect(verdict.principalId).toBe(`key:${old.record.keyId}`);
+      const written = (await lookup(old.record.keyId))!;
+      expect(written.verifier).toBe(keyVerifier(old.key, written.hash as string));
+      // A fresh container now judges the key by its verifier.
+      clearKeyCache();
+      expect((await authenticate({ 'x-api-key': old.key })).companyId).toBe(written.companyId);
+    });
+
+    it('is written only while the lookup item holds the hash that verified the key, and never makes an item', async () => {
+      usePepper('integration-pepper-0123456789abcdefghijklmnopqrstuvwxyz');
+      const { record, key } = await newKey();
+      const before = (await lookup(record.keyId))!;
+      const other = keyVerifier(key, 'not the hash');
+      expect(await apiKeys.recordVerifier(record.keyId, 'not the hash', other!)).toBe(false);
+      expect(await lookup(record.keyId)).toEqual(before);
+      expect(await apiKeys.recordVerifier(record.keyId, before.hash as string, 'replaced')).toBe(true);
+      expect((await lookup(record.keyId))!.verifier).toBe('replaced');
+      const missing = `zz${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+      expect(await apiKeys.recordVerifier(missing, before.hash as string, 'x')).toBe(false);
+      expect(await lookup(missing)).toBeUndefined();
+    });
   });
 });

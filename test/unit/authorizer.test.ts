@@ -39,13 +39,14 @@ describe('authorizer', () => {
     vi.mocked(authenticate).mockReset();
   });
 
-  it('verifies the credential from lower-cased headers', async () => {
+  it('verifies the credential from lower-cased headers, writing the verifier of a key bcrypt verified', async () => {
     vi.mocked(authenticate).mockResolvedValue(principal);
     await handler(event({ 'X-API-Key': 'brigade_dev_abcdefghij12_secret', Authorization: 'Bearer t' }));
-    expect(authenticate).toHaveBeenCalledWith({
-      'x-api-key': 'brigade_dev_abcdefghij12_secret',
-      authorization: 'Bearer t',
-    });
+    expect(authenticate).toHaveBeenCalledWith(
+      { 'x-api-key': 'brigade_dev_abcdefghij12_secret', authorization: 'Bearer t' },
+      expect.any(Number),
+      { recordVerifier: true },
+    );
   });
 
   it('allows the whole stage for a verified credential, with the principal and its tier key', async () => {

@@ -1,8 +1,10 @@
 /**
  * The scale model's pure parts (bench/lib/capacity.ts, bench/lib/scaleModel.ts; docs/scale.md): how
- * an item's size and a partition's family are read, and how measured costs become walls and costs.
+ * an item's size and a partition's family are read, and how measured costs become walls and costs
+ * (the authorizer's row with and without the verifier beside the hash).
  */
 import { describe, expect, it } from 'vitest';
+import { DESIGNS, STATED_COSTS } from '../../bench/lib/authorizerSim';
 import { family, itemBytes } from '../../bench/lib/capacity';
 import {
   costPerMillion,
@@ -14,6 +16,7 @@ import {
   type Measured,
   type OperationCost,
 } from '../../bench/lib/scaleModel';
+import { keyCacheStats } from '../../shared/auth/authenticate';
 
 const op = (operation: string, over: Partial<OperationCost> = {}): OperationCost => ({
   operation,
@@ -101,6 +104,31 @@ describe('scale model', () => {
     expect(before.find((w) => w.limit.startsWith('Lambda concurrency'))!.use[1]).toBeGreaterThan(
       50 / LIMITS.lambdaConcurrency,
     );
+  });
+
+  it('meets the authorizer at bcrypt on a miss before the verifier, far above the largest size with it', () => {
+    const authorizerOf = (m: Measured) => walls(m).find((w) => w.limit.startsWith('The authorizer'))!;
+    const before = authorizerOf({
+      ...measured([availability, create]),
+      design: { publicTotalRps: null, deliveryConcurrency: 50, authorizer: { cacheKeys: 10_000, verifier: false } },
+    });
+    // 100,000 keys, 10,000 cached: 90 % of requests run bcrypt (60 ms here, at 512/1769 of a vCPU).
+    const bcryptSeconds = (60 / 1000) * (LIMITS.fullCpuMemoryMb / LIMITS.authorizerMemoryMb);
+    const capacity = LIMITS.lambdaConcurrency / (0.9 * bcryptSeconds + 0.001);
+    expect(before.reachedAt).toMatch(new RegExp(`^${capacity.toFixed(0)} requests/s with 100,000 active keys`));
+    expect(before.use[2]).toBeGreaterThan(1);
+    expect(before.holds).toBe('nothing yet');
+    // Without a design named, the model is the code as it is: the verifier, every request reading its key.
+    const now = authorizerOf(measured([availability, create]));
+    const perRequest = (STATED_COSTS.invocationMs + STATED_COSTS.readsPerMiss * STATED_COSTS.getItemMs) / 1000;
+    expect(now.reachedAt).toMatch(new RegExp(`^${(LIMITS.lambdaConcurrency / perRequest).toFixed(0)} requests/s`));
+    expect(now.limit).toContain('a verifier beside each bcrypt hash');
+    expect(Math.max(...now.use)).toBeLessThan(1);
+  });
+
+  it("describes the authorizer as the code builds it: the cache's size is authenticate.ts's", () => {
+    expect(DESIGNS.now.cacheKeys).toBe(keyCacheStats().maxEntries);
+    expect(DESIGNS.now.verifier).toBe(true);
   });
 
   it("prices availability's reads apart and every request's rate window", () => {
