@@ -211,8 +211,11 @@ export function walls(m: Measured): Wall[] {
   const bookingsPartition =
     Object.keys(avail?.partitionReadUnits ?? {}).find((p) => /#(BOOKINGS|AROUND)$/.test(p)) ?? '';
   const availLarge = (unitsOn(avail?.partitionReadUnits ?? {}, bookingsPartition) * largeDay) / Math.max(1, m.bookings);
-  const eventsPerLocation = perLocation(m, (o) => unitsOn(o.partitionUnits, 'C#<n>#EVENTS'));
-  const eventUnits = Math.max(...m.operations.map((o) => unitsOn(o.partitionUnits, 'C#<n>#EVENTS')), 0);
+  // The event log: one partition per company, or (partitioned) per location.
+  const perLocationLog = m.operations.some((o) => unitsOn(o.partitionUnits, 'C#<n>#L#<n>#EVENTS') > 0);
+  const eventLog = perLocationLog ? 'C#<n>#L#<n>#EVENTS' : 'C#<n>#EVENTS';
+  const eventsPerLocation = perLocation(m, (o) => unitsOn(o.partitionUnits, eventLog));
+  const eventUnits = Math.max(...m.operations.map((o) => unitsOn(o.partitionUnits, eventLog)), 0);
   const companyIndex = perLocation(m, (o) => unitsOn(o.partitionUnits, 'gsi2:C#<n>#BOOKINGS'));
   const reads = perLocation(m, (o) => o.readUnits);
   const writes = perLocation(m, (o) => o.writeUnits + o.rateWindow.writes);
@@ -241,12 +244,13 @@ export function walls(m: Measured): Wall[] {
         : 'nothing yet',
     },
     {
-      limit: `A company's event log partition \`C#<cid>#EVENTS\`: ${LIMITS.partitionWriteUnits} write units/s, its sort key only grows so it never splits`,
-      reachedAt: `${(LIMITS.partitionWriteUnits / Math.max(eventUnits, 1e-9)).toFixed(0)} write transactions/s per company (${eventUnits} units per event)`,
-      use: SIZES.map((s) => (eventsPerLocation * perCompany(s)) / LIMITS.partitionWriteUnits),
-      symptom:
-        "every write of every location of the company fails together (the transaction's outbox put is throttled)",
-      holds: 'nothing yet',
+      limit: `${perLocationLog ? "A location's" : "A company's"} event log partition \`${eventLog.replace('<n>', '<cid>').replace('<n>', '<loc>')}\`: ${LIMITS.partitionWriteUnits} write units/s, its sort key only grows so it never splits`,
+      reachedAt: `${(LIMITS.partitionWriteUnits / Math.max(eventUnits, 1e-9)).toFixed(0)} write transactions/s per ${perLocationLog ? 'location' : 'company'} (${eventUnits} units per event)`,
+      use: SIZES.map((s) => (eventsPerLocation * (perLocationLog ? 1 : perCompany(s))) / LIMITS.partitionWriteUnits),
+      symptom: perLocationLog
+        ? "that location's writes throttled; the company's other locations unaffected"
+        : "every write of every location of the company fails together (the transaction's outbox put is throttled)",
+      holds: perLocationLog ? 'the log kept per location (company-wide events in 8 shards)' : 'nothing yet',
     },
     {
       limit: `A company's bookings index partition \`gsi2 C#<cid>#BOOKINGS\`: ${LIMITS.partitionWriteUnits} write units/s (splits by date when hot)`,

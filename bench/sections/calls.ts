@@ -36,6 +36,7 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   probe: 'none (listed only)',
   floor:
     '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + at most 1 rate-window lease',
+  log: "1 GetItem of the company's record of its log's locations, the locations' list (1 Query), and 1 Query per partition of the log (its locations', 8 shards, the log as it was before), 16 at a time + at most 1 rate-window lease",
   range:
     "1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range's day items (1 per 1 MB page) + at most 1 rate-window lease",
 };
@@ -107,6 +108,14 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
       if (reads !== 1 || t.data.Query !== pages || total !== 1 + pages)
         why.push(`expected 1 GetItem or BatchGetItem and ${pages} Query, got ${JSON.stringify(t.data)}`);
       break;
+    case 'log': {
+      const partitions = (t.data.Query ?? 0) - 1;
+      if (reads !== 1 || total !== reads + (t.data.Query ?? 0) || partitions < 1)
+        why.push(
+          `expected 1 GetItem, the locations' Query and 1 Query per log partition, got ${JSON.stringify(t.data)}`,
+        );
+      break;
+    }
     case 'list':
       if (t.data.Query !== pages || total !== pages)
         why.push(`expected ${pages} Query for ${pages} page(s), got ${JSON.stringify(t.data)}`);

@@ -7,7 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import { LocationView } from '../schemas/locations';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
-import { outboxStep } from './outbox';
+import { outboxStep, eventLogLocationStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { deleteStep, transact, type Step } from './transact';
 
@@ -106,6 +106,7 @@ export const locations = {
       counterStep(counter(companyId), 1),
       // A new location has no bookings: its buckets of bookings around a date are whole from the start.
       bookingsAround.markerStep(companyId, l.id),
+      eventLogLocationStep(companyId, l.id),
       outboxStep(event),
     ]);
   },
@@ -140,6 +141,8 @@ export const locations = {
       ...locationContents.map(emptyContent),
       locationEntity.versionedDeleteStep(companyId, l),
       counterStep(counter(companyId), -1),
+      // Its events stay in its log for 30 days: the log's readers keep finding it.
+      eventLogLocationStep(companyId, l.id),
       outboxStep(event),
     ]);
   },

@@ -4,6 +4,7 @@
  * outbox item's one codec: written here, read back by `outboxMessageOf`.
  */
 import { eventLocation, type DomainEvent, type EventPayload } from '../events/catalog';
+import { tableName } from './client';
 import { keys } from './keys';
 import { putNewStep, type Step } from './transact';
 
@@ -25,24 +26,49 @@ export interface DeliveryRef {
   round: number;
 }
 
-/** The partition of a company's event log (oldest first), and of one event type's log (gsi1). */
-export const eventLogPartition = (companyId: number, type?: string) =>
-  `${keys.company(companyId)}#EVENTS${type ? `#${type}` : ''}`;
+/**
+ * Shards of a company's events that name no location (guests, keys, roles, subscriptions): each its
+ * own partition, so that they too never meet in one.
+ */
+export const EVENT_SHARDS = 8;
+
+/** The log of a location's events (oldest first). */
+export const locationEventLog = (companyId: number, locationId: number) =>
+  `${keys.company(companyId)}#L#${keys.pad(locationId)}#EVENTS`;
+/** One shard of the log of the company's events that name no location. */
+export const companyEventShard = (companyId: number, shard: number) =>
+  `${keys.company(companyId)}#EVENTS#${String(shard).padStart(2, '0')}`;
+/**
+ * Where every event of the company was before the log was partitioned: read beside the others
+ * until its last event has expired (30 days after the release that partitioned the log).
+ */
+export const legacyEventLog = (companyId: number) => `${keys.company(companyId)}#EVENTS`;
+/** A log partition's events of one type (gsi1). */
+export const ofEventType = (partition: string, type: string) => `${partition}#${type}`;
+
+/** The log partition of an event: its location's, or a shard (by its id) of the company's for one that names none. */
+const eventLogPartition = (companyId: number, locationId: number | null, eventId: string) =>
+  locationId === null
+    ? companyEventShard(companyId, keys.bucket(eventId, EVENT_SHARDS))
+    : locationEventLog(companyId, locationId);
 
 /**
- * The outbox item of an event: written in the same transaction as the change it describes. It
- * carries the location of the event's resource (`eventLocation`), when there is one, for the
- * event log's filter of location-limited credentials.
+ * The outbox item of an event: written in the same transaction as the change it describes, in its
+ * location's log partition (or a shard of the company's), so that no partition takes the writes of
+ * every location (docs/webhooks.md, “The event log's partitions”). It carries the location of the
+ * event's resource (`eventLocation`), when there is one, for the filter of location-limited
+ * credentials.
  */
 export function outboxStep(event: DomainEvent): Step {
   const { payload, companyId } = event;
   const position = `${payload.timestamp}#${payload.id}`;
   const locationId = eventLocation(payload);
+  const partition = eventLogPartition(companyId, locationId, payload.id);
   return putNewStep({
-    pk: eventLogPartition(companyId),
+    pk: partition,
     sk: position,
-    // The event log by type (GET /api/v1/events?type=…): one Query per page, oldest first.
-    gsi1pk: eventLogPartition(companyId, payload.event),
+    // The event log by type (GET /api/v1/events?type=…): the same partitions' events of one type.
+    gsi1pk: ofEventType(partition, payload.event),
     gsi1sk: position,
     entity: 'OUTBOX',
     companyId,
@@ -51,6 +77,25 @@ export function outboxStep(event: DomainEvent): Step {
     ttl: keptAsEvents(payload.timestamp),
   });
 }
+
+/** The company's record of the locations whose log partitions hold events: `C#<cid>` / `EVENTLOGS`. */
+export const eventLogsKey = (companyId: number) => ({ pk: keys.company(companyId), sk: 'EVENTLOGS' });
+
+/**
+ * Adds a location to the company's record of log partitions (in its creation's and its deletion's
+ * transactions): the log's readers find every location's events there, a deleted one's too.
+ */
+export const eventLogLocationStep = (companyId: number, locationId: number): Step => ({
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: eventLogsKey(companyId),
+      UpdateExpression: 'ADD #l :l SET entity = :e',
+      ExpressionAttributeNames: { '#l': 'locations' },
+      ExpressionAttributeValues: { ':l': new Set([locationId]), ':e': 'EVENT_LOGS' },
+    },
+  },
+});
 
 /** The outbox item that asks the pipeline to queue one delivery (a manual retry or a test send). */
 export function deliveryRequestStep(ref: DeliveryRef, at: string): Step {

@@ -77,7 +77,11 @@ describe("the client IP's public window", () => {
       '1000',
       '1000',
     ]);
-    expect([withKey, anonymous, cancelWithKey].map((a) => remaining(a!))).toEqual(['999', '998', '997']);
+    expect([withKey, anonymous].map((a) => remaining(a!))).toEqual(['999', '998']);
+    // The cancel is another function, another container: its count is the window's as leased, low
+    // by at most what the first holds unspent of its block (docs/api.md, "How the window is counted").
+    expect(Number(remaining(cancelWithKey!))).toBeGreaterThanOrEqual(995);
+    expect(Number(remaining(cancelWithKey!))).toBeLessThanOrEqual(997);
     // The key's own window did not count them.
     expect(remaining(keyedAgain!)).toBe('99998');
   });

@@ -40,6 +40,7 @@ import { BUNDLE_BUDGET_BYTES } from '../../bench/sections/bundles';
 import { ESBUILD_OPTIONS } from '../../infra/bundling';
 import { operationFunctionName } from '../../infra/handler-function';
 import { OUTBOX_DETAIL_TYPE, OUTBOX_SOURCE } from '../../infra/webhooks-pipeline';
+import { locationEventLog } from '../../shared/data/outbox';
 import { AwsCallLog, recordSends } from '../support/aws-call-log';
 import { call, type UntypedJson } from '../support/http';
 import { checkCalls, readCallLogs, writeIamReport } from '../support/iam-check';
@@ -662,7 +663,8 @@ async function dispatchedTo(hook: string, coursingTitle: string, order: number) 
     new QueryCommand({
       TableName: HARNESS.tableName,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${world.company.companyId}#EVENTS` },
+      // A coursing's event is in its location's log partition (shared/data/outbox.ts).
+      ExpressionAttributeValues: { ':pk': locationEventLog(world.company.companyId, world.ids.location) },
       ScanIndexForward: false,
       Limit: 1,
     }),

@@ -16,6 +16,7 @@ import { createRole, seedSystemRoles, updateRole } from '../../shared/domain/rol
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test file works in its own companies and its own permission keys, so files can share the table. */
 const ids = idBlock(import.meta.url);
@@ -40,13 +41,7 @@ async function usage(key: string): Promise<number | undefined> {
 }
 
 async function events(company: number) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(company);
   return (out.Items ?? []).map(
     (i) => i.payload as { event: string; resourceId: string; data: Record<string, unknown> },
   );

@@ -1,20 +1,26 @@
 /** The booking member repository against DynamoDB Local: one transaction per change, uniqueness and the party limit under concurrency. */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AlreadyMember, BookingClosed, bookingMembers, type StoredMember } from '../../shared/data/bookingMembers';
 import { db, tableName } from '../../shared/data/client';
+import { eventLogLocationStep } from '../../shared/data/outbox';
+import { transact } from '../../shared/data/transact';
 import { activeStatuses, type BookingStatus } from '../../shared/domain/bookings/states';
 import { memberLimit } from '../../shared/domain/bookingMembers';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
 const otherCompany = ids.next();
 const LOCATION_ID = 101;
+
+// The bookings here are items at a location made without its creation: the company's log is told of it as creating it would.
+beforeAll(() => transact([eventLogLocationStep(companyId, LOCATION_ID)]));
 
 /**
  * A booking item as the bookings repository stores it (docs/bookings.md), reduced to what the
@@ -85,13 +91,7 @@ const update = (next: StoredMember, expectedVersion: number) =>
 
 /** The company's recorded events about `resourceId`. */
 async function eventsAbout(resourceId: string) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(companyId);
   return (out.Items ?? []).filter((e) => e.payload.resourceId === resourceId).map((e) => e.payload);
 }
 

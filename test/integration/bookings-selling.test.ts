@@ -5,7 +5,7 @@
  * optimizer plan again.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { config } from '../../shared/config';
@@ -25,6 +25,7 @@ import { createLocation } from '../../shared/domain/locations';
 import { createTable } from '../../shared/domain/tables';
 import { weekdays } from '../../shared/schemas/locations';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -87,17 +88,7 @@ const raw = async (pk: string, sk: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }))).Item;
 /** The payloads of the company's events of a type about one resource. */
 const events = async (type: string, id: string) =>
-  (
-    (
-      await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-        }),
-      )
-    ).Items ?? []
-  )
+  ((await companyEvents(companyId)).Items ?? [])
     .map((i) => i.payload as Record<string, unknown>)
     .filter((e) => e.event === type && e.resourceId === id);
 

@@ -6,7 +6,7 @@
  * parallel, a sweep over every company took the booking test/integration/alerts.test.ts holds back
  * on purpose.
  */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookings, type Booking } from '../../shared/data/bookings';
@@ -19,6 +19,7 @@ import { createLocation } from '../../shared/domain/locations';
 import { asFunction } from '../support/aws-call-log';
 import { idBlock } from '../support/id-blocks';
 import { weekdays } from '../../shared/schemas/locations';
+import { companyEvents } from '../support/events';
 
 /** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
 const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
@@ -75,15 +76,7 @@ const bookElsewhere = (guestName: string) =>
   createBooking(otherPrincipal, { locationId: otherLocationId, ...slot, guestCount: 2, guestName });
 
 async function eventsOfType(type: string, company = companyId): Promise<Record<string, unknown>[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS#${type}` },
-    }),
-  );
-  return (out.Items ?? []).map((i) => i.payload);
+  return (await companyEvents(company, type)).Items.map((i) => i.payload);
 }
 
 beforeAll(async () => {

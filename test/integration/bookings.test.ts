@@ -23,6 +23,7 @@ import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { normalizeHours } from '../../shared/domain/openingHours';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
 const ids = idBlock(import.meta.url);
@@ -30,13 +31,7 @@ const companyId = ids.next();
 const LOCATION = 31;
 
 async function events(): Promise<Record<string, unknown>[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(companyId);
   return out.Items ?? [];
 }
 const raw = async (pk: string, sk: string) =>

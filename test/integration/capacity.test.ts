@@ -3,7 +3,7 @@
  * holds under concurrent orders (exactly as many win as there are places), a pre-order's count
  * follows its replacements, and an extended waiting time that has ended reads as none.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
@@ -20,6 +20,7 @@ import {
 import { createLocation } from '../../shared/domain/locations';
 import { idBlock } from '../support/id-blocks';
 import { weekdays } from '../../shared/schemas/locations';
+import { companyEvents } from '../support/events';
 
 /** Open all day every day: a booking without tables must lie within the booking hours (docs/bookings.md). */
 const ALL_DAY = Object.fromEntries(weekdays.map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
@@ -41,14 +42,7 @@ const raw = async (sk: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `C#${companyId}`, sk }, ConsistentRead: true })))
     .Item;
 async function events(type: string): Promise<Record<string, unknown>[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-      ConsistentRead: true,
-    }),
-  );
+  const out = await companyEvents(companyId);
   return (out.Items ?? []).map((i) => i.payload).filter((p) => p.event === type);
 }
 

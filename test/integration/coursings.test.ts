@@ -1,6 +1,6 @@
 /** The coursing repository against DynamoDB Local: transactions, counters, outbox, paging, versions. */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/data/client';
 import { coursings, type Coursing } from '../../shared/data/coursings';
@@ -9,6 +9,7 @@ import { normalizeHours } from '../../shared/domain/openingHours';
 import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test file works in its own company, so files can run in parallel on one table. */
 const ids = idBlock(import.meta.url);
@@ -24,13 +25,7 @@ const create = (c: Coursing, company = companyId) =>
   coursings.create(company, c, newEvent(company, 'coursing.created', c.id, { ...c }));
 
 async function events(company: number) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(company);
   return out.Items ?? [];
 }
 

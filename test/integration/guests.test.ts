@@ -12,6 +12,7 @@ import { createGuest, searchGuests, type GuestMatch } from '../../shared/domain/
 import { weekdays } from '../../shared/schemas/locations';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test file works in its own companies, so files can run in parallel on one table. */
 const ids = idBlock(import.meta.url);
@@ -54,13 +55,7 @@ async function companyItems(company: number, skPrefix: string) {
 }
 
 async function guestEvents(company: number) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(company);
   return (out.Items ?? []).filter((e) => e.payload.event === 'guest.created');
 }
 

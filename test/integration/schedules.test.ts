@@ -4,7 +4,7 @@
  * versioned write that makes replace-rules and add-rule exclusive, the bound of 40 rules fitting a
  * transaction, soft deletes leaving every list.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, tableName } from '../../shared/data/client';
 import { locations, type Location } from '../../shared/data/locations';
@@ -14,6 +14,7 @@ import { AppError } from '../../shared/errors';
 import { newEvent } from '../../shared/events/catalog';
 import { MAX_RULES } from '../../shared/schemas/schedules';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -104,13 +105,7 @@ async function ruleRefs(ruleIds: number[]) {
   return found.map((s) => s?.id ?? null);
 }
 async function eventCount(company: number) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${company}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(company);
   return out.Items?.length ?? 0;
 }
 /** The commands sent while `run` runs. */

@@ -3,7 +3,7 @@
  * together (counters, name reservations, partner lists, memberships, events), and what a refused
  * or stale write leaves behind (nothing).
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookingGroups } from '../../shared/data/bookingGroups';
@@ -17,6 +17,7 @@ import { createLocation, deleteLocation, updateLocation } from '../../shared/dom
 import { createTable, deleteTable, getTable, updateTable } from '../../shared/domain/tables';
 import { newEvent } from '../../shared/events/catalog';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each test works in its own company, so tests and files can share the table. */
 const ids = idBlock(import.meta.url);
@@ -37,13 +38,7 @@ const newTable = (p: Principal, locationId: number, name: string, combinableWith
   createTable(p, locationId, { name, minCapacity: 2, maxCapacity: 4, combinableWith });
 
 async function events(companyId: number) {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-    }),
-  );
+  const out = await companyEvents(companyId);
   return (out.Items ?? []).map(
     (i) =>
       i.payload as {

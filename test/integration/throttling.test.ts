@@ -15,6 +15,7 @@ import { issueApiKey } from '../../shared/domain/apiKeys';
 import { onboardCompany } from '../../shared/domain/companies';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../shared/errors';
 import { idBlock } from '../support/id-blocks';
+import { rateLeases } from '../../shared/domain/rateLeases';
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -135,6 +136,8 @@ afterEach(() => {
   throttle = undefined;
   sent = 0;
   throttled = 0;
+  // Each test a fresh container: its first request leases its rate window (one UpdateItem).
+  rateLeases.forget();
 });
 
 describe('a throttled call the SDK retries', () => {

@@ -4,7 +4,7 @@
  * other bookings until it lapses, and a lapsed offer is expired (hold released) by the next read;
  * accepting writes the booking, its tab and its holds with the entry's change.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { bookings } from '../../shared/data/bookings';
@@ -28,6 +28,7 @@ import {
   sweepLapsedOffers,
 } from '../../shared/domain/waitlist/operations';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 const ids = idBlock(import.meta.url);
 const companyId = ids.next();
@@ -90,17 +91,7 @@ const raw = async (pk: string, sk: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }))).Item;
 const tableDay = (tableId: string) => raw(`C#${companyId}#TABLE#${tableId}`, `DAY#${date}`);
 const events = async (type: string, id: string) =>
-  (
-    (
-      await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-        }),
-      )
-    ).Items ?? []
-  )
+  ((await companyEvents(companyId)).Items ?? [])
     .map((i) => i.payload as Record<string, unknown>)
     .filter((e) => e.event === type && e.resourceId === id);
 

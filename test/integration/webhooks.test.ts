@@ -4,7 +4,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { alerts } from '../../shared/data/alerts';
 import { db, tableName } from '../../shared/data/client';
-import { eventLog, eventPosition } from '../../shared/data/events';
+import { eventLogPartitions, eventLog, eventPosition } from '../../shared/data/events';
 import { attempts } from '../../shared/data/webhookAttempts';
 import { deliveries, type AttemptRecord, type StoredDelivery } from '../../shared/data/webhookDeliveries';
 import { MAX_SUBSCRIPTIONS, subscriptions, type StoredSubscription } from '../../shared/data/webhookSubscriptions';
@@ -15,6 +15,7 @@ import { outboxStep } from '../../shared/data/outbox';
 import { newDelivery } from '../../shared/webhooks/payload';
 import { newSecret } from '../../shared/webhooks/signing';
 import { idBlock } from '../support/id-blocks';
+import { companyEvents } from '../support/events';
 
 /** Each file works in its own companies, so files can run in parallel on one table. */
 const ids = idBlock(import.meta.url);
@@ -52,16 +53,7 @@ async function addSubscription(
 
 const raw = async (pk: string, sk: string) =>
   (await db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }))).Item;
-const outbox = async (companyId: number) =>
-  (
-    await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `C#${companyId}#EVENTS` },
-      }),
-    )
-  ).Items ?? [];
+const outbox = async (companyId: number) => (await companyEvents(companyId)).Items ?? [];
 const requests = async (companyId: number) =>
   (
     await db().send(
@@ -122,9 +114,11 @@ describe('subscriptions', () => {
     });
     expect((await raw(`C#${companyId}`, 'COUNT#WHSUB'))?.n).toBe(1);
     const [event] = await outbox(companyId);
+    expect(String(event!.pk)).toMatch(new RegExp(`^C#${companyId}#EVENTS#0[0-7]$`));
     expect(event).toMatchObject({
       entity: 'OUTBOX',
-      gsi1pk: `C#${companyId}#EVENTS#webhook-subscription.created`,
+      // A subscription names no location: its event is in a shard of the company's log.
+      gsi1pk: `${String(event!.pk)}#webhook-subscription.created`,
       gsi1sk: event!.sk,
       payload: { resourceId: s.id },
     });
@@ -427,7 +421,7 @@ describe('event log', () => {
     return e.payload;
   }
 
-  it("pages the company's events oldest first, by type, since a time or after an event, one Query per page", async () => {
+  it("pages the company's events oldest first, by type, since a time or after an event, one Query per log partition", async () => {
     const companyId = freshCompany();
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
     const created = [];
@@ -437,8 +431,11 @@ describe('event log', () => {
 
     const send = vi.spyOn(db(), 'send');
     const all = await eventLog.page(companyId, { page: 1, limit: 4 });
-    expect(send).toHaveBeenCalledTimes(1);
+    // The company's locations (its record, its list), then each partition of its log at once.
+    const commands = send.mock.calls.map(([c]) => c.constructor.name);
     send.mockRestore();
+    expect(commands.filter((c) => c === 'QueryCommand')).toHaveLength((await eventLogPartitions(companyId)).length + 1);
+    expect(commands.filter((c) => c !== 'QueryCommand').every((c) => c === 'GetCommand')).toBe(true);
     expect(all.items.map((e) => e.id)).toEqual(created.slice(0, 4).map((e) => e.id));
     expect(all.items[0]).toEqual({ ...created[0], cursor: expect.any(String) });
     expect(all.pagination).toMatchObject({
