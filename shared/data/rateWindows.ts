@@ -22,23 +22,8 @@ export const rateWindows = {
    * already full: then nothing is written and the request is refused.
    */
   async hit(subject: string, window: Window, limit: number): Promise<Hit> {
-    try {
-      const out = await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: `RATE#${subject}`, sk: `W#${window.start}` },
-          UpdateExpression: 'ADD #n :one SET #ttl = :ttl, entity = :e',
-          ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-          ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': window.end + 3600, ':e': 'RATE' },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
-      return { allowed: true, used: Number(out.Attributes?.n ?? 1) };
-    } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return { allowed: false, used: limit };
-      throw toAppError(err);
-    }
+    const total = await rateWindows.lease(subject, window, limit, 1);
+    return total === undefined ? { allowed: false, used: limit } : { allowed: true, used: total };
   },
 
   /**

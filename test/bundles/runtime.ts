@@ -6,7 +6,7 @@
  * the template's variables (resolved by assembly.ts), and where the AWS SDK finds DynamoDB Local.
  * Invocations run one at a time, so no function ever sees another's environment.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +47,8 @@ export const standIns: StandIns = {
     if (type === 'AWS::DynamoDB::Table') return HARNESS.tableName;
     if (type === 'AWS::SQS::Queue') return queueUrlOf(logicalId);
     if (type === 'AWS::ApiGateway::UsagePlan') return usagePlanIdOf(logicalId);
+    if (type === 'AWS::SecretsManager::Secret')
+      return `arn:aws:secretsmanager:${HARNESS.region}:${HARNESS.accountId}:secret:${logicalId}`;
     return undefined;
   },
 };
@@ -108,12 +110,30 @@ function underLayers(fn: BundledFunction, environment: Record<string, string>): 
   );
 }
 
+/**
+ * CloudFormation resolves a secret's dynamic reference (`{{resolve:secretsmanager:<arn>:SecretString:::}}`)
+ * at deploy, so a function sees the secret's value; here every function that names one secret gets
+ * the same stand-in value for it (the API key pepper: the authorizer and the key-writing functions agree).
+ */
+function secretsResolved(environment: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment).map(([k, v]) => {
+      const secret = /^\{\{resolve:secretsmanager:(.+?):SecretString:::\}\}$/.exec(v)?.[1];
+      return [k, secret === undefined ? v : createHash('sha256').update(`stand-in ${secret}`).digest('hex')];
+    }),
+  );
+}
+
 export function environmentOf(
   fn: BundledFunction,
   dynamoEndpoint: string,
   identity: IdentityStandIn,
 ): Record<string, string> {
-  return { ...runtimeEnvironment(fn, dynamoEndpoint), ...underLayers(fn, fn.environment), ...identity };
+  return {
+    ...runtimeEnvironment(fn, dynamoEndpoint),
+    ...secretsResolved(underLayers(fn, fn.environment)),
+    ...identity,
+  };
 }
 
 /** Runs `work` with the process's environment set to exactly `env`, then puts the previous one back. */
