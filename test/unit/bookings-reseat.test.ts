@@ -194,8 +194,21 @@ describe('re-seating before refusing', () => {
       }),
       {
         numRuns: 150,
-        // a floor on which HiGHS's presolve fails (its run throws): solved again without presolve (solver.ts)
+        // a floor on which HiGHS's presolve fails (its run throws): solved again without presolve (solver.ts);
+        // a floor with a set free for the party, on which the solver answered none (a free set now needs no solver)
         examples: [
+          [
+            [
+              { guestCount: 5, start: 72, quarters: 6 },
+              { guestCount: 2, start: 78, quarters: 6 },
+              { guestCount: 5, start: 70, quarters: 8 },
+              { guestCount: 2, start: 84, quarters: 6 },
+              { guestCount: 3, start: 68, quarters: 10 },
+              { guestCount: 2, start: 84, quarters: 6 },
+            ],
+            { guestCount: 5, start: 84, quarters: 6 },
+            15,
+          ],
           [
             [
               { guestCount: 3, start: 79, quarters: 6 },

@@ -24,7 +24,7 @@
  */
 import type { DiningTable } from '../../data/tables';
 import type { BookingAround } from './availability';
-import { partySets, seatsNeeded, type Placed, type TableSet } from './fit';
+import { holdsByTable, isFree, partySets, seatsNeeded, type Placed, type TableSet } from './fit';
 import { holdsTables } from './holds';
 import { clashes } from './occupancy';
 import { isMovable, type Move, type MovableBooking } from './optimizer';
@@ -343,6 +343,11 @@ function solveReseat(
 
 /** The party's seating with the fewest moves, or undefined when it cannot be seated (within the bounds). */
 export function reseating(solver: Solver, floor: ReseatFloor, party: ReseatParty): Reseating | undefined {
+  // A set already free moves nobody: no solver needed (and none trusted to find what is plain).
+  const holds = holdsByTable([...floor.fixed, ...floor.movable]);
+  const candidates = party.sets ?? partySets(floor.tables, party.guestCount).map((set) => set.tableIds);
+  const free = candidates.find((tableIds) => isFree(holds, tableIds, party, floor.bufferMinutes));
+  if (free) return { tableIds: [...free], moves: [] };
   const model = reseatModel(floor, party);
   if (!model) return undefined;
   const seats = new Map(floor.tables.map((t) => [t.id, t.maxCapacity]));
