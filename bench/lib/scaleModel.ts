@@ -210,6 +210,8 @@ export function walls(m: Measured): Wall[] {
   const largeDay = 1_800;
   const bookingsPartition =
     Object.keys(avail?.partitionReadUnits ?? {}).find((p) => /#(BOOKINGS|AROUND)$/.test(p)) ?? '';
+  // A warm call reads the layout's token, not the layout (docs/availability.md, “The layout cache”).
+  const keepsLayout = Object.keys(avail?.partitionReadUnits ?? {}).some((p) => p.endsWith('#LAYOUT'));
   const availLarge = (unitsOn(avail?.partitionReadUnits ?? {}, bookingsPartition) * largeDay) / Math.max(1, m.bookings);
   // The event log: one partition per company, or (partitioned) per location.
   const perLocationLog = m.operations.some((o) => unitsOn(o.partitionUnits, 'C#<n>#L#<n>#EVENTS') > 0);
@@ -231,7 +233,7 @@ export function walls(m: Measured): Wall[] {
       use: SIZES.map(() => indexReads / LIMITS.partitionReadUnits),
       symptom: "that location's availability, lists and creates throttled",
       holds: bookingsPartition.includes('#AROUND')
-        ? "availability's compact buckets, a few units a call"
+        ? `availability's compact buckets, a few units a call${keepsLayout ? '; its layout kept per container under its token' : ''}`
         : 'nothing yet',
     },
     {

@@ -36,6 +36,8 @@ const BUDGET_TEXT: Record<BudgetClass, string> = {
   probe: 'none (listed only)',
   floor:
     '1 round trip: 1 GetItem or BatchGetItem (location, settings, …) sent with 1 Query of the tables, 1 of the bookings and 1 of the waitlist offers around the date + at most 1 rate-window lease',
+  availability:
+    "1 round trip, the layout kept from the cold call (docs/availability.md, “The layout cache”): 1 GetItem of the location's layout token sent with 1 Query of the bookings' buckets and 1 of the waitlist offers around the date + at most 1 rate-window lease",
   log: "1 GetItem of the company's record of its log's locations, the locations' list (1 Query), and 1 Query per partition of the log (its locations', 8 shards, the log as it was before), 16 at a time + at most 1 rate-window lease",
   range:
     "1 round trip: 1 GetItem or BatchGetItem (location, settings) sent with 1 Query of the range's day items (1 per 1 MB page) + at most 1 rate-window lease",
@@ -103,6 +105,10 @@ function judge(kind: BudgetClass, t: ReturnType<typeof tally>, pages: number): {
     case 'floor':
       if (reads !== 1 || t.data.Query !== 3 || total !== 4)
         why.push(`expected 1 GetItem or BatchGetItem and 3 Queries, got ${JSON.stringify(t.data)}`);
+      break;
+    case 'availability':
+      if (t.data.GetItem !== 1 || t.data.Query !== 2 || total !== 3)
+        why.push(`expected 1 GetItem (the layout token) and 2 Queries, got ${JSON.stringify(t.data)}`);
       break;
     case 'range':
       if (reads !== 1 || t.data.Query !== pages || total !== 1 + pages)

@@ -14,6 +14,7 @@ import { BCRYPT_COST } from '../../shared/auth/apiKey';
 import { pipelineDefaults } from '../../infra/webhooks-pipeline';
 import { clearKeyCache } from '../../shared/auth/authenticate';
 import { tierLimits } from '../../shared/auth/principal';
+import { layoutCache } from '../../shared/domain/bookings/layoutCache';
 import { rateLeases } from '../../shared/domain/rateLeases';
 import { maxLeaseBlock } from '../../shared/domain/rateWindow';
 import { type CommandCost, recordCapacity } from '../lib/capacity';
@@ -134,6 +135,18 @@ export async function scaleSection(): Promise<Measured> {
     operations.push(
       await measure('getAvailability', `the busy day (${booked} bookings), party of 2`, () =>
         ok('GET', `/api/v1/locations/${loc}/availability?date=${date}&partySize=2`),
+      ),
+    );
+    // A container's first call for the location, or its first after a layout write: the layout is
+    // read too (docs/availability.md, “The layout cache”). Shown, not in the peak mix.
+    operations.push(
+      costOf(
+        'getAvailability (layout read)',
+        'the same, on a container that kept no layout',
+        await recorder.record(async () => {
+          layoutCache.clear();
+          await ok('GET', `/api/v1/locations/${loc}/availability?date=${date}&partySize=2`);
+        }),
       ),
     );
     let created: Record<string, unknown> = {};

@@ -5,6 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import { BookingGroupView } from '../schemas/bookingGroups';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
+import { layoutToken } from './layout';
 import { locationCounter, locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
@@ -76,6 +77,7 @@ export const bookingGroups = {
     await transact([
       locationExistsStep(companyId, g.locationId),
       groupEntity.newItemStep(companyId, g),
+      layoutToken.changedStep(companyId, g.locationId),
       counterStep(groupCounter(companyId, g.locationId), 1),
       ...membership(companyId, g, g.tableIds, 'add', missing),
       outboxStep(event),
@@ -94,6 +96,7 @@ export const bookingGroups = {
     const left = prev.tableIds.filter((id) => !next.tableIds.includes(id));
     await transact([
       groupEntity.versionedPutStep(companyId, next, prev.version),
+      layoutToken.changedStep(companyId, next.locationId),
       ...membership(companyId, next, joined, 'add', missing),
       ...membership(companyId, next, left, 'remove', changedConcurrently),
       outboxStep(event),
@@ -104,6 +107,7 @@ export const bookingGroups = {
   async remove(companyId: number, g: BookingGroup, event: DomainEvent): Promise<void> {
     await transact([
       groupEntity.versionedDeleteStep(companyId, g),
+      layoutToken.changedStep(companyId, g.locationId),
       counterStep(groupCounter(companyId, g.locationId), -1),
       ...membership(companyId, g, g.tableIds, 'remove', changedConcurrently),
       outboxStep(event),

@@ -9,6 +9,7 @@ import type { DomainEvent } from '../events/catalog';
 import { BookingSettingsView } from '../schemas/bookingSettings';
 import { companyKey, defineEntity, withOptional } from './entity';
 import { keys } from './keys';
+import { layoutToken } from './layout';
 import { locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { checkStep, transact, type Step } from './transact';
@@ -47,6 +48,7 @@ const inForce = (stored: Static<typeof StoredSettings> | undefined): BookingSett
 /** The first write of a location's settings: the location must exist (404), and nobody wrote them meanwhile (409). */
 const firstPutSteps = (companyId: number, s: BookingSettings): Step[] => [
   locationExistsStep(companyId, s.locationId),
+  layoutToken.changedStep(companyId, s.locationId),
   settingsEntity.newItemStep(companyId, s, () =>
     conflict('The booking settings were changed by another request; read them again and retry'),
   ),
@@ -103,7 +105,10 @@ export const bookingSettings = {
     await transact([
       ...(expectedVersion === undefined
         ? firstPutSteps(companyId, next)
-        : [settingsEntity.versionedPutStep(companyId, next, expectedVersion)]),
+        : [
+            settingsEntity.versionedPutStep(companyId, next, expectedVersion),
+            layoutToken.changedStep(companyId, next.locationId),
+          ]),
       outboxStep(event),
     ]);
   },

@@ -19,6 +19,7 @@ import { activeStatuses, type BookingStatus } from '../schemas/bookingStates';
 import { readTogether, type ReadRequest } from './batch';
 import { bookingEntity, bookings, type Booking } from './bookings';
 import { keys } from './keys';
+import { layoutToken } from './layout';
 import { queryAll } from './paging';
 import { putStep, type Step, transact, updateStep } from './transact';
 
@@ -184,7 +185,11 @@ export const bookingsAround = {
       const held = new Set(entries.filter((e) => !stale.includes(e)).map((e) => e.booking.id));
       const missing = items.filter((b) => wanted.has(b.id) && !held.has(b.id));
       if (stale.length === 0 && missing.length === 0) {
-        await transact([bookingsAround.markerStep(companyId, locationId)]);
+        // With a layout token, if it had none: availability keeps its layout from now on (shared/data/layout.ts).
+        await transact([
+          bookingsAround.markerStep(companyId, locationId),
+          layoutToken.changedStep(companyId, locationId),
+        ]);
         return round;
       }
       // Stale entries are removed from the bucket they are in, then the current ones put.

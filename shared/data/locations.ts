@@ -7,6 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import { LocationView } from '../schemas/locations';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
+import { layoutToken } from './layout';
 import { outboxStep, eventLogLocationStep } from './outbox';
 import { counterStep, type PageRequest } from './paging';
 import { deleteStep, transact, type Step } from './transact';
@@ -106,6 +107,7 @@ export const locations = {
       counterStep(counter(companyId), 1),
       // A new location has no bookings: its buckets of bookings around a date are whole from the start.
       bookingsAround.markerStep(companyId, l.id),
+      layoutToken.changedStep(companyId, l.id),
       eventLogLocationStep(companyId, l.id),
       outboxStep(event),
     ]);
@@ -113,7 +115,11 @@ export const locations = {
 
   /** Replaces the location if nobody changed it since `expectedVersion` was read; writes every event given. */
   async update(companyId: number, next: Location, expectedVersion: number, events: DomainEvent[]): Promise<void> {
-    await transact([locationEntity.versionedPutStep(companyId, next, expectedVersion), ...events.map(outboxStep)]);
+    await transact([
+      locationEntity.versionedPutStep(companyId, next, expectedVersion),
+      layoutToken.changedStep(companyId, next.id),
+      ...events.map(outboxStep),
+    ]);
   },
 
   /** How much of each kind of content the location has (absent counters as 0): one BatchGetItem. */
@@ -140,6 +146,7 @@ export const locations = {
     await transact([
       ...locationContents.map(emptyContent),
       locationEntity.versionedDeleteStep(companyId, l),
+      layoutToken.changedStep(companyId, l.id),
       counterStep(counter(companyId), -1),
       // Its events stay in its log for 30 days: the log's readers keep finding it.
       eventLogLocationStep(companyId, l.id),

@@ -7,6 +7,7 @@ import { getItem } from './batch';
 import { tableName } from './client';
 import { companyKey, defineEntity } from './entity';
 import { keys } from './keys';
+import { layoutToken } from './layout';
 import { locationCounter, locationExistsStep } from './locations';
 import { outboxStep } from './outbox';
 import { counterStep, queryAll, type PageRequest } from './paging';
@@ -139,6 +140,24 @@ export const diningTables = {
     ).map(tableEntity.from);
   },
 
+  /**
+   * The same, strongly consistent: one Query of the table (the company's partition, where the
+   * tables are by id), in the order of the index's (by name). What availability keeps under the
+   * location's layout token must be at least as new as the token (shared/data/layout.ts); the index
+   * may lag it.
+   */
+  async allNow(companyId: number, locationId: number): Promise<DiningTable[]> {
+    const items = await queryAll({
+      partition: keys.company(companyId),
+      range: { op: 'begins_with', value: `TABLE#${keys.pad(locationId)}#` },
+      consistent: true,
+    });
+    const tables = items.map(tableEntity.from);
+    // The index's order: by its sort key's UTF-8 bytes, as DynamoDB compares them.
+    const sortKey = new Map(tables.map((t) => [t, Buffer.from(byLocationThenName(t.locationId, t.name, t.id))]));
+    return tables.sort((a, b) => Buffer.compare(sortKey.get(a)!, sortKey.get(b)!));
+  },
+
   /** The location's tables by name (numbers in names sort by value): one Query per page. */
   list(companyId: number, locationId: number, page: PageRequest): Promise<Page<DiningTable>> {
     return tableEntity.list(
@@ -167,6 +186,7 @@ export const diningTables = {
       locationExistsStep(companyId, locationId),
       ...tables.flatMap((t): Step[] => [reserveName(companyId, t), tableEntity.newItemStep(companyId, t)]),
       counterStep(tableCounter(companyId, locationId), tables.length),
+      layoutToken.changedStep(companyId, locationId),
       ...partners.map((p) => writeStep(companyId, p)),
       ...events.map(outboxStep),
     ]);
@@ -184,6 +204,7 @@ export const diningTables = {
     await transact([
       ...(renamed ? [reserveName(companyId, next), releaseName(companyId, prev)] : []),
       writeStep(companyId, { next, expectedVersion: prev.version }),
+      layoutToken.changedStep(companyId, next.locationId),
       ...partners.map((p) => writeStep(companyId, p)),
       ...events.map(outboxStep),
     ]);
@@ -209,6 +230,7 @@ export const diningTables = {
       ),
       releaseName(companyId, t),
       counterStep(tableCounter(companyId, t.locationId), -1),
+      layoutToken.changedStep(companyId, t.locationId),
       ...partners.map((p) => writeStep(companyId, p)),
       ...events.map(outboxStep),
     ]);

@@ -5,7 +5,7 @@
  * optimizer plan again.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { config } from '../../shared/config';
@@ -14,15 +14,16 @@ import { db, setDb, tableName } from '../../shared/data/client';
 import { tabs } from '../../shared/data/tabs';
 import { createBooking } from '../../shared/domain/bookings/create';
 import { getAvailability, readFloor } from '../../shared/domain/bookings/floor';
+import { layoutCache } from '../../shared/domain/bookings/layoutCache';
 import { applyMoves, optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { seatBooking } from '../../shared/domain/bookings/seating';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
 import { localDay } from '../../shared/domain/bookings/time';
 import { lockBooking } from '../../shared/domain/bookings/transitions';
 import { updateBooking } from '../../shared/domain/bookings/update';
-import { createBookingGroup } from '../../shared/domain/bookingGroups';
-import { createLocation } from '../../shared/domain/locations';
-import { createTable } from '../../shared/domain/tables';
+import { createBookingGroup, deleteBookingGroup, updateBookingGroup } from '../../shared/domain/bookingGroups';
+import { createLocation, deleteLocation, updateLocation } from '../../shared/domain/locations';
+import { createTable, deleteTable, updateTable } from '../../shared/domain/tables';
 import { weekdays } from '../../shared/schemas/locations';
 import { idBlock } from '../support/id-blocks';
 import { companyEvents } from '../support/events';
@@ -108,11 +109,15 @@ async function snapshot(): Promise<Record<string, unknown>[]> {
     .sort((a, b) => `${a.pk}|${a.sk}`.localeCompare(`${b.pk}|${b.sk}`));
 }
 
+interface Watched {
+  command: string;
+  input?: Record<string, unknown>;
+  start: number;
+  end?: number;
+}
+
 /** A client that records when each command starts and ends, and runs `before` once ahead of the first TransactWriteItems. */
-function watchingClient(
-  log: { command: string; start: number; end?: number }[],
-  before?: () => Promise<void>,
-): DynamoDBDocumentClient {
+function watchingClient(log: Watched[], before?: () => Promise<void>): DynamoDBDocumentClient {
   const { region, dynamoEndpoint } = config();
   const base = new DynamoDBClient({
     region,
@@ -127,8 +132,9 @@ function watchingClient(
         pending = undefined;
         await run();
       }
-      const entry: { command: string; start: number; end?: number } = {
+      const entry: Watched = {
         command: context.commandName!,
+        input: (args as { input: Record<string, unknown> }).input,
         start: performance.now(),
       };
       log.push(entry);
@@ -154,7 +160,7 @@ describe('the floor of a date', () => {
       name: 'Terrace',
       tableIds: [(await readFloor(companyId, locationId, date)).tables[0]!.id],
     });
-    const log: { command: string; start: number; end?: number }[] = [];
+    const log: Watched[] = [];
     setDb(watchingClient(log));
     await readFloor(companyId, locationId, date, { bookingGroupId: group.id });
     expect(log.map((l) => l.command).sort()).toEqual([
@@ -218,6 +224,132 @@ describe('availability', () => {
       '20:45',
       '21:00',
     ]);
+  });
+});
+
+describe('availability: the layout kept between calls', () => {
+  const ask = (locationId: number, partySize = 2, bookingGroupId?: string) =>
+    getAvailability(principal, locationId, { date, partySize, ...(bookingGroupId ? { bookingGroupId } : {}) });
+  /** The answer a container that kept nothing gives. */
+  const cold = async (locationId: number, partySize = 2, bookingGroupId?: string) => {
+    layoutCache.clear();
+    return ask(locationId, partySize, bookingGroupId);
+  };
+  const free = (answer: { slots: { time: string; available: boolean }[] }) =>
+    answer.slots.filter((s) => s.available).map((s) => s.time);
+  /** The partitions a watched call read, and whether it read the layout (the tables, by index or from the company's partition). */
+  const reads = (log: Watched[]) =>
+    log.map((l) => `${l.command} ${JSON.stringify(l.input?.ExpressionAttributeValues ?? l.input?.Key ?? '')}`);
+  const readTheTables = (log: Watched[]) =>
+    log.some((l) => l.command === 'QueryCommand' && JSON.stringify(l.input).includes('TABLE'));
+
+  it('a warm call reads the token, the buckets and the offers in one round trip, and not the layout', async () => {
+    const { locationId, table } = await place([
+      ['T1', 1, 4],
+      ['T2', 1, 4],
+    ]);
+    await book(locationId, date, '18:00', '20:00', 2, [table('T1')]);
+    const first = await cold(locationId);
+    const log: Watched[] = [];
+    setDb(watchingClient(log));
+    expect(await ask(locationId)).toEqual(first);
+    expect(log.map((l) => l.command).sort(), reads(log).join('\n')).toEqual([
+      'GetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+    ]);
+    expect(readTheTables(log)).toBe(false);
+    const firstAnswer = Math.min(...log.map((l) => l.end!));
+    expect(log.every((l) => l.start < firstAnswer)).toBe(true);
+    // A cold call reads the layout, strongly consistent, after the token.
+    const coldLog: Watched[] = [];
+    setDb(watchingClient(coldLog));
+    layoutCache.clear();
+    await ask(locationId);
+    expect(readTheTables(coldLog)).toBe(true);
+    const layoutReads = coldLog.filter(
+      (l) => l.input?.ConsistentRead === true || JSON.stringify(l.input).includes('"ConsistentRead":true'),
+    );
+    expect(layoutReads.map((l) => l.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
+    const token = coldLog.find((l) => l.command === 'GetItemCommand')!;
+    expect(layoutReads.every((l) => l.start > token.end!)).toBe(true);
+  });
+
+  it('every write of the layout is seen by the next call, as a container that kept nothing sees it', async () => {
+    const { locationId, table } = await place([
+      ['T1', 1, 4],
+      ['T2', 1, 4],
+    ]);
+    const group = await createBookingGroup(principal, locationId, { name: 'Window', tableIds: [table('T1')] });
+    await book(locationId, date, '18:00', '20:00', 4, [table('T2')]);
+    /** Warms the container, makes the change, then asks again: the warm answer is the cold one, and the change shows. */
+    const seen = async (change: () => Promise<unknown>, partySize = 2, groupId?: string) => {
+      const before = await ask(locationId, partySize, groupId);
+      await ask(locationId, partySize, groupId);
+      await change();
+      const warm = await ask(locationId, partySize, groupId);
+      expect(warm).toEqual(await cold(locationId, partySize, groupId));
+      expect(warm).not.toEqual(before);
+      return warm;
+    };
+    // Tables: added, changed, deleted.
+    const six = await seen(() => createTable(principal, locationId, { name: 'T3', minCapacity: 2, maxCapacity: 6 }), 6);
+    expect(free(six).length).toBeGreaterThan(0);
+    const t3 = (await readFloor(companyId, locationId, date)).tables.find((t) => t.name === 'T3')!;
+    expect(free(await seen(() => updateTable(principal, locationId, t3.id, { maxCapacity: 5 }), 6))).toEqual([]);
+    await seen(() => updateTable(principal, locationId, t3.id, { maxCapacity: 6 }), 6);
+    expect(free(await seen(() => deleteTable(principal, locationId, t3.id), 6))).toEqual([]);
+    // The settings, the location's hours.
+    const half = await seen(() => putBookingSettings(principal, locationId, { slotIntervalMinutes: 30 }));
+    expect(half.slotIntervalMinutes).toBe(30);
+    const late = Object.fromEntries(weekdays.map((d) => [d, [{ open: '19:00', close: '23:00' }]]));
+    await seen(() => updateLocation(principal, locationId, { operatingHours: late }));
+    await seen(() => putBookingSettings(principal, locationId, { operatingHours: hours }));
+    // A booking group: changed, then deleted (404).
+    await seen(() => updateBookingGroup(principal, locationId, group.id, { tableIds: [table('T2')] }), 2, group.id);
+    await ask(locationId, 2, group.id);
+    await deleteBookingGroup(principal, locationId, group.id);
+    await expect(ask(locationId, 2, group.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a location deleted answers 404 at once, also from a container that kept its layout', async () => {
+    const location = await createLocation(
+      principal,
+      { name: 'Pop-up', timezone: zone, operatingHours: hours },
+      ids.next(),
+    );
+    await ask(location.id);
+    await ask(location.id);
+    await deleteLocation(principal, location.id);
+    await expect(ask(location.id)).rejects.toMatchObject({ code: 'NOT_FOUND', details: [{ path: '/locationId' }] });
+  });
+
+  it('a booking written is seen by the next call without reading the layout again', async () => {
+    const { locationId, table } = await place([['T1', 1, 4]]);
+    const before = await ask(locationId);
+    const log: Watched[] = [];
+    setDb(watchingClient(log));
+    await book(locationId, date, '18:00', '20:00', 2, [table('T1')]);
+    log.length = 0;
+    const after = await ask(locationId);
+    expect(readTheTables(log)).toBe(false);
+    expect(free(after)).not.toEqual(free(before));
+    expect(after).toEqual(await cold(locationId));
+  });
+
+  it('keeps nothing for a location without a token (older than the tokens): each call reads its layout', async () => {
+    const { locationId } = await place([['T1', 1, 4]]);
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { pk: `C#${companyId}#L#${String(locationId).padStart(12, '0')}#LAYOUT`, sk: 'LAYOUT' },
+      }),
+    );
+    await cold(locationId);
+    const log: Watched[] = [];
+    setDb(watchingClient(log));
+    await ask(locationId);
+    expect(readTheTables(log)).toBe(true);
   });
 });
 

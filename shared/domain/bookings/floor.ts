@@ -13,13 +13,14 @@
  * it plans onto an offered table is refused by that table's day and reported as not made.
  */
 import type { Principal } from '../../auth/principal';
-import { noRead, readTogether, type ReadRequest } from '../../data/batch';
+import { noRead, readTogether } from '../../data/batch';
 import { activeBookingsRead } from '../../data/bookingLinks';
 import { bookingGroups, type BookingGroup } from '../../data/bookingGroups';
 import { bookings, type Booking } from '../../data/bookings';
 import { bookingsAround } from '../../data/bookingsAround';
 import { bookingSettings, type BookingSettings } from '../../data/bookingSettings';
 import { guests } from '../../data/guests';
+import { layoutToken } from '../../data/layout';
 import { locationEntity, type Location } from '../../data/locations';
 import { demand } from '../../data/demand';
 import { diningTables, type DiningTable } from '../../data/tables';
@@ -55,6 +56,7 @@ import { addDays, openSpans, serviceOf } from './serviceHours';
 import { settingsInForce } from './settings';
 import { loadSolver, type Solver } from './solver';
 import { intervalOf } from './time';
+import { layoutCache, type Layout } from './layoutCache';
 
 export interface Floor<B extends BookingAround = Booking> {
   location: Location;
@@ -118,64 +120,52 @@ export const heldByTableDay = (
 });
 
 /** The floor of a date, in one round trip; 404 for a location, booking group or guest the company does not have. */
-export const readFloor = (
+export async function readFloor(
   companyId: number,
   locationId: number,
   date: string,
   options: FloorOptions = {},
-): Promise<Floor> =>
-  floorWith(companyId, locationId, date, options, noRead(false), () =>
-    bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
-  ).then(({ whole: _, ...floor }) => floor);
-
-/**
- * The floor availability decides on, in one round trip: as `readFloor`'s, with the bookings that
- * hold tables read from the location's compact buckets (shared/data/bookingsAround.ts), a few read
- * units where the booking items cost dozens. A location whose buckets are not whole yet (older than
- * them and not backfilled) has its bookings read as `readFloor` does, in a second round trip.
- */
-async function readAvailabilityFloor(
-  companyId: number,
-  locationId: number,
-  date: string,
-  options: FloorOptions = {},
-): Promise<Floor<BookingAround>> {
-  const from = addDays(date, -1);
-  const to = addDays(date, 1);
-  const floor = await floorWith(
-    companyId,
-    locationId,
-    date,
-    options,
-    bookingsAround.markerRead(companyId, locationId),
-    () => bookingsAround.between(companyId, locationId, from, to),
-  );
-  const { whole, ...read } = floor;
-  return whole ? read : { ...read, bookings: await bookings.between(companyId, locationId, from, to) };
-}
-
-async function floorWith<B extends BookingAround>(
-  companyId: number,
-  locationId: number,
-  date: string,
-  options: FloorOptions,
-  whole: ReadRequest<boolean>,
-  readBookings: () => Promise<B[]>,
-): Promise<Floor<B> & { whole: boolean }> {
+): Promise<Floor> {
   const { bookingGroupId, primaryUserId } = options;
   const [read, tables, around, offers] = await Promise.all([
     readTogether({
       location: locationEntity.read(companyId, locationId),
       settings: bookingSettings.read(companyId, locationId),
       group: bookingGroupId ? bookingGroups.read(companyId, locationId, bookingGroupId) : noRead(undefined),
-      guest: primaryUserId ? guests.read(companyId, primaryUserId) : noRead(undefined),
-      active: primaryUserId ? activeBookingsRead(companyId, primaryUserId, locationId) : noRead(undefined),
-      whole,
+      ...guestReads(companyId, locationId, primaryUserId),
     }),
     diningTables.all(companyId, locationId),
-    readBookings(),
-    waitlist.offeredBetween(companyId, locationId, addDays(date, -1), addDays(date, 1), new Date().toISOString()),
+    bookings.between(companyId, locationId, addDays(date, -1), addDays(date, 1)),
+    offersAround(companyId, locationId, date),
   ]);
+  const location = found(locationId, options, read);
+  return {
+    location,
+    settings: settingsInForce(read.settings, locationId),
+    ...(read.group ? { group: read.group } : {}),
+    tables,
+    bookings: around,
+    offers: heldByOffers(offers),
+    ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
+  };
+}
+
+/** The named guest and their active bookings at the location, to read with others. */
+const guestReads = (companyId: number, locationId: number, primaryUserId: number | undefined) => ({
+  guest: primaryUserId ? guests.read(companyId, primaryUserId) : noRead(undefined),
+  active: primaryUserId ? activeBookingsRead(companyId, primaryUserId, locationId) : noRead(undefined),
+});
+
+/** The waitlist offers of the date and the days either side that hold tables now. */
+const offersAround = (companyId: number, locationId: number, date: string) =>
+  waitlist.offeredBetween(companyId, locationId, addDays(date, -1), addDays(date, 1), new Date().toISOString());
+
+/** The location read, or 404 for it, the booking group or the guest the request names and the company does not have. */
+function found(
+  locationId: number,
+  { bookingGroupId, primaryUserId }: FloorOptions,
+  read: { location: Location | undefined; group: BookingGroup | undefined; guest: unknown },
+): Location {
   if (!read.location)
     throw new AppError('NOT_FOUND', `Location ${locationId} not found`, [
       { path: '/locationId', message: 'no such location' },
@@ -188,16 +178,87 @@ async function floorWith<B extends BookingAround>(
     throw new AppError('NOT_FOUND', `Guest ${primaryUserId} not found`, [
       { path: '/primaryUserId', message: 'no guest with this id' },
     ]);
+  return read.location;
+}
+
+/**
+ * The floor availability decides on. Every call reads, in one round trip, what changes with every
+ * booking: the bookings that hold tables (from their compact buckets, shared/data/bookingsAround.ts,
+ * a few read units where the booking items cost dozens), the offers, the named guest, and the
+ * location's layout token. The layout (the location, its settings, tables and booking groups) comes
+ * from the container's cache while the token is unchanged (layoutCache.ts); else a second round
+ * trip reads it, strongly consistent, and keeps it. A location whose buckets are not whole yet
+ * (older than them and not backfilled) has its bookings read as `readFloor` does, and no layout kept.
+ */
+async function readAvailabilityFloor(
+  companyId: number,
+  locationId: number,
+  date: string,
+  options: FloorOptions = {},
+): Promise<Floor<BookingAround>> {
+  const from = addDays(date, -1);
+  const to = addDays(date, 1);
+  const [read, around, offers] = await Promise.all([
+    readTogether({
+      token: layoutToken.read(companyId, locationId),
+      ...guestReads(companyId, locationId, options.primaryUserId),
+    }),
+    bookingsAround.between(companyId, locationId, from, to),
+    offersAround(companyId, locationId, date),
+  ]);
+  const { whole, ...layout } = await layoutOf(companyId, locationId, read.token, options.bookingGroupId);
+  const group = options.bookingGroupId === undefined ? undefined : layout.groups.get(options.bookingGroupId);
   return {
-    location: read.location,
-    settings: settingsInForce(read.settings, locationId),
-    ...(read.group ? { group: read.group } : {}),
-    tables,
-    bookings: around,
+    location: found(locationId, options, { location: layout.location, group, guest: read.guest }),
+    settings: layout.settings,
+    ...(group ? { group } : {}),
+    tables: layout.tables,
+    bookings: whole ? around : await bookings.between(companyId, locationId, from, to),
     offers: heldByOffers(offers),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
-    whole: read.whole,
   };
+}
+
+/**
+ * The location's layout as it is under `token`: the one kept, or read now (after the token, strongly
+ * consistent) and kept when the location exists, has a token and its buckets are whole. A kept
+ * layout without the booking group asked for reads the group alone.
+ */
+async function layoutOf(
+  companyId: number,
+  locationId: number,
+  token: string | undefined,
+  groupId: string | undefined,
+): Promise<Omit<Layout, 'location'> & { location: Location | undefined; whole: boolean }> {
+  const kept = token === undefined ? undefined : layoutCache.get(companyId, locationId, token);
+  if (kept) {
+    if (groupId !== undefined && !kept.groups.has(groupId)) {
+      const { group } = await readTogether(
+        { group: bookingGroups.read(companyId, locationId, groupId) },
+        { consistent: true },
+      );
+      if (group) kept.groups.set(groupId, group);
+    }
+    return { ...kept, whole: true };
+  }
+  const [read, tables] = await Promise.all([
+    readTogether(
+      {
+        location: locationEntity.read(companyId, locationId),
+        settings: bookingSettings.read(companyId, locationId),
+        group: groupId === undefined ? noRead(undefined) : bookingGroups.read(companyId, locationId, groupId),
+        whole: bookingsAround.markerRead(companyId, locationId),
+      },
+      { consistent: true },
+    ),
+    diningTables.allNow(companyId, locationId),
+  ]);
+  const { location, whole } = read;
+  const settings = settingsInForce(read.settings, locationId);
+  const groups = new Map(read.group && groupId !== undefined ? [[groupId, read.group]] : []);
+  if (token !== undefined && whole && location)
+    layoutCache.keep(companyId, locationId, token, { location, settings, tables, groups });
+  return { location, settings, tables, groups, whole };
 }
 
 /** What the objective counts on the date: its service, the stay sold (the default duration), the buffer. */
