@@ -228,6 +228,58 @@ describe('re-seating before refusing', () => {
   }, 60_000);
 });
 
+describe('the solver', () => {
+  it("solves a program HiGHS's presolve calls infeasible: it is solved again without presolve, and every answer checked", () => {
+    // A generated evening (buffer 15): the party's table E is free, so the bookings where they sit are a
+    // solution; HiGHS 1.15.3 with presolve answered "infeasible" (status 8) for it.
+    const at = (quarters: number) => (quarters * H) / 4;
+    const placed = (id: string, guestCount: number, tableIds: string[], from: number, quarters: number) => ({
+      id,
+      guestCount,
+      tableIds,
+      startMs: at(from),
+      endMs: at(from + quarters),
+    });
+    const floor: ReseatFloor = {
+      tables: [
+        table('A', 1, 2, ['B']),
+        table('B', 1, 2, ['A', 'C']),
+        table('C', 2, 4, ['B']),
+        table('D', 2, 4),
+        table('E', 3, 6),
+      ],
+      fixed: [],
+      movable: [
+        placed('b0', 5, ['E'], 72, 6),
+        placed('b1', 2, ['A'], 78, 6),
+        placed('b2', 5, ['C', 'B'], 70, 8),
+        placed('b3', 2, ['B'], 84, 6),
+        placed('b4', 3, ['D'], 68, 10),
+        placed('b5', 2, ['C'], 84, 6),
+      ],
+      bufferMinutes: 15,
+    };
+    const { members, offsets, columns, clashRows } = reseatModel(floor, placed('p', 5, [], 84, 6))!;
+    const rows = [
+      ...members.map((m, i) => ({ columns: m.sets.map((_, k) => offsets[i]! + k), lower: 1, upper: 1 })),
+      ...clashRows.map((row) => ({ columns: row, lower: 0, upper: 1 })),
+    ];
+    const values = solver.solveBinary({
+      columns,
+      cost: new Array<number>(columns).fill(0),
+      rows,
+      maxNodes: 2000,
+      timeLimitSeconds: 2,
+    });
+    expect(values).toBeDefined();
+    for (const row of rows) {
+      const sum = row.columns.filter((c) => values![c]! > 0.5).length;
+      expect(sum).toBeGreaterThanOrEqual(row.lower);
+      expect(sum).toBeLessThanOrEqual(row.upper);
+    }
+  });
+});
+
 describe('the count before solving', () => {
   it('refuses without solving a floor whose tables are all under way at some moment of the stay', () => {
     const floor: ReseatFloor = {
