@@ -14,15 +14,14 @@ import type { Principal } from '../../shared/auth/principal';
 import { loadConfig, resetConfig, type DeliveryQueue } from '../../shared/config';
 import { db, tableName } from '../../shared/data/client';
 import type { DeliveryRef } from '../../shared/data/outbox';
-import { subscriptions, type StoredSubscription } from '../../shared/data/webhookSubscriptions';
 import { retryDelivery, sendTestEvent } from '../../shared/domain/webhooks';
 import { newEvent } from '../../shared/events/catalog';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { dispatch } from '../../shared/webhooks/dispatch';
-import { newSecret } from '../../shared/webhooks/signing';
 import { LocalPipeline } from '../../bin/local/pipeline';
 import { asFunction } from '../support/aws-call-log';
 import { idBlock } from '../support/id-blocks';
+import { addSubscription } from '../support/subscriptions';
 
 const ids = idBlock(import.meta.url);
 
@@ -80,25 +79,6 @@ const principalOf = (companyId: number): Principal => ({
   internalOperator: false,
 });
 
-async function addSubscription(companyId: number): Promise<StoredSubscription> {
-  const now = new Date(Date.now() - 60_000).toISOString();
-  const s: StoredSubscription = {
-    id: randomUUID(),
-    url: receiverUrl,
-    events: ['*'],
-    description: null,
-    active: true,
-    previousSecretExpiresAt: null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-    secret: newSecret(),
-    previousSecret: null,
-  };
-  await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, { id: s.id }));
-  return s;
-}
-
 const attempt = (ref: DeliveryRef) => asFunction('webhook-delivery', () => attemptDelivery(ref, { settings }));
 
 /** One attempt whose receiver answers `status`; the delivery's item as it was while the attempt held the claim. */
@@ -119,7 +99,7 @@ async function attemptSeen(ref: DeliveryRef, status: number) {
  */
 async function life() {
   const companyId = ids.next();
-  const s = await addSubscription(companyId);
+  const s = await addSubscription(companyId, receiverUrl);
   const refs: DeliveryRef[] = [];
   await asFunction('webhook-dispatcher', () =>
     dispatch(
@@ -218,7 +198,7 @@ describe('the due index', () => {
   it('lets go of a delivery written into it before, at its next write once SQS carries the deliveries', async () => {
     carriedBy('due-index');
     const companyId = ids.next();
-    await addSubscription(companyId);
+    await addSubscription(companyId, receiverUrl);
     const refs: DeliveryRef[] = [];
     await asFunction('webhook-dispatcher', () =>
       dispatch(

@@ -10,7 +10,7 @@ import { alerts } from '../../shared/data/alerts';
 import type { DeliveryRef } from '../../shared/data/outbox';
 import { attempts } from '../../shared/data/webhookAttempts';
 import { deliveries } from '../../shared/data/webhookDeliveries';
-import { subscriptions, type StoredSubscription } from '../../shared/data/webhookSubscriptions';
+import { subscriptions } from '../../shared/data/webhookSubscriptions';
 import { newEvent, type EventName } from '../../shared/events/catalog';
 import { DEAD_ALERT_TYPE, attemptDelivery } from '../../shared/webhooks/delivery';
 import { dispatch } from '../../shared/webhooks/dispatch';
@@ -19,6 +19,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS, leaseMs } from '../../shared/webhooks/sc
 import { newSecret, sign } from '../../shared/webhooks/signing';
 import { Changes } from '../support/changes';
 import { idBlock } from '../support/id-blocks';
+import { addSubscription } from '../support/subscriptions';
 
 const ids = idBlock(import.meta.url);
 const freshCompany = () => ids.next();
@@ -46,29 +47,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
-async function addSubscription(
-  companyId: number,
-  overrides: Partial<StoredSubscription> = {},
-): Promise<StoredSubscription> {
-  const now = new Date(Date.now() - 60_000).toISOString();
-  const s: StoredSubscription = {
-    id: randomUUID(),
-    url: receiverUrl,
-    events: ['*'],
-    description: null,
-    active: true,
-    previousSecretExpiresAt: null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-    secret: newSecret(),
-    previousSecret: null,
-    ...overrides,
-  };
-  await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, { id: s.id }));
-  return s;
-}
-
 /** Dispatches an event and returns the references queued. */
 async function dispatchEvent(
   companyId: number,
@@ -87,12 +65,14 @@ const middle = () => 0.5;
 describe('dispatch', () => {
   it('makes one delivery per active subscription that selects the event and existed when it happened', async () => {
     const companyId = freshCompany();
-    const all = await addSubscription(companyId);
-    const coursings = await addSubscription(companyId, { events: ['coursing.created', 'coursing.updated'] });
-    await addSubscription(companyId, { events: ['api-key.created'] });
-    await addSubscription(companyId, { active: false });
-    await addSubscription(companyId, { createdAt: new Date(Date.now() + 60_000).toISOString() });
-    await addSubscription(freshCompany());
+    const all = await addSubscription(companyId, receiverUrl);
+    const coursings = await addSubscription(companyId, receiverUrl, {
+      events: ['coursing.created', 'coursing.updated'],
+    });
+    await addSubscription(companyId, receiverUrl, { events: ['api-key.created'] });
+    await addSubscription(companyId, receiverUrl, { active: false });
+    await addSubscription(companyId, receiverUrl, { createdAt: new Date(Date.now() + 60_000).toISOString() });
+    await addSubscription(freshCompany(), receiverUrl);
 
     const { event, queued } = await dispatchEvent(companyId);
     expect(queued.map((r) => r.subscriptionId).sort()).toEqual([all.id, coursings.id].sort());
@@ -113,7 +93,7 @@ describe('dispatch', () => {
 
   it('is idempotent: a repeat makes no new delivery and queues again only what was never attempted', async () => {
     const companyId = freshCompany();
-    const s = await addSubscription(companyId);
+    const s = await addSubscription(companyId, receiverUrl);
     const { event, queued } = await dispatchEvent(companyId);
     const again: DeliveryRef[] = [];
     await dispatch({ kind: 'event', event }, async (refs) => void again.push(...refs));
@@ -138,7 +118,7 @@ describe('dispatch', () => {
 describe('a delivery attempt', () => {
   it('POSTs the body, signed, with the delivery id as webhook-id, and records the attempt', async () => {
     const companyId = freshCompany();
-    const s = await addSubscription(companyId);
+    const s = await addSubscription(companyId, receiverUrl);
     const { event, queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 204 });
     const before = received.length;
@@ -177,7 +157,7 @@ describe('a delivery attempt', () => {
     const companyId = freshCompany();
     const old = newSecret();
     const fresh = newSecret();
-    await addSubscription(companyId, {
+    await addSubscription(companyId, receiverUrl, {
       secret: fresh,
       previousSecret: old,
       previousSecretExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
@@ -204,7 +184,7 @@ describe('a delivery attempt', () => {
 
   it("follows the schedule on failures, and after the 8th marks the delivery dead with an alert at the event's location", async () => {
     const companyId = freshCompany();
-    const s = await addSubscription(companyId);
+    const s = await addSubscription(companyId, receiverUrl);
     const { queued } = await dispatchEvent(companyId, 'coursing.created', { title: 'Starters', locationId: 42 });
     const ref = queued[0]!;
     answer = () => ({ status: 500 });
@@ -256,7 +236,7 @@ describe('a delivery attempt', () => {
 
   it('lets one of two concurrent workers attempt; the other waits for the claim to run out', async () => {
     const companyId = freshCompany();
-    await addSubscription(companyId);
+    await addSubscription(companyId, receiverUrl);
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 100 });
     const before = received.length;
@@ -270,7 +250,7 @@ describe('a delivery attempt', () => {
 
   it('counts a receiver slower than the timeout as a failure', async () => {
     const companyId = freshCompany();
-    await addSubscription(companyId);
+    await addSubscription(companyId, receiverUrl);
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 600 });
     expect(await attemptDelivery(queued[0]!, { settings, random: middle })).toMatchObject({ kind: 'retry' });
@@ -283,7 +263,7 @@ describe('a delivery attempt', () => {
 
   it('leaves an aborted attempt unrecorded and claimed until its lease ends', async () => {
     const companyId = freshCompany();
-    await addSubscription(companyId);
+    await addSubscription(companyId, receiverUrl);
     const { queued } = await dispatchEvent(companyId);
     answer = () => ({ status: 200, delayMs: 200 });
     const stop = new AbortController();
@@ -313,7 +293,7 @@ describe('a delivery attempt', () => {
 
   it('does nothing for another round, and cancels the delivery when its subscription is gone', async () => {
     const companyId = freshCompany();
-    const s = await addSubscription(companyId);
+    const s = await addSubscription(companyId, receiverUrl);
     const { queued } = await dispatchEvent(companyId);
     expect(await attemptDelivery({ ...queued[0]!, round: 2 }, { settings })).toEqual({ kind: 'stale' });
     await subscriptions.remove(
