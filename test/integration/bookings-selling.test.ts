@@ -6,7 +6,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../shared/auth/principal';
 import { config } from '../../shared/config';
 import { bookings } from '../../shared/data/bookings';
@@ -15,6 +15,7 @@ import { tabs } from '../../shared/data/tabs';
 import { createBooking } from '../../shared/domain/bookings/create';
 import { getAvailability, readFloor } from '../../shared/domain/bookings/floor';
 import { layoutCache } from '../../shared/domain/bookings/layoutCache';
+import { loadSolver } from '../../shared/domain/bookings/solver';
 import { applyMoves, optimizeBookings } from '../../shared/domain/bookings/optimize';
 import { seatBooking } from '../../shared/domain/bookings/seating';
 import { putBookingSettings } from '../../shared/domain/bookings/settings';
@@ -335,6 +336,36 @@ describe('availability: the layout kept between calls', () => {
     expect(readTheTables(log)).toBe(false);
     expect(free(after)).not.toEqual(free(before));
     expect(after).toEqual(await cold(locationId));
+  });
+
+  it("keeps re-seating's answers on a floor as read: asked again, nothing is solved; the floor changed, solved anew", async () => {
+    const { locationId, table } = await place([
+      ['TWO', 1, 2],
+      ['FOUR', 1, 4],
+    ]);
+    await book(locationId, date, '18:00', '20:00', 2, [table('FOUR')]);
+    const solve = vi.spyOn(await loadSolver(), 'solveBinary');
+    try {
+      // A party of four at 18:00: only by moving the couple from FOUR to TWO.
+      const first = await cold(locationId, 4);
+      expect(first.slots.find((s) => s.time === '18:00')).toMatchObject({ available: true });
+      expect(solve).toHaveBeenCalled();
+      solve.mockClear();
+      expect(await ask(locationId, 4)).toEqual(first);
+      expect(solve).not.toHaveBeenCalled();
+      // Another booking, later: a new floor, solved anew, as a container that kept nothing answers.
+      await book(locationId, date, '21:30', '23:00', 2, [table('TWO')]);
+      const later = await ask(locationId, 4);
+      expect(solve).toHaveBeenCalled();
+      expect(later).toEqual(await cold(locationId, 4));
+      // TWO taken at 18:00 too: the couple cannot move, and the answer says so.
+      await book(locationId, date, '18:00', '20:00', 2, [table('TWO')]);
+      const full = await ask(locationId, 4);
+      expect(full.slots.find((s) => s.time === '18:00')).toMatchObject({ available: false });
+      expect(full).toEqual(await cold(locationId, 4));
+    } finally {
+      solve.mockRestore();
+    }
   });
 
   it('keeps nothing for a location without a token (older than the tokens): each call reads its layout', async () => {

@@ -12,6 +12,7 @@
  * tables are taken as a booking's, docs/waitlist.md). The optimizer plans without them: a move
  * it plans onto an offered table is refused by that table's day and reported as not made.
  */
+import { createHash } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
 import { noRead, readTogether } from '../../data/batch';
 import { activeBookingsRead } from '../../data/bookingLinks';
@@ -55,8 +56,8 @@ import type { SellingTerms } from './sellable';
 import { addDays, openSpans, serviceOf } from './serviceHours';
 import { settingsInForce } from './settings';
 import { loadSolver, type Solver } from './solver';
-import { intervalOf } from './time';
-import { layoutCache, type Layout } from './layoutCache';
+import { intervalOf, type Interval } from './time';
+import { layoutCache, type Layout, type ReseatAnswers } from './layoutCache';
 
 export interface Floor<B extends BookingAround = Booking> {
   location: Location;
@@ -195,7 +196,7 @@ async function readAvailabilityFloor(
   locationId: number,
   date: string,
   options: FloorOptions = {},
-): Promise<Floor<BookingAround>> {
+): Promise<Floor<BookingAround> & { keptUnder?: string }> {
   const from = addDays(date, -1);
   const to = addDays(date, 1);
   const [read, around, offers] = await Promise.all([
@@ -206,7 +207,7 @@ async function readAvailabilityFloor(
     bookingsAround.between(companyId, locationId, from, to),
     offersAround(companyId, locationId, date),
   ]);
-  const { whole, ...layout } = await layoutOf(companyId, locationId, read.token, options.bookingGroupId);
+  const { whole, keptUnder, ...layout } = await layoutOf(companyId, locationId, read.token, options.bookingGroupId);
   const group = options.bookingGroupId === undefined ? undefined : layout.groups.get(options.bookingGroupId);
   return {
     location: found(locationId, options, { location: layout.location, group, guest: read.guest }),
@@ -216,6 +217,7 @@ async function readAvailabilityFloor(
     bookings: whole ? around : await bookings.between(companyId, locationId, from, to),
     offers: heldByOffers(offers),
     ...(read.active !== undefined ? { activeBookingsOfGuest: read.active } : {}),
+    ...(keptUnder !== undefined ? { keptUnder } : {}),
   };
 }
 
@@ -229,7 +231,7 @@ async function layoutOf(
   locationId: number,
   token: string | undefined,
   groupId: string | undefined,
-): Promise<Omit<Layout, 'location'> & { location: Location | undefined; whole: boolean }> {
+): Promise<Omit<Layout, 'location'> & { location: Location | undefined; whole: boolean; keptUnder?: string }> {
   const kept = token === undefined ? undefined : layoutCache.get(companyId, locationId, token);
   if (kept) {
     if (groupId !== undefined && !kept.groups.has(groupId)) {
@@ -239,7 +241,7 @@ async function layoutOf(
       );
       if (group) kept.groups.set(groupId, group);
     }
-    return { ...kept, whole: true };
+    return { ...kept, whole: true, keptUnder: token };
   }
   const [read, tables] = await Promise.all([
     readTogether(
@@ -256,9 +258,9 @@ async function layoutOf(
   const { location, whole } = read;
   const settings = settingsInForce(read.settings, locationId);
   const groups = new Map(read.group && groupId !== undefined ? [[groupId, read.group]] : []);
-  if (token !== undefined && whole && location)
-    layoutCache.keep(companyId, locationId, token, { location, settings, tables, groups });
-  return { location, settings, tables, groups, whole };
+  const keeps = token !== undefined && whole && location !== undefined;
+  if (keeps) layoutCache.keep(companyId, locationId, token, { location, settings, tables, groups });
+  return { location, settings, tables, groups, whole, ...(keeps ? { keptUnder: token } : {}) };
 }
 
 /** What the objective counts on the date: its service, the stay sold (the default duration), the buffer. */
@@ -291,19 +293,60 @@ export function seatingFloor(floor: AssignmentFloor, date: string, guestCount: n
 
 /**
  * The date's slots as the operation answers them: `daySlots`, then the slots no free set seats
- * asked of re-seating (reseat.ts), as a create would re-seat; only a day with such a slot loads
- * the solver.
+ * asked of re-seating (reseat.ts), as a create would re-seat. `known` holds re-seating's answers on
+ * this very floor (`floorDigest`, layoutCache.ts): a stay answered there is not asked again, and
+ * one asked is added; only a stay with no answer loads the solver.
  */
-export async function availableSlots(request: AvailabilityRequest): Promise<AvailabilitySlot[]> {
+export async function availableSlots(request: AvailabilityRequest, known?: ReseatAnswers): Promise<AvailabilitySlot[]> {
   const slots = daySlots(request);
   if (!reseatingMatters(slots)) return slots;
-  const solver = await loadSolver();
+  const stayKey = (stay: Interval) => `${stay.startMs}/${stay.endMs}`;
+  // The solver is loaded only when some stay re-seating is asked about has no answer kept.
+  let unknown = false;
+  withReseating(slots, (stay) => {
+    unknown ||= !known?.has(stayKey(stay));
+    return false;
+  });
+  const solver = unknown ? await loadSolver() : undefined;
   const { rules, date, partySize } = request;
-  const seating = reseatFloor(date, request.bookings, rules.tables, rules.settings.bufferMinutes);
-  return withReseating(
-    slots,
-    (stay) => reseating(solver, seating, { id: '', guestCount: partySize, ...stay }) !== undefined,
-  );
+  const seating = solver && reseatFloor(date, request.bookings, rules.tables, rules.settings.bufferMinutes);
+  return withReseating(slots, (stay) => {
+    const key = stayKey(stay);
+    const answer =
+      known?.get(key) ?? reseating(solver!, seating!, { id: '', guestCount: partySize, ...stay }) !== undefined;
+    known?.set(key, answer);
+    return answer;
+  });
+}
+
+/**
+ * What re-seating's answers on a date depend on besides the location's layout: the date, the party,
+ * the booking group, and every hold around the date as read (bookings and offers, each by every field
+ * re-seating reads). Two calls with the same digest under the same layout token get the same answers.
+ */
+export function floorDigest(
+  date: string,
+  partySize: number,
+  groupId: string | undefined,
+  around: readonly BookingAround[],
+): string {
+  const holds = around
+    .map((b) =>
+      JSON.stringify([
+        b.id,
+        b.tableIds,
+        b.startsAt,
+        b.endsAt,
+        b.guestCount,
+        b.status,
+        b.bookingDate ?? null,
+        b.locked ?? null,
+      ]),
+    )
+    .sort();
+  return createHash('sha256')
+    .update(JSON.stringify([date, partySize, groupId ?? null, holds]))
+    .digest('base64url');
 }
 
 /** A date's demand for the selling policy (selling.ts): the date's, and the same weekday's before it. */
@@ -369,9 +412,19 @@ export async function getAvailability(
   query: AvailabilityQuery,
 ): Promise<Availability> {
   assertLocationAllowed(principal, locationId);
-  const floor = await readAvailabilityFloor(principal.companyId, locationId, query.date, query);
+  const { keptUnder, ...floor } = await readAvailabilityFloor(principal.companyId, locationId, query.date, query);
   const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);
   const around = [...floor.bookings, ...(floor.offers ?? [])];
+  // Re-seating's answers on this floor, kept with the layout (layoutCache.ts): exact while both stand.
+  const known =
+    keptUnder === undefined
+      ? undefined
+      : layoutCache.reseatAnswers(
+          principal.companyId,
+          locationId,
+          keptUnder,
+          floorDigest(query.date, query.partySize, floor.group?.id, around),
+        );
   const request: AvailabilityRequest = {
     date: query.date,
     zone: floor.location.timezone,
@@ -381,7 +434,7 @@ export async function getAvailability(
     bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   };
-  let slots = await availableSlots(request);
+  let slots = await availableSlots(request, known);
   // The selling policy, on: the slots it would decline (a create for the party without tables, not a walk-in).
   if (floor.settings.sellingPolicyEnabled && slots.some((s) => s.available)) {
     const sold = await readDemand(principal.companyId, locationId, query.date);
