@@ -15,6 +15,7 @@ import { outboxStep } from '../../shared/data/outbox';
 import { newDelivery } from '../../shared/webhooks/payload';
 import { newSecret } from '../../shared/webhooks/signing';
 import { idBlock } from '../support/id-blocks';
+import { aSubscription } from '../support/subscriptions';
 import { companyEvents } from '../support/events';
 
 /** Each file works in its own companies, so files can run in parallel on one table. */
@@ -23,29 +24,11 @@ const freshCompany = () => ids.next();
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function subscription(overrides: Partial<StoredSubscription> = {}): StoredSubscription {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    url: 'https://hooks.example.com/x',
-    events: ['*'],
-    description: null,
-    active: true,
-    previousSecretExpiresAt: null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-    secret: newSecret(),
-    previousSecret: null,
-    ...overrides,
-  };
-}
-
 async function addSubscription(
   companyId: number,
   overrides: Partial<StoredSubscription> = {},
 ): Promise<StoredSubscription> {
-  const s = subscription(overrides);
+  const s = aSubscription(overrides);
   const { secret: _secret, previousSecret: _previous, ...shown } = s;
   await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, shown));
   return s;

@@ -4,16 +4,12 @@ import { subscriptions, type StoredSubscription } from '../../shared/data/webhoo
 import { newEvent } from '../../shared/events/catalog';
 import { newSecret } from '../../shared/webhooks/signing';
 
-/** A subscription of the company to every event at `url`, created a minute ago (what `overrides` says otherwise). */
-export async function addSubscription(
-  companyId: number,
-  url: string,
-  overrides: Partial<StoredSubscription> = {},
-): Promise<StoredSubscription> {
-  const now = new Date(Date.now() - 60_000).toISOString();
-  const s: StoredSubscription = {
+/** A subscription to every event (what `overrides` says otherwise), as stored: its secret with it. */
+export function aSubscription(overrides: Partial<StoredSubscription> = {}): StoredSubscription {
+  const now = new Date().toISOString();
+  return {
     id: randomUUID(),
-    url,
+    url: 'https://hooks.example.com/x',
     events: ['*'],
     description: null,
     active: true,
@@ -25,6 +21,16 @@ export async function addSubscription(
     previousSecret: null,
     ...overrides,
   };
+}
+
+/** A subscription of the company to every event at `url`, created a minute ago (what `overrides` says otherwise). */
+export async function addSubscription(
+  companyId: number,
+  url: string,
+  overrides: Partial<StoredSubscription> = {},
+): Promise<StoredSubscription> {
+  const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+  const s = aSubscription({ url, createdAt: minuteAgo, updatedAt: minuteAgo, ...overrides });
   await subscriptions.create(companyId, s, newEvent(companyId, 'webhook-subscription.created', s.id, { id: s.id }));
   return s;
 }
