@@ -11,6 +11,8 @@
  * and one Query of the waitlist offers of those days that hold tables now (their
  * tables are taken as a booking's, docs/waitlist.md). The optimizer plans without them: a move
  * it plans onto an offered table is refused by that table's day and reported as not made.
+ * Availability keeps the location's layout (and re-seating's answers) between calls under the
+ * location's layout token, and reads the token instead (`readAvailabilityFloor`, layoutCache.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '../../auth/principal';
