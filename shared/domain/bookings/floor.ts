@@ -295,13 +295,18 @@ export function seatingFloor(floor: AssignmentFloor, date: string, guestCount: n
 
 /**
  * The date's slots as the operation answers them: `daySlots`, then the slots no free set seats
- * asked of re-seating (reseat.ts), as a create would re-seat. `known` holds re-seating's answers on
- * this very floor (`floorDigest`, layoutCache.ts): a stay answered there is not asked again, and
- * one asked is added; only a stay with no answer loads the solver.
+ * asked of re-seating (reseat.ts), as a create would re-seat. `answersKept` finds re-seating's
+ * answers on this very floor (`floorDigest`, layoutCache.ts), asked only when some slot needs
+ * re-seating: a stay answered there is not asked again, and one asked is added; only a stay with
+ * no answer loads the solver.
  */
-export async function availableSlots(request: AvailabilityRequest, known?: ReseatAnswers): Promise<AvailabilitySlot[]> {
+export async function availableSlots(
+  request: AvailabilityRequest,
+  answersKept?: () => ReseatAnswers | undefined,
+): Promise<AvailabilitySlot[]> {
   const slots = daySlots(request);
   if (!reseatingMatters(slots)) return slots;
+  const known = answersKept?.();
   const stayKey = (stay: Interval) => `${stay.startMs}/${stay.endMs}`;
   // The solver is loaded only when some stay re-seating is asked about has no answer kept.
   let unknown = false;
@@ -418,7 +423,8 @@ export async function getAvailability(
   const rules = inForce(floor.location.operatingHours, floor.settings, floor.tables, floor.group);
   const around = [...floor.bookings, ...(floor.offers ?? [])];
   // Re-seating's answers on this floor, kept with the layout (layoutCache.ts): exact while both stand.
-  const known =
+  // The floor's digest is taken only when a slot needs re-seating.
+  const answersKept = () =>
     keptUnder === undefined
       ? undefined
       : layoutCache.reseatAnswers(
@@ -436,7 +442,7 @@ export async function getAvailability(
     bookings: around,
     ...(floor.activeBookingsOfGuest !== undefined ? { activeBookingsOfGuest: floor.activeBookingsOfGuest } : {}),
   };
-  let slots = await availableSlots(request, known);
+  let slots = await availableSlots(request, answersKept);
   // The selling policy, on: the slots it would decline (a create for the party without tables, not a walk-in).
   if (floor.settings.sellingPolicyEnabled && slots.some((s) => s.available)) {
     const sold = await readDemand(principal.companyId, locationId, query.date);
