@@ -232,14 +232,6 @@ describe('the solver', () => {
   it("solves a program HiGHS's presolve calls infeasible: it is solved again without presolve, and every answer checked", () => {
     // A generated evening (buffer 15): the party's table E is free, so the bookings where they sit are a
     // solution; HiGHS 1.15.3 with presolve answered "infeasible" (status 8) for it.
-    const at = (quarters: number) => (quarters * H) / 4;
-    const placed = (id: string, guestCount: number, tableIds: string[], from: number, quarters: number) => ({
-      id,
-      guestCount,
-      tableIds,
-      startMs: at(from),
-      endMs: at(from + quarters),
-    });
     const floor: ReseatFloor = {
       tables: [
         table('A', 1, 2, ['B']),
@@ -250,16 +242,16 @@ describe('the solver', () => {
       ],
       fixed: [],
       movable: [
-        placed('b0', 5, ['E'], 72, 6),
-        placed('b1', 2, ['A'], 78, 6),
-        placed('b2', 5, ['C', 'B'], 70, 8),
-        placed('b3', 2, ['B'], 84, 6),
-        placed('b4', 3, ['D'], 68, 10),
-        placed('b5', 2, ['C'], 84, 6),
+        movable('b0', 5, ['E'], 18, 19.5),
+        movable('b1', 2, ['A'], 19.5, 21),
+        movable('b2', 5, ['C', 'B'], 17.5, 19.5),
+        movable('b3', 2, ['B'], 21, 22.5),
+        movable('b4', 3, ['D'], 17, 19.5),
+        movable('b5', 2, ['C'], 21, 22.5),
       ],
       bufferMinutes: 15,
     };
-    const { members, offsets, columns, clashRows } = reseatModel(floor, placed('p', 5, [], 84, 6))!;
+    const { members, offsets, columns, clashRows } = reseatModel(floor, { id: 'p', guestCount: 5, ...stay(21, 22.5) })!;
     const rows = [
       ...members.map((m, i) => ({ columns: m.sets.map((_, k) => offsets[i]! + k), lower: 1, upper: 1 })),
       ...clashRows.map((row) => ({ columns: row, lower: 0, upper: 1 })),
