@@ -20,21 +20,10 @@ import { holds } from '../../shared/auth/principal';
 import { resetConfig } from '../../shared/config';
 import { apiKeys, type ApiKeyAuth } from '../../shared/data/apiKeys';
 import { setDb } from '../../shared/data/client';
+import { bcryptRuns } from '../support/bcrypt-runs';
 
-/** Every bcrypt comparison the code under test runs. */
-const bcryptRuns = vi.hoisted(() => ({ count: 0 }));
-vi.mock('bcryptjs', async (importOriginal) => {
-  const real = ((await importOriginal()) as { default: typeof import('bcryptjs') }).default;
-  return {
-    default: {
-      ...real,
-      compare: (...args: Parameters<typeof real.compare>) => {
-        bcryptRuns.count += 1;
-        return real.compare(...args);
-      },
-    },
-  };
-});
+/** Every bcrypt comparison the code under test runs, counted (bcryptRuns.count). */
+vi.mock('bcryptjs', async (real) => (await import('../support/bcrypt-runs')).countingBcrypt(real));
 
 process.env.STAGE = 'local';
 process.env.TABLE_NAME = 'unit';

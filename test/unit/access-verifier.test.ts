@@ -14,21 +14,10 @@ import { checkVerifier, keyVerifier, verifierCurrent } from '../../shared/auth/v
 import { resetConfig } from '../../shared/config';
 import { setDb } from '../../shared/data/client';
 import { wrongByOne } from '../support/wrong-key';
+import { bcryptRuns } from '../support/bcrypt-runs';
 
-/** Every bcrypt comparison the code under test runs. */
-const bcryptRuns = vi.hoisted(() => ({ count: 0 }));
-vi.mock('bcryptjs', async (importOriginal) => {
-  const real = ((await importOriginal()) as { default: typeof import('bcryptjs') }).default;
-  return {
-    default: {
-      ...real,
-      compare: (...args: Parameters<typeof real.compare>) => {
-        bcryptRuns.count += 1;
-        return real.compare(...args);
-      },
-    },
-  };
-});
+/** Every bcrypt comparison the code under test runs, counted (bcryptRuns.count). */
+vi.mock('bcryptjs', async (real) => (await import('../support/bcrypt-runs')).countingBcrypt(real));
 
 const PEPPER = 'unit-test-pepper-0123456789abcdefghijklmnopqrstuvwxyz';
 const ROTATED = 'unit-test-pepper-rotated-0123456789abcdefghijklmnopqrs';
