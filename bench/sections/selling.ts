@@ -15,11 +15,13 @@ import { defaultSettings } from '../../shared/domain/bookings/settings';
 import { localDay } from '../../shared/domain/bookings/time';
 import { weekdays, type WeekHours } from '../../shared/schemas/locations';
 import { HISTORY_WEEKS, THRESHOLD } from '../../shared/domain/bookings/selling';
+import { MAX_RESEAT_MOVES } from '../../shared/domain/bookings/reseat';
 import { loadSolver, type Solver } from '../../shared/domain/bookings/solver';
 import {
   automaticEvening,
   bookedDay,
   checkEvening,
+  checkRefusals,
   demandOf,
   eveningOf,
   eveningOptimum,
@@ -27,6 +29,7 @@ import {
   greedyEvening,
   policyEvening,
   seatingInstance,
+  type RefusalCheck,
 } from '../fixtures/seating';
 import { ms, table, verdict, type Verdict } from '../lib/md';
 import { paired, summarize, type Paired, type Summary } from '../lib/stats';
@@ -63,6 +66,13 @@ export const DECISION_BUDGET_MS = 250;
 const DECISION_LOAD = 90;
 /** The hindsight optimum's bounds: nodes beyond any it needs, so that only the time limit can stop it short. */
 const OPTIMUM_LIMITS = { maxNodes: 100_000_000, timeLimitSeconds: 20 };
+/**
+ * Evenings whose refusals are solved again exactly (checkRefusals): every evening at GAIN_LOAD,
+ * whose budget asks most of automatic assignment, the first REFUSAL_EVENINGS at the other loads.
+ */
+const REFUSAL_EVENINGS = 40;
+const refusalEvenings = (requests: number) =>
+  requests === GAIN_LOAD ? EVENINGS : Math.min(REFUSAL_EVENINGS, EVENINGS);
 
 export interface Comparison {
   size: string;
@@ -135,6 +145,8 @@ export interface EveningsAtLoad {
   moves: number;
   /** Each request's decision in the automatic policy. */
   decisionMs: Summary;
+  /** The refusals of the first `evenings` evenings, solved again exactly without re-seating's bounds. */
+  refusals: Omit<RefusalCheck, 'ms'> & { evenings: number; ms: Summary };
 }
 
 const every = (...intervals: [string, string][]): WeekHours =>
@@ -285,12 +297,22 @@ function eveningsBench(solver: Solver, requests: number): EveningsAtLoad {
     );
     const policy = policyEvening(evening, solver, history);
     const optimum = eveningOptimum(evening, solver, OPTIMUM_LIMITS);
+    const refusals =
+      i < refusalEvenings(requests) ? checkRefusals(evening, automatic.refused, solver, OPTIMUM_LIMITS) : undefined;
     checkEvening(evening, greedy, 'smallest fit');
     checkEvening(evening, automatic, 'automatic');
     checkEvening(evening, policy, 'policy');
     checkEvening(evening, optimum, 'optimum');
-    return { requestedCovers: evening.asked.reduce((n, r) => n + r.guestCount, 0), greedy, automatic, policy, optimum };
+    return {
+      requestedCovers: evening.asked.reduce((n, r) => n + r.guestCount, 0),
+      greedy,
+      automatic,
+      policy,
+      optimum,
+      refusals,
+    };
   });
+  const checked = rows.flatMap((r) => (r.refusals ? [r.refusals] : []));
   const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
   const greedy = rows.map((r) => r.greedy.covers);
   return {
@@ -323,6 +345,15 @@ function eveningsBench(solver: Solver, requests: number): EveningsAtLoad {
     reseated: sum((r) => r.automatic.reseated),
     moves: sum((r) => r.automatic.moves),
     decisionMs: summarize(rows.flatMap((r) => r.automatic.decisionMs)),
+    refusals: {
+      evenings: checked.length,
+      refusals: checked.reduce((n, c) => n + c.refusals, 0),
+      noSeating: checked.reduce((n, c) => n + c.noSeating, 0),
+      beyondMoves: checked.reduce((n, c) => n + c.beyondMoves, 0),
+      fits: checked.reduce((n, c) => n + c.fits, 0),
+      limited: checked.reduce((n, c) => n + c.limited, 0),
+      ms: summarize(checked.flatMap((c) => c.ms)),
+    },
   };
 }
 
@@ -380,6 +411,19 @@ export function sellingChecks(r: SellingResult): [string, string, string, Verdic
       `${interval(e.automaticGain)} covers/evening, ${signed(gainOf(e.automatic, e.greedy) * 100)} %`,
       verdict(eveningsPass(e)),
     ]),
+    [
+      '§7 Automatic assignment turns away only parties no seating admits (refusals solved again exactly, without bounds)',
+      `every refusal proven: no seating, or none moving ${MAX_RESEAT_MOVES} bookings or fewer`,
+      r.evenings
+        .map(
+          (e) =>
+            `${e.refusals.noSeating + e.refusals.beyondMoves}/${e.refusals.refusals} at ${e.requests} (${e.refusals.evenings} evenings${
+              e.refusals.beyondMoves > 0 ? `, ${e.refusals.beyondMoves} beyond ${MAX_RESEAT_MOVES} moves` : ''
+            })`,
+        )
+        .join(', '),
+      verdict(r.evenings.every((e) => e.refusals.fits === 0 && e.refusals.limited === 0)),
+    ],
     ...r.evenings
       .filter((e) => POLICY_LOADS.includes(e.requests))
       .map((e): [string, string, string, Verdict] => [
@@ -491,6 +535,38 @@ export function sellingMarkdown(r: SellingResult): string[] {
         interval(x.automaticGain),
         `**${signed(gainOf(x.automatic, x.greedy) * 100)} %**`,
         `${x.automaticGain.won} / ${x.automaticGain.lost}`,
+      ]),
+    ),
+    '',
+    `**Does automatic assignment turn away a party that fits?** Each request it turned away is solved again, apart from \`reseating\`: a 0-1 program over every booking`,
+    'taken so far and the party (not only those its stay touches), each at a set of `partySets` or where it sits, no two clashing on a table, for the',
+    `fewest bookings moved, with no bound on the moves and no search bound but the optimum's ${OPTIMUM_LIMITS.timeLimitSeconds} s. Every evening at ${GAIN_LOAD} requests, the first ${refusalEvenings(0)} at the other loads.`,
+    'A refusal is proven when no seating exists, or when every one moves more bookings than one transaction may hold',
+    `(\`MAX_RESEAT_MOVES\`, ${MAX_RESEAT_MOVES}); one with a seating within that is a party turned away that fits. When every refusal is proven, automatic assignment`,
+    'accepts a request exactly when it and the requests accepted before it can all be seated (within the moves): which requests an evening seats,',
+    'and so its covers, follow from the order they arrive in alone, whatever tables anyone sits at, and no placement rule that refuses nothing',
+    'that fits can seat more (docs/optimizer.md, "Why the policy-off budgets cannot be met").',
+    '',
+    table(
+      [
+        'Requests an evening',
+        'Evenings',
+        'Refusals',
+        'No seating (proven)',
+        `A seating, only beyond ${MAX_RESEAT_MOVES} moves`,
+        `A seating within ${MAX_RESEAT_MOVES} moves`,
+        'Not proven (time limit)',
+        'Solve median / max',
+      ],
+      e.map((x) => [
+        x.requests,
+        x.refusals.evenings,
+        x.refusals.refusals,
+        x.refusals.noSeating,
+        x.refusals.beyondMoves,
+        x.refusals.fits,
+        x.refusals.limited,
+        `${ms(x.refusals.ms.median)} / ${ms(x.refusals.ms.max)}`,
       ]),
     ),
     '',
