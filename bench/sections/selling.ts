@@ -167,7 +167,7 @@ function ordinaryDate(): string {
 }
 
 /** Availability for a party of 4 on a day of 400 bookings on 60 tables (those smallest fit could not seat are taken without a table). */
-async function availabilityBench() {
+export async function availabilityBench() {
   const seed = SEED + 1;
   const p = bookedDay(seed, { tables: 60, bookings: 400, overbooked: 400, fixedShare: 0 });
   const date = ordinaryDate();

@@ -140,6 +140,28 @@ describe('re-seating before refusing', () => {
     expect(connected(stay(17, 18.5), bookings, 30)).toEqual([bookings[1], bookings[2], bookings[3], bookings[4]]);
   });
 
+  it('takes part exactly the bookings a search through clashing stays reaches (property)', () => {
+    // The search connected() replaced: from the stay, every booking clashing with one reached.
+    const reached = <T extends { startMs: number; endMs: number }>(stay: T, bookings: T[], buffer: number) => {
+      const inside = new Set<T>();
+      let frontier = [stay];
+      while (frontier.length > 0) {
+        frontier = bookings.filter((b) => !inside.has(b) && frontier.some((f) => clashes(f, b, buffer)));
+        for (const b of frontier) inside.add(b);
+      }
+      return bookings.filter((b) => inside.has(b));
+    };
+    const span = fc
+      .tuple(fc.integer({ min: 0, max: 96 }), fc.integer({ min: 1, max: 16 }))
+      .map(([from, quarters]) => stay(from / 4, (from + quarters) / 4));
+    fc.assert(
+      fc.property(span, fc.array(span, { maxLength: 30 }), fc.constantFrom(0, 15, 30), (party, bookings, buffer) => {
+        expect(connected(party, bookings, buffer)).toEqual(reached(party, bookings, buffer));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('refuses without solving when no set that seats the party is clear of the fixed holds', () => {
     const floor: ReseatFloor = {
       tables: [table('T4', 2, 4)],

@@ -144,8 +144,12 @@ export interface Placed extends Interval {
 export function holdsByTable(placed: Iterable<Placed>): Map<string, Hold[]> {
   const byTable = new Map<string, Hold[]>();
   for (const p of placed)
-    for (const tableId of p.tableIds)
-      byTable.set(tableId, [...(byTable.get(tableId) ?? []), { bookingId: p.id, startMs: p.startMs, endMs: p.endMs }]);
+    for (const tableId of p.tableIds) {
+      const hold = { bookingId: p.id, startMs: p.startMs, endMs: p.endMs };
+      const list = byTable.get(tableId);
+      if (list) list.push(hold);
+      else byTable.set(tableId, [hold]);
+    }
   for (const list of byTable.values()) list.sort((a, b) => a.startMs - b.startMs);
   return byTable;
 }

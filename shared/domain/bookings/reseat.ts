@@ -24,7 +24,7 @@
  */
 import type { DiningTable } from '../../data/tables';
 import type { BookingAround } from './availability';
-import { holdsByTable, isFree, partySets, seatsNeeded, type Placed, type TableSet } from './fit';
+import { holdsByTable, isFree, partySets, seatsNeeded, type Placed, type TableHolds, type TableSet } from './fit';
 import { holdsTables } from './holds';
 import { clashes } from './occupancy';
 import { isMovable, type Move, type MovableBooking } from './optimizer';
@@ -48,7 +48,10 @@ const MAX_NODES = 2_000;
 /** The wall-clock bound behind it, for a model the node bound does not stop in time. */
 const TIME_LIMIT_SECONDS = 2;
 
-/** The date's seating a party is fitted into. */
+/**
+ * The date's seating a party is fitted into. What is worked out from a floor (its holds, each
+ * booking's places) is kept with it for every party asked about: a floor is not changed once asked about.
+ */
 export interface ReseatFloor {
   tables: readonly DiningTable[];
   /** Holds that never move: locked and seated bookings, waitlist offers, other dates' bookings. */
@@ -124,20 +127,34 @@ export function reseatFloor(
 
 const setKey = (tableIds: readonly string[]) => [...tableIds].sort().join('|');
 
-/** The bookings that take part: those connected to the party's stay through stays that clash. */
-export function connected<T extends Interval>(stay: Interval, bookings: readonly T[], bufferMinutes: number): T[] {
-  const inside = new Set<T>();
-  let frontier: Interval[] = [stay];
-  while (frontier.length > 0) {
-    const next: T[] = [];
-    for (const b of bookings)
-      if (!inside.has(b) && frontier.some((f) => clashes(f, b, bufferMinutes))) {
-        inside.add(b);
-        next.push(b);
-      }
-    frontier = next;
+/**
+ * The bookings that take part: those connected to the party's stay through stays that clash. Two
+ * stays clash when their spans [start, end + buffer) overlap (occupancy.ts `clashes`), so the
+ * stays form an interval graph whose connected parts are the runs of overlapping spans in order of
+ * start. The party's stay joins the runs its span overlaps, and only those: a run that overlaps
+ * none of them starts at or after the end of each. Answers the bookings in their given order.
+ */
+export const connected = <T extends Interval>(stay: Interval, bookings: readonly T[], bufferMinutes: number): T[] =>
+  connectedTo(bookings, bufferMinutes)(stay);
+
+/** `connected` for each stay asked about, the runs worked out once. */
+function connectedTo<T extends Interval>(bookings: readonly T[], bufferMinutes: number): (stay: Interval) => T[] {
+  const buffer = bufferMinutes * 60_000;
+  const spans = bookings.map((b, i) => ({ i, startMs: b.startMs, endMs: b.endMs + buffer }));
+  spans.sort((x, y) => x.startMs - y.startMs);
+  const runs: { startMs: number; endMs: number; members: number[] }[] = [];
+  for (const span of spans) {
+    const run = runs.at(-1);
+    if (run && span.startMs < run.endMs) {
+      run.endMs = Math.max(run.endMs, span.endMs);
+      run.members.push(span.i);
+    } else runs.push({ startMs: span.startMs, endMs: span.endMs, members: [span.i] });
   }
-  return bookings.filter((b) => inside.has(b));
+  return (stay) => {
+    const endMs = stay.endMs + buffer;
+    const taking = runs.filter((run) => run.startMs < endMs && stay.startMs < run.endMs).flatMap((run) => run.members);
+    return taking.sort((a, b) => a - b).map((i) => bookings[i]!);
+  };
 }
 
 /** The places of a booking: the sets it may sit at, and which of them is where it sits now (-1: none). */
@@ -148,6 +165,12 @@ interface Places {
 
 /** What is worked out once per floor and kept for every party asked about on it (availability asks slot by slot). */
 interface Known {
+  /** The holds of every table, those that stay and those that may move, as they are now. */
+  holds: TableHolds;
+  /** The sets that seat each party size (partySets). */
+  setsFor: (guestCount: number) => TableSet[];
+  /** The movable bookings that take part for a stay (`connected`). */
+  taking: (stay: Interval) => MovableBooking[];
   ofBooking: Map<string, Places>;
   candidates: (guestCount: number, stay: Interval, now: readonly string[]) => Places;
   /** The named sets clear of the holds that stay. */
@@ -180,7 +203,17 @@ function placesOf(floor: ReseatFloor): Known {
     sets: sets.filter((set) => clear(set, stay)).map((set) => [...set]),
     current: -1,
   });
-  const known: Known = { ofBooking: new Map(), candidates, named };
+  const known: Known = {
+    holds: holdsByTable([...fixed, ...floor.movable]),
+    setsFor,
+    taking: connectedTo(
+      floor.movable.filter((b) => b.tableIds.length > 0),
+      bufferMinutes,
+    ),
+    ofBooking: new Map(),
+    candidates,
+    named,
+  };
   knownOf.set(floor, known);
   return known;
 }
@@ -192,12 +225,8 @@ function placesOf(floor: ReseatFloor): Known {
  */
 export function reseatModel(floor: ReseatFloor, party: ReseatParty): ReseatModel | undefined {
   const { bufferMinutes } = floor;
-  const taking = connected(
-    party,
-    floor.movable.filter((b) => b.tableIds.length > 0),
-    bufferMinutes,
-  );
   const known = placesOf(floor);
+  const taking = known.taking(party);
   const own = party.sets ? known.named(party.sets, party) : known.candidates(party.guestCount, party, []);
   if (own.sets.length === 0) return undefined;
   // A booking's places depend only on the holds that stay (a movable booking outside those taking
@@ -344,8 +373,8 @@ function solveReseat(
 /** The party's seating with the fewest moves, or undefined when it cannot be seated (within the bounds). */
 export function reseating(solver: Solver, floor: ReseatFloor, party: ReseatParty): Reseating | undefined {
   // A set already free moves nobody: no solver needed (and none trusted to find what is plain).
-  const holds = holdsByTable([...floor.fixed, ...floor.movable]);
-  const candidates = party.sets ?? partySets(floor.tables, party.guestCount).map((set) => set.tableIds);
+  const { holds, setsFor } = placesOf(floor);
+  const candidates = party.sets ?? setsFor(party.guestCount).map((set) => set.tableIds);
   const free = candidates.find((tableIds) => isFree(holds, tableIds, party, floor.bufferMinutes));
   if (free) return { tableIds: [...free], moves: [] };
   const model = reseatModel(floor, party);
