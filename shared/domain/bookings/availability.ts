@@ -152,6 +152,11 @@ const reseatable = (s: AvailabilitySlot) => s.reason === 'no_table_fits' || s.ov
 /** Whether some slot's answer may change once re-seating is asked. */
 export const reseatingMatters = (slots: readonly AvailabilitySlot[]): boolean => slots.some(reseatable);
 
+const stayOf = (s: AvailabilitySlot): Interval => ({ startMs: Date.parse(s.startsAt), endMs: Date.parse(s.endsAt) });
+
+/** The stays re-seating is asked about: those of the slots no free set seats. */
+export const staysToReseat = (slots: readonly AvailabilitySlot[]): Interval[] => slots.filter(reseatable).map(stayOf);
+
 /**
  * The slots as `daySlots` answers them with `reseats` asked, from those it answered without: a slot
  * no free set seats is available when the party fits once movable bookings move (before the
@@ -162,7 +167,7 @@ export const withReseating = (
   reseats: (stay: Interval) => boolean,
 ): AvailabilitySlot[] =>
   slots.map((s) => {
-    if (!reseatable(s) || !reseats({ startMs: Date.parse(s.startsAt), endMs: Date.parse(s.endsAt) })) return s;
+    if (!reseatable(s) || !reseats(stayOf(s))) return s;
     return { time: s.time, startsAt: s.startsAt, endsAt: s.endsAt, available: true };
   });
 

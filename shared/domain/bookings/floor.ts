@@ -36,6 +36,7 @@ import {
   daySlots,
   inForce,
   reseatingMatters,
+  staysToReseat,
   withReseating,
   type AvailabilityRequest,
   type AvailabilitySlot,
@@ -309,11 +310,7 @@ export async function availableSlots(
   const known = answersKept?.();
   const stayKey = (stay: Interval) => `${stay.startMs}/${stay.endMs}`;
   // The solver is loaded only when some stay re-seating is asked about has no answer kept.
-  let unknown = false;
-  withReseating(slots, (stay) => {
-    unknown ||= !known?.has(stayKey(stay));
-    return false;
-  });
+  const unknown = staysToReseat(slots).some((stay) => !known?.has(stayKey(stay)));
   const solver = unknown ? await loadSolver() : undefined;
   const { rules, date, partySize } = request;
   const seating = solver && reseatFloor(date, request.bookings, rules.tables, rules.settings.bufferMinutes);
